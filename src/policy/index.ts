@@ -1,0 +1,11 @@
+// The upgrade policy language: schema, parsing with positions, validation, resolution.
+export * from "./budget.js";
+export * from "./diagnostic.js";
+export * from "./duration.js";
+export * from "./json-schema.js";
+export * from "./order.js";
+export * from "./resolve.js";
+export * from "./schema.js";
+export { MAX_POLICY_BYTES, type PolicySource } from "./source.js";
+export * from "./validate.js";
+export * from "./window.js";

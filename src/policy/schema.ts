@@ -1,0 +1,273 @@
+// The upgrade policy v1, as a zod schema: the single source of truth for validation, for the
+// TypeScript types and (through json-schema.ts) for the JSON Schema editors use.
+//
+// Leaves are built with `leaf()`: a check that says what was expected, plus the JSON Schema
+// fragment that describes the same rule to an editor. That keeps every error message in our
+// own words ("expected a duration such as "90s"…") instead of zod's generic ones.
+import * as z from "zod";
+import { budgetProblem, PERCENT_PATTERN, type Budget } from "./budget.js";
+import { DURATION_PATTERN, parseDuration } from "./duration.js";
+import { CLOCK_PATTERN, DAYS, isTimeZone, type Day } from "./window.js";
+
+export const API_VERSION = "noderoll.io/v1";
+export const KIND = "UpgradePolicy";
+export const ROLES = ["bastion", "control-plane", "apiserver", "node"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** JSON Schema fragments for leaves, read by the JSON Schema export. */
+export const leafJsonSchema = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+function leaf<T>(
+  problem: (value: unknown) => string | undefined,
+  json: Record<string, unknown>,
+): z.ZodType<T> {
+  const schema = z.custom<T>((v) => problem(v) === undefined, {
+    error: (iss) => `expected ${problem(iss.input) ?? "a valid value"}`,
+  });
+  leafJsonSchema.set(schema, json);
+  return schema;
+}
+
+const isBool = (v: unknown) => (typeof v === "boolean" ? undefined : "true or false");
+
+const budget = (description: string) =>
+  leaf<Budget>(budgetProblem, {
+    description,
+    anyOf: [
+      { type: "integer", minimum: 0 },
+      { type: "string", pattern: PERCENT_PATTERN },
+    ],
+  });
+
+const duration = (description: string, defaultValue?: string) =>
+  leaf<string>(
+    (v) =>
+      typeof v === "string" && parseDuration(v) !== undefined
+        ? undefined
+        : 'a duration such as "90s", "15m", "1h30m" or "30d"' +
+          (typeof v === "number" ? " (a number needs a unit)" : ""),
+    {
+      type: "string",
+      pattern: DURATION_PATTERN,
+      description,
+      ...(defaultValue && { default: defaultValue }),
+    },
+  );
+
+const bool = (description: string, defaultValue?: boolean) =>
+  leaf<boolean>(isBool, {
+    type: "boolean",
+    description,
+    ...(defaultValue !== undefined && { default: defaultValue }),
+  });
+
+const positiveInt = (description: string, defaultValue: number) =>
+  leaf<number>(
+    (v) =>
+      typeof v === "number" && Number.isInteger(v) && v >= 1 ? undefined : "a whole number >= 1",
+    { type: "integer", minimum: 1, description, default: defaultValue },
+  );
+
+const text = (description: string, pattern: RegExp, expected: string, maxLength = 253) =>
+  leaf<string>(
+    (v) =>
+      typeof v === "string" && v.length <= maxLength && pattern.test(v) ? undefined : expected,
+    { type: "string", pattern: pattern.source, maxLength, description },
+  );
+
+const oneOf = <T extends string>(values: readonly T[], description: string) =>
+  leaf<T>(
+    (v) =>
+      typeof v === "string" && (values as readonly string[]).includes(v)
+        ? undefined
+        : `one of ${values.map((x) => JSON.stringify(x)).join(", ")}`,
+    { type: "string", enum: values, description },
+  );
+
+export const ValidationSchema = z
+  .strictObject({
+    timeout: duration(
+      "How long the cluster may take to validate after a node is replaced.",
+      "15m",
+    ).optional(),
+    count: positiveInt(
+      "Consecutive successful validations (10 s apart) needed to go on.",
+      2,
+    ).optional(),
+  })
+  .meta({
+    description: "Cluster validation between nodes (kOps --validation-timeout / --validate-count).",
+  });
+
+/** The roll settings, written under `defaults:` or a group's `rollingUpdate:`. */
+export const RollingUpdateSchema = z
+  .strictObject({
+    maxUnavailable: budget(
+      'Nodes that may be unavailable at once: an integer or "N%" of the group, rounded down (at least 1 for a percentage when maxSurge is 0). Default: 1 when maxSurge resolves to 0, else 0; managed groups: 1.',
+    ).optional(),
+    maxSurge: budget(
+      'Extra nodes launched before old ones go: an integer or "N%" of the group, rounded up, never more than the nodes that need update. Default 1 (self-managed); not settable on managed or control-plane groups.',
+    ).optional(),
+    force: bool(
+      "After drainTimeout, evict past PodDisruptionBudgets (EKS force).",
+      false,
+    ).optional(),
+    postDrainDelay: duration(
+      "Wait after a drain before terminating the instance.",
+      "5s",
+    ).optional(),
+    drainTimeout: duration(
+      "How long a drain may take before the roll stops with PodEvictionFailure (unless force).",
+      "15m",
+    ).optional(),
+    interval: duration("Wait after a termination before validating the cluster.", "15s").optional(),
+    validation: ValidationSchema.optional(),
+    drainAndTerminate: bool(
+      "false: only taint the nodes (and surge); do not drain or terminate.",
+      true,
+    ).optional(),
+    maxNodeAge: duration("Nodes older than this are replaced too (optional).").optional(),
+    spreadAcrossZones: bool("Replace nodes zone by zone in turn.", true).optional(),
+  })
+  .meta({ description: "How nodes may be replaced." });
+
+export const TargetSchema = z
+  .strictObject({
+    kubernetesVersion: text(
+      'Kubernetes minor version, quoted, such as "1.33".',
+      /^1\.\d{1,2}$/,
+      'a quoted Kubernetes version such as "1.33" (unquoted, YAML reads 1.30 as the number 1.3)',
+    ).optional(),
+    releaseVersion: text(
+      'EKS AMI release version such as "1.33.0-20250704", or "latest".',
+      /^(latest|\d+\.\d+\.\d+-[0-9a-z]+)$/,
+      '"latest" or an EKS AMI release version such as "1.33.0-20250704"',
+    ).optional(),
+    launchTemplateVersion: leaf<string | number>(
+      (v) =>
+        v === "$Latest" ||
+        v === "$Default" ||
+        (typeof v === "number" && Number.isInteger(v) && v >= 1) ||
+        (typeof v === "string" && /^[1-9]\d*$/.test(v))
+          ? undefined
+          : '"$Latest", "$Default" or a version number >= 1',
+      {
+        description: 'Launch template version: "$Latest", "$Default" or a number.',
+        anyOf: [
+          { type: "string", enum: ["$Latest", "$Default"] },
+          { type: "integer", minimum: 1 },
+          { type: "string", pattern: "^[1-9][0-9]*$" },
+        ],
+      },
+    ).optional(),
+  })
+  .meta({ description: "Desired state of the group; absent keys keep what is live." });
+
+export const GroupSchema = z
+  .strictObject({
+    name: text(
+      "EKS managed node group name, or Auto Scaling group name.",
+      /^[A-Za-z0-9][A-Za-z0-9_.:/@-]*$/,
+      "a node group or Auto Scaling group name (letters, digits and - _ . : / @)",
+      255,
+    ),
+    role: oneOf(ROLES, "bastion | control-plane | apiserver | node (default node).").optional(),
+    target: TargetSchema.optional(),
+    rollingUpdate: RollingUpdateSchema.optional(),
+  })
+  .meta({ description: "One node group to roll." });
+
+export const WindowSchema = z
+  .strictObject({
+    days: z
+      .array(oneOf(DAYS, "Day of the week."), {
+        error: "expected a list of days such as [Mon, Tue]",
+      })
+      .min(1, { error: "expected at least one day such as [Mon, Tue]" }),
+    start: text(
+      'Local start time "HH:MM".',
+      new RegExp(CLOCK_PATTERN),
+      'a quoted local time "HH:MM" such as "09:00"',
+      5,
+    ),
+    end: text(
+      'Local end time "HH:MM"; at or before start means the next day.',
+      new RegExp(CLOCK_PATTERN),
+      'a quoted local time "HH:MM" such as "16:00"',
+      5,
+    ),
+    timeZone: leaf<string>(
+      (v) =>
+        typeof v === "string" && isTimeZone(v)
+          ? undefined
+          : 'an IANA time zone such as "Europe/Berlin" or "UTC"',
+      { type: "string", description: 'IANA time zone such as "Europe/Berlin".' },
+    ),
+  })
+  .meta({
+    description: "When apply may start replacing a node; an emergency dispatch may override it.",
+  });
+
+export const PolicySchema = z
+  .strictObject({
+    apiVersion: leaf<typeof API_VERSION>(
+      (v) => (v === API_VERSION ? undefined : `"${API_VERSION}"`),
+      {
+        const: API_VERSION,
+      },
+    ),
+    kind: leaf<typeof KIND>((v) => (v === KIND ? undefined : `"${KIND}"`), { const: KIND }),
+    metadata: z.strictObject({
+      name: text(
+        "Names the check run and the PR comment.",
+        /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
+        "a lower-case name of letters, digits and '-' (at most 63 characters)",
+        63,
+      ),
+    }),
+    cluster: z.strictObject({
+      name: text(
+        "EKS cluster name.",
+        /^[0-9A-Za-z][A-Za-z0-9\-_]*$/,
+        "an EKS cluster name (letters, digits, - and _)",
+        100,
+      ),
+      region: text(
+        "AWS region such as eu-west-1.",
+        /^[a-z]{2}(-[a-z]+)+-\d+$/,
+        "an AWS region such as eu-west-1",
+        30,
+      ),
+    }),
+    defaults: RollingUpdateSchema.optional(),
+    window: WindowSchema.optional(),
+    order: z
+      .array(
+        text(
+          "A role or a group name glob.",
+          /^[A-Za-z0-9*?][A-Za-z0-9_.:/@*?-]*$/,
+          "a role or a group name (globs * and ? allowed)",
+        ),
+        {
+          error: "expected a list of roles or group names",
+        },
+      )
+      .optional()
+      .meta({
+        description:
+          "Roll order: roles or group-name globs. Default: bastion, control-plane, apiserver, node; alphabetical within.",
+      }),
+    groups: z
+      .array(GroupSchema, { error: "expected a list of groups, each with a name" })
+      .min(1, { error: "expected at least one group" }),
+  })
+  .meta({
+    title: "noderoll UpgradePolicy v1",
+    description: "How noderoll may replace the worker nodes of one cluster.",
+  });
+
+export type Policy = z.infer<typeof PolicySchema>;
+export type Group = z.infer<typeof GroupSchema>;
+export type RollingUpdate = z.infer<typeof RollingUpdateSchema>;
+export type Target = z.infer<typeof TargetSchema>;
+export type { Day };

@@ -1,0 +1,189 @@
+// Reading a policy file as YAML with every node's position kept, so that any later problem can
+// be reported as file:line:col. Hostile input (huge files, alias bombs, several documents) is
+// refused here, before anything else looks at it.
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  type Document,
+  type Node as YamlNode,
+} from "yaml";
+import type { Diagnostic } from "./diagnostic.js";
+
+/** Policies are a few kilobytes; anything near this is a mistake or an attack. */
+export const MAX_POLICY_BYTES = 1024 * 1024;
+/** Aliases a policy may expand; enough for shared anchors, far too few for a "billion laughs". */
+export const MAX_ALIAS_COUNT = 64;
+
+export interface PolicySource {
+  file: string;
+  text: string;
+  doc: Document.Parsed;
+  lines: LineCounter;
+}
+
+export type ParseResult =
+  { ok: true; source: PolicySource; value: unknown } | { ok: false; errors: Diagnostic[] };
+
+function diag(file: string, line: number, col: number, message: string, path = ""): Diagnostic {
+  return { file, line, col, path, message, severity: "error" };
+}
+
+export function parsePolicySource(text: string, file: string): ParseResult {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_POLICY_BYTES) {
+    const mb = (bytes / 1_000_000).toFixed(1);
+    return {
+      ok: false,
+      errors: [diag(file, 1, 1, `the file is ${mb} MB; a policy may be at most 1 MiB`)],
+    };
+  }
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(text, {
+    lineCounter: lines,
+    prettyErrors: false,
+    uniqueKeys: true,
+    strict: true,
+  });
+  const list = Array.isArray(docs) ? docs : [];
+  const nonEmpty = list.filter((d) => d.contents !== null || d.errors.length > 0);
+  if (nonEmpty.length === 0) {
+    return {
+      ok: false,
+      errors: [
+        diag(
+          file,
+          1,
+          1,
+          `the file is empty; expected an UpgradePolicy starting with "apiVersion: noderoll.io/v1"`,
+        ),
+      ],
+    };
+  }
+  const yamlErrors = list.flatMap((d) => d.errors.map((e) => yamlDiagnostic(file, lines, e, text)));
+  if (yamlErrors.length > 0) return { ok: false, errors: yamlErrors };
+  if (nonEmpty.length > 1) {
+    const second = nonEmpty[1] as Document.Parsed;
+    const at = lines.linePos(second.range[0]);
+    return {
+      ok: false,
+      errors: [
+        diag(
+          file,
+          at.line,
+          at.col,
+          `the file holds ${nonEmpty.length} YAML documents; a policy file holds exactly one (remove the "---" and what follows, or split the file)`,
+        ),
+      ],
+    };
+  }
+  const doc = nonEmpty[0] as Document.Parsed;
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    return { ok: false, errors: [diag(file, 1, 1, aliasMessage(e))] };
+  }
+  return { ok: true, source: { file, text, doc, lines }, value };
+}
+
+function aliasMessage(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  if (/alias/i.test(text)) {
+    return `aliases expand to too much data (more than ${MAX_ALIAS_COUNT} expansions); a policy should not need that many "*" references`;
+  }
+  return `the YAML could not be read: ${text}`;
+}
+
+interface YamlError {
+  code: string;
+  message: string;
+  pos: [number, number];
+  linePos?:
+    | [{ line: number; col: number }]
+    | [{ line: number; col: number }, { line: number; col: number }];
+}
+
+const YAML_HINTS: Record<string, string> = {
+  TAB_AS_INDENT: "tabs cannot indent YAML; use spaces",
+  BAD_INDENT: "the indentation does not line up with the lines around it",
+  MISSING_CHAR: "a closing character is missing",
+  MULTILINE_IMPLICIT_KEY: "a key runs over several lines; is a colon or a quote missing?",
+  BLOCK_AS_IMPLICIT_KEY: "a nested block cannot be a key; is a colon missing on the line above?",
+  UNEXPECTED_TOKEN: "unexpected character",
+};
+
+function yamlDiagnostic(file: string, lines: LineCounter, e: YamlError, text: string): Diagnostic {
+  const at = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
+  if (e.code === "DUPLICATE_KEY") {
+    const key = /^["']?([^"':\n]*)/.exec(text.slice(e.pos[0], e.pos[0] + 200))?.[1]?.trim() ?? "";
+    return diag(
+      file,
+      at.line,
+      at.col,
+      `duplicate key "${key}": a key may appear only once in a mapping; keep one`,
+    );
+  }
+  const detail = e.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "") ?? e.code;
+  const hint = YAML_HINTS[e.code];
+  const message = hint ? `YAML syntax error: ${hint} (${detail})` : `YAML syntax error: ${detail}`;
+  return diag(file, at.line, at.col, message);
+}
+
+/** A node of the document at a key path, following aliases; undefined when absent. */
+function nodeAt(source: PolicySource, path: readonly PropertyKey[]): YamlNode | undefined {
+  let node: unknown = source.doc.contents;
+  for (const key of path) {
+    if (isAlias(node)) node = node.resolve(source.doc);
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(key));
+      node = pair?.value ?? undefined;
+    } else if (isSeq(node) && typeof key === "number") {
+      node = node.items[key];
+    } else {
+      return undefined;
+    }
+  }
+  return (node ?? undefined) as YamlNode | undefined;
+}
+
+/** The key node of a mapping entry at a path (for unknown and duplicate keys). */
+function keyNodeAt(
+  source: PolicySource,
+  path: readonly PropertyKey[],
+  key: string,
+): YamlNode | undefined {
+  let parent: unknown = nodeAt(source, path);
+  if (isAlias(parent)) parent = parent.resolve(source.doc);
+  if (!isMap(parent)) return undefined;
+  const pair = parent.items.find(
+    (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key,
+  );
+  return (pair?.key ?? undefined) as YamlNode | undefined;
+}
+
+/**
+ * Where to point for a problem at `path`: the value when it exists; for a key, the key
+ * itself; otherwise the nearest enclosing node that exists (a missing key is reported at its
+ * mapping).
+ */
+export function locate(
+  source: PolicySource,
+  path: readonly PropertyKey[],
+  key?: string,
+): { line: number; col: number } {
+  const keyed = key !== undefined ? keyNodeAt(source, path, key) : undefined;
+  if (keyed?.range) return source.lines.linePos(keyed.range[0]);
+  for (let n = path.length; n >= 0; n--) {
+    const node = nodeAt(source, path.slice(0, n));
+    if (node?.range) {
+      // For a missing key, point at the mapping's first key, which is where it belongs.
+      return source.lines.linePos(node.range[0]);
+    }
+  }
+  return { line: 1, col: 1 };
+}

@@ -1,0 +1,295 @@
+// Turning a policy file into a typed Policy, or into every problem it has, each located to
+// line and column with what was expected and what was found.
+import * as z from "zod";
+import { byPosition, formatPath, type Diagnostic } from "./diagnostic.js";
+import { describeValue } from "./describe.js";
+import { parseDuration } from "./duration.js";
+import { entryMatches } from "./order.js";
+import { locate, parsePolicySource, type PolicySource } from "./source.js";
+import {
+  GroupSchema,
+  PolicySchema,
+  RollingUpdateSchema,
+  ROLES,
+  type Policy,
+  type Role,
+  type RollingUpdate,
+} from "./schema.js";
+import { closest } from "./suggest.js";
+
+export type LoadResult =
+  | { ok: true; policy: Policy; source: PolicySource; warnings: Diagnostic[] }
+  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
+
+type Path = readonly PropertyKey[];
+
+/** Parse and validate a policy file's text. Pure: the caller reads the file. */
+export function loadPolicy(text: string, file: string): LoadResult {
+  const parsed = parsePolicySource(text, file);
+  if (!parsed.ok) return { ok: false, errors: parsed.errors, warnings: [] };
+  const { source, value } = parsed;
+  const at = (
+    path: Path,
+    message: string,
+    key?: string,
+    severity: Diagnostic["severity"] = "error",
+  ): Diagnostic => ({
+    file,
+    ...locate(source, path, key),
+    path: formatPath(key !== undefined ? [...path, key] : path),
+    message,
+    severity,
+  });
+
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return {
+      ok: false,
+      errors: [
+        at(
+          [],
+          `expected a mapping that starts with "apiVersion: noderoll.io/v1", found ${describeValue(value)}`,
+        ),
+      ],
+      warnings: [],
+    };
+  }
+  const result = PolicySchema.safeParse(value, { reportInput: true });
+  if (!result.success) {
+    // Report the cross-key rules too, for the parts whose shape is right: all errors at once.
+    const shapeErrors = result.error.issues.flatMap((issue) => issueDiagnostics(issue, value, at));
+    const ruleErrors = checkPolicy(wellFormedParts(value as Record<string, unknown>), at).errors;
+    return {
+      ok: false,
+      errors: dedupe([...shapeErrors, ...ruleErrors]).sort(byPosition),
+      warnings: [],
+    };
+  }
+  const { errors, warnings } = checkPolicy(result.data, at);
+  if (errors.length > 0)
+    return { ok: false, errors: errors.sort(byPosition), warnings: warnings.sort(byPosition) };
+  return { ok: true, policy: result.data, source, warnings: warnings.sort(byPosition) };
+}
+
+type At = (
+  path: Path,
+  message: string,
+  key?: string,
+  severity?: Diagnostic["severity"],
+) => Diagnostic;
+
+function valueAt(root: unknown, path: Path): { present: boolean; value: unknown } {
+  let node: unknown = root;
+  for (const key of path) {
+    if (node === null || typeof node !== "object" || !(key in (node as object)))
+      return { present: false, value: undefined };
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return { present: true, value: node };
+}
+
+/** Keys a mapping at this path accepts, for "did you mean", read off the schema itself. */
+function knownKeys(path: Path): string[] {
+  let schema: z.ZodType = PolicySchema;
+  for (const key of path) {
+    schema = unwrap(schema);
+    if (schema instanceof z.ZodObject)
+      schema = (schema.shape as Record<string, z.ZodType>)[String(key)] ?? z.never();
+    else if (schema instanceof z.ZodArray) schema = schema.element as z.ZodType;
+    else return [];
+  }
+  schema = unwrap(schema);
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let s = schema;
+  while (s instanceof z.ZodOptional || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;
+  return s;
+}
+
+function unknownKeyMessage(path: Path, key: string): string {
+  const keys = knownKeys(path);
+  const guess = closest(key, keys);
+  if (guess) return `unknown key "${key}"; did you mean "${guess}"?`;
+  // A key written one level too high, such as maxSurge directly under a group.
+  for (const parent of keys) {
+    const nested = knownKeys([...path, parent]);
+    if (nested.includes(key)) return `unknown key "${key}" here; it belongs under "${parent}:"`;
+  }
+  return `unknown key "${key}"; expected one of: ${keys.join(", ")}`;
+}
+
+function issueDiagnostics(issue: z.core.$ZodIssue, root: unknown, at: At): Diagnostic[] {
+  const path = issue.path;
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => at(path, unknownKeyMessage(path, key), key));
+  }
+  const found = valueAt(root, path);
+  if (!found.present) {
+    const key = String(path[path.length - 1]);
+    return [at(path.slice(0, -1), `missing required key "${key}"`)];
+  }
+  if (
+    issue.code === "invalid_type" &&
+    (issue.expected === "object" || issue.expected === "array")
+  ) {
+    const what = issue.expected === "object" ? "a mapping of keys" : "a list";
+    const custom = issue.message.startsWith("expected ") ? issue.message : `expected ${what}`;
+    return [at(path, `${custom}, found ${describeValue(found.value)}`)];
+  }
+  const expected = issue.message.startsWith("expected ")
+    ? issue.message
+    : `expected a valid value (${issue.message})`;
+  return [at(path, `${expected}, found ${describeValue(found.value)}`)];
+}
+
+function dedupe(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const k = `${d.line}:${d.col}:${d.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/**
+ * The pieces of an invalid policy that are well formed on their own, shaped as a Policy so
+ * the cross-key rules can run on them. A malformed group is left out but keeps its index.
+ */
+function wellFormedParts(raw: Record<string, unknown>): Policy {
+  const pick = <T>(schema: z.ZodType<T>, v: unknown): T | undefined => {
+    const r = schema.safeParse(v);
+    return r.success ? r.data : undefined;
+  };
+  // Each key of a group on its own, so that one bad key does not hide the group's name.
+  const group = (g: unknown) => {
+    const r = (g ?? {}) as Record<string, unknown>;
+    const name = pick(GroupSchema.shape.name, r.name);
+    if (name === undefined) return undefined;
+    return {
+      name,
+      role: pick(GroupSchema.shape.role, r.role),
+      rollingUpdate: pick(RollingUpdateSchema, r.rollingUpdate),
+    };
+  };
+  const groups = Array.isArray(raw.groups) ? raw.groups.map(group) : [];
+  return {
+    defaults: pick(RollingUpdateSchema, raw.defaults),
+    order: pick(PolicySchema.shape.order, raw.order),
+    groups: groups as Policy["groups"],
+  } as Policy;
+}
+
+/** Rules that span several keys. Groups may be holes when called on an invalid policy. */
+function checkPolicy(policy: Policy, at: At): { errors: Diagnostic[]; warnings: Diagnostic[] } {
+  const errors: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  const seen = new Map<string, number>();
+  policy.groups.forEach((group, i) => {
+    if (!group) return;
+    const first = seen.get(group.name);
+    if (first !== undefined)
+      errors.push(
+        at(["groups", i, "name"], `group "${group.name}" is listed twice (also groups[${first}])`),
+      );
+    else seen.set(group.name, i);
+  });
+
+  errors.push(...budgetErrors(policy.defaults, ["defaults"], "node", at));
+  policy.groups.forEach((group, i) => {
+    if (!group) return;
+    const own = group.rollingUpdate;
+    const role: Role = group.role ?? "node";
+    if (role === "control-plane" && own?.maxSurge !== undefined) {
+      errors.push(
+        at(
+          ["groups", i, "rollingUpdate", "maxSurge"],
+          "a control-plane group cannot surge: its nodes are replaced in place, maxUnavailable at a time; remove maxSurge",
+        ),
+      );
+    }
+    // Only report here when this group's own entry is what makes both budgets zero.
+    if (own?.maxSurge !== undefined || own?.maxUnavailable !== undefined) {
+      const merged = { ...policy.defaults, ...own };
+      errors.push(...budgetErrors(merged, ["groups", i, "rollingUpdate"], role, at, own));
+    }
+    if (own?.validation) {
+      const merged = { ...policy.defaults?.validation, ...own.validation };
+      errors.push(...validationErrors(merged, ["groups", i, "rollingUpdate", "validation"], at));
+    }
+  });
+  errors.push(
+    ...validationErrors(policy.defaults?.validation ?? {}, ["defaults", "validation"], at),
+  );
+
+  const orderable = policy.groups
+    .filter(Boolean)
+    .map((g) => ({ name: g.name, role: g.role ?? ("node" as Role) }));
+  const allGroupsKnown = orderable.length === policy.groups.length;
+  (policy.order ?? []).forEach((entry, i) => {
+    if (orderable.some((g) => entryMatches(entry, g)) || !allGroupsKnown) return;
+    if ((ROLES as readonly string[]).includes(entry)) {
+      errors.push(
+        at(
+          ["order", i],
+          `"${entry}" is a role, but no group of this policy has it; remove it or set "role: ${entry}" on a group`,
+        ),
+      );
+      return;
+    }
+    const guess = closest(entry, [...ROLES, ...orderable.map((g) => g.name)]);
+    const hint = guess ? `; did you mean "${guess}"?` : `; roles are ${ROLES.join(", ")}`;
+    errors.push(at(["order", i], `"${entry}" matches no role or group of this policy${hint}`));
+  });
+  return { errors: dedupe(errors), warnings };
+}
+
+/**
+ * Both budgets resolving to zero would leave the roll nothing it may do. maxSurge resolves to
+ * zero only for 0 or "0%" (or on a control plane); maxUnavailable then resolves to zero only
+ * for the integer 0, since a percentage never rounds below 1 without surge.
+ */
+function budgetErrors(
+  settings: RollingUpdate | undefined,
+  path: Path,
+  role: Role,
+  at: At,
+  own?: RollingUpdate,
+): Diagnostic[] {
+  if (!settings) return [];
+  const surge = role === "control-plane" ? 0 : (settings.maxSurge ?? 1);
+  const surgeZero = surge === 0 || surge === "0%";
+  const unavailable = settings.maxUnavailable ?? (surgeZero ? 1 : 0);
+  if (!surgeZero || unavailable !== 0) return [];
+  if (settings.maxSurge === undefined && settings.maxUnavailable === undefined) return [];
+  const key = own && own.maxUnavailable === undefined ? "maxSurge" : "maxUnavailable";
+  const why =
+    role === "control-plane"
+      ? "a control-plane group never surges, so"
+      : "maxSurge resolves to 0 and";
+  return [
+    at(
+      path,
+      `${why} maxUnavailable is 0: the roll could never replace a node; allow at least one (maxUnavailable: 1 or maxSurge: 1)`,
+      key,
+    ),
+  ];
+}
+
+function validationErrors(
+  v: { timeout?: string; count?: number },
+  path: Path,
+  at: At,
+): Diagnostic[] {
+  const timeout = v.timeout !== undefined ? parseDuration(v.timeout) : 15 * 60_000;
+  const count = v.count ?? 2;
+  if (timeout === undefined || (count - 1) * 10_000 <= timeout) return [];
+  return [
+    at(
+      path,
+      `validation needs ${count} successes 10 s apart (${(count - 1) * 10} s) but timeout is ${v.timeout}; raise timeout or lower count`,
+      v.timeout !== undefined ? "timeout" : "count",
+    ),
+  ];
+}
