@@ -1,0 +1,38 @@
+// Reading a policy file from disk without ever holding more than the size limit in memory:
+// a 5 GB file is refused after reading 1 MiB + 1 byte of it.
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { loadPolicy, MAX_POLICY_BYTES, type Diagnostic, type LoadResult } from "../policy/index.js";
+
+function fileError(file: string, message: string): LoadResult {
+  const d: Diagnostic = { file, line: 1, col: 1, path: "", message, severity: "error" };
+  return { ok: false, errors: [d], warnings: [] };
+}
+
+export function readPolicyFile(file: string): LoadResult {
+  let fd: number;
+  try {
+    if (statSync(file).isDirectory())
+      return fileError(file, "is a directory; expected a policy file");
+    fd = openSync(file, "r");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return fileError(
+      file,
+      code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(e)})`,
+    );
+  }
+  try {
+    const size = statSync(file).size;
+    const buffer = Buffer.alloc(Math.min(size, MAX_POLICY_BYTES) + 1);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    if (n > MAX_POLICY_BYTES) {
+      const mb = (size / 1_000_000).toFixed(1);
+      return fileError(file, `the file is ${mb} MB; a policy may be at most 1 MiB`);
+    }
+    const text = buffer.subarray(0, n).toString("utf8");
+    if (text.includes("\u0000")) return fileError(file, "is a binary file, not YAML");
+    return loadPolicy(text.replace(/^\uFEFF/, ""), file);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,45 @@
+// `noderoll validate POLICY...`: exit 0 when every file is valid, 1 when any is not.
+import { formatDiagnostic, type Diagnostic } from "../policy/index.js";
+import { readPolicyFile } from "./read-policy.js";
+
+export interface FileReport {
+  file: string;
+  valid: boolean;
+  name?: string;
+  groups?: number;
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+}
+
+export function validateFiles(files: readonly string[]): FileReport[] {
+  return files.map((file) => {
+    const r = readPolicyFile(file);
+    if (!r.ok) return { file, valid: false, errors: r.errors, warnings: r.warnings };
+    return {
+      file,
+      valid: true,
+      name: r.policy.metadata.name,
+      groups: r.policy.groups.length,
+      errors: [],
+      warnings: r.warnings,
+    };
+  });
+}
+
+export function renderValidationText(reports: readonly FileReport[]): string {
+  const lines: string[] = [];
+  for (const r of reports) {
+    for (const d of [...r.errors, ...r.warnings]) lines.push(formatDiagnostic(d));
+    if (r.valid)
+      lines.push(
+        `${r.file}: valid (policy "${r.name}", ${r.groups} group${r.groups === 1 ? "" : "s"})`,
+      );
+  }
+  const bad = reports.filter((r) => !r.valid);
+  const errorCount = bad.reduce((n, r) => n + r.errors.length, 0);
+  if (bad.length > 0)
+    lines.push(
+      `${errorCount} error${errorCount === 1 ? "" : "s"} in ${bad.length} of ${reports.length} file${reports.length === 1 ? "" : "s"}`,
+    );
+  return `${lines.join("\n")}\n`;
+}
