@@ -100,10 +100,8 @@ export async function startWireServer(
   const log = new RequestLog();
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    let body = "";
-    try {
-      body = await readBody(req);
-    } catch {
+    const body = await readBody(req).catch(() => undefined);
+    if (body === undefined) {
       res.writeHead(413).end();
       return;
     }
