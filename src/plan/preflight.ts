@@ -1,0 +1,196 @@
+// Preflight: what the workloads on the nodes a group would replace say about the roll
+// (references 000, 001, 002, 003). Blockers stop the group unless force; warnings and notes
+// tell reviewers about downtime and risk.
+import { matchesSelector } from "./selector.js";
+import type { LiveGroup, PdbInfo, PodInfo, Snapshot } from "./snapshot.js";
+import type { Finding } from "./types.js";
+
+export interface PreflightInput {
+  group: LiveGroup;
+  pods: PodInfo[];
+  snapshot: Snapshot;
+  force: boolean;
+  surge: number;
+}
+
+/** EKS's quota of nodes per managed node group. */
+export const EKS_NODES_PER_NODEGROUP = 450;
+const MAX_LISTED = 10;
+
+const podId = (p: PodInfo) => `${p.namespace}/${p.name}`;
+const pdbId = (p: PdbInfo) => `${p.namespace}/${p.name}`;
+
+function list(items: string[]): string {
+  const shown = items.slice(0, MAX_LISTED).join(", ");
+  return items.length > MAX_LISTED ? `${shown} and ${items.length - MAX_LISTED} more` : shown;
+}
+
+function movable(pods: PodInfo[]): PodInfo[] {
+  return pods.filter(
+    (p) =>
+      p.owner?.kind !== "DaemonSet" && !p.mirror && p.phase !== "Succeeded" && p.phase !== "Failed",
+  );
+}
+
+/** A PDB that cannot allow a disruption whatever happens (not only right now). */
+function neverAllows(pdb: PdbInfo): boolean {
+  if (pdb.maxUnavailable === 0 || pdb.maxUnavailable === "0%") return true;
+  if (pdb.minAvailable === "100%") return true;
+  return (
+    typeof pdb.minAvailable === "number" &&
+    pdb.expectedPods > 0 &&
+    pdb.minAvailable >= pdb.expectedPods
+  );
+}
+
+function pdbFindings(pods: PodInfo[], pdbs: PdbInfo[], force: boolean): Finding[] {
+  const out: Finding[] = [];
+  const blocking = new Map<PdbInfo, string[]>();
+  const closed = new Map<PdbInfo, string[]>();
+  const multiple: string[] = [];
+  for (const pod of pods) {
+    const selecting = pdbs.filter(
+      (b) => b.namespace === pod.namespace && matchesSelector(b.selector, pod.labels),
+    );
+    if (selecting.length > 1) multiple.push(`${podId(pod)} (${selecting.map(pdbId).join(", ")})`);
+    for (const b of selecting) {
+      const bucket = neverAllows(b) ? blocking : b.disruptionsAllowed === 0 ? closed : undefined;
+      bucket?.set(b, [...(bucket.get(b) ?? []), podId(pod)]);
+    }
+  }
+  for (const [b, on] of blocking) {
+    out.push({
+      code: "pdb-blocks",
+      severity: force ? "warning" : "blocker",
+      message: force
+        ? `PodDisruptionBudget ${pdbId(b)} never allows a disruption; with force its pods (${list(on)}) are deleted after the drain timeout`
+        : `PodDisruptionBudget ${pdbId(b)} never allows a disruption (${describePdb(b)}): draining ${list(on)} would fail with PodEvictionFailure; scale the workload up, relax the PDB, or use force`,
+      objects: [`PodDisruptionBudget/${pdbId(b)}`, ...on],
+    });
+  }
+  for (const [b, on] of closed) {
+    out.push({
+      code: "pdb-closed-now",
+      severity: "warning",
+      message: `PodDisruptionBudget ${pdbId(b)} allows no disruption right now (${b.currentHealthy} healthy, ${b.desiredHealthy} required): the drain of ${list(on)} waits until it does`,
+      objects: [`PodDisruptionBudget/${pdbId(b)}`, ...on],
+    });
+  }
+  if (multiple.length > 0) {
+    out.push({
+      code: "multiple-pdbs",
+      severity: force ? "warning" : "blocker",
+      message: `more than one PodDisruptionBudget selects ${list(multiple)}: the eviction API refuses such pods (HTTP 500), so their drain would fail`,
+      objects: multiple,
+    });
+  }
+  return out;
+}
+
+function describePdb(b: PdbInfo): string {
+  if (b.maxUnavailable !== undefined) return `maxUnavailable ${b.maxUnavailable}`;
+  return `minAvailable ${b.minAvailable} of ${b.expectedPods} pod${b.expectedPods === 1 ? "" : "s"}`;
+}
+
+function workloadFindings(pods: PodInfo[], snapshot: Snapshot): Finding[] {
+  const out: Finding[] = [];
+  const replicas = new Map(snapshot.workloads.map((w) => [w.id, w.replicas]));
+  const single = new Set<string>();
+  const noProbe = new Set<string>();
+  const everything: string[] = [];
+  const preStop: string[] = [];
+  for (const pod of pods) {
+    const workload =
+      pod.workload ??
+      (pod.owner ? `${pod.owner.kind}/${pod.namespace}/${pod.owner.name}` : `Pod/${podId(pod)}`);
+    if (!pod.owner || replicas.get(workload) === 1) single.add(workload);
+    if (pod.owner && pod.owner.kind !== "Job" && pod.containers.some((c) => !c.readinessProbe))
+      noProbe.add(workload);
+    if (pod.tolerations.some((t) => t.operator === "Exists" && !t.key && !t.effect))
+      everything.push(podId(pod));
+    const sleep = Math.max(0, ...pod.containers.map((c) => c.preStopSleepSeconds ?? 0));
+    if (sleep > 0 && sleep >= pod.terminationGracePeriodSeconds)
+      preStop.push(
+        `${podId(pod)} (preStop ${sleep}s, grace ${pod.terminationGracePeriodSeconds}s)`,
+      );
+  }
+  if (single.size > 0)
+    out.push({
+      code: "single-replica",
+      severity: "warning",
+      message: `single-replica workloads go down while their node drains: ${list([...single])}; run 2 or more replicas with a PodDisruptionBudget (minAvailable: 1)`,
+      objects: [...single],
+    });
+  if (everything.length > 0)
+    out.push({
+      code: "tolerates-everything",
+      severity: "blocker",
+      message: `pods that tolerate every taint return to the cordoned node, so the drain cannot empty it (EKS: PodEvictionFailure): ${list(everything)}`,
+      objects: everything,
+    });
+  if (preStop.length > 0)
+    out.push({
+      code: "prestop-exceeds-grace",
+      severity: "warning",
+      message: `preStop sleeps not shorter than terminationGracePeriodSeconds are cut off by SIGKILL: ${list(preStop)}`,
+      objects: preStop,
+    });
+  if (noProbe.size > 0)
+    out.push({
+      code: "no-readiness-probe",
+      severity: "info",
+      message: `no readiness probe, so traffic may reach replacement pods before they are ready: ${list([...noProbe])}`,
+      objects: [...noProbe],
+    });
+  return out;
+}
+
+function groupFindings(input: PreflightInput): Finding[] {
+  const { group, snapshot, surge } = input;
+  const out: Finding[] = [];
+  const total = Math.max(1, snapshot.clusterNodeCount);
+  // One node at a time is the least any roll can do; beyond that, ask for a smaller burst.
+  if (surge > 1 && surge / total >= 0.1) {
+    out.push({
+      code: "surge-burst",
+      severity: "warning",
+      message: `${group.name} launches ${surge} node${surge === 1 ? "" : "s"} at once, ${Math.round((100 * surge) / total)}% of the cluster's ${total}: bursts of 10% or more strain the API server (DaemonSet pods, watches); lower maxSurge`,
+      objects: [group.name],
+    });
+  }
+  if (group.kind === "managed") {
+    if (group.max + surge > EKS_NODES_PER_NODEGROUP) {
+      out.push({
+        code: "nodegroup-size-limit",
+        severity: "warning",
+        message: `EKS raises ${group.name}'s max size from ${group.max} to ${group.max + surge} for the update, above the ${EKS_NODES_PER_NODEGROUP} nodes a managed node group may hold`,
+        objects: [group.name],
+      });
+    }
+    if (group.status !== "ACTIVE") {
+      out.push({
+        code: "group-degraded",
+        severity: "blocker",
+        message: `node group ${group.name} is ${group.status}; EKS starts an update only on an ACTIVE node group`,
+        objects: [group.name],
+      });
+    } else if (group.healthIssues.length > 0) {
+      out.push({
+        code: "group-degraded",
+        severity: "warning",
+        message: `node group ${group.name} reports health issues: ${group.healthIssues.map((h) => h.code).join(", ")}`,
+        objects: [group.name],
+      });
+    }
+  }
+  return out;
+}
+
+export function preflight(input: PreflightInput): Finding[] {
+  const pods = movable(input.pods);
+  return [
+    ...groupFindings(input),
+    ...pdbFindings(pods, input.snapshot.pdbs, input.force),
+    ...workloadFindings(pods, input.snapshot),
+  ];
+}

@@ -1,0 +1,17 @@
+// Kubernetes label selectors, as the PodDisruptionBudget controller and eviction read them.
+import type { LabelSelector } from "./snapshot.js";
+
+export function matchesSelector(selector: LabelSelector, labels: Record<string, string>): boolean {
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {}))
+    if (labels[k] !== v) return false;
+  for (const e of selector.matchExpressions ?? []) {
+    const has = Object.hasOwn(labels, e.key);
+    const value = labels[e.key];
+    const values = e.values ?? [];
+    if (e.operator === "In" && !(has && values.includes(value as string))) return false;
+    if (e.operator === "NotIn" && has && values.includes(value as string)) return false;
+    if (e.operator === "Exists" && !has) return false;
+    if (e.operator === "DoesNotExist" && has) return false;
+  }
+  return true;
+}

@@ -1,0 +1,148 @@
+// The live state a plan is computed from: plain data, read through the ports by
+// src/plan/read.ts (or built directly by tests). Only what planning needs, scoped to the
+// groups of one policy and the pods on nodes that would be replaced.
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
+}
+
+export interface Toleration {
+  key?: string;
+  operator?: "Exists" | "Equal";
+  value?: string;
+  effect?: string;
+}
+
+export interface InstanceInfo {
+  id: string;
+  zone: string;
+  /** The launch template version it was launched from (resolved to a number). */
+  launchTemplateVersion?: number;
+  lifecycleState: string;
+  launchTime: Date;
+  /** Set when noderoll (or kOps) detached it to surge: it must be replaced and is drained last. */
+  detachedForSurge?: boolean;
+}
+
+export interface NodeInfo {
+  name: string;
+  instanceId?: string;
+  group?: string;
+  zone?: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  taints: Taint[];
+  unschedulable: boolean;
+  ready: boolean;
+  createdAt: Date;
+  kubeletVersion?: string;
+}
+
+export interface LaunchTemplateRef {
+  id: string;
+  name?: string;
+  /** What the group is configured with: "$Latest", "$Default" or a number. */
+  configured: string;
+  /** The configured version resolved to a number. */
+  resolved: number;
+  latest: number;
+  default: number;
+}
+
+interface GroupCommon {
+  name: string;
+  zones: string[];
+  min: number;
+  max: number;
+  desired: number;
+  instances: InstanceInfo[];
+}
+
+export interface ManagedGroupInfo extends GroupCommon {
+  kind: "managed";
+  version: string;
+  releaseVersion: string;
+  launchTemplate?: LaunchTemplateRef;
+  updateConfig: { maxUnavailable?: number; maxUnavailablePercentage?: number };
+  status: string;
+  healthIssues: { code: string; message: string }[];
+}
+
+export interface SelfManagedGroupInfo extends GroupCommon {
+  kind: "self-managed";
+  launchTemplate?: LaunchTemplateRef;
+  /** Mixed-instances policies name a launch template too; noted for the plan. */
+  mixedInstances: boolean;
+}
+
+export type LiveGroup = ManagedGroupInfo | SelfManagedGroupInfo;
+
+export interface ContainerInfo {
+  name: string;
+  readinessProbe: boolean;
+  /** Seconds a preStop hook sleeps (`sleep N` exec or the sleep action), when known. */
+  preStopSleepSeconds?: number;
+}
+
+export interface PodInfo {
+  namespace: string;
+  name: string;
+  nodeName: string;
+  labels: Record<string, string>;
+  owner?: { kind: string; name: string };
+  /** The workload behind the owner (a ReplicaSet's Deployment), "Kind/namespace/name". */
+  workload?: string;
+  phase: string;
+  ready: boolean;
+  tolerations: Toleration[];
+  terminationGracePeriodSeconds: number;
+  containers: ContainerInfo[];
+  mirror?: boolean;
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: {
+    key: string;
+    operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
+    values?: string[];
+  }[];
+}
+
+export interface PdbInfo {
+  namespace: string;
+  name: string;
+  selector: LabelSelector;
+  minAvailable?: number | string;
+  maxUnavailable?: number | string;
+  disruptionsAllowed: number;
+  currentHealthy: number;
+  desiredHealthy: number;
+  expectedPods: number;
+}
+
+export interface WorkloadInfo {
+  /** "Deployment/namespace/name" */
+  id: string;
+  replicas: number;
+}
+
+export interface Snapshot {
+  cluster: { name: string; region: string; version: string };
+  takenAt: Date;
+  /** Live groups by name; a policy group missing here does not exist. */
+  groups: LiveGroup[];
+  /** Latest EKS AMI release version per Kubernetes minor version, for `releaseVersion: latest`. */
+  latestReleaseVersions: Record<string, string>;
+  nodes: NodeInfo[];
+  pods: PodInfo[];
+  pdbs: PdbInfo[];
+  workloads: WorkloadInfo[];
+  /** Nodes in the whole cluster, for surge-burst warnings. */
+  clusterNodeCount: number;
+}
+
+export const NEEDS_UPDATE_ANNOTATION = "noderoll.io/needs-update";
+export const KOPS_NEEDS_UPDATE_ANNOTATION = "kops.k8s.io/needs-update";

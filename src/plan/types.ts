@@ -1,0 +1,104 @@
+// What a plan says, per group and in total. This is also the JSON the CLI prints with
+// `--format json` (documented in docs/plan-json.md): keep it stable, add rather than change.
+import type { GroupKind } from "../policy/index.js";
+import type { Role } from "../policy/index.js";
+
+export type ReplaceReason =
+  | { kind: "launch-template"; from: number | undefined; to: number }
+  | { kind: "kubernetes-version"; from: string; to: string }
+  | { kind: "release-version"; from: string; to: string }
+  | { kind: "max-node-age"; ageMs: number; maxMs: number }
+  | { kind: "annotated"; annotation: string }
+  | { kind: "detached-for-surge" }
+  | { kind: "group-update" }
+  | { kind: "forced" };
+
+export interface Replacement {
+  instance: string;
+  node?: string;
+  zone: string;
+  reasons: ReplaceReason[];
+}
+
+export interface ConfigChange {
+  field: string;
+  from: string;
+  to: string;
+}
+
+export type FindingCode =
+  | "pdb-blocks"
+  | "pdb-closed-now"
+  | "multiple-pdbs"
+  | "single-replica"
+  | "tolerates-everything"
+  | "prestop-exceeds-grace"
+  | "no-readiness-probe"
+  | "surge-burst"
+  | "nodegroup-size-limit"
+  | "group-degraded";
+
+export interface Finding {
+  code: FindingCode;
+  severity: "blocker" | "warning" | "info";
+  message: string;
+  /** The Kubernetes objects concerned, "namespace/name" or "Kind/namespace/name". */
+  objects: string[];
+}
+
+export interface Wave {
+  /** Nodes started together (a sliding window in practice; waves are how the plan shows it). */
+  nodes: string[];
+  canary: boolean;
+  startMs: number;
+  durationMs: number;
+}
+
+export interface Schedule {
+  waves: Wave[];
+  zoneOrder: string[];
+  /** Nodes launched before any is drained: maxSurge, or EKS's scale-up. */
+  surge: number;
+  estimatedMs: number;
+}
+
+export type GroupStatus = "roll" | "config-only" | "no-change" | "blocked" | "error";
+
+export interface GroupPlan {
+  name: string;
+  kind: GroupKind | "missing";
+  role: Role;
+  status: GroupStatus;
+  nodes: number;
+  configChanges: ConfigChange[];
+  replacements: Replacement[];
+  budgets: {
+    maxUnavailable: number;
+    maxSurge: number;
+    derivation: { maxUnavailable: string; maxSurge: string };
+  };
+  schedule: Schedule;
+  findings: Finding[];
+  notes: string[];
+  errors: string[];
+}
+
+export interface PlanSummary {
+  groupsToRoll: number;
+  nodesToReplace: number;
+  configChanges: number;
+  blocked: number;
+  errors: number;
+  estimatedMs: number;
+}
+
+export interface Plan {
+  /** Bumped only on an incompatible change of this shape. */
+  schemaVersion: 1;
+  policy: { name: string; file: string };
+  cluster: { name: string; region: string; version: string };
+  takenAt: string;
+  options: { force: boolean; groups?: string[] };
+  summary: PlanSummary;
+  groups: GroupPlan[];
+}

@@ -1,0 +1,216 @@
+// Preflight: every finding appears where its cause is, and not where it is absent.
+import { describe, expect, it } from "vitest";
+import { buildPlan, type Finding, type PodInfo, type Snapshot } from "../../src/plan/index.js";
+import {
+  instances,
+  managed,
+  nodesFor,
+  pdb,
+  pod,
+  policy,
+  selfManaged,
+  snapshot,
+} from "./fixtures.js";
+
+const zones = ["eu-west-1a", "eu-west-1b"];
+const g = selfManaged("workers", instances("n", 4, zones, 1), { latest: 2 });
+const nodes = nodesFor(g);
+const node = (i: number) => nodes[i]!.name;
+const p = policy("groups: [{ name: workers }]\n");
+
+function findings(extra: Partial<Snapshot>, options: { force?: boolean } = {}): Finding[] {
+  return buildPlan(p, "p.yaml", snapshot([g], { clusterNodeCount: 40, ...extra }), options)
+    .groups[0]!.findings;
+}
+const codes = (f: Finding[]) => f.map((x) => `${x.severity}:${x.code}`);
+const web = (n: number): PodInfo[] =>
+  Array.from({ length: n }, (_, i) => pod(`web-${i}`, node(i % 4)));
+
+describe("preflight", () => {
+  it("finds nothing to say about a well-behaved workload", () => {
+    expect(
+      findings({
+        pods: web(3),
+        pdbs: [
+          pdb("web", "web", {
+            minAvailable: 2,
+            expectedPods: 3,
+            currentHealthy: 3,
+            desiredHealthy: 2,
+          }),
+        ],
+        workloads: [{ id: "Deployment/default/web", replicas: 3 }],
+      }),
+    ).toEqual([]);
+  });
+
+  it("blocks on a PDB that never allows a disruption, unless force", () => {
+    const pdbs = [
+      pdb("web", "web", {
+        minAvailable: 3,
+        expectedPods: 3,
+        currentHealthy: 3,
+        desiredHealthy: 3,
+        disruptionsAllowed: 0,
+      }),
+    ];
+    const f = findings({
+      pods: web(3),
+      pdbs,
+      workloads: [{ id: "Deployment/default/web", replicas: 3 }],
+    });
+    expect(codes(f)).toEqual(["blocker:pdb-blocks"]);
+    expect(f[0]!.message).toMatch(
+      /PodDisruptionBudget default\/web never allows a disruption \(minAvailable 3 of 3 pods\): draining default\/web-0, default\/web-1, default\/web-2 would fail with PodEvictionFailure/,
+    );
+    expect(
+      codes(
+        findings(
+          { pods: web(3), pdbs, workloads: [{ id: "Deployment/default/web", replicas: 3 }] },
+          { force: true },
+        ),
+      ),
+    ).toEqual(["warning:pdb-blocks"]);
+    const plan = buildPlan(p, "p.yaml", snapshot([g], { pods: web(3), pdbs }));
+    expect(plan.groups[0]!.status).toBe("blocked");
+    expect(plan.summary.blocked).toBe(1);
+  });
+
+  it("blocks on maxUnavailable: 0 and only warns on a PDB closed for now", () => {
+    expect(
+      codes(
+        findings({
+          pods: web(2),
+          pdbs: [pdb("web", "web", { maxUnavailable: 0, disruptionsAllowed: 0 })],
+        }),
+      ),
+    ).toContain("blocker:pdb-blocks");
+    expect(
+      codes(
+        findings({
+          pods: web(2),
+          pdbs: [pdb("web", "web", { minAvailable: 1, disruptionsAllowed: 0, currentHealthy: 1 })],
+        }),
+      ),
+    ).toEqual(["warning:pdb-closed-now"]);
+  });
+
+  it("blocks on pods that several PDBs select", () => {
+    const pdbs = [pdb("a", "web", {}), pdb("b", "web", {})];
+    const f = findings({ pods: web(1), pdbs });
+    expect(codes(f)).toEqual(["blocker:multiple-pdbs"]);
+    expect(f[0]!.objects).toEqual(["default/web-0 (default/a, default/b)"]);
+    expect(
+      codes(findings({ pods: web(1), pdbs: [pdbs[0]!, { ...pdbs[1]!, namespace: "other" }] })),
+    ).toEqual([]);
+  });
+
+  it("warns of downtime for single-replica workloads and bare pods, not for replicated ones", () => {
+    const f = findings({
+      pods: [
+        pod("legacy-0", node(0)),
+        pod("bare", node(1), { owner: undefined, workload: undefined }),
+      ],
+      workloads: [{ id: "Deployment/default/legacy", replicas: 1 }],
+    });
+    expect(codes(f)).toEqual(["warning:single-replica"]);
+    expect(f[0]!.objects).toEqual(["Deployment/default/legacy", "Pod/default/bare"]);
+    expect(
+      findings({ pods: web(2), workloads: [{ id: "Deployment/default/web", replicas: 2 }] }),
+    ).toEqual([]);
+  });
+
+  it("blocks on pods that tolerate every taint, but not on a pod with a specific toleration, nor on DaemonSets", () => {
+    const all = pod("agent-0", node(0), { tolerations: [{ operator: "Exists" }] });
+    expect(
+      codes(
+        findings({ pods: [all], workloads: [{ id: "Deployment/default/agent", replicas: 3 }] }),
+      ),
+    ).toEqual(["blocker:tolerates-everything"]);
+    const specific = pod("agent-0", node(0), {
+      tolerations: [{ key: "dedicated", operator: "Exists" }],
+    });
+    expect(
+      findings({ pods: [specific], workloads: [{ id: "Deployment/default/agent", replicas: 3 }] }),
+    ).toEqual([]);
+    const ds = pod("agent-0", node(0), {
+      tolerations: [{ operator: "Exists" }],
+      owner: { kind: "DaemonSet", name: "agent" },
+      workload: "DaemonSet/default/agent",
+    });
+    expect(findings({ pods: [ds] })).toEqual([]);
+  });
+
+  it("warns when a preStop sleep is not shorter than the grace period", () => {
+    const w = { workloads: [{ id: "Deployment/default/web", replicas: 3 }] };
+    const long = pod("web-0", node(0), {
+      terminationGracePeriodSeconds: 30,
+      containers: [{ name: "app", readinessProbe: true, preStopSleepSeconds: 30 }],
+    });
+    expect(codes(findings({ pods: [long], ...w }))).toEqual(["warning:prestop-exceeds-grace"]);
+    const short = pod("web-0", node(0), {
+      terminationGracePeriodSeconds: 30,
+      containers: [{ name: "app", readinessProbe: true, preStopSleepSeconds: 20 }],
+    });
+    expect(findings({ pods: [short], ...w })).toEqual([]);
+  });
+
+  it("notes workloads without a readiness probe", () => {
+    const f = findings({
+      pods: [pod("web-0", node(0), { containers: [{ name: "app", readinessProbe: false }] })],
+      workloads: [{ id: "Deployment/default/web", replicas: 3 }],
+    });
+    expect(codes(f)).toEqual(["info:no-readiness-probe"]);
+  });
+
+  it("warns when a surge grows the cluster by 10% or more at once", () => {
+    const big = buildPlan(
+      policy("groups: [{ name: workers, rollingUpdate: { maxSurge: 4 } }]\n"),
+      "p.yaml",
+      snapshot([g], { clusterNodeCount: 40 }),
+    ).groups[0]!;
+    expect(codes(big.findings)).toEqual(["warning:surge-burst"]);
+    expect(big.findings[0]!.message).toMatch(/launches 4 nodes at once, 10% of the cluster's 40/);
+    const small = buildPlan(
+      policy("groups: [{ name: workers, rollingUpdate: { maxSurge: 3 } }]\n"),
+      "p.yaml",
+      snapshot([g], { clusterNodeCount: 40 }),
+    ).groups[0]!;
+    expect(small.findings).toEqual([]);
+  });
+
+  it("warns when EKS's scale-up would push a managed group past the nodes a group may hold, and blocks a group that is not ACTIVE", () => {
+    const m = managed("system", instances("m", 6, zones, 1), { max: 448 });
+    const mp = policy('groups: [{ name: system, target: { kubernetesVersion: "1.33" } }]\n');
+    expect(
+      codes(buildPlan(mp, "p.yaml", snapshot([m], { clusterNodeCount: 1000 })).groups[0]!.findings),
+    ).toEqual(["warning:nodegroup-size-limit"]);
+    const ok = managed("system", instances("m", 6, zones, 1), { max: 10 });
+    expect(
+      buildPlan(mp, "p.yaml", snapshot([ok], { clusterNodeCount: 1000 })).groups[0]!.findings,
+    ).toEqual([]);
+    const updating = managed("system", instances("m", 6, zones, 1), { status: "UPDATING" });
+    expect(
+      codes(
+        buildPlan(mp, "p.yaml", snapshot([updating], { clusterNodeCount: 1000 })).groups[0]!
+          .findings,
+      ),
+    ).toEqual(["blocker:group-degraded"]);
+  });
+
+  it("looks only at pods on nodes that would be replaced", () => {
+    const fresh = selfManaged(
+      "workers",
+      [...instances("n", 2, zones, 1), ...instances("u", 2, zones, 2)],
+      { latest: 2 },
+    );
+    const freshNodes = nodesFor(fresh);
+    const pods = [pod("legacy-0", freshNodes[3]!.name)];
+    const plan = buildPlan(
+      p,
+      "p.yaml",
+      snapshot([fresh], { pods, workloads: [{ id: "Deployment/default/legacy", replicas: 1 }] }),
+    );
+    expect(plan.groups[0]!.findings).toEqual([]);
+  });
+});
