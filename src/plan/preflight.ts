@@ -151,10 +151,14 @@ function groupFindings(input: PreflightInput): Finding[] {
   const total = Math.max(1, snapshot.clusterNodeCount);
   // One node at a time is the least any roll can do; beyond that, ask for a smaller burst.
   if (surge > 1 && surge / total >= 0.1) {
+    const advice =
+      group.kind === "managed"
+        ? "EKS's scale-up is max(2 × zones, maxUnavailable); a lower maxUnavailable keeps it near 2 × zones"
+        : "lower maxSurge";
     out.push({
       code: "surge-burst",
       severity: "warning",
-      message: `${group.name} launches ${surge} node${surge === 1 ? "" : "s"} at once, ${Math.round((100 * surge) / total)}% of the cluster's ${total}: bursts of 10% or more strain the API server (DaemonSet pods, watches); lower maxSurge`,
+      message: `${group.name} launches ${surge} node${surge === 1 ? "" : "s"} at once, ${Math.round((100 * surge) / total)}% of the cluster's ${total}: bursts of 10% or more strain the API server (DaemonSet pods, watches); ${advice}`,
       objects: [group.name],
     });
   }

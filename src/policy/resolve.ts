@@ -116,9 +116,9 @@ function resolveSelfManaged(
     if (merged.maxSurge !== undefined && own.maxSurge === undefined)
       notes.push("maxSurge from defaults does not apply: a control-plane group never surges");
     surgeValue = 0;
-    surgeText = "0 (control-plane groups never surge)";
+    surgeText = "control-plane groups never surge";
   } else {
-    surgeText = merged.maxSurge === undefined ? "1 (kOps default)" : "";
+    surgeText = merged.maxSurge === undefined ? "kOps default" : "";
   }
   const surge = resolveSurge(surgeValue, live.size, live.needUpdate);
   if (!surgeText) surgeText = describeBudget(surgeValue, live.size, "up", surge);
@@ -132,7 +132,7 @@ function resolveSelfManaged(
   const unavailable = resolveUnavailable(unavailableValue, live.size, surge);
   const unavailableText =
     merged.maxUnavailable === undefined
-      ? `${unavailableValue} (kOps default when maxSurge is ${surge === 0 ? "0" : "not 0"})`
+      ? `kOps default when maxSurge is ${surge === 0 ? "0" : "not 0"}`
       : describeBudget(unavailableValue, live.size, "down", unavailable) +
         (isPercent(unavailableValue) &&
         surge === 0 &&
@@ -265,7 +265,7 @@ function resolveManaged(
     derivation: {
       maxUnavailable: usable
         ? describeBudget(value, live.size, "down", unavailable)
-        : "1 (EKS default)",
+        : "EKS default",
       maxSurge: "EKS scales up by max(2 × Availability Zones, maxUnavailable)",
     },
     updateConfig,

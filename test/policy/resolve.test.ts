@@ -33,7 +33,7 @@ describe("resolveGroup, self-managed (kOps semantics)", () => {
       spreadAcrossZones: true,
     });
     expect(r.settings.validation).toEqual({ timeoutMs: 900_000, count: 2 });
-    expect(r.derivation.maxSurge).toBe("1 (kOps default)");
+    expect(r.derivation.maxSurge).toBe("kOps default");
   });
 
   it("defaults maxUnavailable to 1 when maxSurge resolves to 0", () => {

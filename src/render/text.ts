@@ -1,0 +1,46 @@
+// The plan for a terminal: the Terraform-style first line, then each group in roll order.
+import { summaryLine, type GroupPlan, type Plan } from "../plan/index.js";
+import {
+  budgetText,
+  estimate,
+  kindWord,
+  plural,
+  reasonCounts,
+  STATUS_WORD,
+  waveSummary,
+} from "./words.js";
+
+const MARK = { blocker: "✗", warning: "!", info: "·" } as const;
+
+function groupText(g: GroupPlan, i: number): string[] {
+  const lines = [`${i + 1}. ${g.name} (${kindWord(g)}, ${g.role}): ${STATUS_WORD[g.status]}`];
+  for (const e of g.errors) lines.push(`   error: ${e}`);
+  for (const c of g.configChanges) lines.push(`   ~ ${c.field}: ${c.from} → ${c.to}`);
+  if (g.replacements.length > 0) {
+    lines.push(
+      `   replace ${g.replacements.length} of ${g.nodes} nodes: ${reasonCounts(g.replacements)}`,
+    );
+    lines.push(
+      `   budgets: ${budgetText(g)} (maxUnavailable: ${g.budgets.derivation.maxUnavailable}; maxSurge: ${g.budgets.derivation.maxSurge})`,
+    );
+    lines.push(`   schedule: ${waveSummary(g)}; ${estimate(g.schedule.estimatedMs)}`);
+  }
+  for (const f of g.findings) lines.push(`   ${MARK[f.severity]} ${f.severity}: ${f.message}`);
+  for (const n of g.notes) lines.push(`   note: ${n}`);
+  return lines;
+}
+
+export function renderPlanText(plan: Plan): string {
+  const head = [
+    `noderoll plan: policy ${plan.policy.name} (${plan.policy.file}), cluster ${plan.cluster.name} (${plan.cluster.region}, Kubernetes ${plan.cluster.version})`,
+    "",
+  ];
+  if (plan.options.force)
+    head.push("force: every selected node is replaced, past PodDisruptionBudgets", "");
+  const body = plan.groups.flatMap((g, i) => [...groupText(g, i), ""]);
+  const total =
+    plan.summary.estimatedMs > 0
+      ? ` Estimated ${estimate(plan.summary.estimatedMs)} for ${plural(plan.summary.nodesToReplace, "node")}.`
+      : "";
+  return `${[...head, ...body, `${summaryLine(plan.summary)}${total}`].join("\n")}\n`;
+}
