@@ -5,6 +5,7 @@
 import { SignatureV4 } from "@smithy/signature-v4";
 import { NodeSha256 } from "../../adapters/aws/sha256.js";
 import { CLUSTER_ID_HEADER, TOKEN_PREFIX } from "../../adapters/aws/eks-token.js";
+import { signingService } from "./aws-query.js";
 import { RESOURCE_HEADER, type Face, type WireRequest, type WireResponse } from "./http.js";
 
 export interface SandboxCredentials {
@@ -107,11 +108,7 @@ export class StsFace implements Face {
         ? new URLSearchParams(req.body)
         : req.query;
     const action = params.get("Action");
-    if (
-      req.path !== "/" ||
-      !action ||
-      !/sts\//.test(String(req.headers.authorization ?? params.get("X-Amz-Credential") ?? ""))
-    )
+    if (req.path !== "/" || !action || signingService(req.headers, params) !== "sts")
       return undefined;
     const id = `sts-${++this.requestNo}`;
     if (action !== "GetCallerIdentity") {
