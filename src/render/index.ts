@@ -2,3 +2,4 @@
 export * from "./json.js";
 export * from "./markdown.js";
 export * from "./text.js";
+export * from "./progress.js";

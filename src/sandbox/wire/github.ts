@@ -95,6 +95,8 @@ export class GitHubFace implements Face {
   readonly comments: Comment[] = [];
   readonly checkRuns: CheckRun[] = [];
   private nextId = 1000;
+  /** Answers the next N requests with a secondary rate limit (403 + Retry-After), as GitHub does. */
+  throttleNext = 0;
   private readonly pulls: SandboxPull[];
   private readonly readOnly: Set<string>;
 
@@ -113,6 +115,15 @@ export class GitHubFace implements Face {
     if (!req.path.startsWith(prefix))
       return req.path.startsWith("/repos/") ? error(404, "Not Found", "repos") : undefined;
     const rest = req.path.slice(prefix.length).split("/");
+    if (this.throttleNext > 0) {
+      this.throttleNext--;
+      const limited = error(
+        403,
+        "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+        rest[0] ?? "repos",
+      );
+      return { ...limited, headers: { ...limited.headers, "retry-after": "1" } };
+    }
     const token = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1];
     if (!token) return error(401, "Requires authentication", rest[0] ?? "repos");
     if (req.method !== "GET" && this.readOnly.has(token))

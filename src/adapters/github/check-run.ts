@@ -1,0 +1,109 @@
+// A check run that follows a plan or a roll: created once, updated as it goes, completed with a
+// conclusion. Annotations go 50 per request, as GitHub allows.
+import { CHECK_OUTPUT_LIMIT } from "../../render/markdown.js";
+import { withRateLimitRetry, type Octokit, type RepoRef, type RetryOptions } from "./client.js";
+
+export interface Annotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  start_column?: number;
+  end_column?: number;
+  annotation_level: "notice" | "warning" | "failure";
+  message: string;
+  title?: string;
+}
+
+export interface CheckOutput {
+  title: string;
+  summary: string;
+  text?: string;
+}
+
+export const ANNOTATIONS_PER_REQUEST = 50;
+
+function clip(text: string | undefined): string | undefined {
+  if (text === undefined || text.length <= CHECK_OUTPUT_LIMIT) return text;
+  const note = "\n\n… cut at GitHub's limit; the full text is in the job summary.";
+  return text.slice(0, CHECK_OUTPUT_LIMIT - note.length) + note;
+}
+
+export class CheckRun {
+  private id?: number;
+
+  constructor(
+    private readonly octokit: Octokit,
+    private readonly repo: RepoRef,
+    readonly name: string,
+    private readonly headSha: string,
+    private readonly retry?: RetryOptions,
+  ) {}
+
+  get checkRunId(): number | undefined {
+    return this.id;
+  }
+
+  async start(output: CheckOutput, detailsUrl?: string): Promise<void> {
+    const { data } = await withRateLimitRetry(
+      () =>
+        this.octokit.rest.checks.create({
+          ...this.repo,
+          name: this.name,
+          head_sha: this.headSha,
+          status: "in_progress",
+          ...(detailsUrl && { details_url: detailsUrl }),
+          output: this.output(output),
+        }),
+      this.retry,
+    );
+    this.id = data.id;
+  }
+
+  async update(output: CheckOutput, annotations: Annotation[] = []): Promise<void> {
+    await this.send({}, output, annotations);
+  }
+
+  async complete(
+    conclusion: "success" | "failure" | "cancelled" | "neutral" | "action_required",
+    output: CheckOutput,
+    annotations: Annotation[] = [],
+  ): Promise<void> {
+    await this.send({ status: "completed", conclusion }, output, annotations);
+  }
+
+  private output(o: CheckOutput) {
+    return {
+      title: o.title.slice(0, 255),
+      summary: clip(o.summary) as string,
+      ...(o.text !== undefined && { text: clip(o.text) }),
+    };
+  }
+
+  /** The first request carries the state change; further ones carry the rest of the annotations. */
+  private async send(
+    state: { status?: "completed"; conclusion?: string },
+    output: CheckOutput,
+    annotations: Annotation[],
+  ): Promise<void> {
+    if (this.id === undefined) throw new Error(`check run ${this.name} was not started`);
+    const id = this.id;
+    const batches: Annotation[][] = [];
+    for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST)
+      batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+    if (batches.length === 0) batches.push([]);
+    // Annotations first, the conclusion last, so a reader never sees a finished run with half its annotations.
+    for (const [i, batch] of batches.entries()) {
+      const last = i === batches.length - 1;
+      await withRateLimitRetry(
+        () =>
+          this.octokit.rest.checks.update({
+            ...this.repo,
+            check_run_id: id,
+            ...(last && state),
+            output: { ...this.output(output), ...(batch.length > 0 && { annotations: batch }) },
+          } as Parameters<Octokit["rest"]["checks"]["update"]>[0]),
+        this.retry,
+      );
+    }
+  }
+}

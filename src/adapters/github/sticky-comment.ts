@@ -1,0 +1,57 @@
+// One sticky comment per policy on a pull request: found by a hidden marker, replaced in place,
+// never duplicated.
+import { withRateLimitRetry, type Octokit, type RepoRef, type RetryOptions } from "./client.js";
+
+export function stickyMarker(policyName: string): string {
+  return `<!-- noderoll:policy:${policyName} -->`;
+}
+
+export interface StickyResult {
+  id: number;
+  created: boolean;
+}
+
+export async function findStickyComment(
+  octokit: Octokit,
+  repo: RepoRef,
+  issue: number,
+  marker: string,
+): Promise<number | undefined> {
+  for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
+    ...repo,
+    issue_number: issue,
+    per_page: 100,
+  })) {
+    const found = page.data.find((c) => c.body?.includes(marker));
+    if (found) return found.id;
+  }
+  return undefined;
+}
+
+/** Create the policy's comment, or replace the body of the one it already has. */
+export async function upsertStickyComment(
+  octokit: Octokit,
+  repo: RepoRef,
+  issue: number,
+  marker: string,
+  body: string,
+  retry?: RetryOptions,
+): Promise<StickyResult> {
+  const text = body.includes(marker) ? body : `${body}\n${marker}`;
+  const existing = await withRateLimitRetry(
+    () => findStickyComment(octokit, repo, issue, marker),
+    retry,
+  );
+  if (existing !== undefined) {
+    await withRateLimitRetry(
+      () => octokit.rest.issues.updateComment({ ...repo, comment_id: existing, body: text }),
+      retry,
+    );
+    return { id: existing, created: false };
+  }
+  const { data } = await withRateLimitRetry(
+    () => octokit.rest.issues.createComment({ ...repo, issue_number: issue, body: text }),
+    retry,
+  );
+  return { id: data.id, created: true };
+}

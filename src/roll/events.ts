@@ -1,0 +1,66 @@
+// The event log of a roll (DESIGN.md, "The event log"): one object per line in --events FILE,
+// and the single feed every reporter (console, check run, PR comment, summary) reads. `t` is
+// ISO-8601, virtual time in the sandbox.
+
+export const PHASES = ["setup", "scale-up", "upgrade", "scale-down"] as const;
+export type Phase = (typeof PHASES)[number];
+export type Result = "success" | "failure" | "cancelled" | "skipped";
+
+interface Base {
+  t: string;
+  group?: string;
+}
+
+export type RollEvent = Base &
+  (
+    | {
+        type: "roll.start";
+        cluster: string;
+        policy: string;
+        groups: string[];
+        force: boolean;
+        reason?: string;
+        run?: string;
+      }
+    | { type: "roll.end"; result: Result; message?: string }
+    | { type: "lock.acquire"; holder: string; takenOver?: string }
+    | { type: "lock.release"; holder: string }
+    | {
+        type: "group.start";
+        group: string;
+        kind: "managed" | "self-managed";
+        nodes: number;
+        replace: number;
+      }
+    | { type: "group.end"; group: string; result: Result; message?: string }
+    | { type: "phase.start"; group: string; phase: Phase }
+    | { type: "phase.end"; group: string; phase: Phase; result: Result; message?: string }
+    | { type: "validation"; group?: string; ok: boolean; failures: string[] }
+    | { type: "asg.resize"; group: string; from: Capacity; to: Capacity }
+    | { type: "instance.detach"; group: string; instance: string }
+    | { type: "node.taint"; group: string; node: string; taint: string }
+    | { type: "node.cordon"; group: string; node: string }
+    | { type: "node.label"; group: string; node: string; label: string }
+    | { type: "node.drain.start"; group: string; node: string }
+    | { type: "node.drain.end"; group: string; node: string; evicted: number; deleted?: string[] }
+    | { type: "eviction.blocked"; group: string; node: string; pod: string; pdb: string }
+    | { type: "instance.terminate"; group: string; instance: string; decrement: boolean }
+    | {
+        type: "eks.update";
+        group: string;
+        updateId: string;
+        updateType: string;
+        status: string;
+        errors: { code: string; message: string; resources: string[] }[];
+      }
+    | { type: "window.wait"; until: string }
+    | { type: "note"; message: string }
+  );
+
+export interface Capacity {
+  min: number;
+  max: number;
+  desired: number;
+}
+
+export type RollEventType = RollEvent["type"];

@@ -1,0 +1,157 @@
+// The GitHub reporters against the sandbox's GitHub face, with the real Octokit: one sticky
+// comment per policy, check runs with batched annotations, rate limits waited out, read-only
+// tokens recognised, and progress updates coalesced.
+import { getOctokit } from "@actions/github";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CheckRun, type Annotation } from "../../src/adapters/github/check-run.js";
+import { isForbidden, withRateLimitRetry } from "../../src/adapters/github/client.js";
+import { Coalescer, type Timers } from "../../src/adapters/github/coalesce.js";
+import { stickyMarker, upsertStickyComment } from "../../src/adapters/github/sticky-comment.js";
+import { GitHubFace } from "../../src/sandbox/wire/github.js";
+import { startWireServer, type WireServer } from "../../src/sandbox/wire/http.js";
+
+let server: WireServer;
+let face: GitHubFace;
+const repo = { owner: "octo-org", repo: "infra" };
+const noWait = { sleep: async () => {} };
+
+beforeAll(async () => {
+  face = new GitHubFace({ ...repo, readOnlyTokens: ["ro"] });
+  server = await startWireServer([face]);
+});
+afterAll(() => server.close());
+
+const octokit = (token = "rw") => getOctokit(token, { baseUrl: server.url });
+
+describe("sticky comment", () => {
+  it("is created once per policy and replaced after, even behind 150 other comments", async () => {
+    const gh = octokit();
+    for (let i = 0; i < 150; i++)
+      await gh.rest.issues.createComment({ ...repo, issue_number: 3, body: `chatter ${i}` });
+    const a = await upsertStickyComment(gh, repo, 3, stickyMarker("prod"), "plan v1", noWait);
+    const b = await upsertStickyComment(gh, repo, 3, stickyMarker("stage"), "stage plan", noWait);
+    const c = await upsertStickyComment(gh, repo, 3, stickyMarker("prod"), "plan v2", noWait);
+    expect(a.created).toBe(true);
+    expect(b.created).toBe(true);
+    expect(c).toEqual({ id: a.id, created: false });
+    const ours = face.comments.filter((x) => x.issue === 3 && x.body.includes("noderoll:policy:"));
+    expect(ours.map((x) => x.body)).toEqual([
+      "plan v2\n<!-- noderoll:policy:prod -->",
+      "stage plan\n<!-- noderoll:policy:stage -->",
+    ]);
+  });
+
+  it("reports a read-only token as forbidden rather than rate limited", async () => {
+    const err = await upsertStickyComment(
+      octokit("ro"),
+      repo,
+      4,
+      stickyMarker("prod"),
+      "x",
+      noWait,
+    ).catch((e: unknown) => e);
+    expect(isForbidden(err)).toBe(true);
+  });
+
+  it("waits out a secondary rate limit and then succeeds", async () => {
+    face.throttleNext = 2;
+    const waits: number[] = [];
+    const r = await upsertStickyComment(octokit(), repo, 5, stickyMarker("prod"), "after limits", {
+      sleep: async (ms) => void waits.push(ms),
+    });
+    expect(r.created).toBe(true);
+    expect(waits).toEqual([1000, 1000]);
+  });
+
+  it("gives up after its attempts and surfaces the error", async () => {
+    face.throttleNext = 10;
+    const err = await withRateLimitRetry(
+      () => octokit().rest.pulls.get({ ...repo, pull_number: 1 }),
+      { attempts: 3, ...noWait },
+    ).catch((e: unknown) => e);
+    expect((err as { status: number }).status).toBe(403);
+    expect(face.throttleNext).toBe(7);
+    face.throttleNext = 0;
+  });
+});
+
+describe("check run", () => {
+  it("sends 120 annotations in batches of 50 and the conclusion last", async () => {
+    const run = new CheckRun(octokit(), repo, "noderoll plan / prod", "c".repeat(40), noWait);
+    await run.start({ title: "Planning", summary: "…" });
+    const annotations: Annotation[] = Array.from({ length: 120 }, (_, i) => ({
+      path: "p.yaml",
+      start_line: i + 1,
+      end_line: i + 1,
+      annotation_level: "failure",
+      message: `e${i}`,
+    }));
+    await run.complete("failure", { title: "120 errors", summary: "s" }, annotations);
+    const stored = face.checkRuns.find((r) => r.id === run.checkRunId)!;
+    expect(
+      stored.history.map((h) => [
+        (h.output as { annotations?: unknown[] })?.annotations?.length ?? 0,
+        h.conclusion ?? null,
+      ]),
+    ).toEqual([
+      [0, null],
+      [50, null],
+      [50, null],
+      [20, "failure"],
+    ]);
+    expect(stored.output.annotations_count).toBe(120);
+    expect(stored.conclusion).toBe("failure");
+  });
+
+  it("clips a summary to GitHub's limit instead of being refused", async () => {
+    const run = new CheckRun(octokit(), repo, "big", "d".repeat(40), noWait);
+    await run.start({ title: "t", summary: "x".repeat(100_000) });
+    const stored = face.checkRuns.find((r) => r.id === run.checkRunId)!;
+    expect(stored.output.summary!.length).toBeLessThanOrEqual(65_535);
+    expect(stored.output.summary).toMatch(/cut at GitHub's limit/);
+  });
+});
+
+describe("coalescing", () => {
+  function fakeTimers(): Timers & { advance(ms: number): void } {
+    let now = 0;
+    const timers: { at: number; fn: () => void; id: number }[] = [];
+    let id = 0;
+    return {
+      now: () => now,
+      setTimeout: (fn, ms) => (timers.push({ at: now + ms, fn, id: ++id }), id),
+      clearTimeout: (h) =>
+        void timers.splice(
+          timers.findIndex((t) => t.id === h),
+          1,
+        ),
+      advance(ms) {
+        now += ms;
+        for (const t of timers.filter((x) => x.at <= now)) {
+          timers.splice(timers.indexOf(t), 1);
+          t.fn();
+        }
+      },
+    };
+  }
+
+  it("sends phase changes at once and everything else at most every interval, latest state winning", async () => {
+    const timers = fakeTimers();
+    const sent: string[] = [];
+    const c = new Coalescer<string>(async (v) => void sent.push(v), 5000, timers);
+    await c.offer("start", true);
+    void c.offer("node 1");
+    void c.offer("node 2");
+    expect(sent).toEqual(["start"]);
+    timers.advance(5000);
+    await c.flush();
+    expect(sent).toEqual(["start", "node 2"]);
+    await c.offer("upgrade phase", true);
+    void c.offer("node 3");
+    await c.flush();
+    expect(sent).toEqual(["start", "node 2", "upgrade phase", "node 3"]);
+    for (let i = 0; i < 1000; i++) void c.offer(`n${i}`);
+    await c.flush();
+    expect(c.sent).toBe(5);
+  });
+});
