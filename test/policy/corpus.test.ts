@@ -3,10 +3,15 @@
 // the file name. The messages are part of the product: a change to one is a reviewed change
 // here. `UPDATE_CORPUS=1 npx vitest run test/policy/corpus.test.ts` rewrites the .expected
 // files — read the diff before committing it.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+//
+// Files are read the way the command line reads them (readPolicyFile: size limit, binary
+// check, byte-order mark), and the command line's own output is compared too.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic, loadPolicy } from "../../src/policy/index.js";
+import { readPolicyFile } from "../../src/cli/read-policy.js";
+import { formatDiagnostic } from "../../src/policy/index.js";
 import { ROOT, runCli } from "../helpers/cli.js";
 
 const DIR = join(ROOT, "test/policy/invalid");
@@ -15,10 +20,16 @@ const cases = readdirSync(DIR)
   .sort();
 
 function messages(file: string): string[] {
-  const text = readFileSync(join(DIR, file), "utf8");
-  const r = loadPolicy(text, file);
+  const path = join(DIR, file);
+  const r = readPolicyFile(path);
   if (r.ok) return [];
-  return r.errors.map((d) => formatDiagnostic(d).slice(file.length + 1));
+  return r.errors.map((d) => formatDiagnostic(d).slice(path.length + 1));
+}
+
+function expected(file: string): string[] {
+  return readFileSync(join(DIR, file.replace(/\.yaml$/, ".expected")), "utf8")
+    .trimEnd()
+    .split("\n");
 }
 
 describe("bad-input corpus", () => {
@@ -31,18 +42,47 @@ describe("bad-input corpus", () => {
     const got = messages(file);
     if (process.env.UPDATE_CORPUS) writeFileSync(expectedFile, `${got.join("\n")}\n`);
     expect(existsSync(expectedFile), `${expectedFile} is missing`).toBe(true);
-    const want = readFileSync(expectedFile, "utf8").trimEnd().split("\n");
     expect(got.length, "an invalid policy must produce at least one error").toBeGreaterThan(0);
-    expect(got).toEqual(want);
+    expect(got).toEqual(expected(file));
   });
 
-  it("the command line exits 1 with file:line:col for every file of the corpus", () => {
+  it("the command line exits 1 and prints exactly the expected lines for every file", () => {
     for (const file of cases) {
-      const r = runCli(["validate", `test/policy/invalid/${file}`]);
+      const shown = `test/policy/invalid/${file}`;
+      const r = runCli(["validate", shown]);
       expect(r.status, file).toBe(1);
-      expect(r.stdout, file).toMatch(
-        new RegExp(`^test/policy/invalid/${file.replace(/\./g, "\\.")}:\\d+:\\d+: `, "m"),
+      const lines = r.stdout.trimEnd().split("\n");
+      const summary = lines.pop();
+      expect(summary, file).toMatch(/^\d+ errors? in 1 of 1 file$/);
+      for (const line of lines) expect(line, file).toMatch(/^test\/policy\/invalid\/.+:\d+:\d+: /);
+      expect(
+        lines.map((l) => l.slice(shown.length + 1)),
+        file,
+      ).toEqual(expected(file));
+    }
+  });
+
+  it("refuses a file of 5 MB or more at file:1:1 without parsing it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "noderoll-corpus-"));
+    try {
+      const file = join(dir, "huge.yaml");
+      const group = '  - name: workers\n    target:\n      kubernetesVersion: "1.33"\n';
+      const head =
+        "apiVersion: noderoll.io/v1\nkind: UpgradePolicy\nmetadata:\n  name: huge\n" +
+        "cluster:\n  name: huge\n  region: eu-west-1\ngroups:\n";
+      const body = group.repeat(Math.ceil((5 * 1024 * 1024) / group.length));
+      writeFileSync(file, head + body);
+      const started = Date.now();
+      const r = runCli(["validate", file]);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1:1: the file is 5\\.\\d MB; a policy may be at most 1 MiB\n1 error in 1 of 1 file\n$`,
+        ),
       );
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
