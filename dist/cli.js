@@ -7379,11 +7379,12 @@ var PERCENT = new RegExp(PERCENT_PATTERN);
 function budgetProblem(value) {
   if (typeof value === "number") {
     if (!Number.isInteger(value)) return "a whole number of nodes";
-    if (value < 0) return "a number of nodes, which cannot be negative";
+    if (value < 0) return 'an integer >= 0 or a percentage such as "25%"';
     return void 0;
   }
   if (typeof value === "string") {
     if (PERCENT.test(value)) return void 0;
+    if (/^\d+\s+%$/.test(value)) return 'a percentage written without a space, such as "25%"';
     const m = /^(-?\d+(?:\.\d+)?)\s*%$/.exec(value);
     if (m) return "a whole percentage from 0% to 100%";
     if (/^\d+$/.test(value)) return "a number, not a string (write it without quotes)";
@@ -12215,6 +12216,46 @@ function superRefine(fn, params) {
   return _superRefine(fn, params);
 }
 
+// src/policy/suggest.ts
+function distance(a, b) {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d = Array.from(
+    { length: rows },
+    (_, i) => Array.from({ length: cols }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
+  );
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const row = d[i];
+      const prev = d[i - 1];
+      row[j] = Math.min(
+        prev[j] + 1,
+        row[j - 1] + 1,
+        prev[j - 1] + cost
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.length][b.length];
+}
+function closest(word, candidates) {
+  const lower = word.toLowerCase();
+  let best;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const score = distance(lower, c.toLowerCase());
+    if (score < bestScore) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  const allowed = Math.max(1, Math.floor(Math.min(word.length, 12) / 3));
+  return bestScore <= allowed ? best : void 0;
+}
+
 // src/policy/window.ts
 var DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 var CLOCK_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9]$";
@@ -12270,9 +12311,40 @@ var text = (description, pattern, expected, maxLength = 253) => leaf(
   { type: "string", pattern: pattern.source, maxLength, description }
 );
 var oneOf = (values, description) => leaf(
-  (v) => typeof v === "string" && values.includes(v) ? void 0 : `one of ${values.map((x) => JSON.stringify(x)).join(", ")}`,
+  (v) => {
+    if (typeof v === "string" && values.includes(v)) return void 0;
+    const guess = typeof v === "string" ? closest(v, values) ?? values.find((x) => v.toLowerCase().startsWith(x.toLowerCase())) : void 0;
+    const hint = guess ? ` (did you mean "${guess}"?)` : "";
+    return `one of ${values.map((x) => JSON.stringify(x)).join(", ")}${hint}`;
+  },
   { type: "string", enum: values, description }
 );
+var clock = (description, example, extra = "") => leaf(
+  (v) => typeof v === "string" && new RegExp(CLOCK_PATTERN).test(v) ? void 0 : `a quoted local time "HH:MM" from "00:00" to "23:59", such as "${example}"${extra}`,
+  { type: "string", pattern: CLOCK_PATTERN, maxLength: 5, description }
+);
+function kubernetesVersionProblem(v) {
+  if (typeof v === "string" && /^1\.\d{1,2}$/.test(v)) return void 0;
+  if (typeof v === "number") {
+    return 'a quoted Kubernetes minor version such as "1.33" (unquoted, YAML reads 1.30 as the number 1.3)';
+  }
+  if (typeof v === "string" && /^v?1\.\d{1,2}(\.\d+)?/.test(v)) {
+    return 'a Kubernetes minor version without a patch number or "v", such as "1.33"';
+  }
+  return 'a quoted Kubernetes minor version such as "1.33"';
+}
+function timeZoneProblem(v) {
+  if (typeof v === "string" && isTimeZone(v)) return void 0;
+  const guess = typeof v === "string" ? closest(v, Intl.supportedValuesOf("timeZone")) : void 0;
+  return `an IANA time zone such as "Europe/Berlin" or "UTC"${guess ? ` (did you mean "${guess}"?)` : ""}`;
+}
+function launchTemplateVersionProblem(v) {
+  if (v === "$Latest" || v === "$Default") return void 0;
+  if (typeof v === "number" && Number.isInteger(v) && v >= 1) return void 0;
+  if (typeof v === "string" && /^[1-9]\d*$/.test(v)) return void 0;
+  const guess = typeof v === "string" ? closest(v, ["$Latest", "$Default"]) : void 0;
+  return `"$Latest", "$Default" or a version number >= 1${guess ? ` (did you mean "${guess}"?)` : ""}`;
+}
 var ValidationSchema = strictObject({
   timeout: duration(
     "How long the cluster may take to validate after a node is replaced.",
@@ -12314,27 +12386,24 @@ var RollingUpdateSchema = strictObject({
   spreadAcrossZones: bool("Replace nodes zone by zone in turn.", true).optional()
 }).meta({ description: "How nodes may be replaced." });
 var TargetSchema = strictObject({
-  kubernetesVersion: text(
-    'Kubernetes minor version, quoted, such as "1.33".',
-    /^1\.\d{1,2}$/,
-    'a quoted Kubernetes version such as "1.33" (unquoted, YAML reads 1.30 as the number 1.3)'
-  ).optional(),
+  kubernetesVersion: leaf(kubernetesVersionProblem, {
+    type: "string",
+    pattern: "^1\\.[0-9]{1,2}$",
+    description: 'Kubernetes minor version, quoted, such as "1.33".'
+  }).optional(),
   releaseVersion: text(
     'EKS AMI release version such as "1.33.0-20250704", or "latest".',
     /^(latest|\d+\.\d+\.\d+-[0-9a-z]+)$/,
     '"latest" or an EKS AMI release version such as "1.33.0-20250704"'
   ).optional(),
-  launchTemplateVersion: leaf(
-    (v) => v === "$Latest" || v === "$Default" || typeof v === "number" && Number.isInteger(v) && v >= 1 || typeof v === "string" && /^[1-9]\d*$/.test(v) ? void 0 : '"$Latest", "$Default" or a version number >= 1',
-    {
-      description: 'Launch template version: "$Latest", "$Default" or a number.',
-      anyOf: [
-        { type: "string", enum: ["$Latest", "$Default"] },
-        { type: "integer", minimum: 1 },
-        { type: "string", pattern: "^[1-9][0-9]*$" }
-      ]
-    }
-  ).optional()
+  launchTemplateVersion: leaf(launchTemplateVersionProblem, {
+    description: 'Launch template version: "$Latest", "$Default" or a number.',
+    anyOf: [
+      { type: "string", enum: ["$Latest", "$Default"] },
+      { type: "integer", minimum: 1 },
+      { type: "string", pattern: "^[1-9][0-9]*$" }
+    ]
+  }).optional()
 }).meta({ description: "Desired state of the group; absent keys keep what is live." });
 var GroupSchema = strictObject({
   name: text(
@@ -12351,22 +12420,16 @@ var WindowSchema = strictObject({
   days: array(oneOf(DAYS, "Day of the week."), {
     error: "expected a list of days such as [Mon, Tue]"
   }).min(1, { error: "expected at least one day such as [Mon, Tue]" }),
-  start: text(
-    'Local start time "HH:MM".',
-    new RegExp(CLOCK_PATTERN),
-    'a quoted local time "HH:MM" such as "09:00"',
-    5
-  ),
-  end: text(
+  start: clock('Local start time "HH:MM".', "09:00"),
+  end: clock(
     'Local end time "HH:MM"; at or before start means the next day.',
-    new RegExp(CLOCK_PATTERN),
-    'a quoted local time "HH:MM" such as "16:00"',
-    5
+    "16:00",
+    " (an end at or before the start ends the next day)"
   ),
-  timeZone: leaf(
-    (v) => typeof v === "string" && isTimeZone(v) ? void 0 : 'an IANA time zone such as "Europe/Berlin" or "UTC"',
-    { type: "string", description: 'IANA time zone such as "Europe/Berlin".' }
-  )
+  timeZone: leaf(timeZoneProblem, {
+    type: "string",
+    description: 'IANA time zone such as "Europe/Berlin".'
+  })
 }).meta({
   description: "When apply may start replacing a node; an emergency dispatch may override it."
 });
@@ -12414,7 +12477,7 @@ var PolicySchema = strictObject({
   ).optional().meta({
     description: "Roll order: roles or group-name globs. Default: bastion, control-plane, apiserver, node; alphabetical within."
   }),
-  groups: array(GroupSchema, { error: "expected a list of groups, each with a name" }).min(1, { error: "expected at least one group" })
+  groups: array(GroupSchema, { error: 'expected a list of groups, each starting with "- name: "' }).min(1, { error: "expected at least one group" })
 }).meta({
   title: "noderoll UpgradePolicy v1",
   description: "How noderoll may replace the worker nodes of one cluster."
@@ -12455,6 +12518,55 @@ var EKS_BEHAVIOUR = {
 
 // src/policy/source.ts
 var import_yaml = __toESM(require_dist(), 1);
+
+// src/policy/scan.ts
+var MAX_NESTING = 64;
+function openBrackets(text2, end) {
+  const stack = [];
+  let quote;
+  for (let i = 0; i < end && i < text2.length; i++) {
+    const c = text2[i];
+    if (quote) {
+      if (c === quote && text2[i - 1] !== "\\") quote = void 0;
+      else if (c === "\n" && quote === "'") quote = void 0;
+      continue;
+    }
+    if (c === "#" && (i === 0 || /\s/.test(text2[i - 1]))) {
+      while (i < end && text2[i] !== "\n") i++;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === "[" || c === "{") stack.push({ char: c, offset: i });
+    else if ((c === "]" || c === "}") && stack.length > 0) stack.pop();
+  }
+  return stack;
+}
+function nesting(text2) {
+  const indents = [];
+  let flow = 0;
+  let depth = 0;
+  let offset = 0;
+  for (const line of text2.split("\n")) {
+    const body = line.replace(/^\s*/, "");
+    if (body && !body.startsWith("#") && flow === 0) {
+      const indent = line.length - body.length;
+      while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
+      indents.push(indent);
+    }
+    const dashes = /^(-\s+)*/.exec(body)?.[0].split("-").length ?? 1;
+    for (const c of line.replace(/"[^"]*"|'[^']*'|\s#.*$/g, "")) {
+      if (c === "[" || c === "{") flow++;
+      else if ((c === "]" || c === "}") && flow > 0) flow--;
+      const d = indents.length + dashes - 1 + flow;
+      if (d > depth) depth = d;
+      if (depth > MAX_NESTING) return { depth, tooDeepAt: offset };
+    }
+    offset += line.length + 1;
+  }
+  return { depth };
+}
+
+// src/policy/source.ts
 var MAX_POLICY_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 64;
 function diag(file, line, col, message, path = "") {
@@ -12462,11 +12574,21 @@ function diag(file, line, col, message, path = "") {
 }
 function parsePolicySource(text2, file) {
   const bytes = Buffer.byteLength(text2, "utf8");
-  if (bytes > MAX_POLICY_BYTES) {
-    const mb = (bytes / 1e6).toFixed(1);
+  if (bytes > MAX_POLICY_BYTES)
+    return { ok: false, errors: [diag(file, 1, 1, sizeMessage(bytes))] };
+  const deep = nesting(text2);
+  if (deep.tooDeepAt !== void 0) {
+    const at = lineCol(text2, deep.tooDeepAt);
     return {
       ok: false,
-      errors: [diag(file, 1, 1, `the file is ${mb} MB; a policy may be at most 1 MiB`)]
+      errors: [
+        diag(
+          file,
+          at.line,
+          at.col,
+          `the YAML nests more than ${MAX_NESTING} levels deep; a policy needs fewer than 10`
+        )
+      ]
     };
   }
   const lines = new import_yaml.LineCounter();
@@ -12479,19 +12601,15 @@ function parsePolicySource(text2, file) {
   const list = Array.isArray(docs) ? docs : [];
   const nonEmpty = list.filter((d) => d.contents !== null || d.errors.length > 0);
   if (nonEmpty.length === 0) {
-    return {
-      ok: false,
-      errors: [
-        diag(
-          file,
-          1,
-          1,
-          `the file is empty; expected an UpgradePolicy starting with "apiVersion: noderoll.io/v1"`
-        )
-      ]
-    };
+    const what = text2.trim() === "" ? "is empty" : "holds only comments";
+    const message = `the file ${what}; expected an UpgradePolicy starting with "apiVersion: noderoll.io/v1"`;
+    return { ok: false, errors: [diag(file, 1, 1, message)] };
   }
-  const yamlErrors = list.flatMap((d) => d.errors.map((e) => yamlDiagnostic(file, lines, e, text2)));
+  if (nonEmpty.some((d) => d.directives?.yaml.explicit && d.directives.yaml.version === "1.1")) {
+    const message = 'the file declares "%YAML 1.1", whose rules read yes/no as booleans and 9:00 as a number; remove the directive (policies are YAML 1.2)';
+    return { ok: false, errors: [diag(file, 1, 1, message)] };
+  }
+  const yamlErrors = list.flatMap((d) => d.errors.map((e) => yamlDiagnostic(file, lines, e, text2))).slice(0, 20);
   if (yamlErrors.length > 0) return { ok: false, errors: yamlErrors };
   if (nonEmpty.length > 1) {
     const second = nonEmpty[1];
@@ -12527,13 +12645,13 @@ function aliasMessage(e) {
 var YAML_HINTS = {
   TAB_AS_INDENT: "tabs cannot indent YAML; use spaces",
   BAD_INDENT: "the indentation does not line up with the lines around it",
-  MISSING_CHAR: "a closing character is missing",
   MULTILINE_IMPLICIT_KEY: "a key runs over several lines; is a colon or a quote missing?",
   BLOCK_AS_IMPLICIT_KEY: "a nested block cannot be a key; is a colon missing on the line above?",
   UNEXPECTED_TOKEN: "unexpected character"
 };
 function yamlDiagnostic(file, lines, e, text2) {
   const at = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
+  const detail = e.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "") ?? e.code;
   if (e.code === "DUPLICATE_KEY") {
     const key = /^["']?([^"':\n]*)/.exec(text2.slice(e.pos[0], e.pos[0] + 200))?.[1]?.trim() ?? "";
     return diag(
@@ -12543,10 +12661,49 @@ function yamlDiagnostic(file, lines, e, text2) {
       `duplicate key "${key}": a key may appear only once in a mapping; keep one`
     );
   }
-  const detail = e.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "") ?? e.code;
+  if (/must be sufficiently indented and end with a [\]}]|Missing closing [\]}]|Expected a [\]}]/.test(
+    detail
+  )) {
+    const opener = openBrackets(text2, e.pos[0]).pop();
+    if (opener) {
+      const where = lines.linePos(opener.offset);
+      const [what, close] = opener.char === "[" ? ["list", "]"] : ["mapping", "}"];
+      return diag(
+        file,
+        where.line,
+        where.col,
+        `YAML syntax error: the ${what} opened with "${opener.char}" here is never closed; add "${close}"`
+      );
+    }
+  }
+  if (/^Missing closing ["']quote/.test(detail)) {
+    return diag(
+      file,
+      at.line,
+      at.col,
+      "YAML syntax error: a quoted string is never closed; add the closing quote"
+    );
+  }
+  if (/Implicit map keys need to be followed by map values/.test(detail)) {
+    const lineText = text2.slice(e.pos[0]).split("\n")[0]?.trim() ?? "";
+    return diag(
+      file,
+      at.line,
+      at.col,
+      `YAML syntax error: "${lineText}" is not a "key: value" pair; is the ":" after the key missing?`
+    );
+  }
   const hint = YAML_HINTS[e.code];
   const message = hint ? `YAML syntax error: ${hint} (${detail})` : `YAML syntax error: ${detail}`;
   return diag(file, at.line, at.col, message);
+}
+function sizeMessage(bytes) {
+  return `the file is ${bytes.toLocaleString("en-US")} bytes; a policy may be at most ${MAX_POLICY_BYTES.toLocaleString("en-US")} bytes (1 MiB)`;
+}
+function lineCol(text2, offset) {
+  const before = text2.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, col: offset - before.lastIndexOf("\n") };
 }
 function nodeAt(source, path) {
   let node2 = source.doc.contents;
@@ -12599,46 +12756,6 @@ function describeValue(value) {
   return String(value);
 }
 
-// src/policy/suggest.ts
-function distance(a, b) {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d = Array.from(
-    { length: rows },
-    (_, i) => Array.from({ length: cols }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
-  );
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const row = d[i];
-      const prev = d[i - 1];
-      row[j] = Math.min(
-        prev[j] + 1,
-        row[j - 1] + 1,
-        prev[j - 1] + cost
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        row[j] = Math.min(row[j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.length][b.length];
-}
-function closest(word, candidates) {
-  const lower = word.toLowerCase();
-  let best;
-  let bestScore = Infinity;
-  for (const c of candidates) {
-    const score = distance(lower, c.toLowerCase());
-    if (score < bestScore) {
-      best = c;
-      bestScore = score;
-    }
-  }
-  const allowed = Math.max(1, Math.floor(Math.min(word.length, 12) / 3));
-  return bestScore <= allowed ? best : void 0;
-}
-
 // src/policy/validate.ts
 function loadPolicy(text2, file) {
   const parsed = parsePolicySource(text2, file);
@@ -12665,7 +12782,9 @@ function loadPolicy(text2, file) {
   }
   const result = PolicySchema.safeParse(value, { reportInput: true });
   if (!result.success) {
-    const shapeErrors = result.error.issues.flatMap((issue2) => issueDiagnostics(issue2, value, at));
+    const shapeErrors = withoutMissingTypos(
+      result.error.issues.flatMap((issue2) => issueDiagnostics(issue2, value, at))
+    );
     const ruleErrors = checkPolicy(wellFormedParts(value), at).errors;
     return {
       ok: false,
@@ -12704,7 +12823,27 @@ function unwrap(schema) {
   while (s instanceof ZodOptional || s instanceof ZodDefault) s = s.unwrap();
   return s;
 }
+var MISSING_HINT = {
+  apiVersion: 'add "apiVersion: noderoll.io/v1"',
+  kind: 'add "kind: UpgradePolicy"',
+  metadata: 'add "metadata:" with a "name:" under it',
+  cluster: 'add "cluster:" with "name:" and "region:" under it',
+  groups: 'add "groups:" with at least one "- name: …"',
+  name: 'add "name:"',
+  region: 'add "region:", such as eu-west-1',
+  days: 'add "days:", such as [Mon, Tue, Wed, Thu]',
+  start: 'add "start:", such as "09:00"',
+  end: 'add "end:", such as "16:00"',
+  timeZone: 'add "timeZone:", such as Europe/Berlin'
+};
+function missingKeyMessage(key) {
+  const hint = MISSING_HINT[key];
+  return `missing required key "${key}"${hint ? `; ${hint}` : ""}`;
+}
 function unknownKeyMessage(path, key) {
+  if (key === "<<") {
+    return 'YAML merge keys ("<<") are not supported; repeat the settings, or put shared ones under "defaults:"';
+  }
   const keys = knownKeys(path);
   const guess = closest(key, keys);
   if (guess) return `unknown key "${key}"; did you mean "${guess}"?`;
@@ -12722,15 +12861,39 @@ function issueDiagnostics(issue2, root, at) {
   const found = valueAt(root, path);
   if (!found.present) {
     const key = String(path[path.length - 1]);
-    return [at(path.slice(0, -1), `missing required key "${key}"`)];
+    return [at(path.slice(0, -1), missingKeyMessage(key))];
+  }
+  if (found.value === null && path.length > 0) {
+    const key = String(path[path.length - 1]);
+    const what = issue2.message.startsWith("expected ") ? issue2.message : issue2.code === "invalid_type" && issue2.expected === "object" ? "expected a mapping of keys" : issue2.code === "invalid_type" && issue2.expected === "array" ? "expected a list" : "expected a value";
+    return [
+      at(
+        path.slice(0, -1),
+        `${what}, found an empty value; indent its keys under it, or remove the line`,
+        key
+      )
+    ];
   }
   if (issue2.code === "invalid_type" && (issue2.expected === "object" || issue2.expected === "array")) {
     const what = issue2.expected === "object" ? "a mapping of keys" : "a list";
     const custom2 = issue2.message.startsWith("expected ") ? issue2.message : `expected ${what}`;
-    return [at(path, `${custom2}, found ${describeValue(found.value)}`)];
+    const hint = issue2.expected === "object" && Array.isArray(found.value) ? ' (write its keys without a leading "- ")' : "";
+    return [at(path, `${custom2}, found ${describeValue(found.value)}${hint}`)];
   }
   const expected = issue2.message.startsWith("expected ") ? issue2.message : `expected a valid value (${issue2.message})`;
   return [at(path, `${expected}, found ${describeValue(found.value)}`)];
+}
+function withoutMissingTypos(list) {
+  const meant = /* @__PURE__ */ new Set();
+  for (const d of list) {
+    const m = /did you mean "([^"]+)"\?$/.exec(d.message);
+    if (m && d.path.includes(".")) meant.add(`${d.path.slice(0, d.path.lastIndexOf("."))}.${m[1]}`);
+    else if (m) meant.add(m[1]);
+  }
+  return list.filter((d) => {
+    const m = /^missing required key "([^"]+)"/.exec(d.message);
+    return !m || !meant.has(d.path ? `${d.path}.${m[1]}` : m[1]);
+  });
 }
 function dedupe(list) {
   const seen = /* @__PURE__ */ new Set();
@@ -12772,7 +12935,10 @@ function checkPolicy(policy, at) {
     const first = seen.get(group.name);
     if (first !== void 0)
       errors.push(
-        at(["groups", i, "name"], `group "${group.name}" is listed twice (also groups[${first}])`)
+        at(
+          ["groups", i, "name"],
+          `group "${group.name}" is listed twice (also at line ${at(["groups", first, "name"], "").line}); rename or remove one`
+        )
       );
     else seen.set(group.name, i);
   });
@@ -12784,8 +12950,9 @@ function checkPolicy(policy, at) {
     if (role === "control-plane" && own2?.maxSurge !== void 0) {
       errors.push(
         at(
-          ["groups", i, "rollingUpdate", "maxSurge"],
-          "a control-plane group cannot surge: its nodes are replaced in place, maxUnavailable at a time; remove maxSurge"
+          ["groups", i, "rollingUpdate"],
+          "a control-plane group cannot surge: its nodes are replaced in place, maxUnavailable at a time; remove maxSurge",
+          "maxSurge"
         )
       );
     }
@@ -12873,9 +13040,9 @@ function readPolicyFile(file) {
     const size = statSync(file).size;
     const buffer = Buffer.alloc(Math.min(size, MAX_POLICY_BYTES) + 1);
     const n = readSync(fd, buffer, 0, buffer.length, 0);
-    if (n > MAX_POLICY_BYTES) {
-      const mb = (size / 1e6).toFixed(1);
-      return fileError(file, `the file is ${mb} MB; a policy may be at most 1 MiB`);
+    if (n > MAX_POLICY_BYTES) return fileError(file, sizeMessage(size));
+    if (buffer[0] === 255 && buffer[1] === 254 || buffer[0] === 254 && buffer[1] === 255) {
+      return fileError(file, "is saved as UTF-16; save it as UTF-8");
     }
     const text2 = buffer.subarray(0, n).toString("utf8");
     if (text2.includes("\0")) return fileError(file, "is a binary file, not YAML");

@@ -1,7 +1,13 @@
 // Reading a policy file from disk without ever holding more than the size limit in memory:
 // a 5 GB file is refused after reading 1 MiB + 1 byte of it.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { loadPolicy, MAX_POLICY_BYTES, type Diagnostic, type LoadResult } from "../policy/index.js";
+import {
+  loadPolicy,
+  MAX_POLICY_BYTES,
+  sizeMessage,
+  type Diagnostic,
+  type LoadResult,
+} from "../policy/index.js";
 
 function fileError(file: string, message: string): LoadResult {
   const d: Diagnostic = { file, line: 1, col: 1, path: "", message, severity: "error" };
@@ -25,9 +31,9 @@ export function readPolicyFile(file: string): LoadResult {
     const size = statSync(file).size;
     const buffer = Buffer.alloc(Math.min(size, MAX_POLICY_BYTES) + 1);
     const n = readSync(fd, buffer, 0, buffer.length, 0);
-    if (n > MAX_POLICY_BYTES) {
-      const mb = (size / 1_000_000).toFixed(1);
-      return fileError(file, `the file is ${mb} MB; a policy may be at most 1 MiB`);
+    if (n > MAX_POLICY_BYTES) return fileError(file, sizeMessage(size));
+    if ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff)) {
+      return fileError(file, "is saved as UTF-16; save it as UTF-8");
     }
     const text = buffer.subarray(0, n).toString("utf8");
     if (text.includes("\u0000")) return fileError(file, "is a binary file, not YAML");

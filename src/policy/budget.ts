@@ -18,11 +18,12 @@ export function percentOf(value: `${number}%`): number {
 export function budgetProblem(value: unknown): string | undefined {
   if (typeof value === "number") {
     if (!Number.isInteger(value)) return "a whole number of nodes";
-    if (value < 0) return "a number of nodes, which cannot be negative";
+    if (value < 0) return 'an integer >= 0 or a percentage such as "25%"';
     return undefined;
   }
   if (typeof value === "string") {
     if (PERCENT.test(value)) return undefined;
+    if (/^\d+\s+%$/.test(value)) return 'a percentage written without a space, such as "25%"';
     const m = /^(-?\d+(?:\.\d+)?)\s*%$/.exec(value);
     if (m) return "a whole percentage from 0% to 100%";
     if (/^\d+$/.test(value)) return "a number, not a string (write it without quotes)";

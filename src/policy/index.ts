@@ -6,6 +6,6 @@ export * from "./json-schema.js";
 export * from "./order.js";
 export * from "./resolve.js";
 export * from "./schema.js";
-export { MAX_POLICY_BYTES, type PolicySource } from "./source.js";
+export { MAX_POLICY_BYTES, sizeMessage, type PolicySource } from "./source.js";
 export * from "./validate.js";
 export * from "./window.js";

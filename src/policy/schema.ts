@@ -7,6 +7,7 @@
 import * as z from "zod";
 import { budgetProblem, PERCENT_PATTERN, type Budget } from "./budget.js";
 import { DURATION_PATTERN, parseDuration } from "./duration.js";
+import { closest } from "./suggest.js";
 import { CLOCK_PATTERN, DAYS, isTimeZone, type Day } from "./window.js";
 
 export const API_VERSION = "noderoll.io/v1";
@@ -77,12 +78,51 @@ const text = (description: string, pattern: RegExp, expected: string, maxLength 
 
 const oneOf = <T extends string>(values: readonly T[], description: string) =>
   leaf<T>(
-    (v) =>
-      typeof v === "string" && (values as readonly string[]).includes(v)
-        ? undefined
-        : `one of ${values.map((x) => JSON.stringify(x)).join(", ")}`,
+    (v) => {
+      if (typeof v === "string" && (values as readonly string[]).includes(v)) return undefined;
+      const guess =
+        typeof v === "string"
+          ? (closest(v, values) ?? values.find((x) => v.toLowerCase().startsWith(x.toLowerCase())))
+          : undefined;
+      const hint = guess ? ` (did you mean "${guess}"?)` : "";
+      return `one of ${values.map((x) => JSON.stringify(x)).join(", ")}${hint}`;
+    },
     { type: "string", enum: values, description },
   );
+
+const clock = (description: string, example: string, extra = "") =>
+  leaf<string>(
+    (v) =>
+      typeof v === "string" && new RegExp(CLOCK_PATTERN).test(v)
+        ? undefined
+        : `a quoted local time "HH:MM" from "00:00" to "23:59", such as "${example}"${extra}`,
+    { type: "string", pattern: CLOCK_PATTERN, maxLength: 5, description },
+  );
+
+function kubernetesVersionProblem(v: unknown): string | undefined {
+  if (typeof v === "string" && /^1\.\d{1,2}$/.test(v)) return undefined;
+  if (typeof v === "number") {
+    return 'a quoted Kubernetes minor version such as "1.33" (unquoted, YAML reads 1.30 as the number 1.3)';
+  }
+  if (typeof v === "string" && /^v?1\.\d{1,2}(\.\d+)?/.test(v)) {
+    return 'a Kubernetes minor version without a patch number or "v", such as "1.33"';
+  }
+  return 'a quoted Kubernetes minor version such as "1.33"';
+}
+
+function timeZoneProblem(v: unknown): string | undefined {
+  if (typeof v === "string" && isTimeZone(v)) return undefined;
+  const guess = typeof v === "string" ? closest(v, Intl.supportedValuesOf("timeZone")) : undefined;
+  return `an IANA time zone such as "Europe/Berlin" or "UTC"${guess ? ` (did you mean "${guess}"?)` : ""}`;
+}
+
+function launchTemplateVersionProblem(v: unknown): string | undefined {
+  if (v === "$Latest" || v === "$Default") return undefined;
+  if (typeof v === "number" && Number.isInteger(v) && v >= 1) return undefined;
+  if (typeof v === "string" && /^[1-9]\d*$/.test(v)) return undefined;
+  const guess = typeof v === "string" ? closest(v, ["$Latest", "$Default"]) : undefined;
+  return `"$Latest", "$Default" or a version number >= 1${guess ? ` (did you mean "${guess}"?)` : ""}`;
+}
 
 export const ValidationSchema = z
   .strictObject({
@@ -133,33 +173,24 @@ export const RollingUpdateSchema = z
 
 export const TargetSchema = z
   .strictObject({
-    kubernetesVersion: text(
-      'Kubernetes minor version, quoted, such as "1.33".',
-      /^1\.\d{1,2}$/,
-      'a quoted Kubernetes version such as "1.33" (unquoted, YAML reads 1.30 as the number 1.3)',
-    ).optional(),
+    kubernetesVersion: leaf<string>(kubernetesVersionProblem, {
+      type: "string",
+      pattern: "^1\\.[0-9]{1,2}$",
+      description: 'Kubernetes minor version, quoted, such as "1.33".',
+    }).optional(),
     releaseVersion: text(
       'EKS AMI release version such as "1.33.0-20250704", or "latest".',
       /^(latest|\d+\.\d+\.\d+-[0-9a-z]+)$/,
       '"latest" or an EKS AMI release version such as "1.33.0-20250704"',
     ).optional(),
-    launchTemplateVersion: leaf<string | number>(
-      (v) =>
-        v === "$Latest" ||
-        v === "$Default" ||
-        (typeof v === "number" && Number.isInteger(v) && v >= 1) ||
-        (typeof v === "string" && /^[1-9]\d*$/.test(v))
-          ? undefined
-          : '"$Latest", "$Default" or a version number >= 1',
-      {
-        description: 'Launch template version: "$Latest", "$Default" or a number.',
-        anyOf: [
-          { type: "string", enum: ["$Latest", "$Default"] },
-          { type: "integer", minimum: 1 },
-          { type: "string", pattern: "^[1-9][0-9]*$" },
-        ],
-      },
-    ).optional(),
+    launchTemplateVersion: leaf<string | number>(launchTemplateVersionProblem, {
+      description: 'Launch template version: "$Latest", "$Default" or a number.',
+      anyOf: [
+        { type: "string", enum: ["$Latest", "$Default"] },
+        { type: "integer", minimum: 1 },
+        { type: "string", pattern: "^[1-9][0-9]*$" },
+      ],
+    }).optional(),
   })
   .meta({ description: "Desired state of the group; absent keys keep what is live." });
 
@@ -184,25 +215,16 @@ export const WindowSchema = z
         error: "expected a list of days such as [Mon, Tue]",
       })
       .min(1, { error: "expected at least one day such as [Mon, Tue]" }),
-    start: text(
-      'Local start time "HH:MM".',
-      new RegExp(CLOCK_PATTERN),
-      'a quoted local time "HH:MM" such as "09:00"',
-      5,
-    ),
-    end: text(
+    start: clock('Local start time "HH:MM".', "09:00"),
+    end: clock(
       'Local end time "HH:MM"; at or before start means the next day.',
-      new RegExp(CLOCK_PATTERN),
-      'a quoted local time "HH:MM" such as "16:00"',
-      5,
+      "16:00",
+      " (an end at or before the start ends the next day)",
     ),
-    timeZone: leaf<string>(
-      (v) =>
-        typeof v === "string" && isTimeZone(v)
-          ? undefined
-          : 'an IANA time zone such as "Europe/Berlin" or "UTC"',
-      { type: "string", description: 'IANA time zone such as "Europe/Berlin".' },
-    ),
+    timeZone: leaf<string>(timeZoneProblem, {
+      type: "string",
+      description: 'IANA time zone such as "Europe/Berlin".',
+    }),
   })
   .meta({
     description: "When apply may start replacing a node; an emergency dispatch may override it.",
@@ -258,7 +280,7 @@ export const PolicySchema = z
           "Roll order: roles or group-name globs. Default: bastion, control-plane, apiserver, node; alphabetical within.",
       }),
     groups: z
-      .array(GroupSchema, { error: "expected a list of groups, each with a name" })
+      .array(GroupSchema, { error: 'expected a list of groups, each starting with "- name: "' })
       .min(1, { error: "expected at least one group" }),
   })
   .meta({

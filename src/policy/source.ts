@@ -13,6 +13,7 @@ import {
   type Node as YamlNode,
 } from "yaml";
 import type { Diagnostic } from "./diagnostic.js";
+import { MAX_NESTING, nesting, openBrackets } from "./scan.js";
 
 /** Policies are a few kilobytes; anything near this is a mistake or an attack. */
 export const MAX_POLICY_BYTES = 1024 * 1024;
@@ -35,11 +36,21 @@ function diag(file: string, line: number, col: number, message: string, path = "
 
 export function parsePolicySource(text: string, file: string): ParseResult {
   const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_POLICY_BYTES) {
-    const mb = (bytes / 1_000_000).toFixed(1);
+  if (bytes > MAX_POLICY_BYTES)
+    return { ok: false, errors: [diag(file, 1, 1, sizeMessage(bytes))] };
+  const deep = nesting(text);
+  if (deep.tooDeepAt !== undefined) {
+    const at = lineCol(text, deep.tooDeepAt);
     return {
       ok: false,
-      errors: [diag(file, 1, 1, `the file is ${mb} MB; a policy may be at most 1 MiB`)],
+      errors: [
+        diag(
+          file,
+          at.line,
+          at.col,
+          `the YAML nests more than ${MAX_NESTING} levels deep; a policy needs fewer than 10`,
+        ),
+      ],
     };
   }
   const lines = new LineCounter();
@@ -52,19 +63,18 @@ export function parsePolicySource(text: string, file: string): ParseResult {
   const list = Array.isArray(docs) ? docs : [];
   const nonEmpty = list.filter((d) => d.contents !== null || d.errors.length > 0);
   if (nonEmpty.length === 0) {
-    return {
-      ok: false,
-      errors: [
-        diag(
-          file,
-          1,
-          1,
-          `the file is empty; expected an UpgradePolicy starting with "apiVersion: noderoll.io/v1"`,
-        ),
-      ],
-    };
+    const what = text.trim() === "" ? "is empty" : "holds only comments";
+    const message = `the file ${what}; expected an UpgradePolicy starting with "apiVersion: noderoll.io/v1"`;
+    return { ok: false, errors: [diag(file, 1, 1, message)] };
   }
-  const yamlErrors = list.flatMap((d) => d.errors.map((e) => yamlDiagnostic(file, lines, e, text)));
+  if (nonEmpty.some((d) => d.directives?.yaml.explicit && d.directives.yaml.version === "1.1")) {
+    const message =
+      'the file declares "%YAML 1.1", whose rules read yes/no as booleans and 9:00 as a number; remove the directive (policies are YAML 1.2)';
+    return { ok: false, errors: [diag(file, 1, 1, message)] };
+  }
+  const yamlErrors = list
+    .flatMap((d) => d.errors.map((e) => yamlDiagnostic(file, lines, e, text)))
+    .slice(0, 20);
   if (yamlErrors.length > 0) return { ok: false, errors: yamlErrors };
   if (nonEmpty.length > 1) {
     const second = nonEmpty[1] as Document.Parsed;
@@ -111,7 +121,6 @@ interface YamlError {
 const YAML_HINTS: Record<string, string> = {
   TAB_AS_INDENT: "tabs cannot indent YAML; use spaces",
   BAD_INDENT: "the indentation does not line up with the lines around it",
-  MISSING_CHAR: "a closing character is missing",
   MULTILINE_IMPLICIT_KEY: "a key runs over several lines; is a colon or a quote missing?",
   BLOCK_AS_IMPLICIT_KEY: "a nested block cannot be a key; is a colon missing on the line above?",
   UNEXPECTED_TOKEN: "unexpected character",
@@ -119,6 +128,7 @@ const YAML_HINTS: Record<string, string> = {
 
 function yamlDiagnostic(file: string, lines: LineCounter, e: YamlError, text: string): Diagnostic {
   const at = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
+  const detail = e.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "") ?? e.code;
   if (e.code === "DUPLICATE_KEY") {
     const key = /^["']?([^"':\n]*)/.exec(text.slice(e.pos[0], e.pos[0] + 200))?.[1]?.trim() ?? "";
     return diag(
@@ -128,11 +138,56 @@ function yamlDiagnostic(file: string, lines: LineCounter, e: YamlError, text: st
       `duplicate key "${key}": a key may appear only once in a mapping; keep one`,
     );
   }
-  const detail = e.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "") ?? e.code;
+  if (
+    /must be sufficiently indented and end with a [\]}]|Missing closing [\]}]|Expected a [\]}]/.test(
+      detail,
+    )
+  ) {
+    const opener = openBrackets(text, e.pos[0]).pop();
+    if (opener) {
+      const where = lines.linePos(opener.offset);
+      const [what, close] = opener.char === "[" ? ["list", "]"] : ["mapping", "}"];
+      return diag(
+        file,
+        where.line,
+        where.col,
+        `YAML syntax error: the ${what} opened with "${opener.char}" here is never closed; add "${close}"`,
+      );
+    }
+  }
+  if (/^Missing closing ["']quote/.test(detail)) {
+    return diag(
+      file,
+      at.line,
+      at.col,
+      "YAML syntax error: a quoted string is never closed; add the closing quote",
+    );
+  }
+  if (/Implicit map keys need to be followed by map values/.test(detail)) {
+    const lineText = text.slice(e.pos[0]).split("\n")[0]?.trim() ?? "";
+    return diag(
+      file,
+      at.line,
+      at.col,
+      `YAML syntax error: "${lineText}" is not a "key: value" pair; is the ":" after the key missing?`,
+    );
+  }
   const hint = YAML_HINTS[e.code];
   const message = hint ? `YAML syntax error: ${hint} (${detail})` : `YAML syntax error: ${detail}`;
   return diag(file, at.line, at.col, message);
 }
+
+function sizeMessage(bytes: number): string {
+  return `the file is ${bytes.toLocaleString("en-US")} bytes; a policy may be at most ${MAX_POLICY_BYTES.toLocaleString("en-US")} bytes (1 MiB)`;
+}
+
+function lineCol(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, col: offset - before.lastIndexOf("\n") };
+}
+
+export { sizeMessage };
 
 /** A node of the document at a key path, following aliases; undefined when absent. */
 function nodeAt(source: PolicySource, path: readonly PropertyKey[]): YamlNode | undefined {

@@ -56,7 +56,9 @@ export function loadPolicy(text: string, file: string): LoadResult {
   const result = PolicySchema.safeParse(value, { reportInput: true });
   if (!result.success) {
     // Report the cross-key rules too, for the parts whose shape is right: all errors at once.
-    const shapeErrors = result.error.issues.flatMap((issue) => issueDiagnostics(issue, value, at));
+    const shapeErrors = withoutMissingTypos(
+      result.error.issues.flatMap((issue) => issueDiagnostics(issue, value, at)),
+    );
     const ruleErrors = checkPolicy(wellFormedParts(value as Record<string, unknown>), at).errors;
     return {
       ok: false,
@@ -107,7 +109,30 @@ function unwrap(schema: z.ZodType): z.ZodType {
   return s;
 }
 
+/** What to write for a missing key, where a sentence helps more than the key's name. */
+const MISSING_HINT: Record<string, string> = {
+  apiVersion: 'add "apiVersion: noderoll.io/v1"',
+  kind: 'add "kind: UpgradePolicy"',
+  metadata: 'add "metadata:" with a "name:" under it',
+  cluster: 'add "cluster:" with "name:" and "region:" under it',
+  groups: 'add "groups:" with at least one "- name: …"',
+  name: 'add "name:"',
+  region: 'add "region:", such as eu-west-1',
+  days: 'add "days:", such as [Mon, Tue, Wed, Thu]',
+  start: 'add "start:", such as "09:00"',
+  end: 'add "end:", such as "16:00"',
+  timeZone: 'add "timeZone:", such as Europe/Berlin',
+};
+
+function missingKeyMessage(key: string): string {
+  const hint = MISSING_HINT[key];
+  return `missing required key "${key}"${hint ? `; ${hint}` : ""}`;
+}
+
 function unknownKeyMessage(path: Path, key: string): string {
+  if (key === "<<") {
+    return 'YAML merge keys ("<<") are not supported; repeat the settings, or put shared ones under "defaults:"';
+  }
   const keys = knownKeys(path);
   const guess = closest(key, keys);
   if (guess) return `unknown key "${key}"; did you mean "${guess}"?`;
@@ -127,7 +152,25 @@ function issueDiagnostics(issue: z.core.$ZodIssue, root: unknown, at: At): Diagn
   const found = valueAt(root, path);
   if (!found.present) {
     const key = String(path[path.length - 1]);
-    return [at(path.slice(0, -1), `missing required key "${key}"`)];
+    return [at(path.slice(0, -1), missingKeyMessage(key))];
+  }
+  if (found.value === null && path.length > 0) {
+    // "defaults:" with nothing under it: point at the key, not past the end of its line.
+    const key = String(path[path.length - 1]);
+    const what = issue.message.startsWith("expected ")
+      ? issue.message
+      : issue.code === "invalid_type" && issue.expected === "object"
+        ? "expected a mapping of keys"
+        : issue.code === "invalid_type" && issue.expected === "array"
+          ? "expected a list"
+          : "expected a value";
+    return [
+      at(
+        path.slice(0, -1),
+        `${what}, found an empty value; indent its keys under it, or remove the line`,
+        key,
+      ),
+    ];
   }
   if (
     issue.code === "invalid_type" &&
@@ -135,12 +178,33 @@ function issueDiagnostics(issue: z.core.$ZodIssue, root: unknown, at: At): Diagn
   ) {
     const what = issue.expected === "object" ? "a mapping of keys" : "a list";
     const custom = issue.message.startsWith("expected ") ? issue.message : `expected ${what}`;
-    return [at(path, `${custom}, found ${describeValue(found.value)}`)];
+    const hint =
+      issue.expected === "object" && Array.isArray(found.value)
+        ? ' (write its keys without a leading "- ")'
+        : "";
+    return [at(path, `${custom}, found ${describeValue(found.value)}${hint}`)];
   }
   const expected = issue.message.startsWith("expected ")
     ? issue.message
     : `expected a valid value (${issue.message})`;
   return [at(path, `${expected}, found ${describeValue(found.value)}`)];
+}
+
+/**
+ * A misspelt required key shows up twice: unknown ("timezone") and missing ("timeZone"). The
+ * did-you-mean says it all, so the missing-key error is dropped.
+ */
+function withoutMissingTypos(list: Diagnostic[]): Diagnostic[] {
+  const meant = new Set<string>();
+  for (const d of list) {
+    const m = /did you mean "([^"]+)"\?$/.exec(d.message);
+    if (m && d.path.includes(".")) meant.add(`${d.path.slice(0, d.path.lastIndexOf("."))}.${m[1]}`);
+    else if (m) meant.add(m[1] as string);
+  }
+  return list.filter((d) => {
+    const m = /^missing required key "([^"]+)"/.exec(d.message);
+    return !m || !meant.has(d.path ? `${d.path}.${m[1]}` : (m[1] as string));
+  });
 }
 
 function dedupe(list: Diagnostic[]): Diagnostic[] {
@@ -191,7 +255,10 @@ function checkPolicy(policy: Policy, at: At): { errors: Diagnostic[]; warnings: 
     const first = seen.get(group.name);
     if (first !== undefined)
       errors.push(
-        at(["groups", i, "name"], `group "${group.name}" is listed twice (also groups[${first}])`),
+        at(
+          ["groups", i, "name"],
+          `group "${group.name}" is listed twice (also at line ${at(["groups", first, "name"], "").line}); rename or remove one`,
+        ),
       );
     else seen.set(group.name, i);
   });
@@ -204,8 +271,9 @@ function checkPolicy(policy: Policy, at: At): { errors: Diagnostic[]; warnings: 
     if (role === "control-plane" && own?.maxSurge !== undefined) {
       errors.push(
         at(
-          ["groups", i, "rollingUpdate", "maxSurge"],
+          ["groups", i, "rollingUpdate"],
           "a control-plane group cannot surge: its nodes are replaced in place, maxUnavailable at a time; remove maxSurge",
+          "maxSurge",
         ),
       );
     }

@@ -42,7 +42,7 @@ describe("action: policy validation", () => {
     const r = runAction(bad);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(
-      `::error title=noderoll policy,file=${bad},line=8,col=17::${bad}:8:17: groups[0].rollingUpdate.maxSurge: expected a number of nodes, which cannot be negative, found the number -2`,
+      `::error title=noderoll policy,file=${bad},line=8,col=17::${bad}:8:17: groups[0].rollingUpdate.maxSurge: expected an integer >= 0 or a percentage such as "25%25", found the number -2`,
     );
     expect(r.stdout).toContain(`::error::invalid policy: ${bad}`);
     expect(r.outputs).toMatch(/valid<<ghadelimiter_[\w-]+\nfalse\n/);

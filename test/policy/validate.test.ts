@@ -43,7 +43,7 @@ describe("validation", () => {
     expect(errors).toEqual([
       'p.yaml:9:13: defaults.maxSurge: expected an integer >= 0 or a percentage such as "25%", found "abc%"',
       'p.yaml:10:13: defaults.interval: expected a duration such as "90s", "15m", "1h30m" or "30d" (a number needs a unit), found the number 5',
-      "p.yaml:13:38: groups[0].rollingUpdate.maxUnavailable: expected a number of nodes, which cannot be negative, found the number -1",
+      'p.yaml:13:38: groups[0].rollingUpdate.maxUnavailable: expected an integer >= 0 or a percentage such as "25%", found the number -1',
     ]);
   });
 
@@ -60,7 +60,9 @@ describe("validation", () => {
       errorsOf(
         `apiVersion: noderoll.io/v1\nkind: UpgradePolicy\nmetadata:\n  name: x\ncluster:\n  name: x\ngroups: [{ name: a }]\n`,
       ),
-    ).toEqual(['p.yaml:6:3: cluster: missing required key "region"']);
+    ).toEqual([
+      'p.yaml:6:3: cluster: missing required key "region"; add "region:", such as eu-west-1',
+    ]);
   });
 
   it("rejects both budgets resolving to zero, but not a percentage that cannot round to zero", () => {
@@ -83,7 +85,7 @@ describe("validation", () => {
     );
     expect(own).toHaveLength(1);
     expect(own[0]).toMatch(
-      /^p\.yaml:11:32: groups\[0\]\.rollingUpdate\.maxSurge: a control-plane group cannot surge/,
+      /^p\.yaml:11:22: groups\[0\]\.rollingUpdate\.maxSurge: a control-plane group cannot surge/,
     );
     expect(
       errorsOf(
@@ -105,7 +107,7 @@ describe("validation", () => {
     const window =
       'window: { days: [Mon], start: "09:00", end: "16:00", timeZone: Europe/Berlim }\n';
     expect(errorsOf(`${base}${window}groups: [{ name: a }]\n`)).toEqual([
-      'p.yaml:8:64: window.timeZone: expected an IANA time zone such as "Europe/Berlin" or "UTC", found "Europe/Berlim"',
+      'p.yaml:8:64: window.timeZone: expected an IANA time zone such as "Europe/Berlin" or "UTC" (did you mean "Europe/Berlin"?), found "Europe/Berlim"',
     ]);
   });
 
