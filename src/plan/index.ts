@@ -6,3 +6,4 @@ export * from "./select.js";
 export * from "./selector.js";
 export * from "./snapshot.js";
 export * from "./types.js";
+export * from "./read.js";

@@ -2,18 +2,9 @@
 // src/plan/read.ts (or built directly by tests). Only what planning needs, scoped to the
 // groups of one policy and the pods on nodes that would be replaced.
 
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
-}
+import type { LabelSelector, Taint, Toleration } from "../ports/index.js";
 
-export interface Toleration {
-  key?: string;
-  operator?: "Exists" | "Equal";
-  value?: string;
-  effect?: string;
-}
+export type { LabelSelector, Taint, Toleration };
 
 export interface InstanceInfo {
   id: string;
@@ -102,15 +93,6 @@ export interface PodInfo {
   mirror?: boolean;
 }
 
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: {
-    key: string;
-    operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
-    values?: string[];
-  }[];
-}
-
 export interface PdbInfo {
   namespace: string;
   name: string;
@@ -146,3 +128,6 @@ export interface Snapshot {
 
 export const NEEDS_UPDATE_ANNOTATION = "noderoll.io/needs-update";
 export const KOPS_NEEDS_UPDATE_ANNOTATION = "kops.k8s.io/needs-update";
+
+/** On a node whose instance noderoll detached to surge: the group it came from. */
+export const DETACHED_LABEL = "noderoll.io/detached-from";

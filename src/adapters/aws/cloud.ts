@@ -1,0 +1,331 @@
+// The Cloud port on the AWS SDK v3: EKS, Auto Scaling and EC2 clients with the SDK's adaptive
+// retry (client-side rate limiting on throttling), endpoints from the standard AWS_ENDPOINT_URL_*
+// variables (the SDK reads them itself), errors turned into AwsApiError.
+import {
+  AutoScalingClient,
+  CreateOrUpdateTagsCommand,
+  DescribeAutoScalingGroupsCommand,
+  DescribeScalingActivitiesCommand,
+  DetachInstancesCommand,
+  ResumeProcessesCommand,
+  SetDesiredCapacityCommand,
+  SuspendProcessesCommand,
+  TerminateInstanceInAutoScalingGroupCommand,
+  UpdateAutoScalingGroupCommand,
+  type AutoScalingGroup as SdkAsg,
+  type Activity,
+} from "@aws-sdk/client-auto-scaling";
+import {
+  DescribeInstancesCommand,
+  DescribeLaunchTemplateVersionsCommand,
+  EC2Client,
+  TerminateInstancesCommand,
+} from "@aws-sdk/client-ec2";
+import {
+  DescribeClusterCommand,
+  DescribeNodegroupCommand,
+  DescribeUpdateCommand,
+  EKSClient,
+  ListNodegroupsCommand,
+  ListUpdatesCommand,
+  UpdateNodegroupConfigCommand,
+  UpdateNodegroupVersionCommand,
+  type Nodegroup as SdkNodegroup,
+  type Update as SdkUpdate,
+} from "@aws-sdk/client-eks";
+import type { AwsCredentialIdentityProvider } from "@smithy/types";
+import {
+  AwsApiError,
+  type AutoScalingGroup,
+  type Cloud,
+  type EksUpdate,
+  type Nodegroup,
+  type ScalingActivity,
+} from "../../ports/index.js";
+
+export interface AwsCloudOptions {
+  region: string;
+  credentials?: AwsCredentialIdentityProvider;
+  /** Attempts per call, the first included (adaptive retry waits between them). */
+  maxAttempts?: number;
+}
+
+/** Run an SDK call, turning its errors into the port's AwsApiError. */
+async function call<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    const err = e as {
+      name?: string;
+      Code?: string;
+      message?: string;
+      $metadata?: { httpStatusCode?: number };
+    };
+    if (err.$metadata)
+      throw new AwsApiError(
+        err.Code ?? err.name ?? "Unknown",
+        err.message ?? String(e),
+        err.$metadata.httpStatusCode ?? 400,
+      );
+    throw e;
+  }
+}
+
+function nodegroup(n: SdkNodegroup | undefined): Nodegroup {
+  if (!n) throw new AwsApiError("ResourceNotFoundException", "no node group in the answer", 404);
+  return {
+    nodegroupName: n.nodegroupName ?? "",
+    clusterName: n.clusterName ?? "",
+    version: n.version ?? "",
+    releaseVersion: n.releaseVersion ?? "",
+    status: (n.status ?? "ACTIVE") as Nodegroup["status"],
+    scalingConfig: {
+      minSize: n.scalingConfig?.minSize ?? 0,
+      maxSize: n.scalingConfig?.maxSize ?? 0,
+      desiredSize: n.scalingConfig?.desiredSize ?? 0,
+    },
+    updateConfig: {
+      ...(n.updateConfig?.maxUnavailable !== undefined && {
+        maxUnavailable: n.updateConfig.maxUnavailable,
+      }),
+      ...(n.updateConfig?.maxUnavailablePercentage !== undefined && {
+        maxUnavailablePercentage: n.updateConfig.maxUnavailablePercentage,
+      }),
+      ...(n.updateConfig?.updateStrategy && {
+        updateStrategy: n.updateConfig.updateStrategy as "DEFAULT" | "MINIMAL",
+      }),
+    },
+    ...(n.launchTemplate?.id && {
+      launchTemplate: {
+        id: n.launchTemplate.id,
+        ...(n.launchTemplate.name && { name: n.launchTemplate.name }),
+        version: n.launchTemplate.version ?? "$Default",
+      },
+    }),
+    resources: {
+      autoScalingGroups: (n.resources?.autoScalingGroups ?? []).map((a) => ({
+        name: a.name ?? "",
+      })),
+    },
+    health: {
+      issues: (n.health?.issues ?? []).map((i) => ({
+        code: i.code ?? "",
+        message: i.message ?? "",
+        resourceIds: i.resourceIds ?? [],
+      })),
+    },
+    ...(n.labels && { labels: n.labels }),
+  };
+}
+
+function update(u: SdkUpdate | undefined): EksUpdate {
+  if (!u) throw new AwsApiError("ResourceNotFoundException", "no update in the answer", 404);
+  return {
+    id: u.id ?? "",
+    status: (u.status ?? "InProgress") as EksUpdate["status"],
+    type: u.type ?? "",
+    createdAt: u.createdAt ?? new Date(0),
+    params: (u.params ?? []).map((p) => ({ type: p.type ?? "", value: p.value ?? "" })),
+    errors: (u.errors ?? []).map((e) => ({
+      errorCode: e.errorCode ?? "Unknown",
+      errorMessage: e.errorMessage ?? "",
+      resourceIds: e.resourceIds ?? [],
+    })),
+  };
+}
+
+function asg(a: SdkAsg): AutoScalingGroup {
+  return {
+    AutoScalingGroupName: a.AutoScalingGroupName ?? "",
+    MinSize: a.MinSize ?? 0,
+    MaxSize: a.MaxSize ?? 0,
+    DesiredCapacity: a.DesiredCapacity ?? 0,
+    AvailabilityZones: a.AvailabilityZones ?? [],
+    ...(a.LaunchTemplate && { LaunchTemplate: a.LaunchTemplate }),
+    ...(a.MixedInstancesPolicy?.LaunchTemplate?.LaunchTemplateSpecification && {
+      MixedInstancesPolicy: {
+        LaunchTemplate: {
+          LaunchTemplateSpecification:
+            a.MixedInstancesPolicy.LaunchTemplate.LaunchTemplateSpecification,
+        },
+      },
+    }),
+    Instances: (a.Instances ?? []).map((i) => ({
+      InstanceId: i.InstanceId ?? "",
+      AvailabilityZone: i.AvailabilityZone ?? "",
+      LifecycleState: (i.LifecycleState ??
+        "InService") as AutoScalingGroup["Instances"][number]["LifecycleState"],
+      HealthStatus: (i.HealthStatus ?? "Healthy") as "Healthy" | "Unhealthy",
+      ...(i.LaunchTemplate && { LaunchTemplate: i.LaunchTemplate }),
+      ...(i.InstanceType && { InstanceType: i.InstanceType }),
+    })),
+    Tags: (a.Tags ?? []).map((t) => ({ Key: t.Key ?? "", Value: t.Value ?? "" })),
+    SuspendedProcesses: (a.SuspendedProcesses ?? []).map((p) => ({
+      ProcessName: p.ProcessName ?? "",
+    })),
+  };
+}
+
+function activity(a: Activity): ScalingActivity {
+  return {
+    ActivityId: a.ActivityId ?? "",
+    AutoScalingGroupName: a.AutoScalingGroupName ?? "",
+    Description: a.Description ?? "",
+    Cause: a.Cause ?? "",
+    StartTime: a.StartTime ?? new Date(0),
+    ...(a.EndTime && { EndTime: a.EndTime }),
+    StatusCode: a.StatusCode ?? "",
+    ...(a.StatusMessage && { StatusMessage: a.StatusMessage }),
+  };
+}
+
+export function awsCloud(options: AwsCloudOptions): Cloud {
+  const config = {
+    region: options.region,
+    retryMode: "adaptive",
+    maxAttempts: options.maxAttempts ?? 8,
+    ...(options.credentials && { credentials: options.credentials }),
+  };
+  const eks = new EKSClient(config);
+  const as = new AutoScalingClient(config);
+  const ec2 = new EC2Client(config);
+  return {
+    eks: {
+      describeCluster: (name) =>
+        call(async () => {
+          const c = (await eks.send(new DescribeClusterCommand({ name }))).cluster;
+          return {
+            name: c?.name ?? name,
+            version: c?.version ?? "",
+            status: (c?.status ?? "ACTIVE") as "ACTIVE",
+            ...(c?.arn && { arn: c.arn }),
+            ...(c?.endpoint && { endpoint: c.endpoint }),
+          };
+        }),
+      listNodegroups: (clusterName) =>
+        call(async () => {
+          const out: string[] = [];
+          let nextToken: string | undefined;
+          do {
+            const r = await eks.send(new ListNodegroupsCommand({ clusterName, nextToken }));
+            out.push(...(r.nodegroups ?? []));
+            nextToken = r.nextToken;
+          } while (nextToken);
+          return out;
+        }),
+      describeNodegroup: (clusterName, nodegroupName) =>
+        call(async () =>
+          nodegroup(
+            (await eks.send(new DescribeNodegroupCommand({ clusterName, nodegroupName })))
+              .nodegroup,
+          ),
+        ),
+      updateNodegroupConfig: (input) =>
+        call(async () => update((await eks.send(new UpdateNodegroupConfigCommand(input))).update)),
+      updateNodegroupVersion: (input) =>
+        call(async () => update((await eks.send(new UpdateNodegroupVersionCommand(input))).update)),
+      describeUpdate: (input) =>
+        call(async () => update((await eks.send(new DescribeUpdateCommand(input))).update)),
+      listUpdates: (input) =>
+        call(async () => (await eks.send(new ListUpdatesCommand(input))).updateIds ?? []),
+    },
+    autoScaling: {
+      describeAutoScalingGroups: (input) =>
+        call(async () => {
+          const out: AutoScalingGroup[] = [];
+          let NextToken: string | undefined;
+          do {
+            const r = await as.send(
+              new DescribeAutoScalingGroupsCommand({ ...input, NextToken, MaxRecords: 100 }),
+            );
+            out.push(...(r.AutoScalingGroups ?? []).map(asg));
+            NextToken = r.NextToken;
+          } while (NextToken);
+          return out;
+        }),
+      setDesiredCapacity: (input) =>
+        call(async () => void (await as.send(new SetDesiredCapacityCommand(input)))),
+      updateAutoScalingGroup: (input) =>
+        call(async () => void (await as.send(new UpdateAutoScalingGroupCommand(input)))),
+      detachInstances: (input) =>
+        call(async () =>
+          ((await as.send(new DetachInstancesCommand(input))).Activities ?? []).map(activity),
+        ),
+      terminateInstanceInAutoScalingGroup: (input) =>
+        call(async () =>
+          activity(
+            (await as.send(new TerminateInstanceInAutoScalingGroupCommand(input))).Activity ??
+              ({} as Activity),
+          ),
+        ),
+      createOrUpdateTags: (input) =>
+        call(
+          async () =>
+            void (await as.send(
+              new CreateOrUpdateTagsCommand({
+                Tags: input.Tags.map((t) => ({
+                  ...t,
+                  ResourceType: t.ResourceType ?? "auto-scaling-group",
+                })),
+              }),
+            )),
+        ),
+      suspendProcesses: (input) =>
+        call(async () => void (await as.send(new SuspendProcessesCommand(input)))),
+      resumeProcesses: (input) =>
+        call(async () => void (await as.send(new ResumeProcessesCommand(input)))),
+      describeScalingActivities: (input) =>
+        call(async () =>
+          ((await as.send(new DescribeScalingActivitiesCommand(input))).Activities ?? []).map(
+            activity,
+          ),
+        ),
+    },
+    ec2: {
+      describeLaunchTemplateVersions: (input) =>
+        call(async () =>
+          (
+            (await ec2.send(new DescribeLaunchTemplateVersionsCommand(input)))
+              .LaunchTemplateVersions ?? []
+          ).map((v) => ({
+            LaunchTemplateId: v.LaunchTemplateId ?? "",
+            LaunchTemplateName: v.LaunchTemplateName ?? "",
+            VersionNumber: v.VersionNumber ?? 0,
+            DefaultVersion: v.DefaultVersion ?? false,
+            ...(v.CreateTime && { CreateTime: v.CreateTime }),
+            LaunchTemplateData: {
+              ...(v.LaunchTemplateData?.ImageId && { ImageId: v.LaunchTemplateData.ImageId }),
+              ...(v.LaunchTemplateData?.InstanceType && {
+                InstanceType: v.LaunchTemplateData.InstanceType,
+              }),
+            },
+          })),
+        ),
+      describeInstances: (input) =>
+        call(async () => {
+          const out = [];
+          let NextToken: string | undefined;
+          do {
+            const r = await ec2.send(new DescribeInstancesCommand({ ...input, NextToken }));
+            for (const res of r.Reservations ?? [])
+              for (const i of res.Instances ?? []) {
+                out.push({
+                  InstanceId: i.InstanceId ?? "",
+                  InstanceType: i.InstanceType ?? "",
+                  LaunchTime: i.LaunchTime ?? new Date(0),
+                  ...(i.ImageId && { ImageId: i.ImageId }),
+                  Placement: { AvailabilityZone: i.Placement?.AvailabilityZone ?? "" },
+                  State: { Name: (i.State?.Name ?? "running") as "running" },
+                  ...(i.PrivateDnsName && { PrivateDnsName: i.PrivateDnsName }),
+                  Tags: (i.Tags ?? []).map((t) => ({ Key: t.Key ?? "", Value: t.Value ?? "" })),
+                });
+              }
+            NextToken = r.NextToken;
+          } while (NextToken);
+          return out;
+        }),
+      terminateInstances: (input) =>
+        call(async () => void (await ec2.send(new TerminateInstancesCommand(input)))),
+    },
+  };
+}

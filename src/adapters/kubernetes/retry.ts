@@ -1,0 +1,74 @@
+// The one place Kubernetes API calls are retried. The API server answers 429 with Retry-After
+// when priority and fairness sheds load (reference 003); we wait as told instead of hammering
+// it. 500/503/504 get a short exponential backoff. Anything else is the caller's business
+// (404, 409 conflicts, 429 from the eviction API — those carry meaning).
+
+export interface KubeRetryOptions {
+  sleep: (ms: number) => Promise<void>;
+  /** Attempts in all, the first included. */
+  attempts?: number;
+  /** When to wait if a 429 names no Retry-After. */
+  defaultRetryAfterMs?: number;
+  onRetry?: (info: { status: number; waitMs: number; attempt: number }) => void;
+}
+
+interface HttpLikeError {
+  code?: number;
+  statusCode?: number;
+  headers?: Record<string, string | undefined>;
+}
+
+export function statusOf(e: unknown): number | undefined {
+  const err = e as HttpLikeError;
+  return typeof err?.code === "number" ? err.code : err?.statusCode;
+}
+
+export function retryAfterMs(e: unknown, fallbackMs: number): number {
+  const h = (e as HttpLikeError)?.headers ?? {};
+  const raw = h["retry-after"] ?? h["Retry-After"];
+  const seconds = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : fallbackMs;
+}
+
+/**
+ * Run `call`, retrying throttling and transient server errors. `isEviction` calls skip 429
+ * and 500 handling: there a 429 means a PodDisruptionBudget said no and a 500 that several
+ * select the pod, which the drain handles.
+ */
+export async function withKubeRetry<T>(
+  call: () => Promise<T>,
+  options: KubeRetryOptions,
+  isEviction = false,
+): Promise<T> {
+  const attempts = options.attempts ?? 8;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (e) {
+      const status = statusOf(e);
+      // An eviction's 429 (PDB says no) and 500 (several PDBs) are answers, not faults.
+      const throttled = status === 429 && !isEviction;
+      const transient = status === 503 || status === 504 || (status === 500 && !isEviction);
+      if ((!throttled && !transient) || attempt >= attempts) throw e;
+      const waitMs = throttled
+        ? retryAfterMs(e, options.defaultRetryAfterMs ?? 1000)
+        : Math.min(30_000, 500 * 2 ** (attempt - 1));
+      options.onRetry?.({ status: status as number, waitMs, attempt });
+      await options.sleep(waitMs);
+    }
+  }
+}
+
+/** Every item of a paginated list, fetched `limit` at a time with the continue token. */
+export async function listAll<T>(
+  page: (cont: string | undefined) => Promise<{ items: T[]; metadata?: { _continue?: string } }>,
+): Promise<T[]> {
+  const out: T[] = [];
+  let cont: string | undefined;
+  do {
+    const r = await page(cont);
+    out.push(...r.items);
+    cont = r.metadata?._continue || undefined;
+  } while (cont);
+  return out;
+}

@@ -1,0 +1,254 @@
+// The AWS side as a port: the EKS, Auto Scaling and EC2 calls noderoll makes, with records
+// shaped like the AWS SDK's (EKS camelCase, Auto Scaling / EC2 PascalCase) so the real
+// adapters map them 1:1 and the sandbox can stand in for AWS. Only the fields noderoll reads are
+// typed; adapters may pass more. Every call may throw AwsApiError (throttling above all).
+
+// ---- EKS -------------------------------------------------------------------------------------
+
+export interface EksCluster {
+  name: string;
+  version: string;
+  status: "CREATING" | "ACTIVE" | "DELETING" | "FAILED" | "UPDATING" | "PENDING";
+  arn?: string;
+  endpoint?: string;
+}
+
+export interface UpdateConfig {
+  maxUnavailable?: number;
+  maxUnavailablePercentage?: number;
+  /** "DEFAULT" (the four phases) or "MINIMAL" (no surge beyond what is needed). */
+  updateStrategy?: "DEFAULT" | "MINIMAL";
+}
+
+export type NodegroupStatus =
+  "CREATING" | "ACTIVE" | "UPDATING" | "DELETING" | "CREATE_FAILED" | "DELETE_FAILED" | "DEGRADED";
+
+export interface Nodegroup {
+  nodegroupName: string;
+  clusterName: string;
+  version: string;
+  releaseVersion: string;
+  status: NodegroupStatus;
+  capacityType?: "ON_DEMAND" | "SPOT";
+  instanceTypes?: string[];
+  subnets?: string[];
+  scalingConfig: { minSize: number; maxSize: number; desiredSize: number };
+  updateConfig: UpdateConfig;
+  launchTemplate?: { id: string; name?: string; version: string };
+  resources: { autoScalingGroups: { name: string }[] };
+  health: { issues: { code: string; message: string; resourceIds?: string[] }[] };
+  labels?: Record<string, string>;
+  taints?: {
+    key: string;
+    value?: string;
+    effect: "NO_SCHEDULE" | "NO_EXECUTE" | "PREFER_NO_SCHEDULE";
+  }[];
+  createdAt?: Date;
+  modifiedAt?: Date;
+}
+
+export type UpdateStatus = "InProgress" | "Failed" | "Cancelled" | "Successful";
+export type UpdateType = "VersionUpdate" | "ConfigUpdate" | string;
+
+/** Error codes an update reports (EKS API reference, ErrorDetail.errorCode). */
+export type UpdateErrorCode =
+  | "NodeCreationFailure"
+  | "PodEvictionFailure"
+  | "InsufficientFreeAddresses"
+  | "AsgInstanceLaunchFailures"
+  | "InternalFailure"
+  | "Unknown"
+  | string;
+
+export interface EksUpdate {
+  id: string;
+  status: UpdateStatus;
+  type: UpdateType;
+  params: { type: string; value: string }[];
+  createdAt: Date;
+  errors: { errorCode: UpdateErrorCode; errorMessage: string; resourceIds: string[] }[];
+}
+
+export interface UpdateNodegroupVersionInput {
+  clusterName: string;
+  nodegroupName: string;
+  version?: string;
+  releaseVersion?: string;
+  launchTemplate?: { id?: string; name?: string; version?: string };
+  force?: boolean;
+  clientRequestToken?: string;
+}
+
+export interface Eks {
+  describeCluster(name: string): Promise<EksCluster>;
+  listNodegroups(clusterName: string): Promise<string[]>;
+  describeNodegroup(clusterName: string, nodegroupName: string): Promise<Nodegroup>;
+  updateNodegroupConfig(input: {
+    clusterName: string;
+    nodegroupName: string;
+    updateConfig?: UpdateConfig;
+    scalingConfig?: Partial<Nodegroup["scalingConfig"]>;
+  }): Promise<EksUpdate>;
+  updateNodegroupVersion(input: UpdateNodegroupVersionInput): Promise<EksUpdate>;
+  describeUpdate(input: {
+    name: string;
+    nodegroupName?: string;
+    updateId: string;
+  }): Promise<EksUpdate>;
+  /** Update ids, newest first as the API lists them. */
+  listUpdates(input: { name: string; nodegroupName?: string }): Promise<string[]>;
+  /** Latest EKS AMI release version per Kubernetes minor version (from the SSM parameters). */
+  latestReleaseVersions?(): Promise<Record<string, string>>;
+}
+
+// ---- Auto Scaling ----------------------------------------------------------------------------
+
+export type LifecycleState =
+  | "Pending"
+  | "Pending:Wait"
+  | "Pending:Proceed"
+  | "InService"
+  | "Terminating"
+  | "Terminating:Wait"
+  | "Terminating:Proceed"
+  | "Terminated"
+  | "Detaching"
+  | "Detached"
+  | "EnteringStandby"
+  | "Standby";
+
+export interface LaunchTemplateSpecification {
+  LaunchTemplateId?: string;
+  LaunchTemplateName?: string;
+  /** "$Latest", "$Default" or a number as a string. */
+  Version?: string;
+}
+
+export interface AsgInstance {
+  InstanceId: string;
+  AvailabilityZone: string;
+  LifecycleState: LifecycleState;
+  HealthStatus: "Healthy" | "Unhealthy";
+  LaunchTemplate?: LaunchTemplateSpecification;
+  InstanceType?: string;
+  ProtectedFromScaleIn?: boolean;
+}
+
+export interface Tag {
+  Key: string;
+  Value: string;
+  ResourceId?: string;
+  ResourceType?: "auto-scaling-group";
+  PropagateAtLaunch?: boolean;
+}
+
+export interface AutoScalingGroup {
+  AutoScalingGroupName: string;
+  MinSize: number;
+  MaxSize: number;
+  DesiredCapacity: number;
+  AvailabilityZones: string[];
+  LaunchTemplate?: LaunchTemplateSpecification;
+  MixedInstancesPolicy?: {
+    LaunchTemplate: { LaunchTemplateSpecification: LaunchTemplateSpecification };
+  };
+  Instances: AsgInstance[];
+  Tags: Tag[];
+  SuspendedProcesses: { ProcessName: string; SuspensionReason?: string }[];
+  CreatedTime?: Date;
+}
+
+export interface ScalingActivity {
+  ActivityId: string;
+  AutoScalingGroupName: string;
+  Description: string;
+  Cause: string;
+  StartTime: Date;
+  EndTime?: Date;
+  StatusCode: "InProgress" | "Successful" | "Failed" | "Cancelled" | string;
+  StatusMessage?: string;
+}
+
+export interface AutoScaling {
+  /** By names, or by tag filters (`{ Name: "tag:k8s.io/cluster/demo", Values: ["owned"] }`). */
+  describeAutoScalingGroups(input: {
+    AutoScalingGroupNames?: string[];
+    Filters?: { Name: string; Values: string[] }[];
+  }): Promise<AutoScalingGroup[]>;
+  setDesiredCapacity(input: {
+    AutoScalingGroupName: string;
+    DesiredCapacity: number;
+    HonorCooldown?: boolean;
+  }): Promise<void>;
+  updateAutoScalingGroup(input: {
+    AutoScalingGroupName: string;
+    MinSize?: number;
+    MaxSize?: number;
+    DesiredCapacity?: number;
+    LaunchTemplate?: LaunchTemplateSpecification;
+  }): Promise<void>;
+  detachInstances(input: {
+    AutoScalingGroupName: string;
+    InstanceIds: string[];
+    ShouldDecrementDesiredCapacity: boolean;
+  }): Promise<ScalingActivity[]>;
+  terminateInstanceInAutoScalingGroup(input: {
+    InstanceId: string;
+    ShouldDecrementDesiredCapacity: boolean;
+  }): Promise<ScalingActivity>;
+  createOrUpdateTags(input: { Tags: Tag[] }): Promise<void>;
+  suspendProcesses(input: {
+    AutoScalingGroupName: string;
+    ScalingProcesses?: string[];
+  }): Promise<void>;
+  resumeProcesses(input: {
+    AutoScalingGroupName: string;
+    ScalingProcesses?: string[];
+  }): Promise<void>;
+  /** Newest first, as the API returns them. */
+  describeScalingActivities(input: {
+    AutoScalingGroupName: string;
+    MaxRecords?: number;
+  }): Promise<ScalingActivity[]>;
+}
+
+// ---- EC2 -------------------------------------------------------------------------------------
+
+export interface LaunchTemplateVersion {
+  LaunchTemplateId: string;
+  LaunchTemplateName: string;
+  VersionNumber: number;
+  DefaultVersion: boolean;
+  CreateTime?: Date;
+  LaunchTemplateData: { ImageId?: string; InstanceType?: string; UserData?: string };
+}
+
+export interface Ec2Instance {
+  InstanceId: string;
+  InstanceType: string;
+  LaunchTime: Date;
+  ImageId?: string;
+  Placement: { AvailabilityZone: string };
+  State: { Name: "pending" | "running" | "shutting-down" | "terminated" | "stopping" | "stopped" };
+  PrivateDnsName?: string;
+  Tags: { Key: string; Value: string }[];
+}
+
+export interface Ec2 {
+  /** Versions: numbers as strings, "$Latest" or "$Default"; none = all versions. */
+  describeLaunchTemplateVersions(input: {
+    LaunchTemplateId?: string;
+    LaunchTemplateName?: string;
+    Versions?: string[];
+  }): Promise<LaunchTemplateVersion[]>;
+  describeInstances(input: { InstanceIds: string[] }): Promise<Ec2Instance[]>;
+  /** For instances detached from their group (surge): they are no longer the group's to end. */
+  terminateInstances(input: { InstanceIds: string[] }): Promise<void>;
+}
+
+/** Everything AWS, as the engine sees it. */
+export interface Cloud {
+  eks: Eks;
+  autoScaling: AutoScaling;
+  ec2: Ec2;
+}

@@ -1,0 +1,205 @@
+// The Kubernetes side as a port: the few resources a roll reads and writes, as Kubernetes-shaped
+// plain objects (metadata / spec / status, the JSON field names) so that an adapter over
+// @kubernetes/client-node or raw HTTP maps them 1:1. Lists are scoped (label / field selectors)
+// and paginated (limit / continue) and waits are watches, as reference 003 asks of clients.
+// Errors are KubeApiError (src/ports/errors.ts), 429s carrying retryAfterSeconds.
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: {
+    apiVersion: string;
+    kind: string;
+    name: string;
+    uid: string;
+    controller?: boolean;
+  }[];
+}
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
+  timeAdded?: string;
+}
+
+export interface Toleration {
+  key?: string;
+  operator?: "Exists" | "Equal";
+  value?: string;
+  effect?: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
+  tolerationSeconds?: number;
+}
+
+export interface Condition {
+  type: string;
+  status: "True" | "False" | "Unknown";
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+export interface Node {
+  metadata: ObjectMeta;
+  spec: { providerID?: string; unschedulable?: boolean; taints?: Taint[] };
+  status: {
+    capacity?: Record<string, string>;
+    allocatable?: Record<string, string>;
+    conditions?: Condition[];
+    nodeInfo?: { kubeletVersion: string };
+  };
+}
+
+export interface Container {
+  name: string;
+  image?: string;
+  resources?: { requests?: Record<string, string> };
+  readinessProbe?: unknown;
+  lifecycle?: { preStop?: { exec?: { command: string[] }; sleep?: { seconds: number } } };
+}
+
+export type PodPhase = "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown";
+
+export interface Pod {
+  metadata: ObjectMeta;
+  spec: {
+    nodeName?: string;
+    containers: Container[];
+    tolerations?: Toleration[];
+    nodeSelector?: Record<string, string>;
+    terminationGracePeriodSeconds?: number;
+    priorityClassName?: string;
+  };
+  status: { phase: PodPhase; conditions?: Condition[]; startTime?: string };
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: {
+    key: string;
+    operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
+    values?: string[];
+  }[];
+}
+
+export interface PodDisruptionBudget {
+  metadata: ObjectMeta;
+  spec: {
+    selector?: LabelSelector;
+    minAvailable?: number | string;
+    maxUnavailable?: number | string;
+    unhealthyPodEvictionPolicy?: "IfHealthyBudget" | "AlwaysAllow";
+  };
+  status: {
+    observedGeneration?: number;
+    disruptionsAllowed: number;
+    currentHealthy: number;
+    desiredHealthy: number;
+    expectedPods: number;
+    disruptedPods?: Record<string, string>;
+    conditions?: Condition[];
+  };
+}
+
+/** The owner objects a drain or preflight looks up (replicas, to judge single-replica risk). */
+export interface Workload {
+  apiVersion: string;
+  kind: "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet";
+  metadata: ObjectMeta;
+  spec: { replicas?: number; selector?: LabelSelector };
+  status: { replicas?: number; readyReplicas?: number; availableReplicas?: number };
+}
+
+export interface Lease {
+  metadata: ObjectMeta;
+  spec: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
+}
+
+export interface ListOptions {
+  /** "app=web,tier!=db,env in (a,b)" — equality, inequality, set-based and existence. */
+  labelSelector?: string;
+  /** "spec.nodeName=ip-10-0-1-2..." (pods); "metadata.name=..." */
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  /** "0": served from the watch cache (no pagination), as reference 003 describes. */
+  resourceVersion?: string;
+}
+
+export interface List<T> {
+  items: T[];
+  metadata: { resourceVersion: string; continue?: string };
+}
+
+export interface WatchEvent<T> {
+  type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK";
+  object: T;
+}
+
+export interface WatchOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Events after this version; absent = the current state as ADDED events first. */
+  resourceVersion?: string;
+  signal?: AbortSignal;
+}
+
+/** The answer to an eviction (POST pods/NAME/eviction), mirroring the HTTP status. */
+export type EvictionOutcome =
+  | { status: 201; message?: string }
+  | { status: 429; message: string; pdb?: string; causes: string[]; retryAfterSeconds?: number }
+  | { status: 500; message: string }
+  | { status: 404; message: string }
+  | { status: 403; message: string };
+
+/** A strategic-ish patch: only the fields given change; `null` removes a label/annotation. */
+export interface NodePatch {
+  labels?: Record<string, string | null>;
+  annotations?: Record<string, string | null>;
+  /** Replaces the taint list (read, modify, write with resourceVersion to avoid races). */
+  taints?: Taint[];
+  unschedulable?: boolean;
+  /** Precondition: fail with 409 Conflict when the node has changed since. */
+  resourceVersion?: string;
+}
+
+export interface Cluster {
+  listNodes(opts?: ListOptions): Promise<List<Node>>;
+  getNode(name: string): Promise<Node>;
+  watchNodes(opts?: WatchOptions): AsyncIterable<WatchEvent<Node>>;
+  patchNode(name: string, patch: NodePatch): Promise<Node>;
+
+  /** All namespaces when namespace is undefined. */
+  listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>>;
+  getPod(namespace: string, name: string): Promise<Pod>;
+  deletePod(namespace: string, name: string, opts?: { gracePeriodSeconds?: number }): Promise<void>;
+  evictPod(namespace: string, name: string, opts?: { dryRun?: boolean }): Promise<EvictionOutcome>;
+  watchPods(namespace: string | undefined, opts?: WatchOptions): AsyncIterable<WatchEvent<Pod>>;
+
+  listPodDisruptionBudgets(
+    namespace: string | undefined,
+    opts?: ListOptions,
+  ): Promise<List<PodDisruptionBudget>>;
+  /** ReplicaSets, Deployments, StatefulSets, DaemonSets: the owners behind pods. */
+  getWorkload(kind: Workload["kind"], namespace: string, name: string): Promise<Workload>;
+
+  getLease(namespace: string, name: string): Promise<Lease>;
+  /** 409 AlreadyExists when it exists. */
+  createLease(namespace: string, lease: Lease): Promise<Lease>;
+  /** 409 Conflict when metadata.resourceVersion is not the current one. */
+  updateLease(namespace: string, lease: Lease): Promise<Lease>;
+  deleteLease?(namespace: string, name: string): Promise<void>;
+}

@@ -1,0 +1,96 @@
+// The marks noderoll leaves on objects, so that every decision can be recomputed from live
+// state by a later run (stateless resume), and the node patches that set and clear them.
+import { KubeApiError, type Node, type Taint } from "../ports/index.js";
+import type { RollContext } from "./context.js";
+
+/** kOps' PreferNoSchedule taint, under our own key: new pods avoid nodes about to go. */
+export const SCHEDULED_TAINT: Taint = {
+  key: "noderoll.io/scheduled-for-update",
+  effect: "PreferNoSchedule",
+};
+export { DETACHED_LABEL } from "../plan/snapshot.js";
+/** On a node we cordoned, so that we only ever uncordon our own. */
+export const CORDONED_ANNOTATION = "noderoll.io/cordoned";
+export const EXCLUDE_LB_LABEL = "node.kubernetes.io/exclude-from-external-load-balancers";
+/** New nodes the roll still needs: the cluster autoscaler must not remove them meanwhile. */
+export const SCALE_DOWN_DISABLED = "cluster-autoscaler.kubernetes.io/scale-down-disabled";
+export const SCALE_DOWN_BY_US = "noderoll.io/scale-down-disabled";
+
+/** Read, change, write with the node's resourceVersion; retried on conflicts. */
+export async function updateNode(
+  ctx: RollContext,
+  name: string,
+  change: (n: Node) => Parameters<RollContext["cluster"]["patchNode"]>[1] | undefined,
+): Promise<Node | undefined> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const node = await ctx.cluster.getNode(name).catch((e: unknown) => {
+      if (e instanceof KubeApiError && e.status === 404) return undefined;
+      throw e;
+    });
+    if (!node) return undefined;
+    const patch = change(node);
+    if (!patch) return node;
+    try {
+      return await ctx.cluster.patchNode(name, {
+        ...patch,
+        ...(node.metadata.resourceVersion && { resourceVersion: node.metadata.resourceVersion }),
+      });
+    } catch (e) {
+      if (!(e instanceof KubeApiError) || e.status !== 409) throw e;
+    }
+  }
+  throw new Error(`node ${name} kept changing under us; gave up after 5 attempts`);
+}
+
+export const hasTaint = (n: Node, t: Taint) =>
+  (n.spec.taints ?? []).some((x) => x.key === t.key && x.effect === t.effect);
+
+export async function addTaint(ctx: RollContext, name: string, taint: Taint): Promise<boolean> {
+  let added = false;
+  await updateNode(ctx, name, (n) => {
+    if (hasTaint(n, taint)) return undefined;
+    added = true;
+    return { taints: [...(n.spec.taints ?? []), taint] };
+  });
+  return added;
+}
+
+export async function removeTaint(ctx: RollContext, name: string, taint: Taint): Promise<void> {
+  await updateNode(ctx, name, (n) =>
+    hasTaint(n, taint)
+      ? {
+          taints: (n.spec.taints ?? []).filter(
+            (x) => !(x.key === taint.key && x.effect === taint.effect),
+          ),
+        }
+      : undefined,
+  );
+}
+
+export async function cordon(ctx: RollContext, name: string, runId: string): Promise<void> {
+  await updateNode(ctx, name, (n) =>
+    n.spec.unschedulable && n.metadata.annotations?.[CORDONED_ANNOTATION]
+      ? undefined
+      : { unschedulable: true, annotations: { [CORDONED_ANNOTATION]: runId } },
+  );
+}
+
+/** Undo our marks on a node that no longer needs replacing; someone else's cordon stays. */
+export async function clearMarks(ctx: RollContext, name: string): Promise<boolean> {
+  let changed = false;
+  await updateNode(ctx, name, (n) => {
+    const ours = n.metadata.annotations?.[CORDONED_ANNOTATION] !== undefined;
+    const tainted = hasTaint(n, SCHEDULED_TAINT);
+    const excluded = ours && n.metadata.labels?.[EXCLUDE_LB_LABEL] !== undefined;
+    if (!ours && !tainted) return undefined;
+    changed = true;
+    return {
+      ...(ours && { unschedulable: false, annotations: { [CORDONED_ANNOTATION]: null } }),
+      ...(excluded && { labels: { [EXCLUDE_LB_LABEL]: null } }),
+      ...(tainted && {
+        taints: (n.spec.taints ?? []).filter((x) => x.key !== SCHEDULED_TAINT.key),
+      }),
+    };
+  });
+  return changed;
+}

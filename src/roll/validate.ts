@@ -1,0 +1,113 @@
+// Cluster validation between nodes (kOps' `validate cluster`, reduced to what the ports show):
+// every node Ready, every kube-system pod Ready. A failure blocks a group only when it concerns
+// that group, a control plane, or no group at all (a system pod); a NotReady node of another
+// group is that group's business. Success must hold `count` times in a row, 10 s apart.
+import type { Node, Pod } from "../ports/index.js";
+import { RollError, type RollContext } from "./context.js";
+
+export interface ValidationFailure {
+  message: string;
+  /** The group the failure concerns, when it concerns one. */
+  group?: string;
+  controlPlane?: boolean;
+}
+
+export interface NodeOwner {
+  group?: string;
+  controlPlane?: boolean;
+}
+
+export const VALIDATION_PERIOD_MS = 10_000;
+
+async function listAll<T>(
+  list: (cont?: string) => Promise<{ items: T[]; metadata: { continue?: string } }>,
+): Promise<T[]> {
+  const out: T[] = [];
+  let cont: string | undefined;
+  do {
+    const page = await list(cont);
+    out.push(...page.items);
+    cont = page.metadata.continue || undefined;
+  } while (cont);
+  return out;
+}
+
+const ready = (conditions?: { type: string; status: string }[]) =>
+  conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
+
+export async function validateCluster(
+  ctx: RollContext,
+  ownerOf: (node: Node) => NodeOwner,
+): Promise<ValidationFailure[]> {
+  const [nodes, system] = await Promise.all([
+    listAll((cont) => ctx.cluster.listNodes({ limit: 500, ...(cont && { continue: cont }) })),
+    listAll((cont) =>
+      ctx.cluster.listPods("kube-system", { limit: 500, ...(cont && { continue: cont }) }),
+    ),
+  ]);
+  const failures: ValidationFailure[] = [];
+  for (const n of nodes) {
+    if (n.metadata.deletionTimestamp || ready(n.status.conditions)) continue;
+    const owner = ownerOf(n);
+    failures.push({
+      message: `node ${n.metadata.name} is not Ready`,
+      ...(owner.group && { group: owner.group }),
+      ...(owner.controlPlane && { controlPlane: true }),
+    });
+  }
+  const nodeNames = new Set(nodes.map((n) => n.metadata.name));
+  for (const p of system as Pod[]) {
+    if (
+      p.status.phase === "Succeeded" ||
+      p.metadata.deletionTimestamp ||
+      ready(p.status.conditions)
+    )
+      continue;
+    // A pod bound to a node that is gone will be replaced; it is not the cluster's state.
+    if (p.spec.nodeName && !nodeNames.has(p.spec.nodeName)) continue;
+    failures.push({ message: `system pod kube-system/${p.metadata.name} is not Ready` });
+  }
+  return failures;
+}
+
+export function concerns(f: ValidationFailure, group: string | undefined): boolean {
+  return f.group === undefined || f.controlPlane === true || f.group === group;
+}
+
+/**
+ * Validate until `count` consecutive successes (10 s apart) or `timeoutMs` passes; failures
+ * of other groups are reported but do not count against this one.
+ */
+export async function validateUntilStable(
+  ctx: RollContext,
+  ownerOf: (n: Node) => NodeOwner,
+  group: string | undefined,
+  o: { count: number; timeoutMs: number },
+): Promise<void> {
+  const deadline = ctx.clock.now().getTime() + o.timeoutMs;
+  let streak = 0;
+  let last: ValidationFailure[];
+  for (;;) {
+    const failures = await validateCluster(ctx, ownerOf);
+    last = failures.filter((f) => concerns(f, group));
+    ctx.emit({
+      type: "validation",
+      ...(group && { group }),
+      ok: last.length === 0,
+      failures: failures.map((f) => f.message),
+    });
+    streak = last.length === 0 ? streak + 1 : 0;
+    if (streak >= o.count) return;
+    if (ctx.clock.now().getTime() + VALIDATION_PERIOD_MS > deadline) break;
+    await ctx.clock.sleep(VALIDATION_PERIOD_MS, ctx.signal);
+  }
+  throw new RollError(
+    "ValidationFailed",
+    `the cluster did not validate ${o.count} time${o.count === 1 ? "" : "s"} in a row within ${Math.round(o.timeoutMs / 1000)} s: ${
+      last
+        .map((f) => f.message)
+        .slice(0, 5)
+        .join("; ") || "flapping"
+    }`,
+  );
+}
