@@ -1,0 +1,50 @@
+// All randomness in the sandbox comes from one seeded generator, so a scenario replays exactly:
+// same seed, same instance ids, same boot delays, same nodes EKS picks at random.
+
+/** mulberry32: a tiny 32-bit PRNG, good enough for simulation and fully reproducible. */
+export class Random {
+  #state: number;
+  constructor(seed: number) {
+    this.#state = seed >>> 0;
+  }
+  /** A float in [0, 1). */
+  next(): number {
+    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    let t = this.#state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  /** An integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  /** A value in [base - jitter, base + jitter], never negative. */
+  jitter(base: number, jitter: number): number {
+    if (jitter <= 0) return base;
+    return Math.max(0, base - jitter + this.next() * 2 * jitter);
+  }
+  /** Lower-case hex digits, for ids like i-0abc... */
+  hex(digits: number): string {
+    let out = "";
+    while (out.length < digits) out += this.int(16).toString(16);
+    return out;
+  }
+  /** `k` distinct items chosen at random, in random order (partial Fisher-Yates). */
+  sample<T>(items: readonly T[], k: number): T[] {
+    const copy = items.slice();
+    const n = Math.min(k, copy.length);
+    for (let i = 0; i < n; i++) {
+      const j = i + this.int(copy.length - i);
+      const tmp = copy[i] as T;
+      copy[i] = copy[j] as T;
+      copy[j] = tmp;
+    }
+    return copy.slice(0, n);
+  }
+  /** An RFC 4122-looking id (version 4 layout), from the seeded stream. */
+  uuid(): string {
+    const h = this.hex(32);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  }
+}

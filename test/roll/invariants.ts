@@ -1,0 +1,98 @@
+// The invariants of DESIGN.md, checked after every event of a roll in the sandbox: a test that
+// breaks one fails with the event and the state that broke it.
+import type { Plan } from "../../src/plan/index.js";
+import type { RollEvent } from "../../src/roll/events.js";
+import { pdbStatus } from "../../src/sandbox/disruption.js";
+import type { World } from "../../src/sandbox/world.js";
+
+export interface InvariantOptions {
+  force?: boolean;
+  /** Groups rolled, in the order they must start. */
+  order: string[];
+}
+
+export class Invariants {
+  readonly violations: string[] = [];
+  readonly started: string[] = [];
+  private open?: string;
+  private healthyAtStart = new Set<string>();
+  private readonly deletesAtStart: number;
+
+  constructor(
+    private readonly world: World,
+    private readonly plan: Plan,
+    private readonly options: InvariantOptions,
+  ) {
+    for (const list of world.kube.pdbs.values()) {
+      for (const p of list) {
+        const s = pdbStatus(p, world.clock.nowMs());
+        if (s.currentHealthy >= s.desiredHealthy)
+          this.healthyAtStart.add(`${p.namespace}/${p.name}`);
+      }
+    }
+    this.deletesAtStart = world.calls.get("core.deletePod") ?? 0;
+  }
+
+  private fail(e: RollEvent, what: string): void {
+    if (this.violations.length < 20)
+      this.violations.push(`${e.t} after ${e.type}${e.group ? ` (${e.group})` : ""}: ${what}`);
+  }
+
+  check = (e: RollEvent): void => {
+    this.checkOrder(e);
+    this.checkCapacity(e);
+    if (!this.options.force) this.checkBudgets(e);
+  };
+
+  private checkOrder(e: RollEvent): void {
+    if (e.type === "group.start") {
+      if (this.open) this.fail(e, `group ${e.group} started while ${this.open} was still rolling`);
+      this.open = e.group;
+      this.started.push(e.group);
+      const expected = this.options.order.slice(0, this.started.length);
+      if (expected.join() !== this.started.join())
+        this.fail(
+          e,
+          `groups started in order ${this.started.join(", ")}, policy order is ${this.options.order.join(", ")}`,
+        );
+    }
+    if (e.type === "group.end") this.open = undefined;
+  }
+
+  /** Ready, schedulable nodes of a group never below desired − maxUnavailable. */
+  private checkCapacity(e: RollEvent): void {
+    for (const g of this.plan.groups) {
+      if (g.replacements.length === 0 || g.kind === "missing") continue;
+      const original = g.nodes;
+      const desired =
+        g.kind === "managed" ? original : Math.min(original, this.world.sizes(g.name).desired);
+      const ready = this.world
+        .nodes(g.name)
+        .filter((n) => !n.deleted && n.ready && !n.unschedulable).length;
+      const floor = desired - g.budgets.maxUnavailable;
+      if (ready < floor)
+        this.fail(
+          e,
+          `${g.name} has ${ready} ready schedulable nodes, below ${desired} − ${g.budgets.maxUnavailable} = ${floor}`,
+        );
+    }
+  }
+
+  /** Without force, no PodDisruptionBudget that was met becomes violated, and no pod is deleted directly. */
+  private checkBudgets(e: RollEvent): void {
+    for (const list of this.world.kube.pdbs.values()) {
+      for (const p of list) {
+        const id = `${p.namespace}/${p.name}`;
+        if (!this.healthyAtStart.has(id)) continue;
+        const s = pdbStatus(p, this.world.clock.nowMs());
+        if (s.currentHealthy < s.desiredHealthy)
+          this.fail(
+            e,
+            `PodDisruptionBudget ${id} violated: ${s.currentHealthy} healthy < ${s.desiredHealthy} desired`,
+          );
+      }
+    }
+    const deletes = (this.world.calls.get("core.deletePod") ?? 0) - this.deletesAtStart;
+    if (deletes > 0) this.fail(e, `${deletes} pods deleted directly without force`);
+  }
+}

@@ -1,0 +1,105 @@
+// Worlds and policies for engine tests, small enough to read.
+import { loadPolicy, type Policy } from "../../src/policy/index.js";
+import { buildPlan, readAndPlan, type Plan } from "../../src/plan/index.js";
+import { apply, type ApplyOptions, type ApplyResult } from "../../src/roll/apply.js";
+import { EventLog } from "../../src/roll/context.js";
+import type { RollEvent } from "../../src/roll/events.js";
+import type { ScenarioInput } from "../../src/sandbox/scenario.js";
+import { World } from "../../src/sandbox/world.js";
+import { Invariants } from "./invariants.js";
+
+export const ZONES = ["eu-west-1a", "eu-west-1b", "eu-west-1c"];
+
+export interface GroupSpec {
+  name: string;
+  nodes: number;
+  /** Instances already on the latest launch template version. */
+  upToDate?: number;
+  zones?: number;
+}
+
+export function selfManagedWorld(groups: GroupSpec[], extra: Partial<ScenarioInput> = {}): World {
+  const input: ScenarioInput = {
+    apiVersion: "noderoll.io/v1",
+    kind: "SandboxScenario",
+    metadata: { name: "engine" },
+    seed: 11,
+    cluster: { name: "engine", version: "1.33" },
+    zones: ZONES,
+    nodeGroups: groups.map((g) => ({
+      name: g.name,
+      type: "self-managed" as const,
+      version: "1.33",
+      zones: ZONES.slice(0, g.zones ?? 3),
+      capacity: { cpu: 8, memory: "32Gi", pods: 60 },
+      size: { min: 0, max: g.nodes * 3, desired: g.nodes },
+      launchTemplate: { versions: 2, use: "$Latest" as const },
+      instances: [
+        ...(g.nodes > (g.upToDate ?? 0)
+          ? [{ version: 1, count: g.nodes - (g.upToDate ?? 0) }]
+          : []),
+        ...(g.upToDate ? [{ version: 2, count: g.upToDate }] : []),
+      ],
+      labels: { pool: g.name },
+    })),
+    ...extra,
+  } as ScenarioInput;
+  return World.from(input);
+}
+
+export function policyFor(body: string, cluster = "engine"): Policy {
+  const r = loadPolicy(
+    `apiVersion: noderoll.io/v1\nkind: UpgradePolicy\nmetadata: { name: ${cluster} }\ncluster: { name: ${cluster}, region: eu-west-1 }\n${body}`,
+    "policy.yaml",
+  );
+  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
+  return r.policy;
+}
+
+export interface Rolled {
+  result: ApplyResult;
+  events: RollEvent[];
+  plan: Plan;
+  invariants: Invariants;
+}
+
+/** Plan, then apply with the invariants checked after every event. */
+export async function roll(
+  world: World,
+  policy: Policy,
+  options: Partial<ApplyOptions> = {},
+  limitMs = 48 * 3600_000,
+): Promise<Rolled> {
+  const { plan } = await world.run(
+    readAndPlan(policy, "policy.yaml", world, {
+      force: options.force ?? false,
+      ...(options.groups && { groups: options.groups }),
+    }),
+  );
+  const log = new EventLog(world.clock);
+  const order = plan.groups.map((g) => g.name);
+  const invariants = new Invariants(world, plan, { force: options.force ?? false, order });
+  log.on(invariants.check);
+  const result = await world.run(
+    apply(policy, "policy.yaml", world, log, { runId: "test-run", ...options }),
+    limitMs,
+  );
+  return { result, events: log.events, plan, invariants };
+}
+
+export const ofType = <T extends RollEvent["type"]>(events: RollEvent[], type: T) =>
+  events.filter((e): e is Extract<RollEvent, { type: T }> => e.type === type);
+
+/** The most nodes cordoned and not yet terminated at once. */
+export function maxInFlight(events: RollEvent[]): number {
+  let now = 0;
+  let max = 0;
+  for (const e of events) {
+    if (e.type === "node.cordon") now++;
+    if (e.type === "instance.terminate") now--;
+    max = Math.max(max, now);
+  }
+  return max;
+}
+
+export { buildPlan };
