@@ -1,17 +1,30 @@
-// The command line: `noderoll validate / schema` (plan, apply and the sandbox come next).
-// Exit codes: 0 success, 1 the input is invalid or the work failed, 2 usage.
+// The command line. Exit codes: 0 success, 1 invalid input or failure, 2 usage (plan:
+// --detailed-exitcode 2 = changes), 3 apply stopped early (run it again to continue).
 import { parseArgs } from "node:util";
 import { policyJsonSchemaText } from "../policy/index.js";
+import { generateScenarioYaml } from "../sandbox/generate.js";
+import { runApply } from "./apply.js";
+import { UsageError } from "./args.js";
+import { runPlan } from "./plan.js";
 import { renderValidationText, validateFiles } from "./validate.js";
 
 const USAGE = `usage: noderoll <command> [options]
 
 commands:
-  validate POLICY... [--format text|json]   check policy files; exit 0 valid, 1 invalid, 2 usage
-  schema                                    print the policy's JSON Schema (for editors)
-`;
+  validate POLICY... [--format text|json]        check policy files; exit 0 valid, 1 invalid, 2 usage
+  plan --policy P [--sandbox S] [--format text|markdown|json] [--detailed-exitcode]
+       [--groups a,b] [--force] [--kubeconfig PATH]
+                                                 what apply would do; changes nothing
+  apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b] [--force --reason TEXT]
+        [--max-duration 5h30m] [--ignore-window] [--lock-wait 10m] [--out DIR] [--kubeconfig PATH]
+                                                 roll the nodes; exit 0 done, 1 failed, 3 stopped early
+  sandbox generate --nodes N --groups G --pods-per-node P [--seed S]
+                                                 a large synthetic scenario on stdout
+  schema                                         the policy's JSON Schema (for editors)
 
-class UsageError extends Error {}
+Without --sandbox, plan and apply read the live cluster: AWS from the default credential chain,
+Kubernetes from --kubeconfig or from EKS itself. --sandbox demo is the built-in demo cluster.
+`;
 
 function runValidate(args: string[]): number {
   const { values, positionals } = parseArgs({
@@ -31,12 +44,51 @@ function runValidate(args: string[]): number {
   return reports.every((r) => r.valid) ? 0 : 1;
 }
 
-export function main(argv: string[]): number {
+function count(name: string, value: string | undefined, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} takes a whole number >= 1`);
+  return n;
+}
+
+async function runSandbox(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === "generate") {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        nodes: { type: "string" },
+        groups: { type: "string" },
+        "pods-per-node": { type: "string" },
+        seed: { type: "string" },
+      },
+    });
+    const yaml = generateScenarioYaml({
+      nodes: count("nodes", values.nodes),
+      groups: count("groups", values.groups, 4),
+      podsPerNode: count("pods-per-node", values["pods-per-node"], 30),
+      seed: count("seed", values.seed, 1),
+    });
+    process.stdout.write(yaml);
+    return 0;
+  }
+  throw new UsageError(
+    sub ? `unknown sandbox command "${sub}"` : "sandbox needs a command: generate",
+  );
+}
+
+export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case "validate":
         return runValidate(rest);
+      case "plan":
+        return await runPlan(rest);
+      case "apply":
+        return await runApply(rest);
+      case "sandbox":
+        return await runSandbox(rest);
       case "schema":
         process.stdout.write(policyJsonSchemaText());
         return 0;
@@ -53,8 +105,9 @@ export function main(argv: string[]): number {
       process.stderr.write(`noderoll: ${(e as Error).message}\n\n${USAGE}`);
       return 2;
     }
-    throw e;
+    process.stderr.write(`noderoll: ${(e as Error).message}\n`);
+    return 1;
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

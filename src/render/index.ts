@@ -3,3 +3,4 @@ export * from "./json.js";
 export * from "./markdown.js";
 export * from "./text.js";
 export * from "./progress.js";
+export * from "./check-run.js";

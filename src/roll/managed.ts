@@ -167,6 +167,7 @@ export async function rollManaged(
   const old = new Set(job.plan.replacements.map((r) => r.instance));
   const tracker = new PhaseTracker(ctx, group, { desired: live.desired, max: live.max }, old);
   let lastSizes = { min: live.min, max: live.max, desired: live.desired };
+  const gone = new Set<string>();
   const observe = async () => {
     if (!asgName) return;
     const [asg] = await ctx.cloud.autoScaling.describeAutoScalingGroups({
@@ -183,6 +184,12 @@ export async function rollManaged(
       lastSizes = sizes;
     }
     const present = new Set(asg.Instances.map((i) => i.InstanceId));
+    // EKS terminates the old instances itself; report each as it goes so progress counts it.
+    for (const id of old) {
+      if (present.has(id) || gone.has(id)) continue;
+      gone.add(id);
+      ctx.emit({ type: "instance.terminate", group, instance: id, decrement: true });
+    }
     const oldLeft = [...old].filter((id) => present.has(id)).length;
     const oldCordoned = [...old].filter(
       (id) => job.nodes.byInstance(id)?.spec.unschedulable,

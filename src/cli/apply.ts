@@ -1,0 +1,157 @@
+// `noderoll apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b] [--force --reason TEXT]
+//   [--max-duration 5h30m] [--ignore-window] [--out DIR]`
+// Rolls the policy's groups with live progress on the terminal and the JSONL event log.
+// Exit: 0 rolled (or nothing to do), 1 failed, 3 stopped early (cancelled, --max-duration,
+// window closed) — run it again to continue; 2 usage.
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { connectLive } from "../adapters/connect.js";
+import { parseDuration } from "../policy/index.js";
+import { readAndPlan, type Plan } from "../plan/index.js";
+import {
+  fitMarkdown,
+  COMMENT_LIMIT,
+  renderPlanJson,
+  renderPlanMarkdown,
+  renderPlanText,
+  foldEvents,
+  applyEvent,
+  emptyProgress,
+  progressCheckRun,
+  renderProgressLine,
+  renderProgressMarkdown,
+  type CheckRunPayload,
+} from "../render/index.js";
+import { apply, type ApplyResult } from "../roll/apply.js";
+import { EventLog } from "../roll/context.js";
+import type { RollEvent } from "../roll/events.js";
+import { durationArg, policyOrExit, splitList, UsageError } from "./args.js";
+import { loadWorld } from "./sandbox-world.js";
+
+const OPTIONS = {
+  policy: { type: "string" },
+  sandbox: { type: "string" },
+  kubeconfig: { type: "string" },
+  events: { type: "string" },
+  groups: { type: "string" },
+  force: { type: "boolean", default: false },
+  reason: { type: "string" },
+  "max-duration": { type: "string" },
+  "ignore-window": { type: "boolean", default: false },
+  "lock-wait": { type: "string" },
+  "run-id": { type: "string" },
+  out: { type: "string" },
+  quiet: { type: "boolean", default: false },
+} as const;
+
+export const EXIT = { success: 0, failure: 1, stopped: 3 } as const;
+
+export function exitCodeFor(r: ApplyResult): number {
+  return r.result === "success"
+    ? EXIT.success
+    : r.result === "failure"
+      ? EXIT.failure
+      : EXIT.stopped;
+}
+
+/** What `--out DIR` writes: the plan, the event log, the check-run payloads, the final PR comment. */
+function writeOut(dir: string, plan: Plan, events: RollEvent[]): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "plan.txt"), renderPlanText(plan));
+  writeFileSync(join(dir, "plan.md"), renderPlanMarkdown(plan));
+  writeFileSync(join(dir, "plan.json"), renderPlanJson(plan));
+  writeFileSync(join(dir, "events.jsonl"), events.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  // The check run as the action moves it: one payload per phase change, then the conclusion.
+  const payloads: CheckRunPayload[] = [];
+  const progress = emptyProgress();
+  let last = "";
+  for (const e of events) {
+    applyEvent(progress, e);
+    // Sent when a phase starts and when the roll ends (the coalescer's urgent updates).
+    const key =
+      e.type === "roll.end"
+        ? "end"
+        : e.type === "phase.start"
+          ? (progress.lastPhaseChange ?? "")
+          : last;
+    if (key !== last) payloads.push(progressCheckRun(structuredClone(progress)));
+    last = key;
+  }
+  writeFileSync(join(dir, "check-runs.json"), JSON.stringify(payloads, null, 2) + "\n");
+  const final = foldEvents(events);
+  const comment = fitMarkdown(
+    (d) => `${renderProgressMarkdown(final)}\n${renderPlanMarkdown(plan, d)}`,
+    COMMENT_LIMIT,
+    `\n<!-- noderoll:policy:${plan.policy.name} -->`,
+  );
+  writeFileSync(join(dir, "comment.md"), comment);
+}
+
+export async function runApply(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: OPTIONS });
+  if (values.force && !values.reason?.trim())
+    throw new UsageError(
+      "--force needs --reason: say why the roll may go past PodDisruptionBudgets",
+    );
+  const maxDurationMs = durationArg("--max-duration", values["max-duration"], parseDuration);
+  const lockWaitMs = durationArg("--lock-wait", values["lock-wait"], parseDuration);
+  const loaded = policyOrExit(values.policy);
+  if ("exitCode" in loaded) return loaded.exitCode;
+  const { policy } = loaded;
+  const file = values.policy as string;
+  const groups = splitList(values.groups);
+  const controller = new AbortController();
+  const stop = (signal: string) => {
+    process.stderr.write(
+      `\n${signal}: finishing or abandoning the node in flight, then stopping; run apply again to continue\n`,
+    );
+    controller.abort();
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  if (values.events) {
+    mkdirSync(dirname(values.events), { recursive: true });
+    writeFileSync(values.events, "");
+  }
+  const run = async (
+    ports: Parameters<typeof apply>[2],
+    drive: <T>(p: Promise<T>) => Promise<T>,
+  ) => {
+    const { plan } = await drive(
+      readAndPlan(policy, file, ports, { force: values.force, ...(groups && { groups }) }),
+    );
+    if (!values.quiet) process.stdout.write(renderPlanText(plan) + "\n");
+    const log = new EventLog(ports.clock);
+    log.on((e) => {
+      if (values.events) appendFileSync(values.events, JSON.stringify(e) + "\n");
+      const line = renderProgressLine(e);
+      if (line && !values.quiet) process.stdout.write(`${e.t.slice(11, 19)} ${line}\n`);
+    });
+    const result = await drive(
+      apply(policy, file, ports, log, {
+        runId: values["run-id"] ?? `noderoll-cli-${process.pid}`,
+        force: values.force,
+        ignoreWindow: values["ignore-window"],
+        signal: controller.signal,
+        ...(groups && { groups }),
+        ...(values.reason && { reason: values.reason }),
+        ...(maxDurationMs !== undefined && { maxDurationMs }),
+        ...(lockWaitMs !== undefined && { lockWaitMs }),
+      }),
+    );
+    if (values.out) writeOut(values.out, plan, log.events);
+    process.stdout.write(`${result.result}: ${result.message}\n`);
+    return exitCodeFor(result);
+  };
+  if (values.sandbox !== undefined) {
+    const world = loadWorld(values.sandbox);
+    return run(world, (p) => world.run(p));
+  }
+  const ports = await connectLive({
+    clusterName: policy.cluster.name,
+    region: policy.cluster.region,
+    ...(values.kubeconfig && { kubeconfig: values.kubeconfig }),
+  });
+  return run(ports, (p) => p);
+}

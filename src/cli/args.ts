@@ -1,0 +1,39 @@
+// Shared command-line plumbing: usage errors (exit 2), policy loading with located errors.
+import { formatDiagnostic, type Policy } from "../policy/index.js";
+import { readPolicyFile } from "./read-policy.js";
+
+export class UsageError extends Error {}
+
+/** A policy, or its errors printed and exit code 1 (nothing else happens). */
+export function policyOrExit(file: string | undefined): { policy: Policy } | { exitCode: number } {
+  if (!file) throw new UsageError("--policy FILE is required");
+  const r = readPolicyFile(file);
+  for (const w of r.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
+  if (!r.ok) {
+    for (const e of r.errors) process.stderr.write(`${formatDiagnostic(e)}\n`);
+    process.stderr.write(`${file}: invalid policy; nothing was read or changed\n`);
+    return { exitCode: 1 };
+  }
+  return { policy: r.policy };
+}
+
+export function splitList(value: string | undefined): string[] | undefined {
+  const items = value
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return items && items.length > 0 ? items : undefined;
+}
+
+/** "90m", "6h", "5h30m" → ms, or a usage error. */
+export function durationArg(
+  name: string,
+  value: string | undefined,
+  parse: (t: string) => number | undefined,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parse(value);
+  if (ms === undefined)
+    throw new UsageError(`${name} takes a duration such as 5h30m, not ${value}`);
+  return ms;
+}
