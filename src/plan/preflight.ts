@@ -171,7 +171,15 @@ function groupFindings(input: PreflightInput): Finding[] {
         objects: [group.name],
       });
     }
-    if (group.status !== "ACTIVE") {
+    if (group.status === "UPDATING") {
+      // Most likely an update an earlier run started: apply follows it rather than start another.
+      out.push({
+        code: "group-degraded",
+        severity: "warning",
+        message: `node group ${group.name} is UPDATING: apply follows the update in progress instead of starting another`,
+        objects: [group.name],
+      });
+    } else if (group.status !== "ACTIVE") {
       out.push({
         code: "group-degraded",
         severity: "blocker",

@@ -85,7 +85,8 @@ async function groupReadiness(
   const waiting: string[] = [];
   for (const i of inService) {
     const n = job.nodes.byInstance(i.InstanceId);
-    if (n && isReady(n) && !n.spec.unschedulable) ready.push(i.InstanceId);
+    // Cordoned counts: a node an earlier run cordoned still backs its instance until terminated.
+    if (n && isReady(n)) ready.push(i.InstanceId);
     else if (!n || !isReady(n)) waiting.push(i.InstanceId);
   }
   return { desired: asg.DesiredCapacity, ready, waiting };
@@ -149,7 +150,13 @@ async function detach(ctx: RollContext, job: GroupJob, r: Replacement): Promise<
 
 const isDetached = (r: Replacement) => r.reasons.some((x) => x.kind === "detached-for-surge");
 
-async function replaceOne(ctx: RollContext, job: GroupJob, r: Replacement): Promise<void> {
+/** One node's replacement; `state.terminated` tells the window when its slot is empty. */
+async function replaceOne(
+  ctx: RollContext,
+  job: GroupJob,
+  r: Replacement,
+  state: { terminated: boolean },
+): Promise<void> {
   const group = job.plan.name;
   const s = job.settings;
   if (r.node && job.nodes.byName.has(r.node)) {
@@ -172,6 +179,7 @@ async function replaceOne(ctx: RollContext, job: GroupJob, r: Replacement): Prom
       InstanceId: r.instance,
       ShouldDecrementDesiredCapacity: false,
     });
+  state.terminated = true;
   ctx.emit({ type: "instance.terminate", group, instance: r.instance, decrement: false });
   await ctx.clock.sleep(s.intervalMs, ctx.signal);
 }
@@ -237,20 +245,24 @@ async function upgrade(
   const window = Math.max(1, job.plan.budgets.maxSurge + job.plan.budgets.maxUnavailable);
   const old = new Set(queue.map((r) => r.instance));
   let limit = canary ? 1 : window;
-  const inFlight = new Map<string, { r: Replacement; done: Promise<void> }>();
+  const inFlight = new Map<
+    string,
+    { r: Replacement; done: Promise<void>; state: { terminated: boolean } }
+  >();
   let failure: unknown;
   while ((queue.length > 0 || inFlight.size > 0) && failure === undefined) {
     const stop = job.stopReason();
     while (!stop && inFlight.size < limit && queue.length > 0) {
       const r = queue.shift() as Replacement;
-      const done = replaceOne(ctx, job, r).then(
+      const state = { terminated: false };
+      const done = replaceOne(ctx, job, r, state).then(
         () => void inFlight.delete(r.instance),
         (e: unknown) => {
           inFlight.delete(r.instance);
           failure ??= e;
         },
       );
-      inFlight.set(r.instance, { r, done });
+      inFlight.set(r.instance, { r, done, state });
     }
     if (inFlight.size === 0) {
       if (stop)
@@ -263,8 +275,12 @@ async function upgrade(
     await Promise.race([...inFlight.values()].map((x) => x.done));
     if (failure !== undefined) break;
     // The replacement of what finished must be Ready; nodes still in flight are cordoned.
-    const attachedInFlight = [...inFlight.values()].filter((x) => !isDetached(x.r)).length;
-    const ready = await waitForCapacity(ctx, job, (d) => Math.max(0, d - attachedInFlight));
+    // Every slot of the group must be backed by a Ready node again, but for those whose
+    // instance another task in flight has already terminated.
+    const emptied = [...inFlight.values()].filter(
+      (x) => !isDetached(x.r) && x.state.terminated,
+    ).length;
+    const ready = await waitForCapacity(ctx, job, (d) => Math.max(0, d - emptied));
     await protectNewNodes(ctx, job, ready, old);
     await validateUntilStable(ctx, job.ownerOf, job.plan.name, {
       count: job.settings.validation.count,

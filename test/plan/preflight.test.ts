@@ -179,7 +179,7 @@ describe("preflight", () => {
     expect(small.findings).toEqual([]);
   });
 
-  it("warns when EKS's scale-up would push a managed group past the nodes a group may hold, and blocks a group that is not ACTIVE", () => {
+  it("warns when EKS's scale-up would push a managed group past the nodes a group may hold, and blocks a group that is neither ACTIVE nor UPDATING", () => {
     const m = managed("system", instances("m", 6, zones, 1), { max: 448 });
     const mp = policy('groups: [{ name: system, target: { kubernetesVersion: "1.33" } }]\n');
     expect(
@@ -189,13 +189,19 @@ describe("preflight", () => {
     expect(
       buildPlan(mp, "p.yaml", snapshot([ok], { clusterNodeCount: 1000 })).groups[0]!.findings,
     ).toEqual([]);
-    const updating = managed("system", instances("m", 6, zones, 1), { status: "UPDATING" });
-    expect(
+    const findings = (status: string) =>
       codes(
-        buildPlan(mp, "p.yaml", snapshot([updating], { clusterNodeCount: 1000 })).groups[0]!
-          .findings,
-      ),
-    ).toEqual(["blocker:group-degraded"]);
+        buildPlan(
+          mp,
+          "p.yaml",
+          snapshot([managed("system", instances("m", 6, zones, 1), { status })], {
+            clusterNodeCount: 1000,
+          }),
+        ).groups[0]!.findings,
+      );
+    expect(findings("DEGRADED")).toEqual(["blocker:group-degraded"]);
+    // An update in progress (an earlier run's) is followed, not refused.
+    expect(findings("UPDATING")).toEqual(["warning:group-degraded"]);
   });
 
   it("looks only at pods on nodes that would be replaced", () => {

@@ -1,0 +1,64 @@
+// A run that dies: its ports freeze at a chosen virtual moment — every call, watch and sleep
+// after it hangs forever, as if the process were killed — while the world goes on.
+import type { Cloud, Cluster, Clock } from "../../src/ports/index.js";
+import type { World } from "../../src/sandbox/world.js";
+
+const never = <T>() => new Promise<T>(() => {});
+
+function freezeIterable<T>(iterable: AsyncIterable<T>, dead: () => boolean): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]() {
+      const it = iterable[Symbol.asyncIterator]();
+      return {
+        next: () => (dead() ? never<IteratorResult<T>>() : it.next()),
+        return: () => it.return?.() ?? Promise.resolve({ done: true, value: undefined }),
+      };
+    },
+  };
+}
+
+function freeze<T extends object>(target: T, dead: () => boolean): T {
+  return new Proxy(target, {
+    get(t, key) {
+      const value = Reflect.get(t, key, t) as unknown;
+      if (typeof value === "function") {
+        return (...args: unknown[]) => {
+          if (dead()) return never();
+          const r = (value as (...a: unknown[]) => unknown).apply(t, args);
+          if (r && typeof r === "object" && Symbol.asyncIterator in r)
+            return freezeIterable(r as AsyncIterable<unknown>, dead);
+          return r instanceof Promise ? r.then((x) => (dead() ? never() : x)) : r;
+        };
+      }
+      return value && typeof value === "object" ? freeze(value as object, dead) : value;
+    },
+  });
+}
+
+export interface Crashable {
+  ports: { cloud: Cloud; cluster: Cluster; clock: Clock };
+  /** Resolves when the run dies. */
+  died: Promise<void>;
+}
+
+/** Ports of the world that die `afterMs` of virtual time from now. */
+export function crashAfter(world: World, afterMs: number): Crashable {
+  let dead = false;
+  let resolve = () => {};
+  const died = new Promise<void>((r) => (resolve = r));
+  world.clock.after(afterMs, () => {
+    dead = true;
+    resolve();
+    world.clock.notify();
+  });
+  const isDead = () => dead;
+  const clock: Clock = {
+    now: () => world.clock.now(),
+    sleep: (ms, signal) =>
+      dead ? never() : world.clock.sleep(ms, signal).then(() => (dead ? never<void>() : undefined)),
+  };
+  return {
+    ports: { cloud: freeze(world.cloud, isDead), cluster: freeze(world.cluster, isDead), clock },
+    died,
+  };
+}
