@@ -2,15 +2,16 @@
 // asks: node groups by name, nodes paginated, pods only for the nodes that would be replaced
 // (by spec.nodeName), PDBs only in the namespaces of those pods, owners looked up one by one.
 // The number of requests grows with the nodes to replace, not with the pods of the cluster.
-import type {
-  AutoScalingGroup,
-  Cloud,
-  Cluster,
-  Clock,
-  Node,
-  Pod,
-  PodDisruptionBudget,
-  Workload,
+import {
+  resilient,
+  type AutoScalingGroup,
+  type Cloud,
+  type Cluster,
+  type Clock,
+  type Node,
+  type Pod,
+  type PodDisruptionBudget,
+  type Workload,
 } from "../ports/index.js";
 import type { Policy } from "../policy/index.js";
 import { buildPlan, type PlanOptions } from "./plan.js";
@@ -399,6 +400,8 @@ export async function readAndPlan(
   ports: ReadPorts,
   options: PlanOptions = {},
 ): Promise<{ plan: Plan; snapshot: Snapshot }> {
+  const clock = ports.clock;
+  ports = { cloud: resilient(ports.cloud, clock), cluster: resilient(ports.cluster, clock), clock };
   const base = await readGroupsAndNodes(policy, ports);
   const draft = buildPlan(policy, file, base, options);
   const nodes = draft.groups.flatMap((g) =>

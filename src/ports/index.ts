@@ -4,3 +4,4 @@ export type * from "./cloud.js";
 export type * from "./cluster.js";
 export * from "./clock.js";
 export * from "./errors.js";
+export * from "./resilient.js";

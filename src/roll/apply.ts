@@ -13,7 +13,7 @@ import {
   type Plan,
 } from "../plan/index.js";
 import { resolveGroup } from "../policy/index.js";
-import type { Cloud, Cluster, Clock, Node } from "../ports/index.js";
+import { resilient, type Cloud, type Cluster, type Clock, type Node } from "../ports/index.js";
 import { RollError, type EventLog, type RollContext } from "./context.js";
 import type { Result } from "./events.js";
 import { ClusterLock } from "./lease.js";
@@ -168,8 +168,11 @@ export async function apply(
 ): Promise<ApplyResult> {
   const signal = options.signal ?? new AbortController().signal;
   const start = ports.clock.now();
+  // Throttling is retried whoever implements the ports (the sandbox throttles at the port).
   const ctx: RollContext = {
-    ...ports,
+    cloud: resilient(ports.cloud, ports.clock),
+    cluster: resilient(ports.cluster, ports.clock),
+    clock: ports.clock,
     emit: log.emit,
     signal,
     ...(options.maxDurationMs !== undefined && {
@@ -238,7 +241,8 @@ export async function apply(
       result === "cancelled" || result === "skipped"
         ? " Run apply again to continue: it picks up where this run stopped."
         : "";
-    outcome = { result, message: `${code ? `${code}: ` : ""}${(e as Error).message}${next}` };
+    const text = (e as Error).message.replace(/\.?$/, ".");
+    outcome = { result, message: `${code ? `${code}: ` : ""}${text}${next}` };
   } finally {
     await nodes.close();
     if (locked) await lock.release().catch(() => undefined);
