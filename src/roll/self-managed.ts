@@ -148,6 +148,15 @@ async function detach(ctx: RollContext, job: GroupJob, r: Replacement): Promise<
   ctx.emit({ type: "instance.detach", group: job.plan.name, instance: r.instance });
 }
 
+/** Validate from the node cache, `count` times in a row, within the group's timeout. */
+function validate(ctx: RollContext, job: GroupJob, count: number): Promise<void> {
+  return validateUntilStable(ctx, job.ownerOf, job.plan.name, {
+    count,
+    timeoutMs: job.settings.validation.timeoutMs,
+    nodes: () => job.nodes.byName.values(),
+  });
+}
+
 const isDetached = (r: Replacement) => r.reasons.some((x) => x.kind === "detached-for-surge");
 
 /** One node's replacement; `state.terminated` tells the window when its slot is empty. */
@@ -186,11 +195,7 @@ async function replaceOne(
 
 async function setup(ctx: RollContext, job: GroupJob, todo: Replacement[]): Promise<void> {
   const bastion = job.plan.role === "bastion";
-  if (!bastion)
-    await validateUntilStable(ctx, job.ownerOf, job.plan.name, {
-      count: 1,
-      timeoutMs: job.settings.validation.timeoutMs,
-    });
+  if (!bastion) await validate(ctx, job, 1);
   for (const r of todo) {
     if (bastion || !r.node || !job.nodes.byName.has(r.node)) continue;
     if (await addTaint(ctx, r.node, SCHEDULED_TAINT))
@@ -221,17 +226,11 @@ async function scaleUp(
   await protectNewNodes(ctx, job, await waitForCapacity(ctx, job, (d) => d), old);
   if (first.length < picks.length) {
     // The canary's replacement works: surge the rest.
-    await validateUntilStable(ctx, job.ownerOf, job.plan.name, {
-      count: job.settings.validation.count,
-      timeoutMs: job.settings.validation.timeoutMs,
-    });
+    await validate(ctx, job, job.settings.validation.count);
     for (const r of picks.slice(first.length)) await detach(ctx, job, r);
     await protectNewNodes(ctx, job, await waitForCapacity(ctx, job, (d) => d), old);
   }
-  await validateUntilStable(ctx, job.ownerOf, job.plan.name, {
-    count: job.settings.validation.count,
-    timeoutMs: job.settings.validation.timeoutMs,
-  });
+  await validate(ctx, job, job.settings.validation.count);
   return "done";
 }
 
@@ -282,10 +281,7 @@ async function upgrade(
     ).length;
     const ready = await waitForCapacity(ctx, job, (d) => Math.max(0, d - emptied));
     await protectNewNodes(ctx, job, ready, old);
-    await validateUntilStable(ctx, job.ownerOf, job.plan.name, {
-      count: job.settings.validation.count,
-      timeoutMs: job.settings.validation.timeoutMs,
-    });
+    await validate(ctx, job, job.settings.validation.count);
     limit = window;
   }
   await Promise.allSettled([...inFlight.values()].map((x) => x.done));
