@@ -3,6 +3,8 @@
 import { parseArgs } from "node:util";
 import { policyJsonSchemaText } from "../policy/index.js";
 import { generateScenarioYaml } from "../sandbox/generate.js";
+import { serveSandbox } from "../sandbox/wire/serve.js";
+import { loadWorld } from "./sandbox-world.js";
 import { runApply } from "./apply.js";
 import { UsageError } from "./args.js";
 import { runPlan } from "./plan.js";
@@ -18,6 +20,9 @@ commands:
   apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b] [--force --reason TEXT]
         [--max-duration 5h30m] [--ignore-window] [--lock-wait 10m] [--out DIR] [--kubeconfig PATH]
                                                  roll the nodes; exit 0 done, 1 failed, 3 stopped early
+  sandbox serve [--scenario S] [--port N] [--kubeconfig PATH] [--speed X]
+                                                 the sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS,
+                                                 Auto Scaling, EC2, STS, GitHub); Ctrl-C stops it
   sandbox generate --nodes N --groups G --pods-per-node P [--seed S]
                                                  a large synthetic scenario on stdout
   schema                                         the policy's JSON Schema (for editors)
@@ -51,6 +56,23 @@ function count(name: string, value: string | undefined, fallback?: number): numb
   return n;
 }
 
+/** Serve until SIGINT/SIGTERM; the endpoints and the variables to export go to stdout. */
+async function serve(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { scenario: { type: "string" }, port: { type: "string" }, kubeconfig: { type: "string" }, speed: { type: "string" } } });
+  const speed = values.speed === undefined ? 1 : Number(values.speed);
+  if (!Number.isFinite(speed) || speed < 0) throw new UsageError("--speed takes a number >= 0 (virtual seconds per real second)");
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port takes a port number");
+  const server = await serveSandbox(loadWorld(values.scenario), { port, speed, ...(values.kubeconfig && { kubeconfigPath: values.kubeconfig }) });
+  process.stdout.write(server.describe());
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await server.close();
+  return 0;
+}
+
 async function runSandbox(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "generate") {
@@ -72,9 +94,8 @@ async function runSandbox(args: string[]): Promise<number> {
     process.stdout.write(yaml);
     return 0;
   }
-  throw new UsageError(
-    sub ? `unknown sandbox command "${sub}"` : "sandbox needs a command: generate",
-  );
+  if (sub === "serve") return serve(rest);
+  throw new UsageError(sub ? `unknown sandbox command "${sub}"` : "sandbox needs a command: serve or generate");
 }
 
 export async function main(argv: string[]): Promise<number> {
