@@ -29,6 +29,8 @@ export interface Progress {
   /** The phase that last changed, "group/phase", so reporters can flush on phase changes. */
   lastPhaseChange?: string;
   blocked: string[];
+  /** Pods deleted past their PodDisruptionBudgets because of force ("ns/name"). */
+  forced: string[];
 }
 
 const emptyPhases = (): Record<Phase, PhaseState> => ({
@@ -39,7 +41,7 @@ const emptyPhases = (): Record<Phase, PhaseState> => ({
 });
 
 export function emptyProgress(): Progress {
-  return { force: false, groups: [], blocked: [] };
+  return { force: false, groups: [], blocked: [], forced: [] };
 }
 
 function group(p: Progress, name: string): GroupProgress {
@@ -83,6 +85,9 @@ export function applyEvent(p: Progress, e: RollEvent): Progress {
       break;
     case "instance.terminate":
       group(p, e.group).replaced += 1;
+      break;
+    case "node.drain.end":
+      for (const pod of e.deleted ?? []) if (!p.forced.includes(pod)) p.forced.push(pod);
       break;
     case "eviction.blocked":
       if (!p.blocked.includes(`${e.pod} (${e.pdb})`)) p.blocked.push(`${e.pod} (${e.pdb})`);
@@ -129,6 +134,13 @@ export function renderProgressMarkdown(p: Progress, title = "noderoll apply"): s
   if (p.blocked.length > 0)
     out.push(
       `- Evictions refused by PodDisruptionBudgets: ${p.blocked.slice(0, 20).join(", ")}${p.blocked.length > 20 ? ` and ${p.blocked.length - 20} more` : ""}`,
+    );
+  if (p.forced.length > 0)
+    out.push(
+      `- **force**: deleted past their PodDisruptionBudgets after the drain timeout: ${p.forced
+        .slice(0, 20)
+        .map((x) => `\`${x}\``)
+        .join(", ")}${p.forced.length > 20 ? ` and ${p.forced.length - 20} more` : ""}`,
     );
   if (p.message) out.push("", p.message);
   return `${out.join("\n")}\n`;

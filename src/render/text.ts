@@ -20,9 +20,11 @@ function groupText(g: GroupPlan, i: number): string[] {
     lines.push(
       `   replace ${g.replacements.length} of ${g.nodes} nodes: ${reasonCounts(g.replacements)}`,
     );
-    lines.push(
-      `   budgets: ${budgetText(g)} (maxUnavailable: ${g.budgets.derivation.maxUnavailable}; maxSurge: ${g.budgets.derivation.maxSurge})`,
-    );
+    // How a budget was derived, when that says more than the number itself.
+    const how = (["maxUnavailable", "maxSurge"] as const)
+      .filter((k) => g.budgets.derivation[k] && g.budgets.derivation[k] !== String(g.budgets[k]))
+      .map((k) => `${k}: ${g.budgets.derivation[k]}`);
+    lines.push(`   budgets: ${budgetText(g)}${how.length > 0 ? ` (${how.join("; ")})` : ""}`);
     lines.push(`   schedule: ${waveSummary(g)}; ${estimate(g.schedule.estimatedMs)}`);
   }
   for (const f of g.findings) lines.push(`   ${MARK[f.severity]} ${f.severity}: ${f.message}`);
