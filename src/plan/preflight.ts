@@ -58,7 +58,9 @@ class PdbIndex {
       const key = first ? `${b.namespace}\u0000${first[0]}=${first[1]}` : undefined;
       const map = key ? this.byLabel : this.byNamespace;
       const k = key ?? b.namespace;
-      map.set(k, [...(map.get(k) ?? []), b]);
+      const list = map.get(k);
+      if (list) list.push(b);
+      else map.set(k, [b]);
     }
   }
 
