@@ -23,7 +23,12 @@ export interface BenchFigures {
   statuses: Record<string, string>;
 }
 
-export async function benchEksUpdate(nodes = 1000, podsPerNode = 30, groups = 4, seed = 1): Promise<BenchFigures> {
+export async function benchEksUpdate(
+  nodes = 1000,
+  podsPerNode = 30,
+  groups = 4,
+  seed = 1,
+): Promise<BenchFigures> {
   const t0 = performance.now();
   const world = new World(generateScenario({ nodes, groups, podsPerNode, seed, kind: "managed" }));
   const t1 = performance.now();
@@ -33,12 +38,21 @@ export async function benchEksUpdate(nodes = 1000, podsPerNode = 30, groups = 4,
   const statuses: Record<string, string> = {};
   await world.run(async () => {
     const updates = await Promise.all(
-      names.map((ng) => world.cloud.eks.updateNodegroupVersion({ clusterName: world.scenario.cluster.name, nodegroupName: ng, version: "1.33" })),
+      names.map((ng) =>
+        world.cloud.eks.updateNodegroupVersion({
+          clusterName: world.scenario.cluster.name,
+          nodegroupName: ng,
+          version: "1.33",
+        }),
+      ),
     );
     for (;;) {
       let open = 0;
       for (const [i, u] of updates.entries()) {
-        const d = await world.cloud.eks.describeUpdate({ name: world.scenario.cluster.name, updateId: u.id });
+        const d = await world.cloud.eks.describeUpdate({
+          name: world.scenario.cluster.name,
+          updateId: u.id,
+        });
         statuses[names[i] as string] = d.status;
         if (d.status === "InProgress") open++;
       }
@@ -56,8 +70,11 @@ export async function benchEksUpdate(nodes = 1000, podsPerNode = 30, groups = 4,
     simulateMs: Math.round(t2 - t1),
     virtualSeconds: Math.round((world.clock.nowMs() - startVirtual) / 1000),
     timersFired: world.clock.fired - firedBefore,
-    evictions: world.timeline.of("node.drain.end").reduce((n, e) => n + ((e.evicted as number) ?? 0), 0),
-    instancesTerminated: world.timeline.of("instance.terminated").filter((e) => e.by === "eks").length,
+    evictions: world.timeline
+      .of("node.drain.end")
+      .reduce((n, e) => n + ((e.evicted as number) ?? 0), 0),
+    instancesTerminated: world.timeline.of("instance.terminated").filter((e) => e.by === "eks")
+      .length,
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     heapUsedMiB: Math.round(mem.heapUsed / 1024 / 1024),
     statuses,

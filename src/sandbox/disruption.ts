@@ -18,14 +18,18 @@
 //   without looking at budgets (201); no PDB → 201; more than one PDB → 500; the pod not Ready
 //   and the budget's unhealthyPodEvictionPolicy is AlwaysAllow, or (IfHealthyBudget, the
 //   default) the application is healthy anyway (current ≥ desired > 0) → 201 without using up
-//   the budget; disruptionsAllowed 0 → 429 "Cannot evict pod as it would violate the pod's
-//   disruption budget."; otherwise decrement disruptionsAllowed, remember the pod as
+//   the budget; more than 2,000 evictions granted and not yet confirmed → 403;
+//   disruptionsAllowed 0 → 429 "Cannot evict pod as it would violate the pod's disruption
+//   budget." (no Retry-After); otherwise decrement disruptionsAllowed, remember the pod as
 //   disrupted, delete it → 201.
 import type { EvictionOutcome } from "../ports/cluster.js";
 import type { PdbRec, PodRec } from "./model.js";
 
 /** Pods evicted less than this long ago do not count as healthy (the controller's DeletionTimeout). */
 export const DELETION_TIMEOUT_MS = 2 * 60_000;
+
+/** Evictions granted and not yet confirmed beyond which the API server refuses more (403). */
+export const MAX_DISRUPTED_PODS = 2000;
 
 export const MULTIPLE_PDBS =
   "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.";
@@ -124,6 +128,14 @@ export function decideEviction(
     if (status.currentHealthy >= status.desiredHealthy && status.desiredHealthy > 0)
       return { outcome: { status: 201 }, delete: true, pdb, decrement: false };
   }
+  if (pdb.disrupted.size > MAX_DISRUPTED_PODS)
+    return {
+      outcome: {
+        status: 403,
+        message: `poddisruptionbudget.policy "${pdb.name}" is forbidden: DisruptedPods map too big - too many evictions not confirmed by PDB controller`,
+      },
+      delete: false,
+    };
   if (status.disruptionsAllowed <= 0) {
     return {
       outcome: {

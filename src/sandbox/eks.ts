@@ -360,6 +360,11 @@ export class EksSim {
     const fail = (code: string, message: string, ids: string[], phase: string) => {
       this.#phase(name, phase, "failure");
       ng.status = "ACTIVE";
+      if (code === "NodeCreationFailure") {
+        // The group stays degraded until its nodes join, as EKS reports health issues.
+        ng.status = "DEGRADED";
+        ng.issues = [{ code, message, resourceIds: ids }];
+      }
       ng.modifiedAt = clock.nowMs();
       this.#finish(rec, "Failed", [{ errorCode: code, errorMessage: message, resourceIds: ids }]);
     };
@@ -388,8 +393,12 @@ export class EksSim {
     // ---- scale-up
     this.#phase(name, "scale-up");
     const original = { min: g.min, max: g.max, desired: g.desired };
-    const increase = Math.max(2 * g.zones.length, maxUnavailable);
-    aws.setCapacity(g, { max: g.max + increase, desired: g.desired + increase }, "eks");
+    // MINIMAL (for scarce capacity) launches nothing ahead: each old node is replaced after it
+    // is terminated. DEFAULT surges by max(2 × zones, maxUnavailable).
+    const minimal = ng.updateConfig.updateStrategy === "MINIMAL";
+    const increase = minimal ? 0 : Math.max(2 * g.zones.length, maxUnavailable);
+    if (increase > 0)
+      aws.setCapacity(g, { max: g.max + increase, desired: g.desired + increase }, "eks");
     const isNew = (i: InstanceRec) => i.ltVersion === newVersion.number;
     const zonesWithNodes = new Set(
       aws
@@ -414,7 +423,7 @@ export class EksSim {
       return fresh.length > 0 && [...zonesWithNodes].every((z) => covered.has(z));
     };
     const deadline = clock.nowMs() + this.ctx.timings.nodeCreationTimeoutSeconds * 1000;
-    while (!newReady()) {
+    while (increase > 0 && !newReady()) {
       if (clock.nowMs() >= deadline) {
         const bad = aws
           .active(g)

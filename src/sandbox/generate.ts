@@ -27,7 +27,8 @@ export function generateScenarioInput(opts: GenerateOptions): ScenarioInput {
   const { nodes, podsPerNode } = opts;
   const groups = Math.max(1, Math.min(opts.groups, nodes));
   if (!Number.isInteger(nodes) || nodes < 1) throw new Error("--nodes must be a positive integer");
-  if (!Number.isInteger(podsPerNode) || podsPerNode < 1) throw new Error("--pods-per-node must be a positive integer");
+  if (!Number.isInteger(podsPerNode) || podsPerNode < 1)
+    throw new Error("--pods-per-node must be a positive integer");
   const seed = opts.seed ?? 1;
   const random = new Random(seed);
   const kind = opts.kind ?? "mixed";
@@ -66,7 +67,13 @@ export function generateScenarioInput(opts: GenerateOptions): ScenarioInput {
   }
   // One DaemonSet pod per node; the rest of the pods in Deployments and StatefulSets.
   const workloads: Workload[] = [
-    { kind: "DaemonSet", name: "node-agent", namespace: "monitoring", tolerations: [{ operator: "Exists" }], requests: { cpu: "50m", memory: "64Mi" } },
+    {
+      kind: "DaemonSet",
+      name: "node-agent",
+      namespace: "monitoring",
+      tolerations: [{ operator: "Exists" }],
+      requests: { cpu: "50m", memory: "64Mi" },
+    },
   ];
   let left = nodes * (podsPerNode - 1);
   const sizes = [1, 2, 3, 3, 5, 10, 20, 50];
@@ -106,7 +113,10 @@ export function generateScenarioInput(opts: GenerateOptions): ScenarioInput {
     seed,
     start: "2026-01-05T09:00:00Z",
     cluster: { name: "generated", region: "eu-west-1", version: "1.33" },
-    releases: { "1.32": ["1.32.3-20250519", "1.32.5-20250715"], "1.33": ["1.33.1-20250715", "1.33.4-20250904"] },
+    releases: {
+      "1.32": ["1.32.3-20250519", "1.32.5-20250715"],
+      "1.33": ["1.33.1-20250715", "1.33.4-20250904"],
+    },
     zones: ZONES,
     nodeGroups,
     workloads,

@@ -19,7 +19,7 @@ import {
 } from "./model.js";
 import type { Availability, Timeline } from "./observers.js";
 import type { Random } from "./random.js";
-import { fits, score, unfit, UNSCHEDULABLE_TAINT } from "./scheduler.js";
+import { fits, score, tolerates, unfit, UNSCHEDULABLE_TAINT } from "./scheduler.js";
 import { matchesLabelSelector } from "./selectors.js";
 import type { WatchStream } from "./watch.js";
 
@@ -133,6 +133,7 @@ export class KubeSim {
       deleted: false,
     };
     this.nodes.set(node.name, node);
+    this.#openDirty = true;
     if (!this.#nodeOrderDirty) {
       // Keep the sorted order by inserting in place (binary search), not by re-sorting.
       const list = this.#nodeOrder;
@@ -172,6 +173,7 @@ export class KubeSim {
     if (node.ready === ready || node.deleted) return;
     node.ready = ready;
     node.rv = this.nextRv();
+    this.#openDirty = true;
     this.ctx.timeline.record(ready ? "node.ready" : "node.notready", {
       node: node.name,
       group: node.group,
@@ -191,6 +193,7 @@ export class KubeSim {
     for (const p of [...node.pods]) this.removePod(p);
     node.deleted = true;
     node.ready = false;
+    this.#openDirty = true;
     this.nodes.delete(name);
     if (!this.#nodeOrderDirty) {
       const i = this.#nodeOrder.indexOf(node);
@@ -250,6 +253,7 @@ export class KubeSim {
       });
     }
     node.rv = this.nextRv();
+    this.#openDirty = true;
     this.#emitNode("MODIFIED", node);
     this.#wakeScheduler();
     return node;
@@ -324,13 +328,7 @@ export class KubeSim {
     // DaemonSet pods tolerate unschedulable / not-ready automatically; other taints must be tolerated.
     return node.taints.every(
       (taint) =>
-        taint.effect === "PreferNoSchedule" ||
-        t.tolerations.some((tol) =>
-          !tol.key
-            ? tol.operator === "Exists"
-            : tol.key === taint.key &&
-              (tol.operator === "Exists" || (tol.value ?? "") === (taint.value ?? "")),
-        ),
+        taint.effect === "PreferNoSchedule" || t.tolerations.some((tol) => tolerates(tol, taint)),
     );
   }
 
@@ -381,7 +379,9 @@ export class KubeSim {
     w.pods.add(pod);
     let budgets = w.kind === "StatefulSet" ? undefined : this.#pdbCache.get(w);
     if (!budgets) {
-      budgets = (this.pdbs.get(pod.namespace) ?? []).filter((b) => matchesLabelSelector(b.selector, pod.labels));
+      budgets = (this.pdbs.get(pod.namespace) ?? []).filter((b) =>
+        matchesLabelSelector(b.selector, pod.labels),
+      );
       if (w.kind !== "StatefulSet") this.#pdbCache.set(w, budgets);
     }
     for (const pdb of budgets) {
@@ -395,7 +395,10 @@ export class KubeSim {
     else if (opts.readyNow) {
       const node = this.#pickNode(pod, true);
       if (node) this.#bind(pod, node, true);
-      else this.pending.add(pod);
+      else {
+        this.pending.add(pod);
+        this.#wakeScheduler();
+      }
     } else {
       this.pending.add(pod);
       this.#wakeScheduler();
@@ -431,14 +434,40 @@ export class KubeSim {
    * Like kube-scheduler, look at nodes from a rotating start and stop after enough feasible
    * ones (percentageOfNodesToScore's adaptive default), then take the best score.
    */
+  /**
+   * Nodes a pod without tolerations could use at all (Ready, schedulable, no NoSchedule or
+   * NoExecute taint): most pods only need to look at these, which keeps a big roll — with
+   * every old node tainted — from scanning the whole cluster for every pod.
+   */
+  #open: NodeRec[] = [];
+  #openDirty = true;
+  #openNodes(): NodeRec[] {
+    if (this.#openDirty) {
+      this.#open = this.nodeList().filter(
+        (n) =>
+          n.ready &&
+          !n.unschedulable &&
+          !n.deleted &&
+          n.taints.every((t) => t.effect === "PreferNoSchedule"),
+      );
+      this.#openDirty = false;
+    }
+    return this.#open;
+  }
+
   #pickNode(pod: PodRec, initial = false): NodeRec | undefined {
-    const nodes = this.nodeList();
+    const all = this.nodeList();
+    const nodes = pod.template.tolerations.length === 0 ? this.#openNodes() : all;
     const n = nodes.length;
     if (n === 0) return undefined;
-    const pct = Math.max(5, 50 - Math.floor(n / 125));
+    const pct = Math.max(5, 50 - Math.floor(all.length / 125));
     // Building a scenario's initial state is not a scheduling decision worth simulating in
     // full: a smaller sample spreads the pods just as well, much faster.
-    const want = initial ? Math.min(n, 64) : n < 100 ? n : Math.max(100, Math.floor((n * pct) / 100));
+    const want = initial
+      ? Math.min(n, 64)
+      : n < 100
+        ? n
+        : Math.max(100, Math.floor((n * pct) / 100));
     const wkey = pod.workload?.key;
     const zones = wkey ? this.#zoneCounts.get(wkey) : undefined;
     let best: NodeRec | undefined;
@@ -502,12 +531,14 @@ export class KubeSim {
         pod.startedAt = this.ctx.clock.nowMs();
         pod.rv = this.nextRv();
         this.#emitPod("MODIFIED", pod);
-        pod.timers.push(
-          this.ctx.clock.after(t.readySeconds * 1000, () => {
-            if (pod.gone || pod.deletionAt !== undefined || !node.ready) return;
-            this.#setReady(pod, true);
-          }),
-        );
+        // Readiness needs a Ready node: a DaemonSet pod on a node that is still joining
+        // turns Ready once the node does.
+        const probe = () => {
+          if (pod.gone || pod.deletionAt !== undefined || node.deleted) return;
+          if (!node.ready) return void pod.timers.push(this.ctx.clock.after(5_000, probe));
+          this.#setReady(pod, true);
+        };
+        pod.timers.push(this.ctx.clock.after(t.readySeconds * 1000, probe));
       }),
     );
   }

@@ -257,6 +257,8 @@ const faults = z
     nodesNeverReady: z
       .array(z.strictObject({ group: z.string().optional(), from: seconds.default(0) }))
       .default([]),
+    /** Workloads ("name" or "namespace/name") whose pods never finish terminating. */
+    stuckTerminating: z.array(z.string()).default([]),
     throttle: z
       .array(
         z.strictObject({
@@ -337,6 +339,14 @@ export const scenarioSchema = z
           message: `workload "${key}" appears twice`,
         });
       wl.add(key);
+    });
+    s.faults.stuckTerminating.forEach((name, i) => {
+      if (!s.workloads.some((w) => w.name === name || `${w.namespace}/${w.name}` === name))
+        ctx.addIssue({
+          code: "custom",
+          path: ["faults", "stuckTerminating", i],
+          message: `no workload "${name}" in this scenario`,
+        });
     });
   });
 

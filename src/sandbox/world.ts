@@ -56,7 +56,7 @@ export class World {
       timeline: this.timeline,
       availability: this.availability,
       region: s.cluster.region,
-      podEvents: s.podEvents || process.env.PODEVENTS === "1",
+      podEvents: s.podEvents,
       timings: {
         nodeReadySeconds: t.nodeReady,
         schedulerSeconds: t.scheduler,
@@ -197,11 +197,21 @@ export class World {
   downtimeSeconds(workload: string): number {
     return this.availability.downtimeSeconds(this.workload(workload).key);
   }
-  /** Nothing pending, every workload at its replicas and Ready. */
+  /** Nothing pending, every workload at its replicas and Ready (DaemonSets: on every Ready node). */
   settled(): boolean {
     if (this.kube.pending.size > 0) return false;
     for (const w of this.kube.workloads.values()) {
-      if (w.kind === "DaemonSet") continue;
+      if (w.kind === "DaemonSet") {
+        for (const p of w.pods)
+          if (
+            p.deletionAt === undefined &&
+            !p.ready &&
+            p.nodeName &&
+            this.kube.nodes.get(p.nodeName)?.ready
+          )
+            return false;
+        continue;
+      }
       let ready = 0;
       for (const p of w.pods) if (p.ready && p.deletionAt === undefined) ready++;
       if (ready < w.replicas) return false;
@@ -212,7 +222,9 @@ export class World {
   // ---------------------------------------------------------------- building
 
   #nodeLabels(asg: AsgRec, inst: InstanceRec): Record<string, string> {
-    if (!asg.nodegroup) return {};
+    // Self-managed nodes carry the labels eksctl's bootstrap gives them: group and instance id.
+    if (!asg.nodegroup)
+      return { "alpha.eksctl.io/nodegroup-name": asg.name, "alpha.eksctl.io/instance-id": inst.id };
     const ng = this.eks.nodegroups.get(asg.nodegroup);
     const labels: Record<string, string> = {
       [NODEGROUP_LABEL]: asg.nodegroup,
@@ -378,7 +390,9 @@ export class World {
           readinessProbe: w.readinessProbe,
         },
         pods: new Set(),
-        stuckTerminating: w.stuckTerminating,
+        stuckTerminating:
+          w.stuckTerminating ||
+          s.faults.stuckTerminating.some((n) => n === w.name || n === `${w.namespace}/${w.name}`),
         podSeq: 0,
       };
       this.kube.addWorkload(rec, { readyNow: true });

@@ -59,7 +59,10 @@ describe("EKS managed node group update (reference 000)", () => {
         zones: 3,
         nodes: 6,
         maxUnavailable: 2,
-        workloads: [{ kind: "Deployment", name: "web", replicas: 6, pdb: { minAvailable: 4 } }],
+        workloads: [
+          { kind: "Deployment", name: "web", replicas: 6, pdb: { minAvailable: 4 } },
+          { kind: "DaemonSet", name: "agent", tolerations: [{ operator: "Exists" }] },
+        ],
       }),
     );
     const before = world.sizes("ng");
@@ -97,6 +100,10 @@ describe("EKS managed node group update (reference 000)", () => {
       expect(n.kubeletVersion).toMatch(/^v1\.33\./);
     }
     expect(world.settled()).toBe(true);
+    // One DaemonSet pod per node, each Ready, none left on a node that is gone.
+    const agents = [...world.workload("agent").pods];
+    expect(agents.map((p) => p.nodeName).sort()).toEqual(nodes.map((n) => n.name).sort());
+    expect(agents.every((p) => p.ready)).toBe(true);
   });
 
   it("taints every old node NoSchedule once the new nodes are Ready, and never a new one", async () => {
@@ -322,5 +329,168 @@ describe("EKS managed node group update (reference 000)", () => {
         })
       ).status,
     ).toBe("Successful");
+  });
+});
+
+describe("EKS updates, more", () => {
+  it("a group on a custom launch template rolls to the requested version, with the source labels", async () => {
+    const world = World.from(
+      managedScenario({
+        zones: 2,
+        nodes: 2,
+        group: { launchTemplate: { name: "custom", versions: 3, default: 1, use: 1 } },
+      }),
+    );
+    const before = world.nodes("ng")[0]!;
+    expect(before.labels["eks.amazonaws.com/sourceLaunchTemplateVersion"]).toBe("1");
+    const u = await world.cloud.eks.updateNodegroupVersion({
+      clusterName: "test",
+      nodegroupName: "ng",
+      launchTemplate: { version: "3" },
+    });
+    expect((await world.waitForUpdate(u.id)).status).toBe("Successful");
+    await world.advance(10 * MIN);
+    const versions = world
+      .nodes("ng")
+      .map((n) => n.labels["eks.amazonaws.com/sourceLaunchTemplateVersion"]);
+    expect(versions).toEqual(["3", "3"]);
+    expect((await world.cloud.eks.describeNodegroup("test", "ng")).launchTemplate?.version).toBe(
+      "3",
+    );
+  });
+
+  it("replays exactly for a seed: the same timeline twice", async () => {
+    const run = async () => {
+      const world = World.from(
+        managedScenario({
+          zones: 3,
+          nodes: 6,
+          maxUnavailable: 2,
+          workloads: [{ kind: "Deployment", name: "web", replicas: 5, pdb: { maxUnavailable: 1 } }],
+        }),
+      );
+      const u = await world.cloud.eks.updateNodegroupVersion({
+        clusterName: "test",
+        nodegroupName: "ng",
+        version: "1.33",
+      });
+      await world.waitForUpdate(u.id);
+      return JSON.stringify(world.timeline.events);
+    };
+    const a = await run();
+    expect(await run()).toBe(a);
+  });
+
+  it("refuses a version newer than the control plane's", async () => {
+    const world = World.from(managedScenario({ zones: 2, nodes: 2 }));
+    await expect(
+      world.cloud.eks.updateNodegroupVersion({
+        clusterName: "test",
+        nodegroupName: "ng",
+        version: "1.34",
+      }),
+    ).rejects.toMatchObject({
+      code: "InvalidParameterException",
+    });
+  });
+});
+
+describe("EKS updates after a failure", () => {
+  it("a second update with force finishes what a PodEvictionFailure left, without touching nodes already new", async () => {
+    const world = World.from(
+      managedScenario({
+        zones: 3,
+        nodes: 3,
+        workloads: [
+          { kind: "Deployment", name: "stubborn", replicas: 1, pdb: { maxUnavailable: 0 } },
+        ],
+      }),
+    );
+    const first = await world.cloud.eks.updateNodegroupVersion({
+      clusterName: "test",
+      nodegroupName: "ng",
+      version: "1.33",
+    });
+    expect((await world.waitForUpdate(first.id)).status).toBe("Failed");
+    const newNodes = world
+      .nodes("ng")
+      .filter((n) => n.labels[NODEGROUP_IMAGE_LABEL] === world.eks.amiFor("1.33.1-20250715"));
+    expect(newNodes.length).toBeGreaterThan(0);
+    const second = await world.cloud.eks.updateNodegroupVersion({
+      clusterName: "test",
+      nodegroupName: "ng",
+      version: "1.33",
+      force: true,
+    });
+    expect((await world.waitForUpdate(second.id)).status).toBe("Successful");
+    const drainedTwice = world.timeline
+      .of("node.drain.start")
+      .filter(
+        (e) =>
+          e.at > (world.timeline.first("eks.update", { updateId: second.id }) as TimelineEvent).at,
+      );
+    for (const n of newNodes)
+      expect(world.timeline.of("node.taint").some((e) => e.node === n.name)).toBe(false);
+    expect(drainedTwice.length).toBeGreaterThan(0);
+    expect(await world.cloud.eks.listUpdates({ name: "test", nodegroupName: "ng" })).toEqual([
+      second.id,
+      first.id,
+    ]);
+  });
+});
+
+describe("the known causes of PodEvictionFailure (reference 000)", () => {
+  it("several PDBs on one pod: every eviction answers 500, the drain never ends", async () => {
+    const world = World.from(
+      managedScenario({
+        zones: 3,
+        nodes: 3,
+        workloads: [{ kind: "Deployment", name: "web", replicas: 3, pdb: { minAvailable: 1 } }],
+        extra: {
+          pdbs: [
+            { name: "web-again", selector: { matchLabels: { app: "web" } }, maxUnavailable: 1 },
+          ],
+        },
+      }),
+    );
+    const u = await world.cloud.eks.updateNodegroupVersion({
+      clusterName: "test",
+      nodegroupName: "ng",
+      version: "1.33",
+    });
+    const done = await world.waitForUpdate(u.id);
+    expect(done.status).toBe("Failed");
+    expect(done.errors[0]?.errorCode).toBe("PodEvictionFailure");
+    expect([...world.workload("web").pods].every((p) => p.deletionAt === undefined)).toBe(true);
+  });
+
+  it("a Deployment that tolerates every taint comes back to the node being drained", async () => {
+    const oldImage = World.from(managedScenario({ zones: 3, nodes: 3 })).eks.amiFor(
+      "1.32.3-20250519",
+    );
+    const world = World.from(
+      managedScenario({
+        zones: 3,
+        nodes: 3,
+        workloads: [
+          {
+            kind: "Deployment",
+            name: "everywhere",
+            replicas: 1,
+            tolerations: [{ operator: "Exists" }],
+            // It can only run where the old image runs: each replacement lands on an old node.
+            nodeSelector: { "eks.amazonaws.com/nodegroup-image": oldImage },
+          },
+        ],
+      }),
+    );
+    const u = await world.cloud.eks.updateNodegroupVersion({
+      clusterName: "test",
+      nodegroupName: "ng",
+      version: "1.33",
+    });
+    const done = await world.waitForUpdate(u.id);
+    expect(done.status).toBe("Failed");
+    expect(done.errors[0]?.errorCode).toBe("PodEvictionFailure");
   });
 });

@@ -245,3 +245,19 @@ describe("PodDisruptionBudget status, as the disruption controller computes it",
     });
   });
 });
+
+describe("eviction, the rarer answers", () => {
+  it("403 when more than 2,000 granted evictions are unconfirmed", async () => {
+    const world = World.from(
+      plainScenario([{ kind: "Deployment", name: "web", replicas: 3, pdb: { minAvailable: 1 } }]),
+    );
+    const pdb = world.pdb("default", "web")!;
+    for (let i = 0; i <= 2000; i++) pdb.disrupted.set(`ghost-${i}`, world.clock.nowMs());
+    const out = await world.cluster.evictPod("default", [...world.workload("web").pods][0]!.name);
+    expect(out).toEqual({
+      status: 403,
+      message:
+        'poddisruptionbudget.policy "web" is forbidden: DisruptedPods map too big - too many evictions not confirmed by PDB controller',
+    });
+  });
+});

@@ -1,0 +1,171 @@
+// Faults a scenario can ask for, and other actors: pods stuck terminating, the cluster
+// autoscaler, EKS's MINIMAL update strategy, node creation failures reported as health issues.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { World } from "../../src/sandbox/world.js";
+import { managedScenario, plainScenario } from "./helpers.js";
+
+describe("faults and other actors", () => {
+  it("a pod stuck terminating keeps the drain from finishing: PodEvictionFailure, and force deletes it", async () => {
+    const scenario = (force: boolean) => {
+      const world = World.from(
+        managedScenario({
+          zones: 3,
+          nodes: 3,
+          workloads: [{ kind: "Deployment", name: "sticky", replicas: 1, stuckTerminating: true }],
+        }),
+      );
+      return {
+        world,
+        update: world.cloud.eks.updateNodegroupVersion({
+          clusterName: "test",
+          nodegroupName: "ng",
+          version: "1.33",
+          force,
+        }),
+      };
+    };
+    const a = scenario(false);
+    const failed = await a.world.waitForUpdate((await a.update).id);
+    expect(failed.status).toBe("Failed");
+    expect(failed.errors[0]?.errorCode).toBe("PodEvictionFailure");
+    const stuck = [...a.world.workload("sticky").pods].find((p) => p.deletionAt !== undefined);
+    expect(stuck).toBeDefined();
+    expect(stuck?.gone).toBe(false);
+    const b = scenario(true);
+    expect((await b.world.waitForUpdate((await b.update).id)).status).toBe("Successful");
+  });
+
+  it("the cluster autoscaler adds a node when pods stay pending, up to the group's max", async () => {
+    const world = World.from(
+      plainScenario(
+        [{ kind: "Deployment", name: "big", replicas: 2, requests: { cpu: "3", memory: "1Gi" } }],
+        1,
+        {
+          autoscaler: { enabled: true },
+        },
+      ),
+    );
+    expect(world.kube.pending.size).toBe(1);
+    await world.until(() => world.settled(), 30 * 60_000);
+    expect(world.settled()).toBe(true);
+    const resize = world.timeline.of("asg.resize").find((e) => e.by === "cluster-autoscaler");
+    expect(resize?.to).toMatchObject({ desired: 2 });
+  });
+
+  it("MINIMAL update strategy replaces nodes without scaling up first", async () => {
+    const world = World.from(
+      managedScenario({
+        zones: 3,
+        nodes: 3,
+        group: { updateConfig: { maxUnavailable: 1, updateStrategy: "MINIMAL" } },
+      }),
+    );
+    const before = world.sizes("ng");
+    const u = await world.cloud.eks.updateNodegroupVersion({
+      clusterName: "test",
+      nodegroupName: "ng",
+      version: "1.33",
+    });
+    expect((await world.waitForUpdate(u.id)).status).toBe("Successful");
+    expect(world.timeline.of("asg.resize").filter((e) => e.by === "eks")).toHaveLength(0);
+    expect(world.sizes("ng")).toEqual(before);
+    await world.advance(10 * 60_000);
+    expect(world.nodes("ng").every((n) => n.kubeletVersion.startsWith("v1.33"))).toBe(true);
+  });
+
+  it("a node group whose new nodes never join is DEGRADED with a health issue", async () => {
+    const world = World.from(
+      managedScenario({
+        zones: 3,
+        nodes: 3,
+        extra: { faults: { nodesNeverReady: [{ group: "ng" }] } },
+      }),
+    );
+    const u = await world.cloud.eks.updateNodegroupVersion({
+      clusterName: "test",
+      nodegroupName: "ng",
+      version: "1.33",
+    });
+    await world.waitForUpdate(u.id);
+    const ng = await world.cloud.eks.describeNodegroup("test", "ng");
+    expect(ng.status).toBe("DEGRADED");
+    expect(ng.health.issues[0]?.code).toBe("NodeCreationFailure");
+  });
+});
+
+describe("invariants over random scenarios", () => {
+  it("an EKS update never takes a PDB-protected workload below its minAvailable, and ends at the original size", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 2, max: 6 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (seed, zones, replicas, maxUnavailable) => {
+          const minAvailable = Math.max(1, replicas - 1);
+          const world = World.from(
+            managedScenario({
+              seed,
+              zones,
+              nodes: zones * 2,
+              maxUnavailable,
+              workloads: [
+                { kind: "Deployment", name: "web", replicas, pdb: { minAvailable } },
+                { kind: "StatefulSet", name: "db", replicas: 3, pdb: { maxUnavailable: 1 } },
+                { kind: "Deployment", name: "legacy", replicas: 1 },
+              ],
+            }),
+          );
+          const before = world.sizes("ng");
+          // Capacity: Ready, uncordoned nodes never fall below desired − maxUnavailable.
+          let lowest = Infinity;
+          world.timeline.subscribe(() => {
+            const ok = world.nodes("ng").filter((n) => n.ready && !n.unschedulable).length;
+            lowest = Math.min(lowest, ok);
+          });
+          const u = await world.cloud.eks.updateNodegroupVersion({
+            clusterName: "test",
+            nodegroupName: "ng",
+            version: "1.33",
+          });
+          const done = await world.waitForUpdate(u.id);
+          expect(done.status).toBe("Successful");
+          expect(world.availability.minAvailable("Deployment/default/web")).toBeGreaterThanOrEqual(
+            minAvailable,
+          );
+          expect(world.availability.minAvailable("StatefulSet/default/db")).toBeGreaterThanOrEqual(
+            2,
+          );
+          expect(world.sizes("ng")).toEqual(before);
+          expect(lowest).toBeGreaterThanOrEqual(before.desired - maxUnavailable);
+        },
+      ),
+      { numRuns: 25, seed: 12345 },
+    );
+  });
+});
+
+describe("faults.stuckTerminating", () => {
+  it("keeps the named workload's pods terminating until deleted with grace 0", async () => {
+    const world = World.from(
+      plainScenario([{ kind: "Deployment", name: "sticky", replicas: 1 }], 2, {
+        faults: { stuckTerminating: ["default/sticky"] },
+      }),
+    );
+    const pod = [...world.workload("sticky").pods][0]!;
+    expect((await world.cluster.evictPod("default", pod.name)).status).toBe(201);
+    await world.advance(3600_000);
+    expect(
+      (await world.cluster.getPod("default", pod.name)).metadata.deletionTimestamp,
+    ).toBeDefined();
+    await world.cluster.deletePod("default", pod.name, { gracePeriodSeconds: 0 });
+    await expect(world.cluster.getPod("default", pod.name)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("names only workloads that exist", () => {
+    expect(() =>
+      World.from(plainScenario([], 1, { faults: { stuckTerminating: ["ghost"] } })),
+    ).toThrow('faults.stuckTerminating[0]: no workload "ghost" in this scenario');
+  });
+});
