@@ -16,7 +16,7 @@ import type {
   Workload,
 } from "../ports/cluster.js";
 import { KubeApiError } from "../ports/errors.js";
-import type { LeaseRec, NodeRec, PodRec } from "./model.js";
+import type { LeaseRec, NodeRec, PodRec, WorkloadRec } from "./model.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { WatchStream } from "./watch.js";
 import type { World } from "./world.js";
@@ -224,9 +224,26 @@ export class SandboxCluster implements Cluster {
     );
   }
 
+  /** Workloads by kind/namespace/name and ReplicaSets by their name: owner lookups stay O(1) on big clusters. */
+  #workloadIndex?: { size: number; byKey: Map<string, WorkloadRec> };
+
+  #workloadCandidates(kind: Workload["kind"], namespace: string, name: string): WorkloadRec[] {
+    const all = this.world.kube.workloads;
+    if (!this.#workloadIndex || this.#workloadIndex.size !== all.size) {
+      const byKey = new Map<string, WorkloadRec>();
+      for (const w of all.values()) {
+        byKey.set(`${w.kind}/${w.namespace}/${w.name}`, w);
+        if (w.replicaSet) byKey.set(`ReplicaSet/${w.namespace}/${w.replicaSet}`, w);
+      }
+      this.#workloadIndex = { size: all.size, byKey };
+    }
+    const hit = this.#workloadIndex.byKey.get(`${kind}/${namespace}/${name}`);
+    return hit ? [hit] : [];
+  }
+
   async getWorkload(kind: Workload["kind"], namespace: string, name: string): Promise<Workload> {
     this.#gate("apps.getWorkload");
-    for (const w of this.world.kube.workloads.values()) {
+    for (const w of this.#workloadCandidates(kind, namespace, name)) {
       if (w.namespace !== namespace) continue;
       const isRs = kind === "ReplicaSet" && w.kind === "Deployment" && w.replicaSet === name;
       if (!isRs && !(w.kind === kind && w.name === name)) continue;
