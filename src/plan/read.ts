@@ -3,6 +3,8 @@
 // (by spec.nodeName), PDBs only in the namespaces of those pods, owners looked up one by one.
 // The number of requests grows with the nodes to replace, not with the pods of the cluster.
 import {
+  listAll,
+  pageOf,
   resilient,
   type AutoScalingGroup,
   type Cloud,
@@ -35,7 +37,6 @@ export interface ReadPorts {
   clock: Clock;
 }
 
-const PAGE = 500;
 const CONCURRENCY = 8;
 
 /** Run `fn` over items with at most `n` calls in flight. */
@@ -53,19 +54,6 @@ export async function mapLimit<T, R>(
     }
   };
   await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
-  return out;
-}
-
-async function listAllPages<T>(
-  list: (cont?: string) => Promise<{ items: T[]; metadata: { continue?: string } }>,
-): Promise<T[]> {
-  const out: T[] = [];
-  let cont: string | undefined;
-  do {
-    const page = await list(cont);
-    out.push(...page.items);
-    cont = page.metadata.continue || undefined;
-  } while (cont);
   return out;
 }
 
@@ -334,9 +322,7 @@ export async function readGroupsAndNodes(policy: Policy, ports: ReadPorts): Prom
   const [eksCluster, groups, nodes] = await Promise.all([
     ports.cloud.eks.describeCluster(policy.cluster.name),
     readGroups(policy, ports.cloud, now),
-    listAllPages((cont) =>
-      ports.cluster.listNodes({ limit: PAGE, ...(cont && { continue: cont }) }),
-    ),
+    listAll((cont) => ports.cluster.listNodes(pageOf(cont))).then((r) => r.items),
   ]);
   const latest = (await ports.cloud.eks.latestReleaseVersions?.()) ?? {};
   addDetached(groups, nodes);
@@ -367,21 +353,15 @@ export async function addWorkloads(
   cluster: Cluster,
 ): Promise<Snapshot> {
   const perNode = await mapLimit(nodeNames, CONCURRENCY, (node) =>
-    listAllPages((cont) =>
-      cluster.listPods(undefined, {
-        fieldSelector: `spec.nodeName=${node}`,
-        limit: PAGE,
-        ...(cont && { continue: cont }),
-      }),
-    ),
+    listAll((cont) =>
+      cluster.listPods(undefined, pageOf(cont, { fieldSelector: `spec.nodeName=${node}` })),
+    ).then((r) => r.items),
   );
   const pods = perNode.flat();
   const namespaces = [...new Set(pods.map((p) => p.metadata.namespace ?? "default"))].sort();
   const pdbs = (
     await mapLimit(namespaces, CONCURRENCY, (ns) =>
-      listAllPages((cont) =>
-        cluster.listPodDisruptionBudgets(ns, { limit: PAGE, ...(cont && { continue: cont }) }),
-      ),
+      listAll((cont) => cluster.listPodDisruptionBudgets(ns, pageOf(cont))).then((r) => r.items),
     )
   ).flat();
   const { workloadOf, workloads } = await readWorkloads(cluster, pods);

@@ -5,3 +5,4 @@ export type * from "./cluster.js";
 export * from "./clock.js";
 export * from "./errors.js";
 export * from "./resilient.js";
+export * from "./paginate.js";

@@ -3,7 +3,7 @@
 // its Retry-After (or 5 s), a 500 (several PDBs select the pod) is reported as such and retried,
 // and deletion is awaited by a watch. Past drainTimeout the drain fails with
 // PodEvictionFailure naming pods and PDBs — unless force, which deletes what is left and says so.
-import type { Pod } from "../ports/index.js";
+import { listAll, pageOf, type Pod } from "../ports/index.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
 
 export interface DrainOptions {
@@ -35,20 +35,10 @@ async function podsOn(
   ctx: RollContext,
   node: string,
 ): Promise<{ pods: Pod[]; resourceVersion: string }> {
-  const pods: Pod[] = [];
-  let cont: string | undefined;
-  let resourceVersion: string;
-  do {
-    const page = await ctx.cluster.listPods(undefined, {
-      fieldSelector: `spec.nodeName=${node}`,
-      limit: 500,
-      ...(cont && { continue: cont }),
-    });
-    pods.push(...page.items);
-    resourceVersion = page.metadata.resourceVersion;
-    cont = page.metadata.continue || undefined;
-  } while (cont);
-  return { pods: podsToMove(pods), resourceVersion };
+  const r = await listAll((cont) =>
+    ctx.cluster.listPods(undefined, pageOf(cont, { fieldSelector: `spec.nodeName=${node}` })),
+  );
+  return { pods: podsToMove(r.items), resourceVersion: r.resourceVersion };
 }
 
 interface Blocker {

@@ -1,7 +1,7 @@
 // A watched cache of the cluster's nodes (an informer, reduced): one paginated list, then a
 // watch from its resourceVersion, relisting on 410. Waits for node state read the cache and
 // wake on change instead of polling the API server (reference 003).
-import { KubeApiError, type Node } from "../ports/index.js";
+import { KubeApiError, listAll, pageOf, type Node } from "../ports/index.js";
 import { isAbort, type RollContext } from "./context.js";
 
 export function instanceIdOf(node: Node): string | undefined {
@@ -63,21 +63,14 @@ export class NodeCache {
   }
 
   private async relist(): Promise<string> {
+    const { items, resourceVersion } = await listAll((cont) =>
+      this.ctx.cluster.listNodes(pageOf(cont)),
+    );
     this.byName.clear();
     this.nameOfInstance.clear();
-    let cont: string | undefined;
-    let rv: string;
-    do {
-      const page = await this.ctx.cluster.listNodes({
-        limit: 500,
-        ...(cont && { continue: cont }),
-      });
-      for (const n of page.items) this.put(n);
-      rv = page.metadata.resourceVersion;
-      cont = page.metadata.continue || undefined;
-    } while (cont);
+    for (const n of items) this.put(n);
     this.notify();
-    return rv;
+    return resourceVersion;
   }
 
   private async loop(resourceVersion: string): Promise<void> {

@@ -2,7 +2,7 @@
 // every node Ready, every kube-system pod Ready. A failure blocks a group only when it concerns
 // that group, a control plane, or no group at all (a system pod); a NotReady node of another
 // group is that group's business. Success must hold `count` times in a row, 10 s apart.
-import type { Node, Pod } from "../ports/index.js";
+import { listAll, pageOf, type Node, type Pod } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
 
 export interface ValidationFailure {
@@ -19,19 +19,6 @@ export interface NodeOwner {
 
 export const VALIDATION_PERIOD_MS = 10_000;
 
-async function listAll<T>(
-  list: (cont?: string) => Promise<{ items: T[]; metadata: { continue?: string } }>,
-): Promise<T[]> {
-  const out: T[] = [];
-  let cont: string | undefined;
-  do {
-    const page = await list(cont);
-    out.push(...page.items);
-    cont = page.metadata.continue || undefined;
-  } while (cont);
-  return out;
-}
-
 const ready = (conditions?: { type: string; status: string }[]) =>
   conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
 
@@ -47,10 +34,8 @@ export async function validateCluster(
   const [nodes, system] = await Promise.all([
     cached
       ? [...cached()]
-      : listAll((cont) => ctx.cluster.listNodes({ limit: 500, ...(cont && { continue: cont }) })),
-    listAll((cont) =>
-      ctx.cluster.listPods("kube-system", { limit: 500, ...(cont && { continue: cont }) }),
-    ),
+      : listAll((cont) => ctx.cluster.listNodes(pageOf(cont))).then((r) => r.items),
+    listAll((cont) => ctx.cluster.listPods("kube-system", pageOf(cont))).then((r) => r.items),
   ]);
   const failures: ValidationFailure[] = [];
   for (const n of nodes) {

@@ -27,28 +27,58 @@ export function stsEndpointFor(region: string, env: NodeJS.ProcessEnv = process.
 }
 
 /** One token, valid for the cluster named, signed at `at`. */
-export async function createEksToken(options: EksTokenOptions, at: Date): Promise<string> {
-  const endpoint = new URL(options.stsEndpoint ?? stsEndpointFor(options.region));
+export interface PresignInput {
+  url: URL;
+  region: string;
+  clusterName: string;
+  credentials: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+  query: Record<string, string>;
+  expiresIn: number;
+  at: Date;
+}
+
+/**
+ * A presigned STS GET that signs the cluster name header: how a token is made, and how the
+ * sandbox checks one (it re-signs and compares, as STS would).
+ */
+export async function presignStsGet(
+  i: PresignInput,
+): Promise<{ path: string; query: Record<string, string> }> {
   const signer = new SignatureV4({
     service: "sts",
-    region: options.region,
-    credentials: options.credentials,
+    region: i.region,
+    credentials: i.credentials,
     sha256: NodeSha256,
     uriEscapePath: true,
   });
   const signed = await signer.presign(
     {
       method: "GET",
-      protocol: endpoint.protocol,
-      hostname: endpoint.hostname,
-      port: endpoint.port ? Number(endpoint.port) : undefined,
-      path: endpoint.pathname || "/",
-      query: { Action: "GetCallerIdentity", Version: "2011-06-15" },
-      headers: { host: endpoint.host, [CLUSTER_ID_HEADER]: options.clusterName },
+      protocol: i.url.protocol,
+      hostname: i.url.hostname,
+      port: i.url.port ? Number(i.url.port) : undefined,
+      path: i.url.pathname || "/",
+      query: i.query,
+      headers: { host: i.url.host, [CLUSTER_ID_HEADER]: i.clusterName },
     },
-    { expiresIn: PRESIGN_SECONDS, signingDate: at },
+    { expiresIn: i.expiresIn, signingDate: i.at },
   );
-  const query = new URLSearchParams(signed.query as Record<string, string>).toString();
+  return { path: signed.path, query: signed.query as Record<string, string> };
+}
+
+/** One token, valid for the cluster named, signed at `at`. */
+export async function createEksToken(options: EksTokenOptions, at: Date): Promise<string> {
+  const endpoint = new URL(options.stsEndpoint ?? stsEndpointFor(options.region));
+  const signed = await presignStsGet({
+    url: endpoint,
+    region: options.region,
+    clusterName: options.clusterName,
+    credentials: options.credentials,
+    query: { Action: "GetCallerIdentity", Version: "2011-06-15" },
+    expiresIn: PRESIGN_SECONDS,
+    at,
+  });
+  const query = new URLSearchParams(signed.query).toString();
   const url = `${endpoint.protocol}//${endpoint.host}${signed.path}?${query}`;
   return TOKEN_PREFIX + Buffer.from(url).toString("base64url");
 }

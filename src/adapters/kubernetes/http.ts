@@ -55,11 +55,15 @@ export class KubeHttp {
   async open(call: KubeCall): Promise<IncomingMessage> {
     const { url, opts } = await this.requestOptions(call);
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    // A length, always: Node sends DELETE bodies neither chunked nor sized by default, and the
+    // server then reads the body as the next request.
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    if (body !== undefined)
+      (opts.headers as Record<string, string>)["content-length"] = String(Buffer.byteLength(body));
     return new Promise((resolve, reject) => {
       const req = send(url, opts, resolve);
       req.on("error", reject);
-      if (call.body !== undefined) req.write(JSON.stringify(call.body));
-      req.end();
+      req.end(body);
     });
   }
 

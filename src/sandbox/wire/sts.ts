@@ -2,9 +2,7 @@
 // makes of an EKS bearer token — what EKS's authenticator does by calling STS with the
 // presigned URL: the URL must be a GetCallerIdentity for this cluster, fresh, and signed with
 // credentials STS knows.
-import { SignatureV4 } from "@smithy/signature-v4";
-import { NodeSha256 } from "../../adapters/aws/sha256.js";
-import { CLUSTER_ID_HEADER, TOKEN_PREFIX } from "../../adapters/aws/eks-token.js";
+import { CLUSTER_ID_HEADER, presignStsGet, TOKEN_PREFIX } from "../../adapters/aws/eks-token.js";
 import { signingService } from "./aws-query.js";
 import { RESOURCE_HEADER, type Face, type WireRequest, type WireResponse } from "./http.js";
 
@@ -67,26 +65,16 @@ export async function verifyEksToken(
       !/^X-Amz-(Algorithm|Credential|Date|Expires|SignedHeaders)$/.test(k)
     )
       query[k] = v;
-  const signer = new SignatureV4({
-    service: "sts",
+  const expected = await presignStsGet({
+    url,
     region,
+    clusterName,
     credentials: creds,
-    sha256: NodeSha256,
-    uriEscapePath: true,
+    query,
+    expiresIn: Number(q.get("X-Amz-Expires") ?? 60),
+    at: date,
   });
-  const expected = await signer.presign(
-    {
-      method: "GET",
-      protocol: url.protocol,
-      hostname: url.hostname,
-      port: url.port ? Number(url.port) : undefined,
-      path: url.pathname,
-      query,
-      headers: { host: url.host, [CLUSTER_ID_HEADER]: clusterName },
-    },
-    { expiresIn: Number(q.get("X-Amz-Expires") ?? 60), signingDate: date },
-  );
-  if (expected.query?.["X-Amz-Signature"] !== q.get("X-Amz-Signature"))
+  if (expected.query["X-Amz-Signature"] !== q.get("X-Amz-Signature"))
     return { ok: false, reason: "token signature does not match (wrong cluster or key)" };
   return { ok: true, arn: creds.arn };
 }

@@ -1,0 +1,192 @@
+// The EC2 face: EC2's flavour of the query protocol (namespace 2016-11-15, lowerCamelCase
+// elements, lists as <item>, no Result wrapper, its own error document) over the Cloud port and
+// the world's launch templates. EC2 says RequestLimitExceeded (HTTP 503) when it throttles.
+import type { Ec2Instance, LaunchTemplateVersion } from "../../ports/cloud.js";
+import { AwsApiError } from "../../ports/errors.js";
+import type { World } from "../world.js";
+import { ec2ErrorXml, toXml, type XmlValue } from "./aws-query.js";
+import type { Face, WireRequest, WireResponse } from "./http.js";
+import {
+  list,
+  need,
+  num,
+  objects,
+  pageOf,
+  queryCall,
+  str,
+  xmlResponse,
+  type Params,
+} from "./query-face.js";
+
+export const EC2_NS = "http://ec2.amazonaws.com/doc/2016-11-15/";
+
+const STATE_CODE: Record<string, number> = {
+  pending: 0,
+  running: 16,
+  "shutting-down": 32,
+  terminated: 48,
+  stopping: 64,
+  stopped: 80,
+};
+
+function versionXml(v: LaunchTemplateVersion): XmlValue {
+  return {
+    launchTemplateId: v.LaunchTemplateId,
+    launchTemplateName: v.LaunchTemplateName,
+    versionNumber: v.VersionNumber,
+    createTime: v.CreateTime,
+    createdBy: "arn:aws:iam::123456789012:role/sandbox",
+    defaultVersion: v.DefaultVersion,
+    launchTemplateData: {
+      imageId: v.LaunchTemplateData.ImageId,
+      instanceType: v.LaunchTemplateData.InstanceType,
+    },
+  };
+}
+
+function instanceXml(i: Ec2Instance): XmlValue {
+  return {
+    instanceId: i.InstanceId,
+    imageId: i.ImageId,
+    instanceState: { code: STATE_CODE[i.State.Name] ?? 0, name: i.State.Name },
+    privateDnsName: i.PrivateDnsName,
+    instanceType: i.InstanceType,
+    launchTime: i.LaunchTime,
+    placement: { availabilityZone: i.Placement.AvailabilityZone, tenancy: "default" },
+    tagSet: i.Tags.map((t) => ({ key: t.Key, value: t.Value })),
+  };
+}
+
+export class Ec2Face implements Face {
+  readonly name = "ec2";
+  /** Answer the next N requests with RequestLimitExceeded (tests of the SDK's retries). */
+  throttleNext = 0;
+  #requestNo = 0;
+
+  constructor(private readonly world: World) {}
+
+  async handle(req: WireRequest): Promise<WireResponse | undefined> {
+    const call = queryCall(req, "ec2");
+    if (!call) return undefined;
+    const id = `ec2-${++this.#requestNo}`;
+    const fail = (e: AwsApiError, resource: string) =>
+      xmlResponse(
+        e.status,
+        ec2ErrorXml({ status: e.status, code: e.code, message: e.message }, id),
+        resource,
+      );
+    if ("badType" in call)
+      return fail(
+        new AwsApiError("InvalidParameterValue", `Unsupported content type ${call.badType}`),
+        "BadRequest",
+      );
+    const { action, params } = call;
+    if (this.throttleNext > 0) {
+      this.throttleNext--;
+      return fail(new AwsApiError("RequestLimitExceeded", "Request limit exceeded.", 503), action);
+    }
+    try {
+      const result = await this.#run(action, params);
+      if (result === undefined)
+        return fail(
+          new AwsApiError(
+            "InvalidAction",
+            `The action ${action || "(none)"} is not valid for this web service.`,
+          ),
+          action || "InvalidAction",
+        );
+      return xmlResponse(
+        200,
+        `<?xml version="1.0" encoding="UTF-8"?><${action}Response xmlns="${EC2_NS}"><requestId>${id}</requestId>${toXml(result, "item")}</${action}Response>`,
+        action,
+      );
+    } catch (e) {
+      // A fault of the sandbox itself still answers in the service's shape.
+      if (!(e instanceof AwsApiError))
+        return fail(new AwsApiError("InternalFailure", (e as Error).message, 500), action);
+      if (e.code === "ThrottlingException")
+        return fail(
+          new AwsApiError("RequestLimitExceeded", "Request limit exceeded.", 503),
+          action,
+        );
+      return fail(e, action);
+    }
+  }
+
+  async #run(action: string, p: Params): Promise<XmlValue | undefined> {
+    const ec2 = this.world.cloud.ec2;
+    switch (action) {
+      case "DescribeLaunchTemplates":
+        return this.#templates(p);
+      case "DescribeLaunchTemplateVersions": {
+        const versions = list(p, "LaunchTemplateVersion");
+        const id = str(p, "LaunchTemplateId");
+        const name = str(p, "LaunchTemplateName");
+        if (!id && !name)
+          throw new AwsApiError(
+            "MissingParameter",
+            "The request must contain the parameter LaunchTemplateId or LaunchTemplateName",
+          );
+        const all = await ec2.describeLaunchTemplateVersions({
+          ...(id && { LaunchTemplateId: id }),
+          ...(name && { LaunchTemplateName: name }),
+          ...(versions && { Versions: versions }),
+        });
+        const { page, next } = pageOf(all, str(p, "NextToken"), num(p, "MaxResults") ?? 1000);
+        return { launchTemplateVersionSet: page.map(versionXml), nextToken: next };
+      }
+      case "DescribeInstances": {
+        const ids = list(p, "InstanceId") ?? [...this.world.aws.instances.keys()];
+        const states = objects(p, "Filter").find((f) => str(f, "Name") === "instance-state-name");
+        let found = await ec2.describeInstances({ InstanceIds: ids });
+        if (states)
+          found = found.filter((i) => (list(states, "Value") ?? []).includes(i.State.Name));
+        const { page, next } = pageOf(found, str(p, "NextToken"), num(p, "MaxResults") ?? 1000);
+        const reservations = page.map((i, k) => ({
+          reservationId: `r-${String(k).padStart(17, "0")}`,
+          ownerId: "123456789012",
+          instancesSet: [instanceXml(i)],
+        }));
+        return { reservationSet: reservations, nextToken: next };
+      }
+      case "TerminateInstances": {
+        const ids = list(p, "InstanceId") ?? [need(p, "InstanceId")];
+        const before = await ec2.describeInstances({ InstanceIds: ids });
+        await ec2.terminateInstances({ InstanceIds: ids });
+        return {
+          instancesSet: before.map((i) => ({
+            instanceId: i.InstanceId,
+            currentState: { code: 32, name: "shutting-down" },
+            previousState: { code: STATE_CODE[i.State.Name] ?? 0, name: i.State.Name },
+          })),
+        };
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** The world's launch templates (the Cloud port has no call for them: noderoll never lists). */
+  #templates(p: Params): XmlValue {
+    const ids = list(p, "LaunchTemplateId");
+    const names = list(p, "LaunchTemplateName");
+    const all = [...this.world.aws.templates.values()].filter(
+      (t) => (!ids || ids.includes(t.id)) && (!names || names.includes(t.name)),
+    );
+    if ((ids || names) && all.length === 0)
+      throw new AwsApiError(
+        "InvalidLaunchTemplateName.NotFoundException",
+        "At least one of the launch templates specified in the request does not exist.",
+      );
+    return {
+      launchTemplates: all.map((t) => ({
+        launchTemplateId: t.id,
+        launchTemplateName: t.name,
+        createTime: new Date(Math.min(...t.versions.map((v) => v.createdAt))),
+        createdBy: "arn:aws:iam::123456789012:role/sandbox",
+        defaultVersionNumber: t.defaultVersion,
+        latestVersionNumber: Math.max(...t.versions.map((v) => v.number)),
+      })),
+    };
+  }
+}

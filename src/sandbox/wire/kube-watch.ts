@@ -1,0 +1,151 @@
+// Watches for the Kubernetes face. The face keeps its own short history of node and pod events,
+// stamped with increasing resourceVersions, because a client that lists and then watches "from
+// the list's resourceVersion" must see what happened in between (virtual time may jump between
+// two requests). Older versions than the history holds answer 410 Gone, as the watch cache does.
+import type { ServerResponse } from "node:http";
+import type { Node, Pod, WatchEvent } from "../../ports/cluster.js";
+import type { WatchStream } from "../watch.js";
+import type { World } from "../world.js";
+
+export type WatchKind = "nodes" | "pods";
+type KubeObject = Node | Pod;
+
+export interface StampedEvent {
+  rv: number;
+  kind: WatchKind;
+  type: WatchEvent<KubeObject>["type"];
+  object: KubeObject;
+}
+
+interface Subscriber {
+  kind: WatchKind;
+  filter: (o: KubeObject) => boolean;
+  send: (e: StampedEvent) => void;
+}
+
+/** Taps the world's node and pod events and fans them out to HTTP watchers. */
+export class WatchHub {
+  readonly history: StampedEvent[] = [];
+  /** The oldest resourceVersion a watch may start from; older ones are 410 Gone. */
+  floor: number;
+  /** The newest stamp handed out. */
+  last: number;
+  readonly #subs = new Set<Subscriber>();
+
+  constructor(
+    private readonly world: World,
+    private readonly limit = 10_000,
+  ) {
+    this.floor = world.kube.rv;
+    this.last = world.kube.rv;
+    const tap = (kind: WatchKind) =>
+      ({ push: (e: WatchEvent<KubeObject>) => this.#record(kind, e) }) as unknown;
+    // Taps that keep no filter of their own: every event passes through the history.
+    this.#nodeTap = { filter: () => true, stream: tap("nodes") as WatchStream<Node> };
+    this.#podTap = { filter: () => true, stream: tap("pods") as WatchStream<Pod> };
+    world.kube.nodeWatchers.push(this.#nodeTap);
+    world.kube.podWatchers.push(this.#podTap);
+  }
+
+  readonly #nodeTap: { filter: () => boolean; stream: WatchStream<Node> };
+  readonly #podTap: { filter: () => boolean; stream: WatchStream<Pod> };
+
+  /** Stop listening to the world (the server is closing). */
+  close(): void {
+    const kube = this.world.kube;
+    kube.nodeWatchers = kube.nodeWatchers.filter((w) => w !== this.#nodeTap);
+    kube.podWatchers = kube.podWatchers.filter((w) => w !== this.#podTap);
+  }
+
+  #record(kind: WatchKind, e: WatchEvent<KubeObject>): void {
+    const kube = this.world.kube;
+    const objectRv = Number(e.object.metadata.resourceVersion ?? 0);
+    // Deletions carry the object's last version in the sandbox; a watch needs a newer one.
+    let rv = objectRv > this.last ? objectRv : this.last;
+    let object = e.object;
+    if (e.type === "DELETED") {
+      rv = kube.nextRv();
+      object = { ...e.object, metadata: { ...e.object.metadata, resourceVersion: String(rv) } };
+    }
+    this.last = Math.max(this.last, rv);
+    const stamped: StampedEvent = { rv, kind, type: e.type, object };
+    this.history.push(stamped);
+    if (this.history.length > this.limit) {
+      const dropped = this.history.splice(0, this.history.length - this.limit);
+      this.floor = Math.max(this.floor, dropped[dropped.length - 1]!.rv);
+    }
+    for (const s of this.#subs) if (s.kind === kind && s.filter(object)) s.send(stamped);
+  }
+
+  /** Events after `rv`, or undefined when `rv` is older than the history reaches. */
+  since(
+    rv: number,
+    kind: WatchKind,
+    filter: (o: KubeObject) => boolean,
+  ): StampedEvent[] | undefined {
+    if (rv < this.floor) return undefined;
+    return this.history.filter((e) => e.rv > rv && e.kind === kind && filter(e.object));
+  }
+
+  subscribe(s: Subscriber): () => void {
+    this.#subs.add(s);
+    return () => this.#subs.delete(s);
+  }
+
+  /** Watches open now (what the time driver asks: is every client just waiting?). */
+  get open(): number {
+    return this.#subs.size;
+  }
+}
+
+export interface WatchPlan {
+  hub: WatchHub;
+  kind: WatchKind;
+  filter: (o: KubeObject) => boolean;
+  /** Events to send first: synthetic ADDEDs or a replay (objects as the world gives them). */
+  initial: { type: string; object: KubeObject }[];
+  /** How an event's object goes on the wire (with kind and apiVersion, or as a Table). */
+  render: (object: KubeObject) => unknown;
+  bookmarks: boolean;
+  bookmarkMs: number;
+  timeoutMs?: number;
+  bookmarkObject: () => unknown;
+  /** Extra events after the initial ones (the initial-events-end bookmark). */
+  afterInitial?: unknown[];
+}
+
+/**
+ * Stream a watch as newline-delimited JSON. Subscribes at once (before the response is written)
+ * and buffers, so no event falls between the initial batch and the live ones.
+ */
+export function watchStream(plan: WatchPlan): (res: ServerResponse) => void {
+  let out: ServerResponse | undefined;
+  const line = (type: string, object: KubeObject) =>
+    JSON.stringify({ type, object: plan.render(object) }) + "\n";
+  const pending: string[] = plan.initial.map((e) => line(e.type, e.object));
+  for (const e of plan.afterInitial ?? []) pending.push(JSON.stringify(e) + "\n");
+  // Nothing is written once the response has ended or its client has gone.
+  const write = (text: string) =>
+    out ? !out.writableEnded && !out.destroyed && out.write(text) : pending.push(text);
+  const unsubscribe = plan.hub.subscribe({
+    kind: plan.kind,
+    filter: plan.filter,
+    send: (e) => write(line(e.type, e.object)),
+  });
+  return (res) => {
+    out = res;
+    res.on("error", () => undefined);
+    for (const text of pending.splice(0)) res.write(text);
+    const timers: NodeJS.Timeout[] = [];
+    if (plan.bookmarks) {
+      const bookmark = () =>
+        write(JSON.stringify({ type: "BOOKMARK", object: plan.bookmarkObject() }) + "\n");
+      timers.push(setInterval(bookmark, plan.bookmarkMs).unref());
+    }
+    if (plan.timeoutMs !== undefined) timers.push(setTimeout(() => res.end(), plan.timeoutMs));
+    res.on("close", () => {
+      unsubscribe();
+      for (const t of timers) clearTimeout(t);
+    });
+  };
+}
