@@ -117,6 +117,17 @@ function planGroup(
     );
   if (live.kind === "managed" && replacements.length > 0)
     notes.push("EKS picks the nodes of each wave at random");
+  const wantedVersion =
+    group.target?.kubernetesVersion ?? (live.kind === "managed" ? live.version : "");
+  if (
+    live.kind === "managed" &&
+    group.target?.releaseVersion === "latest" &&
+    !snapshot.latestReleaseVersions[wantedVersion]
+  ) {
+    notes.push(
+      `the latest EKS AMI release for ${wantedVersion} is not known here: a version update takes EKS's latest; to move the release alone, name it`,
+    );
+  }
   const blocked = findings.some((f) => f.severity === "blocker");
   const status =
     errors.length > 0

@@ -23,10 +23,10 @@ export function resolveTarget(group: Group, live: LiveGroup, snapshot: Snapshot)
   if (t.kubernetesVersion) out.kubernetesVersion = t.kubernetesVersion;
   if (t.releaseVersion && live.kind === "managed") {
     const version = t.kubernetesVersion ?? live.version;
-    out.releaseVersion =
-      t.releaseVersion === "latest"
-        ? (snapshot.latestReleaseVersions[version] ?? live.releaseVersion)
-        : t.releaseVersion;
+    // "latest" unknown (no SSM lookup): leave it to EKS, which takes the latest release itself.
+    const release =
+      t.releaseVersion === "latest" ? snapshot.latestReleaseVersions[version] : t.releaseVersion;
+    if (release) out.releaseVersion = release;
   }
   const lt = live.launchTemplate;
   if (t.launchTemplateVersion !== undefined && lt) {

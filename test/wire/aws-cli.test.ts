@@ -1,7 +1,7 @@
 // The aws CLI — v2 from Debian's awscli in CI, or whichever `aws` is on PATH — against the
 // sandbox with --endpoint-url: EKS (REST-JSON), Auto Scaling and EC2 (query protocol, XML).
 // Its parsed JSON output is asserted, so the faces are only as right as a real client agrees.
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +10,9 @@ import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts.js";
 import { World } from "../../src/sandbox/world.js";
 import { available, run } from "./clients.js";
 
-const hasAws = await available("aws");
+// Debian's awscli (v2, what .ci/run installs) is preferred over whatever else is on PATH.
+const AWS = existsSync("/usr/bin/aws") ? "/usr/bin/aws" : "aws";
+const hasAws = await available(AWS);
 if (!hasAws) console.warn("no aws CLI on PATH: skipping the aws CLI wire tests");
 
 let world: World;
@@ -29,7 +31,7 @@ async function aws(...args: string[]): Promise<Record<string, unknown>> {
     AWS_PAGER: "",
     AWS_MAX_ATTEMPTS: "1",
   };
-  const r = await run("aws", [...args, "--endpoint-url", server.url, "--output", "json"], env);
+  const r = await run(AWS, [...args, "--endpoint-url", server.url, "--output", "json"], env);
   if (r.code !== 0) throw new Error(`aws ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout || "{}") as Record<string, unknown>;
 }
