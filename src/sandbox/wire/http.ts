@@ -31,6 +31,8 @@ export interface LoggedRequest {
   face: string;
   method: string;
   path: string;
+  /** The raw query string ("limit=500&fieldSelector=…"), so tests can check pagination. */
+  query: string;
   status: number;
   /** What the face calls the thing acted on: "nodes", "pods/eviction", "check-runs", … */
   resource: string;
@@ -145,6 +147,7 @@ export async function startWireServer(
       face,
       method: request.method,
       path: url.pathname,
+      query: url.search.replace(/^\?/, ""),
       status: response.status,
       resource,
     });

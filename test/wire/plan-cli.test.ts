@@ -1,0 +1,72 @@
+// `noderoll plan` as a user runs it against a live cluster — the bundled CLI in a child
+// process, the AWS SDK and the Kubernetes adapter reaching `sandbox serve` through the standard
+// endpoint variables and a kubeconfig — while the server throttles: reads only, every
+// cluster-wide list paginated, 429s waited out.
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
+import { World } from "../../src/sandbox/world.js";
+import { ROOT } from "../helpers/cli.js";
+
+let server: SandboxServer;
+beforeAll(async () => {
+  server = await serveSandbox(World.demo(), {
+    kubeconfigPath: join(mkdtempSync(join(tmpdir(), "noderoll-plan-")), "kubeconfig"),
+  });
+});
+afterAll(() => server.close());
+
+function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, "dist/cli.js"), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...server.env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe("noderoll plan against sandbox serve", () => {
+  it("plans the demo with reads only, paginated cluster-wide lists, and throttling honoured", async () => {
+    server.faces.kubernetes.throttleNext = 3;
+    const before = server.log.entries.length;
+    const r = await cli([
+      "plan",
+      "--policy",
+      "policies/demo.yaml",
+      "--kubeconfig",
+      server.env.KUBECONFIG as string,
+      "--detailed-exitcode",
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("Plan: 3 groups to roll (17 nodes), 0 config changes, 0 blocked.");
+    expect(r.status).toBe(2);
+    const entries = server.log.entries.slice(before);
+    expect(entries.filter((e) => e.status === 429).length).toBe(3);
+    expect(server.log.mutating().filter((e) => entries.includes(e))).toEqual([]);
+    const clusterWideLists = entries.filter(
+      (e) =>
+        e.face === "kubernetes" &&
+        e.method === "GET" &&
+        /^\/api\/v1\/(nodes|pods)$/.test(e.path) &&
+        !/(^|&)watch=/.test(e.query),
+    );
+    expect(clusterWideLists.length).toBeGreaterThan(0);
+    expect(
+      clusterWideLists.filter(
+        (e) => !/(^|&)limit=\d+/.test(e.query) && !/fieldSelector=spec\.nodeName/.test(e.query),
+      ),
+    ).toEqual([]);
+    const podLists = clusterWideLists.filter((e) => e.path === "/api/v1/pods");
+    expect(
+      podLists.every((e) => /fieldSelector=spec\.nodeName/.test(decodeURIComponent(e.query))),
+    ).toBe(true);
+  });
+});
