@@ -194,3 +194,37 @@ describe("stopping early", () => {
     expect(mutating).toEqual([]);
   });
 });
+
+describe("other actors", () => {
+  it("respects a desired-capacity change made by someone else during the roll", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 4 }]);
+    world.clock.after(
+      4 * 60_000,
+      () =>
+        void world.cloud.autoScaling.setDesiredCapacity({
+          AutoScalingGroupName: "w",
+          DesiredCapacity: 6,
+        }),
+    );
+    const { result, invariants } = await roll(
+      world,
+      policyFor("groups: [{ name: w, rollingUpdate: { maxSurge: 1 } }]\n"),
+    );
+    expect(invariants.violations).toEqual([]);
+    expect(result.result).toBe("success");
+    expect(world.sizes("w").desired).toBe(6);
+    const ours = [...world.calls.entries()].filter(([k]) =>
+      /setDesiredCapacity|updateAutoScalingGroup/.test(k),
+    );
+    expect(ours).toEqual([[expect.stringMatching(/setDesiredCapacity/), 1]]);
+    expect(world.instances("w").every((i) => i.ltVersion === 2)).toBe(true);
+    expect(
+      world
+        .nodes("w")
+        .filter(
+          (n) =>
+            !n.deleted && n.annotations["cluster-autoscaler.kubernetes.io/scale-down-disabled"],
+        ),
+    ).toEqual([]);
+  });
+});
