@@ -201,3 +201,40 @@ describe("kOps behaviours (self-managed)", () => {
     });
   });
 });
+
+describe("validation", () => {
+  it("needs count consecutive successes: a flapping system pod holds the roll until it settles", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 3 }], {
+      workloads: [{ kind: "Deployment", name: "coredns", namespace: "kube-system", replicas: 1 }],
+    } as never);
+    await world.advance(120_000);
+    const dns = [...world.kube.pods.values()].find((p) => p.namespace === "kube-system")!;
+    // Ready and not ready in turn, every 7 s, for the first 4 minutes of the roll.
+    for (let t = 0; t < 240_000; t += 7_000)
+      world.clock.after(t, () => ((dns.ready = !dns.ready), world.clock.notify()));
+    world.clock.after(241_000, () => void (dns.ready = true));
+    const { result, events } = await roll(
+      world,
+      policyFor(
+        "groups: [{ name: w, rollingUpdate: { validation: { count: 3, timeout: 15m } } }]\n",
+      ),
+    );
+    expect(result.result).toBe("success");
+    const seq = events.filter(
+      (e) => e.type === "validation" || e.type === "node.cordon" || e.type === "instance.detach",
+    );
+    expect(seq.some((e) => e.type === "validation" && !e.ok)).toBe(true);
+    // Every step after a failed validation comes only after three successes in a row.
+    let streak = 0;
+    let failedSince = false;
+    for (const e of seq) {
+      if (e.type === "validation") {
+        streak = e.ok ? streak + 1 : 0;
+        if (!e.ok) failedSince = true;
+      } else if (failedSince) {
+        expect(streak, `${e.type} at ${e.t} after ${streak} successes`).toBeGreaterThanOrEqual(3);
+        failedSince = false;
+      }
+    }
+  });
+});
