@@ -1,0 +1,55 @@
+// The delegated engine for EKS managed node groups: phases reported as EKS goes through them,
+// EKS's failures explained in words.
+import { describe, expect, it } from "vitest";
+import { World } from "../../src/sandbox/world.js";
+import { managedScenario } from "../sandbox/helpers.js";
+import { ofType, policyFor, roll } from "./scenarios.js";
+
+const policy = (extra = "") =>
+  policyFor(`groups: [{ name: ng, target: { kubernetesVersion: "1.33" }${extra} }]\n`, "test");
+
+describe("EKS managed node groups (delegated)", () => {
+  it("reports EKS's four phases in order, the scale-up and the sizes back at the end", async () => {
+    const world = World.from(managedScenario({ zones: 3, nodes: 6 }));
+    const { result, events, invariants } = await roll(world, policy());
+    expect(invariants.violations).toEqual([]);
+    expect(result.result).toBe("success");
+    expect(ofType(events, "phase.end").map((e) => `${e.phase}:${e.result}`)).toEqual([
+      "setup:success",
+      "scale-up:success",
+      "upgrade:success",
+      "scale-down:success",
+    ]);
+    const resizes = ofType(events, "asg.resize");
+    expect(resizes[0]!.to.desired - resizes[0]!.from.desired).toBe(6);
+    expect(resizes.at(-1)!.to.desired).toBe(6);
+    expect(ofType(events, "instance.terminate")).toHaveLength(6);
+    expect(world.eks.nodegroups.get("ng")?.version).toBe("1.33");
+  });
+
+  it("sets updateConfig first when the policy's maxUnavailable differs", async () => {
+    const world = World.from(managedScenario({ zones: 2, nodes: 4, maxUnavailable: 1 }));
+    const { result, events } = await roll(world, policy(", rollingUpdate: { maxUnavailable: 2 }"));
+    expect(result.result).toBe("success");
+    expect(ofType(events, "eks.update").map((e) => e.updateType)[0]).toBe("ConfigUpdate");
+    expect(world.eks.nodegroups.get("ng")?.updateConfig.maxUnavailable).toBe(2);
+  });
+
+  it("explains NodeCreationFailure in words when new nodes never become Ready", async () => {
+    const world = World.from(
+      managedScenario({
+        zones: 2,
+        nodes: 4,
+        extra: { faults: { nodesNeverReady: [{ from: 0 }] } } as never,
+      }),
+    );
+    const { result, events } = await roll(world, policy());
+    expect(result).toMatchObject({
+      result: "failure",
+      message: expect.stringMatching(
+        /^NodeCreationFailure: EKS update .* ended Failed: NodeCreationFailure.*new nodes did not become Ready with the EKS labels/,
+      ),
+    });
+    expect(ofType(events, "phase.end").find((e) => e.result === "failure")).toBeDefined();
+  });
+});
