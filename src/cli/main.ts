@@ -58,12 +58,26 @@ function count(name: string, value: string | undefined, fallback?: number): numb
 
 /** Serve until SIGINT/SIGTERM; the endpoints and the variables to export go to stdout. */
 async function serve(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { scenario: { type: "string" }, port: { type: "string" }, kubeconfig: { type: "string" }, speed: { type: "string" } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      scenario: { type: "string" },
+      port: { type: "string" },
+      kubeconfig: { type: "string" },
+      speed: { type: "string" },
+    },
+  });
   const speed = values.speed === undefined ? 1 : Number(values.speed);
-  if (!Number.isFinite(speed) || speed < 0) throw new UsageError("--speed takes a number >= 0 (virtual seconds per real second)");
+  if (!Number.isFinite(speed) || speed < 0)
+    throw new UsageError("--speed takes a number >= 0 (virtual seconds per real second)");
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port takes a port number");
-  const server = await serveSandbox(loadWorld(values.scenario), { port, speed, ...(values.kubeconfig && { kubeconfigPath: values.kubeconfig }) });
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError("--port takes a port number");
+  const server = await serveSandbox(loadWorld(values.scenario), {
+    port,
+    speed,
+    ...(values.kubeconfig && { kubeconfigPath: values.kubeconfig }),
+  });
   process.stdout.write(server.describe());
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
@@ -95,7 +109,9 @@ async function runSandbox(args: string[]): Promise<number> {
     return 0;
   }
   if (sub === "serve") return serve(rest);
-  throw new UsageError(sub ? `unknown sandbox command "${sub}"` : "sandbox needs a command: serve or generate");
+  throw new UsageError(
+    sub ? `unknown sandbox command "${sub}"` : "sandbox needs a command: serve or generate",
+  );
 }
 
 export async function main(argv: string[]): Promise<number> {
