@@ -35,23 +35,19 @@ function diag(file: string, line: number, col: number, message: string, path = "
 }
 
 export function parsePolicySource(text: string, file: string): ParseResult {
+  // The whole file refused for one reason, at one place.
+  const refuse = (message: string, at = { line: 1, col: 1 }): ParseResult => ({
+    ok: false,
+    errors: [diag(file, at.line, at.col, message)],
+  });
   const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_POLICY_BYTES)
-    return { ok: false, errors: [diag(file, 1, 1, sizeMessage(bytes))] };
+  if (bytes > MAX_POLICY_BYTES) return refuse(sizeMessage(bytes));
   const deep = nesting(text);
   if (deep.tooDeepAt !== undefined) {
-    const at = lineCol(text, deep.tooDeepAt);
-    return {
-      ok: false,
-      errors: [
-        diag(
-          file,
-          at.line,
-          at.col,
-          `the YAML nests more than ${MAX_NESTING} levels deep; a policy needs fewer than 10`,
-        ),
-      ],
-    };
+    return refuse(
+      `the YAML nests more than ${MAX_NESTING} levels deep; a policy needs fewer than 10`,
+      lineCol(text, deep.tooDeepAt),
+    );
   }
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, {
@@ -64,13 +60,14 @@ export function parsePolicySource(text: string, file: string): ParseResult {
   const nonEmpty = list.filter((d) => d.contents !== null || d.errors.length > 0);
   if (nonEmpty.length === 0) {
     const what = text.trim() === "" ? "is empty" : "holds only comments";
-    const message = `the file ${what}; expected an UpgradePolicy starting with "apiVersion: noderoll.io/v1"`;
-    return { ok: false, errors: [diag(file, 1, 1, message)] };
+    return refuse(
+      `the file ${what}; expected an UpgradePolicy starting with "apiVersion: noderoll.io/v1"`,
+    );
   }
   if (nonEmpty.some((d) => d.directives?.yaml.explicit && d.directives.yaml.version === "1.1")) {
-    const message =
-      'the file declares "%YAML 1.1", whose rules read yes/no as booleans and 9:00 as a number; remove the directive (policies are YAML 1.2)';
-    return { ok: false, errors: [diag(file, 1, 1, message)] };
+    return refuse(
+      'the file declares "%YAML 1.1", whose rules read yes/no as booleans and 9:00 as a number; remove the directive (policies are YAML 1.2)',
+    );
   }
   const yamlErrors = list
     .flatMap((d) => d.errors.map((e) => yamlDiagnostic(file, lines, e, text)))
@@ -78,25 +75,17 @@ export function parsePolicySource(text: string, file: string): ParseResult {
   if (yamlErrors.length > 0) return { ok: false, errors: yamlErrors };
   if (nonEmpty.length > 1) {
     const second = nonEmpty[1] as Document.Parsed;
-    const at = lines.linePos(second.range[0]);
-    return {
-      ok: false,
-      errors: [
-        diag(
-          file,
-          at.line,
-          at.col,
-          `the file holds ${nonEmpty.length} YAML documents; a policy file holds exactly one (remove the "---" and what follows, or split the file)`,
-        ),
-      ],
-    };
+    return refuse(
+      `the file holds ${nonEmpty.length} YAML documents; a policy file holds exactly one (remove the "---" and what follows, or split the file)`,
+      lines.linePos(second.range[0]),
+    );
   }
   const doc = nonEmpty[0] as Document.Parsed;
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
-    return { ok: false, errors: [diag(file, 1, 1, aliasMessage(e))] };
+    return refuse(aliasMessage(e));
   }
   return { ok: true, source: { file, text, doc, lines }, value };
 }
