@@ -1,40 +1,243 @@
-// The GitHub Action entry (dist/index.js). For now it validates the policy files named by the
-// `policy` input and reports each problem as an annotation on its YAML line; plan and apply
-// arrive with the plan and apply issues.
-import { globSync } from "node:fs";
+// The GitHub Action entry (dist/index.js, action.yml). The workflow event decides (route.ts):
+// a pull request is planned (sticky comment, plan check run, annotations), a merge to the
+// default branch and a dispatch are applied (apply check run through the phases, the merged
+// pull request's comment, log groups), anything else is planned. Every run ends with a job
+// summary and its outputs; SIGINT / SIGTERM (a cancelled workflow) stop the roll cleanly.
 import * as core from "@actions/core";
-import { formatDiagnostic } from "../policy/index.js";
-import { validateFiles } from "../cli/validate.js";
+import { connectLive } from "../adapters/connect.js";
+import { applyFlow } from "./apply-flow.js";
+import { errorMessage, type PolicyOutcome, type PolicyResult, type RunContext } from "./context.js";
+import { readRunEnv, type RunEnv } from "./env.js";
+import { GitHubOut } from "./github.js";
+import { inputFromEnv, InputError, readInputs, type ActionInputs } from "./inputs.js";
+import { planFlow } from "./plan-flow.js";
+import { expandPolicies, isGlob, narrowToChanged } from "./policies.js";
+import { route, type Decision } from "./route.js";
+import { JobSummary } from "./summary.js";
 
-function run(): void {
-  const patterns = core.getMultilineInput("policy", { required: true }).flatMap((l) =>
-    l
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
-  // A glob that matches nothing is kept as written, so the user sees "no such file" for it.
-  const files = patterns.flatMap((p) =>
-    /[*?[{]/.test(p) ? (globSync(p).sort() as string[]) : [p],
-  );
-  if (files.length === 0) files.push(...patterns);
-  const reports = validateFiles(files);
-  for (const report of reports) {
-    for (const d of [...report.errors, ...report.warnings]) {
-      const props = {
-        file: d.file,
-        startLine: d.line,
-        startColumn: d.col,
-        title: "noderoll policy",
-      };
-      if (d.severity === "error") core.error(formatDiagnostic(d), props);
-      else core.warning(formatDiagnostic(d), props);
-    }
-  }
-  const invalid = reports.filter((r) => !r.valid).map((r) => r.file);
-  core.setOutput("valid", invalid.length === 0 ? "true" : "false");
-  if (invalid.length > 0) core.setFailed(`invalid policy: ${invalid.join(", ")}`);
-  else core.info(`${files.length} polic${files.length === 1 ? "y" : "ies"} valid`);
+/** The `result` output: the worst of the policies' results, or what the run as a whole did. */
+export type RunResult = PolicyResult | "refused";
+
+const SEVERITY: RunResult[] = [
+  "refused",
+  "invalid",
+  "error",
+  "failure",
+  "cancelled",
+  "success",
+  "planned",
+  "skipped",
+];
+
+export function overallResult(outcomes: readonly PolicyOutcome[]): RunResult {
+  if (outcomes.length === 0) return "skipped";
+  return SEVERITY.find((r) => outcomes.some((o) => o.result === r)) ?? "skipped";
 }
 
-run();
+const FAILING = new Set<RunResult>(["refused", "invalid", "error", "failure", "cancelled"]);
+
+function maskSecrets(inputs: ActionInputs): void {
+  if (inputs.token) core.setSecret(inputs.token);
+  for (const name of [
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+  ])
+    if (process.env[name]) core.setSecret(process.env[name] as string);
+}
+
+function resultTable(outcomes: readonly PolicyOutcome[], d: Decision, reason?: string): string {
+  const what = d.kind === "apply" ? `apply (${d.trigger})` : d.kind;
+  const lines = [
+    `## noderoll ${what}${reason ? ` · reason: ${reason}` : ""}`,
+    "",
+    "| policy | file | result | |",
+    "| --- | --- | --- | --- |",
+    ...outcomes.map(
+      (o) =>
+        `| \`${o.name}\` | \`${o.file}\` | ${o.result} | ${(o.message ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ").slice(0, 300)} |`,
+    ),
+    "",
+  ];
+  return lines.join("\n");
+}
+
+async function selectFiles(
+  inputs: ActionInputs,
+  env: RunEnv,
+  gh: GitHubOut,
+  decision: Decision,
+): Promise<{ files: string[]; pullRequest?: number; note?: string }> {
+  const cwd = process.cwd();
+  const expanded = expandPolicies(inputs.policy, cwd);
+  if (decision.kind === "plan" && decision.pullRequest !== undefined) {
+    if (!inputs.policy.some(isGlob)) return { files: expanded };
+    const changed = await gh.pullFiles(decision.pullRequest);
+    if (!changed) {
+      core.warning(
+        "the pull request's files could not be listed: planning every policy the input names",
+      );
+      return { files: expanded };
+    }
+    const n = narrowToChanged(inputs.policy, expanded, changed, true);
+    if (n.unchanged.length > 0)
+      core.info(`not planned (this pull request does not change them): ${n.unchanged.join(", ")}`);
+    return {
+      files: n.files,
+      ...(n.files.length === 0 && {
+        note: `pull request #${decision.pullRequest} changes no policy file that \`${inputs.policy.join(", ")}\` names`,
+      }),
+    };
+  }
+  if (decision.kind === "apply" && decision.trigger === "push") {
+    const pullRequest = await gh.pullOfCommit(decision.sha);
+    let changed = decision.changedFiles;
+    if (!changed && pullRequest !== undefined) changed = await gh.pullFiles(pullRequest);
+    if (!changed) {
+      core.info(
+        "the push's changed files are not all known: applying every policy the input names",
+      );
+      return { files: expanded, ...(pullRequest !== undefined && { pullRequest }) };
+    }
+    const n = narrowToChanged(inputs.policy, expanded, changed, false);
+    if (n.unchanged.length > 0)
+      core.info(`not applied (this push does not change them): ${n.unchanged.join(", ")}`);
+    return {
+      files: n.files,
+      ...(pullRequest !== undefined && { pullRequest }),
+      ...(n.files.length === 0 && {
+        note: `the push to ${env.ref} changes no policy file that \`${inputs.policy.join(", ")}\` names`,
+      }),
+    };
+  }
+  return { files: expanded };
+}
+
+/** Set once, at the end, whatever happened. */
+const outputs: Record<string, string> = { "plan-json": "", "has-changes": "false", valid: "true" };
+
+async function run(summary: JobSummary, controller: AbortController): Promise<RunResult> {
+  const env = readRunEnv();
+  let inputs: ActionInputs;
+  try {
+    inputs = readInputs(inputFromEnv());
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    core.setFailed(e.message);
+    summary.add(`## noderoll\n\n❌ ${e.message}\n`);
+    return "refused";
+  }
+  maskSecrets(inputs);
+  const gh = new GitHubOut(inputs.token, env.apiUrl, env.repo);
+  const decision = route(
+    { eventName: env.eventName, payload: env.payload, sha: env.sha, ref: env.ref },
+    {
+      mode: inputs.mode,
+      force: inputs.force,
+      ...(inputs.groups && { groups: inputs.groups }),
+      ...(inputs.reason && { reason: inputs.reason }),
+    },
+  );
+  core.info(`event ${env.eventName || "(none)"}, mode ${inputs.mode}: ${decision.kind}`);
+  if (decision.kind === "skip") {
+    core.notice(`noderoll: nothing to do: ${decision.why}`);
+    summary.add(`## noderoll\n\nNothing to do: ${decision.why}.\n`);
+    return "skipped";
+  }
+  if (decision.kind === "refuse") {
+    core.setFailed(`noderoll refused: ${decision.why}`);
+    summary.add(`## noderoll\n\n❌ Refused, nothing was read or changed: ${decision.why}.\n`);
+    return "refused";
+  }
+  if (decision.kind === "plan" && decision.warning) core.warning(decision.warning);
+  const { files, pullRequest, note } = await selectFiles(inputs, env, gh, decision);
+  if (files.length === 0) {
+    const why = note ?? `no policy file matches \`${inputs.policy.join(", ")}\``;
+    core.notice(`noderoll: nothing to do: ${why}`);
+    summary.add(`## noderoll\n\nNothing to do: ${why}.\n`);
+    return "skipped";
+  }
+  const ctx: RunContext = {
+    inputs,
+    env,
+    gh,
+    summary,
+    signal: controller.signal,
+    connect: (policy) =>
+      connectLive({
+        clusterName: policy.cluster.name,
+        region: policy.cluster.region,
+        ...(inputs.kubeconfig && { kubeconfig: inputs.kubeconfig }),
+        onRetry: (r) =>
+          core.info(
+            `throttled (HTTP ${r.status}): retry ${r.attempt} in ${Math.round(r.waitMs / 100) / 10} s`,
+          ),
+      }),
+  };
+  const outcomes =
+    decision.kind === "plan"
+      ? await planFlow(ctx, files, {
+          headSha: decision.headSha,
+          ...(decision.pullRequest !== undefined && { pullRequest: decision.pullRequest }),
+        })
+      : await applyFlow(ctx, files, {
+          sha: decision.sha,
+          trigger: decision.trigger,
+          force: decision.force,
+          ...(decision.groups && { groups: decision.groups }),
+          ...(decision.reason && { reason: decision.reason }),
+          ...(pullRequest !== undefined && { pullRequest }),
+        });
+  summary.add(
+    resultTable(outcomes, decision, decision.kind === "apply" ? decision.reason : undefined),
+  );
+  const result = overallResult(outcomes);
+  outputs["plan-json"] = outcomes.flatMap((o) => (o.planJson ? [o.planJson] : [])).join("\n");
+  outputs["has-changes"] = String(outcomes.some((o) => o.hasChanges));
+  outputs.valid = String(!outcomes.some((o) => o.result === "invalid"));
+  if (FAILING.has(result)) {
+    const bad = outcomes.filter((o) => FAILING.has(o.result));
+    core.setFailed(
+      result === "invalid"
+        ? `invalid policy: ${bad
+            .filter((o) => o.result === "invalid")
+            .map((o) => o.file)
+            .join(", ")}`
+        : `noderoll ${decision.kind}: ${bad.map((o) => `${o.name} ${o.result}${o.message ? ` (${o.message})` : ""}`).join("; ")}`,
+    );
+  }
+  return result;
+}
+
+async function main(): Promise<void> {
+  const controller = new AbortController();
+  const stop = (signal: string) => {
+    if (controller.signal.aborted) return;
+    core.warning(
+      `${signal}: the workflow was cancelled; finishing or abandoning the node in flight, then stopping. The next run continues where this one stopped.`,
+    );
+    controller.abort();
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  const summary = new JobSummary();
+  let result: RunResult = "failure";
+  try {
+    result = await run(summary, controller);
+  } catch (e) {
+    core.setFailed(`noderoll: ${errorMessage(e)}`);
+    summary.add(`## noderoll\n\n❌ ${errorMessage(e)}\n`);
+  } finally {
+    for (const [name, value] of Object.entries({ ...outputs, result })) core.setOutput(name, value);
+    try {
+      await summary.write();
+    } catch (e) {
+      core.warning(`could not write the job summary: ${errorMessage(e)}`);
+    }
+  }
+  // Watches and keep-alive sockets may linger; the run is over once the log is flushed.
+  const code = Number(process.exitCode ?? 0);
+  process.stdout.write("", () => process.exit(code));
+}
+
+await main();

@@ -62,7 +62,7 @@ async function evict(
     if (r.status === 201 || r.status === 404) return undefined;
     const pdb =
       r.status === 429
-        ? (r.pdb ?? pdbFromMessage(r.message))
+        ? (r.pdb ?? [...r.causes, r.message].map(pdbFromMessage).find(Boolean) ?? "")
         : r.status === 500
           ? "several PodDisruptionBudgets"
           : "";
@@ -89,8 +89,9 @@ async function evict(
   }
 }
 
+/** The API server names the budget in the Status cause: "The disruption budget web needs 2 healthy pods…". */
 function pdbFromMessage(message: string): string {
-  return /disruption budget "?([\w.-]+)"?/i.exec(message)?.[1] ?? "";
+  return /disruption budget "?([a-z0-9][\w.-]*)"? needs/i.exec(message)?.[1] ?? "";
 }
 
 /** Wait, by watch, until none of `names` is left on the node; false at the deadline. */

@@ -74,6 +74,7 @@ describe("faults", () => {
     expect(invariants.violations).toEqual([]);
     expect(result.result).toBe("success");
     expect(ofType(events, "eviction.blocked").length).toBeGreaterThan(0);
+    expect(ofType(events, "eviction.blocked").every((e) => e.pdb === "web")).toBe(true);
     expect(ofType(events, "node.drain.end").flatMap((e) => e.deleted ?? []).length).toBeGreaterThan(
       0,
     );

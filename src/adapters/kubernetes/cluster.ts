@@ -68,6 +68,8 @@ async function* watch<T>(
   }
   const stop = () => res.destroy();
   opts.signal?.addEventListener("abort", stop, { once: true });
+  // Aborted while the request was on its way: the listener above will never fire.
+  if (opts.signal?.aborted) stop();
   let buffer = "";
   try {
     for await (const chunk of res) {

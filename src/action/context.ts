@@ -1,0 +1,51 @@
+// What the plan and apply flows share: the inputs, the run's environment, the GitHub writer,
+// the job summary, how to reach a cluster, and what each policy came to.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { LivePorts } from "../adapters/connect.js";
+import type { Plan } from "../plan/index.js";
+import type { Policy } from "../policy/index.js";
+import { renderPlanJson } from "../render/index.js";
+import type { RunEnv } from "./env.js";
+import type { GitHubOut } from "./github.js";
+import type { ActionInputs } from "./inputs.js";
+import type { JobSummary } from "./summary.js";
+
+export interface RunContext {
+  inputs: ActionInputs;
+  env: RunEnv;
+  gh: GitHubOut;
+  summary: JobSummary;
+  connect(policy: Policy): Promise<LivePorts>;
+  /** Aborted on SIGTERM / SIGINT: a cancelled workflow. */
+  signal: AbortSignal;
+}
+
+export type PolicyResult =
+  "planned" | "invalid" | "error" | "success" | "failure" | "cancelled" | "skipped";
+
+export interface PolicyOutcome {
+  file: string;
+  name: string;
+  result: PolicyResult;
+  hasChanges: boolean;
+  planJson?: string;
+  message?: string;
+}
+
+/** Write the plan's JSON under RUNNER_TEMP for later steps (the `plan-json` output). */
+export function writePlanJson(ctx: RunContext, plan: Plan, taken: Set<string>): string {
+  const dir = join(ctx.env.runnerTemp, "noderoll");
+  mkdirSync(dir, { recursive: true });
+  let base = `${plan.policy.name}.plan.json`;
+  for (let i = 2; taken.has(base); i++) base = `${plan.policy.name}-${i}.plan.json`;
+  taken.add(base);
+  const path = join(dir, base);
+  writeFileSync(path, renderPlanJson(plan));
+  return path;
+}
+
+export function errorMessage(e: unknown): string {
+  const err = e as { message?: string; name?: string };
+  return err?.message ?? String(e);
+}

@@ -1,0 +1,73 @@
+// The action's inputs (action.yml), read and checked before anything else happens. A wrong
+// value is an InputError that names the input and what it accepts.
+import { parseDuration } from "../policy/index.js";
+import type { Mode } from "./route.js";
+
+export interface ActionInputs {
+  /** Paths or globs, as written (one per line or comma-separated). */
+  policy: string[];
+  mode: Mode;
+  token: string;
+  force: boolean;
+  groups?: string[];
+  reason?: string;
+  kubeconfig?: string;
+  maxDurationMs?: number;
+  comment: boolean;
+  checkRun: boolean;
+  ignoreWindow: boolean;
+}
+
+export class InputError extends Error {}
+
+/** GitHub's default for `max-duration`: stop starting nodes well before the 6-hour job limit. */
+export const DEFAULT_MAX_DURATION = "5h30m";
+
+/** How the runner passes an input: INPUT_<NAME> with spaces as underscores, upper-cased. */
+export function inputFromEnv(env: NodeJS.ProcessEnv = process.env): (name: string) => string {
+  return (name) => (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
+}
+
+function list(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function bool(get: (name: string) => string, name: string, fallback: boolean): boolean {
+  const v = get(name).toLowerCase();
+  if (v === "") return fallback;
+  if (["true", "yes", "on", "1"].includes(v)) return true;
+  if (["false", "no", "off", "0"].includes(v)) return false;
+  throw new InputError(`input ${name} must be true or false, not "${get(name)}"`);
+}
+
+export function readInputs(get: (name: string) => string): ActionInputs {
+  const policy = list(get("policy")).map((p) => p.replace(/^\.\//, ""));
+  if (policy.length === 0)
+    throw new InputError("input policy is required: a policy file, several, or a glob");
+  const mode = (get("mode") || "auto").toLowerCase();
+  if (mode !== "auto" && mode !== "plan" && mode !== "apply")
+    throw new InputError(`input mode must be auto, plan or apply, not "${get("mode")}"`);
+  const maxText = get("max-duration") || DEFAULT_MAX_DURATION;
+  const maxDurationMs = parseDuration(maxText);
+  if (maxDurationMs === undefined || maxDurationMs <= 0)
+    throw new InputError(`input max-duration takes a duration such as 5h30m, not "${maxText}"`);
+  const groups = list(get("groups"));
+  const reason = get("reason");
+  const kubeconfig = get("kubeconfig");
+  return {
+    policy,
+    mode,
+    token: get("github-token"),
+    force: bool(get, "force", false),
+    ...(groups.length > 0 && { groups }),
+    ...(reason && { reason }),
+    ...(kubeconfig && { kubeconfig }),
+    maxDurationMs,
+    comment: bool(get, "comment", true),
+    checkRun: bool(get, "check-run", true),
+    ignoreWindow: bool(get, "ignore-window", false),
+  };
+}

@@ -1,0 +1,148 @@
+// The plan flow (pull requests, and `mode: plan`): per policy, validate (errors become
+// annotations on the YAML lines, carried by the plan check run), read live state, plan, and
+// report — the sticky PR comment, the check run `noderoll plan / <policy>` on the head commit,
+// the log and the job summary. Nothing is changed anywhere but on GitHub.
+import * as core from "@actions/core";
+import { stickyMarker } from "../adapters/github/sticky-comment.js";
+import { hasChanges, readAndPlan } from "../plan/index.js";
+import {
+  COMMENT_LIMIT,
+  fitMarkdown,
+  planCheckName,
+  planCheckRun,
+  renderPlanMarkdown,
+  renderPlanText,
+} from "../render/index.js";
+import { errorMessage, writePlanJson, type PolicyOutcome, type RunContext } from "./context.js";
+import {
+  annotateInLog,
+  annotationsOf,
+  diagnosticsOf,
+  invalidMarkdown,
+  loadPolicyFile,
+  type PolicyFile,
+} from "./policy-file.js";
+
+export interface PlanTarget {
+  headSha: string;
+  pullRequest?: number;
+}
+
+async function reportInvalid(ctx: RunContext, p: PolicyFile, target: PlanTarget): Promise<void> {
+  const diags = diagnosticsOf(p);
+  const errors = p.load.ok ? 0 : p.load.errors.length;
+  const markdown = invalidMarkdown(p, "noderoll plan");
+  let annotated = false;
+  if (ctx.inputs.checkRun) {
+    const check = ctx.gh.checkRun(planCheckName(p.name), target.headSha);
+    if (await check.start({ title: "Validating the policy", summary: "…" }, ctx.env.runUrl))
+      annotated = await check.complete(
+        "failure",
+        { title: `Invalid policy: ${errors} error${errors === 1 ? "" : "s"}`, summary: markdown },
+        annotationsOf(diags, ctx.env.workspace),
+      );
+  }
+  if (!annotated) annotateInLog(diags, ctx.env.workspace);
+  if (ctx.inputs.comment && target.pullRequest !== undefined)
+    await ctx.gh.comment(
+      target.pullRequest,
+      p.name,
+      fitMarkdown(() => markdown, COMMENT_LIMIT, `\n${stickyMarker(p.name)}`),
+    );
+  ctx.summary.add(markdown);
+}
+
+async function planOne(
+  ctx: RunContext,
+  file: string,
+  target: PlanTarget,
+  jsonNames: Set<string>,
+): Promise<PolicyOutcome> {
+  const p = loadPolicyFile(file);
+  for (const d of diagnosticsOf(p))
+    core.info(
+      `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.path ? `${d.path}: ` : ""}${d.message}`,
+    );
+  if (!p.load.ok) {
+    await reportInvalid(ctx, p, target);
+    return { file, name: p.name, result: "invalid", hasChanges: false, message: "invalid policy" };
+  }
+  const policy = p.load.policy;
+  const check = ctx.inputs.checkRun
+    ? ctx.gh.checkRun(planCheckName(policy.metadata.name), target.headSha)
+    : undefined;
+  await check?.start(
+    {
+      title: "Reading live state",
+      summary: `Planning \`${file}\` against cluster \`${policy.cluster.name}\`…`,
+    },
+    ctx.env.runUrl,
+  );
+  let plan;
+  try {
+    const ports = await ctx.connect(policy);
+    ({ plan } = await readAndPlan(policy, file, ports, {
+      force: ctx.inputs.force,
+      ...(ctx.inputs.groups && { groups: ctx.inputs.groups }),
+    }));
+  } catch (e) {
+    const message = `could not read the live state of cluster ${policy.cluster.name} (${policy.cluster.region}): ${errorMessage(e)}`;
+    core.error(`${file}: ${message}`);
+    await check?.complete("failure", { title: "Could not plan", summary: message });
+    ctx.summary.add(`### noderoll plan · \`${policy.metadata.name}\` · ❌ error\n\n${message}\n`);
+    return { file, name: policy.metadata.name, result: "error", hasChanges: false, message };
+  }
+  const planJson = writePlanJson(ctx, plan, jsonNames);
+  core.info(renderPlanText(plan));
+  core.info(`plan JSON: ${planJson}`);
+  const payload = planCheckRun(plan);
+  if (check?.created)
+    await check.complete(
+      payload.conclusion ?? "neutral",
+      payload.output,
+      annotationsOf(p.load.warnings, ctx.env.workspace),
+    );
+  else annotateInLog(p.load.warnings, ctx.env.workspace);
+  if (ctx.inputs.comment && target.pullRequest !== undefined)
+    await ctx.gh.comment(
+      target.pullRequest,
+      policy.metadata.name,
+      fitMarkdown(
+        (d) => renderPlanMarkdown(plan, d),
+        COMMENT_LIMIT,
+        `\n${stickyMarker(policy.metadata.name)}`,
+      ),
+    );
+  ctx.summary.addFitted((d) => renderPlanMarkdown(plan, d));
+  const blocked = plan.summary.blocked > 0;
+  if (blocked)
+    core.warning(
+      `${policy.metadata.name}: ${plan.summary.blocked} group(s) blocked; apply would stop there (see the plan)`,
+    );
+  return {
+    file,
+    name: policy.metadata.name,
+    result: plan.summary.errors > 0 ? "error" : "planned",
+    hasChanges: hasChanges(plan),
+    planJson,
+    ...(plan.summary.errors > 0 && { message: plan.groups.flatMap((g) => g.errors).join("; ") }),
+  };
+}
+
+export async function planFlow(
+  ctx: RunContext,
+  files: readonly string[],
+  target: PlanTarget,
+): Promise<PolicyOutcome[]> {
+  const out: PolicyOutcome[] = [];
+  const jsonNames = new Set<string>();
+  for (const file of files) {
+    core.startGroup(`noderoll plan ${file}`);
+    try {
+      out.push(await planOne(ctx, file, target, jsonNames));
+    } finally {
+      core.endGroup();
+    }
+  }
+  return out;
+}

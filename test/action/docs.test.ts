@@ -1,0 +1,103 @@
+// The action's contract as users read it: every input in action.yml is documented and read by
+// the code, the example workflows in docs/workflows/ are the ones the README shows, use only
+// inputs that exist, and ask for the permissions the README's table says.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { readInputs } from "../../src/action/inputs.js";
+import { ROOT } from "../helpers/cli.js";
+
+interface ActionYml {
+  inputs: Record<string, { description: string; default?: string }>;
+  outputs: Record<string, { description: string }>;
+  runs: { using: string; main: string };
+}
+
+const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as ActionYml;
+const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+const workflowDir = join(ROOT, "docs/workflows");
+const workflows = readdirSync(workflowDir).filter((f) => f.endsWith(".yml"));
+
+describe("action.yml", () => {
+  it("runs dist/index.js on node24 and documents every input and output", () => {
+    expect(action.runs).toEqual({ using: "node24", main: "dist/index.js" });
+    expect(Object.keys(action.inputs).sort()).toEqual(
+      [
+        "check-run",
+        "comment",
+        "force",
+        "github-token",
+        "groups",
+        "ignore-window",
+        "kubeconfig",
+        "max-duration",
+        "mode",
+        "policy",
+        "reason",
+      ].sort(),
+    );
+    for (const [name, input] of Object.entries(action.inputs)) {
+      expect(input.description.length, name).toBeGreaterThan(30);
+      expect(readme, `README documents input ${name}`).toContain(`| \`${name}\``);
+    }
+    expect(Object.keys(action.outputs).sort()).toEqual([
+      "has-changes",
+      "plan-json",
+      "result",
+      "valid",
+    ]);
+  });
+
+  it("every input is read by the code, and the defaults parse", () => {
+    const asked = new Set<string>();
+    const defaults = Object.fromEntries(
+      Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ""]),
+    );
+    const inputs = readInputs((name) => {
+      asked.add(name);
+      return name === "github-token" ? "t" : (defaults[name] ?? "");
+    });
+    expect([...asked].sort()).toEqual(Object.keys(action.inputs).sort());
+    expect(inputs).toMatchObject({
+      policy: ["policies/*.yaml"],
+      mode: "auto",
+      force: false,
+      comment: true,
+      checkRun: true,
+      maxDurationMs: 5.5 * 3600_000,
+    });
+  });
+});
+
+describe("example workflows", () => {
+  it("are the four the README shows, verbatim", () => {
+    expect(workflows.sort()).toEqual(["apply.yml", "emergency.yml", "fleet.yml", "plan.yml"]);
+    for (const f of workflows) {
+      const text = readFileSync(join(workflowDir, f), "utf8");
+      expect(readme, `README shows docs/workflows/${f}`).toContain(`\`\`\`yaml\n${text}\`\`\``);
+    }
+  });
+
+  it("use only inputs the action has, and ask for what they need", () => {
+    for (const f of workflows) {
+      const wf = parse(readFileSync(join(workflowDir, f), "utf8")) as {
+        permissions: Record<string, string>;
+        jobs: Record<string, { steps: { uses?: string; with?: Record<string, unknown> }[] }>;
+      };
+      const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
+      const ours = steps.filter((s) => s.uses?.includes("/noderoll@"));
+      expect(ours.length, f).toBeGreaterThan(0);
+      for (const s of ours)
+        for (const key of Object.keys(s.with ?? {}))
+          expect(Object.keys(action.inputs), `${f}: ${key}`).toContain(key);
+      expect(wf.permissions.checks, f).toBe("write");
+      expect(wf.permissions["id-token"], f).toBe("write");
+      expect(wf.permissions.contents, f).toBe("read");
+      expect(
+        steps.some((s) => s.uses?.startsWith("aws-actions/configure-aws-credentials@")),
+        f,
+      ).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,82 @@
+// Which policy files a run acts on, and how inputs are read.
+import { describe, expect, it } from "vitest";
+import { inputFromEnv, readInputs } from "../../src/action/inputs.js";
+import { expandPolicies, narrowToChanged } from "../../src/action/policies.js";
+import { workspace } from "./harness.js";
+
+describe("policy selection", () => {
+  const cwd = workspace({
+    "policies/a.yaml": "",
+    "policies/b.yaml": "",
+    "policies/team/c.yaml": "",
+    "README.md": "",
+  });
+
+  it("expands globs in the checkout, keeps written paths as they are", () => {
+    expect(expandPolicies(["policies/*.yaml", "./extra.yaml"], cwd)).toEqual([
+      "policies/a.yaml",
+      "policies/b.yaml",
+      "extra.yaml",
+    ]);
+    expect(expandPolicies(["policies/**/*.yaml"], cwd)).toContain("policies/team/c.yaml");
+  });
+
+  it("on a pull request narrows a glob to the changed files, and keeps written paths", () => {
+    const patterns = ["policies/*.yaml", "pinned.yaml"];
+    const expanded = expandPolicies(patterns, cwd);
+    expect(
+      narrowToChanged(
+        patterns,
+        expanded,
+        ["policies/b.yaml", "policies/new.yaml", "README.md"],
+        true,
+      ),
+    ).toEqual({
+      files: ["pinned.yaml", "policies/b.yaml", "policies/new.yaml"],
+      unchanged: ["policies/a.yaml"],
+    });
+  });
+
+  it("on a push keeps only the changed files, written paths included", () => {
+    const patterns = ["policies/a.yaml", "policies/team/*.yaml"];
+    const expanded = expandPolicies(patterns, cwd);
+    expect(narrowToChanged(patterns, expanded, ["policies/team/c.yaml"], false)).toEqual({
+      files: ["policies/team/c.yaml"],
+      unchanged: ["policies/a.yaml"],
+    });
+  });
+});
+
+describe("inputs", () => {
+  it("reads INPUT_* as the runner sets them (hyphens kept, upper case)", () => {
+    const get = inputFromEnv({
+      INPUT_POLICY: "policies/a.yaml, policies/b.yaml\npolicies/c.yaml",
+      "INPUT_GITHUB-TOKEN": "tok",
+      "INPUT_MAX-DURATION": "90m",
+      INPUT_GROUPS: "workers, ingress",
+      INPUT_FORCE: "True",
+      INPUT_REASON: " CVE ",
+      "INPUT_CHECK-RUN": "false",
+    });
+    expect(readInputs(get)).toEqual({
+      policy: ["policies/a.yaml", "policies/b.yaml", "policies/c.yaml"],
+      mode: "auto",
+      token: "tok",
+      force: true,
+      groups: ["workers", "ingress"],
+      reason: "CVE",
+      maxDurationMs: 90 * 60_000,
+      comment: true,
+      checkRun: false,
+      ignoreWindow: false,
+    });
+  });
+
+  it("refuses what it cannot read, naming the input", () => {
+    const get = (env: Record<string, string>) => inputFromEnv({ INPUT_POLICY: "p.yaml", ...env });
+    expect(() => readInputs(get({ INPUT_FORCE: "maybe" }))).toThrow(
+      'input force must be true or false, not "maybe"',
+    );
+    expect(() => readInputs(inputFromEnv({}))).toThrow(/input policy is required/);
+  });
+});
