@@ -70,6 +70,18 @@ function ownerResolver(groups: LiveGroup[], policy: Policy): (n: Node) => NodeOw
   };
 }
 
+/** The launch template version a self-managed group must be switched to, if the policy changes it. */
+function launchTemplateChange(
+  group: Policy["groups"][number],
+  live: LiveGroup,
+  plan: GroupPlan,
+): { launchTemplate?: { id: string; version: string } } {
+  const wanted = group.target?.launchTemplateVersion;
+  if (live.kind !== "self-managed" || !live.launchTemplate || wanted === undefined) return {};
+  if (!plan.configChanges.some((c) => c.field === "launchTemplate.version")) return {};
+  return { launchTemplate: { id: live.launchTemplate.id, version: String(wanted) } };
+}
+
 function stopReason(ctx: RollContext, policy: Policy, options: ApplyOptions): string | undefined {
   if (ctx.signal.aborted) return "the run was cancelled";
   const now = ctx.clock.now();
@@ -141,6 +153,7 @@ async function rollGroup(
     nodes,
     ownerOf: ownerResolver(full.groups, policy),
     stopReason: () => stopReason(ctx, policy, options),
+    ...launchTemplateChange(policyGroup, live, plan),
   };
   const groupNodes = [...nodes.byName.values()].filter((n) => job.ownerOf(n).group === name);
   await clearStaleMarks(ctx, job, new Set(nodesToMove), groupNodes);
@@ -166,7 +179,9 @@ export async function apply(
   log: EventLog,
   options: ApplyOptions,
 ): Promise<ApplyResult> {
-  const signal = options.signal ?? new AbortController().signal;
+  // Stopping comes from outside (SIGTERM) or from losing the cluster lock mid-roll.
+  const lockLost = new AbortController();
+  const signal = AbortSignal.any([options.signal ?? new AbortController().signal, lockLost.signal]);
   const start = ports.clock.now();
   // Throttling is retried whoever implements the ports (the sandbox throttles at the port).
   const ctx: RollContext = {
@@ -195,7 +210,10 @@ export async function apply(
     ...(options.reason && { reason: options.reason }),
     ...(options.runUrl && { run: options.runUrl }),
   });
-  const lock = new ClusterLock(ctx, policy.cluster.name, options.runId, options.runUrl);
+  const lock = new ClusterLock(ctx, policy.cluster.name, options.runId, options.runUrl, (why) => {
+    ctx.emit({ type: "note", message: `${why}: stopping after the node in flight` });
+    lockLost.abort();
+  });
   const nodes = new NodeCache(ctx);
   let outcome: ApplyResult = {
     result: "success",
@@ -213,6 +231,13 @@ export async function apply(
       );
     await nodes.start();
     for (const name of order) {
+      // Between groups too: no group starts past the deadline, outside the window or cancelled.
+      const stop = stopReason(ctx, policy, options);
+      if (stop)
+        throw new RollError(
+          signal.aborted ? "Cancelled" : "Deadline",
+          `${stop}; group ${name} and after it left for the next run`,
+        );
       try {
         await rollGroup(ctx, policy, file, name, nodes, options);
         ctx.emit({ type: "group.end", group: name, result: "success" });

@@ -96,6 +96,7 @@ export class ClusterLock {
     cluster: string,
     holder: string,
     runUrl?: string,
+    private readonly onLost?: (why: string) => void,
   ) {
     this.me = { name: leaseName(cluster), holder, ...(runUrl && { runUrl }) };
   }
@@ -124,24 +125,51 @@ export class ClusterLock {
     }
   }
 
+  /**
+   * Renew every third of the lease's duration; a failed renewal is retried until shortly before
+   * the lease would expire. If it cannot be renewed, or another run holds it now, the roll must
+   * stop: `onLost` says so, and the caller aborts between nodes.
+   */
   private async renewLoop(): Promise<void> {
-    try {
-      for (;;) {
+    let renewed = this.ctx.clock.now().getTime();
+    while (!this.stop.signal.aborted) {
+      try {
         await this.ctx.clock.sleep((LEASE_DURATION_SECONDS * 1000) / 3, this.stop.signal);
-        const current = await this.ctx.cluster.getLease(LEASE_NAMESPACE, this.me.name);
-        if (current.spec.holderIdentity !== this.me.holder) return;
-        const renewTime = this.ctx.clock
-          .now()
-          .toISOString()
-          .replace(/\.\d{3}Z$/, ".000000Z");
-        await this.ctx.cluster.updateLease(LEASE_NAMESPACE, {
-          ...current,
-          spec: { ...current.spec, renewTime },
-        });
+        for (;;) {
+          const outcome = await this.renewOnce().catch(() => "failed" as const);
+          if (outcome === "renewed") break;
+          if (
+            outcome === "taken" ||
+            this.ctx.clock.now().getTime() > renewed + (LEASE_DURATION_SECONDS - 30) * 1000
+          ) {
+            this.onLost?.(
+              outcome === "taken"
+                ? "another run holds the cluster lock now"
+                : "the cluster lock could not be renewed",
+            );
+            return;
+          }
+          await this.ctx.clock.sleep(10_000, this.stop.signal);
+        }
+        renewed = this.ctx.clock.now().getTime();
+      } catch {
+        return; // stopped
       }
-    } catch {
-      // Stopped, or the API failed: the lease then expires on its own, which is the safe side.
     }
+  }
+
+  private async renewOnce(): Promise<"renewed" | "taken"> {
+    const current = await this.ctx.cluster.getLease(LEASE_NAMESPACE, this.me.name);
+    if (current.spec.holderIdentity !== this.me.holder) return "taken";
+    const renewTime = this.ctx.clock
+      .now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, ".000000Z");
+    await this.ctx.cluster.updateLease(LEASE_NAMESPACE, {
+      ...current,
+      spec: { ...current.spec, renewTime },
+    });
+    return "renewed";
   }
 
   /** Give the lease up (empty holder) so the next run need not wait for it to expire. */

@@ -90,7 +90,8 @@ export class NodeCache {
       } catch (e) {
         if (isAbort(e) || this.stop.signal.aborted) return;
         if (e instanceof KubeApiError && e.status === 410) {
-          rv = await this.relist();
+          // A relist that fails is retried like any other failure; the loop never rejects.
+          rv = await this.relist().catch(() => rv);
           continue;
         }
         await this.ctx.clock.sleep(1000, this.stop.signal).catch(() => undefined);

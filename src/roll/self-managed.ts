@@ -5,13 +5,19 @@
 // validate — with detached instances last. Every step is idempotent and every decision comes
 // from live state plus our marks, so a later run finishes what an interrupted one started.
 import type { EffectiveSettings } from "../policy/index.js";
-import type { GroupPlan, Replacement, SelfManagedGroupInfo } from "../plan/index.js";
+import {
+  interleaveByZone,
+  type GroupPlan,
+  type Replacement,
+  type SelfManagedGroupInfo,
+} from "../plan/index.js";
 import type { Node } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
 import { drainNode } from "./drain.js";
 import type { Phase } from "./events.js";
 import {
   addTaint,
+  CORDONED_ANNOTATION,
   clearMarks,
   cordon,
   DETACHED_LABEL,
@@ -32,6 +38,8 @@ export interface GroupJob {
   ownerOf: (n: Node) => NodeOwner;
   /** Why no new node may start now (window closed, deadline, cancelled), or undefined. */
   stopReason: () => string | undefined;
+  /** The launch template version the group must launch from, when the policy changes it. */
+  launchTemplate?: { id: string; version: string };
 }
 
 const POLL_MS = 10_000;
@@ -195,6 +203,21 @@ async function replaceOne(
 
 async function setup(ctx: RollContext, job: GroupJob, todo: Replacement[]): Promise<void> {
   const bastion = job.plan.role === "bastion";
+  // Replacements must launch from the policy's version, or the roll would never converge.
+  if (job.launchTemplate) {
+    await ctx.cloud.autoScaling.updateAutoScalingGroup({
+      AutoScalingGroupName: job.plan.name,
+      LaunchTemplate: {
+        LaunchTemplateId: job.launchTemplate.id,
+        Version: job.launchTemplate.version,
+      },
+    });
+    ctx.emit({
+      type: "note",
+      group: job.plan.name,
+      message: `${job.plan.name}: launch template version set to ${job.launchTemplate.version}`,
+    });
+  }
   if (!bastion) await validate(ctx, job, 1);
   for (const r of todo) {
     if (bastion || !r.node || !job.nodes.byName.has(r.node)) continue;
@@ -219,8 +242,10 @@ async function scaleUp(
   const more = Math.max(0, surge - detached.length);
   if (surge === 0 || (more === 0 && detached.length === 0)) return "skipped";
   const old = new Set([...attached, ...detached].map((r) => r.instance));
-  // Detach from the end of the queue: surge instances are drained last.
-  const picks = attached.slice(Math.max(0, attached.length - more)).reverse();
+  // Detach from the end of the queue: surge instances are drained last. Only instances with a
+  // node: the node carries our mark, without which a run that died would orphan the instance.
+  const markable = attached.filter((r) => r.node && job.nodes.byName.has(r.node));
+  const picks = markable.slice(Math.max(0, markable.length - more)).reverse();
   const first = canary && detached.length === 0 ? picks.slice(0, 1) : picks;
   for (const r of first) await detach(ctx, job, r);
   await protectNewNodes(ctx, job, await waitForCapacity(ctx, job, (d) => d), old);
@@ -328,8 +353,17 @@ export async function rollSelfManaged(
     () => scaleUp(ctx, job, attached, detached, canary),
     "maxSurge is 0: nodes are replaced in place",
   );
+  // Nodes an earlier run already cordoned go first (they already count against the budget),
+  // then zones in turn as the plan showed, detached instances last.
+  const ours = (r: Replacement) =>
+    r.node
+      ? job.nodes.byName.get(r.node)?.metadata.annotations?.[CORDONED_ANNOTATION] !== undefined
+      : false;
+  const inPlace = attached.filter((r) => !isDetached(r));
+  const ordered = job.settings.spreadAcrossZones ? interleaveByZone(inPlace) : inPlace;
   const queue = [
-    ...attached.filter((r) => !isDetached(r)),
+    ...ordered.filter(ours),
+    ...ordered.filter((r) => !ours(r)),
     ...attached.filter(isDetached),
     ...detached,
   ];

@@ -229,3 +229,48 @@ describe("other actors", () => {
     ).toEqual([]);
   });
 });
+
+describe("review findings, kept fixed", () => {
+  it("after a stopped run, the node it left cordoned goes first, so the capacity floor holds", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 4 }]);
+    const last = world.nodes("w").at(-1)!;
+    await world.run(
+      world.cluster.patchNode(last.name, {
+        unschedulable: true,
+        annotations: { "noderoll.io/cordoned": "dead-run" },
+      }),
+    );
+    const { result, invariants, events } = await roll(
+      world,
+      policyFor("groups: [{ name: w, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }]\n"),
+    );
+    expect(invariants.violations).toEqual([]);
+    expect(result.result).toBe("success");
+    expect(ofType(events, "node.cordon")[0]!.node).toBe(last.name);
+  });
+
+  it("switches the group to the policy's launch template version, so the roll converges", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 3, upToDate: 3 }]);
+    const policy = policyFor("groups: [{ name: w, target: { launchTemplateVersion: 1 } }]\n");
+    const { result } = await roll(world, policy);
+    expect(result.result).toBe("success");
+    expect(world.asg("w").ltVersion).toBe("1");
+    expect(world.instances("w").every((i) => i.ltVersion === 1)).toBe(true);
+    const { plan } = await world.run(readAndPlan(policy, "p.yaml", world));
+    expect(plan.summary).toMatchObject({ groupsToRoll: 0, configChanges: 0 });
+  });
+
+  it("starts no further group once the deadline has passed", async () => {
+    const world = selfManagedWorld([
+      { name: "a", nodes: 2 },
+      { name: "b", nodes: 2 },
+    ]);
+    const r = await roll(
+      world,
+      policyFor("groups: [{ name: a, rollingUpdate: { maxSurge: 0 } }, { name: b }]\n"),
+      { maxDurationMs: 60_000 },
+    );
+    expect(r.result.result).toBe("cancelled");
+    expect(r.invariants.started).not.toContain("b");
+  });
+});
