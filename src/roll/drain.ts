@@ -111,23 +111,30 @@ async function waitGone(
     .sleep(Math.max(0, deadline - ctx.clock.now().getTime()), timer.signal)
     .then(stop, () => {});
   try {
-    // Re-list first: pods may have gone between the evictions and the watch.
-    const now = await podsOn(ctx, node);
-    const present = new Set(now.pods.map(podId));
-    for (const id of [...names]) if (!present.has(id)) names.delete(id);
-    if (names.size === 0) return true;
-    for await (const e of ctx.cluster.watchPods(undefined, {
-      fieldSelector: `spec.nodeName=${node}`,
-      resourceVersion: now.resourceVersion || resourceVersion,
-      signal: timer.signal,
-    })) {
-      if (e.type === "DELETED") names.delete(podId(e.object));
-      if (names.size === 0) return true;
+    // A watch can end (an idle connection cut, the server's watch timeout) or fail (410, a
+    // reset) while pods are still terminating: re-list and watch again until the deadline.
+    while (!timer.signal.aborted) {
+      try {
+        const now = await podsOn(ctx, node);
+        const present = new Set(now.pods.map(podId));
+        for (const id of [...names]) if (!present.has(id)) names.delete(id);
+        if (names.size === 0) return true;
+        for await (const e of ctx.cluster.watchPods(undefined, {
+          fieldSelector: `spec.nodeName=${node}`,
+          resourceVersion: now.resourceVersion || resourceVersion,
+          signal: timer.signal,
+        })) {
+          if (e.type === "DELETED") names.delete(podId(e.object));
+          if (names.size === 0) return true;
+        }
+        // The watch ended by itself: pause before asking again, to be kind to the server.
+        await ctx.clock.sleep(1000, timer.signal);
+      } catch (e) {
+        if (isAbort(e) || timer.signal.aborted) break;
+        await ctx.clock.sleep(1000, timer.signal).catch(() => undefined);
+      }
     }
     return names.size === 0;
-  } catch (e) {
-    if (isAbort(e)) return names.size === 0;
-    throw e;
   } finally {
     timer.abort();
     signal.removeEventListener("abort", stop);
