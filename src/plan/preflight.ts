@@ -54,7 +54,7 @@ class PdbIndex {
 
   constructor(pdbs: PdbInfo[]) {
     for (const b of pdbs) {
-      const first = Object.entries(b.selector.matchLabels ?? {})[0];
+      const first = Object.entries(b.selector?.matchLabels ?? {})[0];
       const key = first ? `${b.namespace}\u0000${first[0]}=${first[1]}` : undefined;
       const map = key ? this.byLabel : this.byNamespace;
       const k = key ?? b.namespace;

@@ -3,6 +3,8 @@
 // (by spec.nodeName), PDBs only in the namespaces of those pods, owners looked up one by one.
 // The number of requests grows with the nodes to replace, not with the pods of the cluster.
 import {
+  hasReadyCondition,
+  instanceIdOf,
   listAll,
   pageOf,
   resilient,
@@ -186,10 +188,6 @@ async function readGroups(policy: Policy, cloud: Cloud, now: Date): Promise<Live
   return out;
 }
 
-export function instanceIdOf(node: Node): string | undefined {
-  return /\/(i-[0-9a-z]+)$/.exec(node.spec.providerID ?? "")?.[1];
-}
-
 function nodeInfo(n: Node, groupOf: Map<string, string>): NodeInfo {
   const instanceId = instanceIdOf(n);
   const group = instanceId ? groupOf.get(instanceId) : undefined;
@@ -203,7 +201,7 @@ function nodeInfo(n: Node, groupOf: Map<string, string>): NodeInfo {
     annotations: n.metadata.annotations ?? {},
     taints: n.spec.taints ?? [],
     unschedulable: n.spec.unschedulable ?? false,
-    ready: n.status.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false,
+    ready: hasReadyCondition(n.status.conditions),
     createdAt: new Date(n.metadata.creationTimestamp ?? 0),
     ...(n.status.nodeInfo && { kubeletVersion: n.status.nodeInfo.kubeletVersion }),
   };
@@ -237,7 +235,7 @@ function podInfo(p: Pod, workloadOf: Map<string, string>): PodInfo {
     ...(owner && { owner: { kind: owner.kind, name: owner.name } }),
     ...(workload && { workload }),
     phase: p.status.phase,
-    ready: p.status.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false,
+    ready: hasReadyCondition(p.status.conditions),
     tolerations: p.spec.tolerations ?? [],
     terminationGracePeriodSeconds: p.spec.terminationGracePeriodSeconds ?? 30,
     containers,
@@ -284,7 +282,7 @@ function pdbInfo(b: PodDisruptionBudget): PdbInfo {
   return {
     namespace: b.metadata.namespace ?? "default",
     name: b.metadata.name,
-    selector: b.spec.selector ?? {},
+    ...(b.spec.selector && { selector: b.spec.selector }),
     ...(b.spec.minAvailable !== undefined && { minAvailable: b.spec.minAvailable }),
     ...(b.spec.maxUnavailable !== undefined && { maxUnavailable: b.spec.maxUnavailable }),
     disruptionsAllowed: b.status.disruptionsAllowed,

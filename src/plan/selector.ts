@@ -1,7 +1,13 @@
-// Kubernetes label selectors, as the PodDisruptionBudget controller and eviction read them.
+// Kubernetes label selectors, as the PodDisruptionBudget controller and eviction read them: the
+// one implementation, which the sandbox uses too.
 import type { LabelSelector } from "./snapshot.js";
 
-export function matchesSelector(selector: LabelSelector, labels: Record<string, string>): boolean {
+/** A structured selector (PDBs, workloads). A null selector matches nothing, {} everything. */
+export function matchesSelector(
+  selector: LabelSelector | undefined,
+  labels: Record<string, string>,
+): boolean {
+  if (!selector) return false;
   for (const [k, v] of Object.entries(selector.matchLabels ?? {}))
     if (labels[k] !== v) return false;
   for (const e of selector.matchExpressions ?? []) {

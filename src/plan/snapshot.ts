@@ -96,7 +96,8 @@ export interface PodInfo {
 export interface PdbInfo {
   namespace: string;
   name: string;
-  selector: LabelSelector;
+  /** Absent: the PDB selects nothing (policy/v1), as the disruption controller reads it. */
+  selector?: LabelSelector;
   minAvailable?: number | string;
   maxUnavailable?: number | string;
   disruptionsAllowed: number;

@@ -6,3 +6,4 @@ export * from "./clock.js";
 export * from "./errors.js";
 export * from "./resilient.js";
 export * from "./paginate.js";
+export * from "./objects.js";

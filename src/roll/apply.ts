@@ -13,13 +13,20 @@ import {
   type Plan,
 } from "../plan/index.js";
 import { resolveGroup } from "../policy/index.js";
-import { resilient, type Cloud, type Cluster, type Clock, type Node } from "../ports/index.js";
+import {
+  instanceIdOf,
+  resilient,
+  type Cloud,
+  type Cluster,
+  type Clock,
+  type Node,
+} from "../ports/index.js";
 import { RollError, type EventLog, type RollContext } from "./context.js";
 import type { Result } from "./events.js";
 import { ClusterLock } from "./lease.js";
 import { rollManaged } from "./managed.js";
 import { DETACHED_LABEL } from "./marks.js";
-import { instanceIdOf, NodeCache } from "./nodes.js";
+import { NodeCache } from "./nodes.js";
 import { clearStaleMarks, rollSelfManaged, type GroupJob } from "./self-managed.js";
 import type { NodeOwner } from "./validate.js";
 

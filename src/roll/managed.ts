@@ -4,10 +4,9 @@
 // four phases is reported as it happens. An update already in progress (a run that died) is
 // followed rather than started again.
 import type { ManagedGroupInfo } from "../plan/index.js";
-import type { EksUpdate, UpdateConfig } from "../ports/index.js";
+import { isReady, type EksUpdate, type UpdateConfig } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
 import { PHASES, type Phase } from "./events.js";
-import { isReady } from "./nodes.js";
 import type { GroupJob } from "./self-managed.js";
 
 const POLL_MS = 15_000;

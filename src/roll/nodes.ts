@@ -1,16 +1,8 @@
 // A watched cache of the cluster's nodes (an informer, reduced): one paginated list, then a
 // watch from its resourceVersion, relisting on 410. Waits for node state read the cache and
 // wake on change instead of polling the API server (reference 003).
-import { KubeApiError, listAll, pageOf, type Node } from "../ports/index.js";
+import { instanceIdOf, KubeApiError, listAll, pageOf, type Node } from "../ports/index.js";
 import { isAbort, type RollContext } from "./context.js";
-
-export function instanceIdOf(node: Node): string | undefined {
-  return /\/(i-[0-9a-z]+)$/.exec(node.spec.providerID ?? "")?.[1];
-}
-
-export function isReady(node: Node): boolean {
-  return node.status.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
-}
 
 export class NodeCache {
   readonly byName = new Map<string, Node>();

@@ -11,7 +11,7 @@ import {
   type Replacement,
   type SelfManagedGroupInfo,
 } from "../plan/index.js";
-import type { Node } from "../ports/index.js";
+import { isReady, type Node } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
 import { drainNode } from "./drain.js";
 import type { Phase } from "./events.js";
@@ -27,7 +27,7 @@ import {
   SCHEDULED_TAINT,
   updateNode,
 } from "./marks.js";
-import { isReady, type NodeCache } from "./nodes.js";
+import type { NodeCache } from "./nodes.js";
 import { validateUntilStable, type NodeOwner } from "./validate.js";
 
 export interface GroupJob {

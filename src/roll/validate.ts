@@ -2,7 +2,7 @@
 // every node Ready, every kube-system pod Ready. A failure blocks a group only when it concerns
 // that group, a control plane, or no group at all (a system pod); a NotReady node of another
 // group is that group's business. Success must hold `count` times in a row, 10 s apart.
-import { listAll, pageOf, type Node, type Pod } from "../ports/index.js";
+import { hasReadyCondition, listAll, pageOf, type Node, type Pod } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
 
 export interface ValidationFailure {
@@ -18,9 +18,6 @@ export interface NodeOwner {
 }
 
 export const VALIDATION_PERIOD_MS = 10_000;
-
-const ready = (conditions?: { type: string; status: string }[]) =>
-  conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
 
 /**
  * `cached` is the engine's watched node cache: validating from it spares the API server a
@@ -39,7 +36,7 @@ export async function validateCluster(
   ]);
   const failures: ValidationFailure[] = [];
   for (const n of nodes) {
-    if (n.metadata.deletionTimestamp || ready(n.status.conditions)) continue;
+    if (n.metadata.deletionTimestamp || hasReadyCondition(n.status.conditions)) continue;
     const owner = ownerOf(n);
     failures.push({
       message: `node ${n.metadata.name} is not Ready`,
@@ -52,7 +49,7 @@ export async function validateCluster(
     if (
       p.status.phase === "Succeeded" ||
       p.metadata.deletionTimestamp ||
-      ready(p.status.conditions)
+      hasReadyCondition(p.status.conditions)
     )
       continue;
     // A pod bound to a node that is gone will be replaced; it is not the cluster's state.

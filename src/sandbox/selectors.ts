@@ -1,6 +1,5 @@
 // Label and field selectors as the API server reads them from a query string, so list and
 // watch calls through the Cluster port can be scoped the way reference 003 asks.
-import type { LabelSelector } from "../ports/cluster.js";
 import { KubeApiError } from "../ports/errors.js";
 
 type Requirement =
@@ -67,24 +66,8 @@ function matches(r: Requirement, labels: Record<string, string>): boolean {
   }
 }
 
-/** A structured selector (PDBs, workloads). A null selector matches nothing, {} everything. */
-export function matchesLabelSelector(
-  sel: LabelSelector | undefined,
-  labels: Record<string, string>,
-): boolean {
-  if (!sel) return false;
-  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const e of sel.matchExpressions ?? []) {
-    const has = Object.hasOwn(labels, e.key);
-    const val = labels[e.key] as string;
-    const values = e.values ?? [];
-    if (e.operator === "In" && !(has && values.includes(val))) return false;
-    if (e.operator === "NotIn" && has && values.includes(val)) return false;
-    if (e.operator === "Exists" && !has) return false;
-    if (e.operator === "DoesNotExist" && has) return false;
-  }
-  return true;
-}
+/** A structured selector (PDBs, workloads): the core's implementation, so both agree. */
+export { matchesSelector as matchesLabelSelector } from "../plan/selector.js";
 
 /** Field selectors: "spec.nodeName=x,status.phase!=Succeeded"; only the fields we serve. */
 export function parseFieldSelector(
