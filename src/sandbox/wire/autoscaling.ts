@@ -5,7 +5,6 @@ import type { AutoScalingGroup, ScalingActivity } from "../../ports/cloud.js";
 import { AwsApiError } from "../../ports/errors.js";
 import type { World } from "../world.js";
 import { queryErrorXml, toXml, type XmlValue } from "./aws-query.js";
-import type { Face, WireRequest, WireResponse } from "./http.js";
 import {
   bool,
   list,
@@ -13,10 +12,10 @@ import {
   num,
   objects,
   pageOf,
-  queryCall,
   str,
-  xmlResponse,
   type Params,
+  QueryFace,
+  type QueryDialect,
 } from "./query-face.js";
 
 export const AUTOSCALING_NS = "http://autoscaling.amazonaws.com/doc/2011-01-01/";
@@ -44,66 +43,30 @@ function groupXml(g: AutoScalingGroup): XmlValue {
 const activityXml = (a: ScalingActivity): XmlValue =>
   ({ ...a, Progress: a.EndTime ? 100 : 0 }) as unknown as XmlValue;
 
-export class AutoScalingFace implements Face {
+export class AutoScalingFace extends QueryFace {
   readonly name = "autoscaling";
-  /** Answer the next N requests with Throttling (tests of the SDK's retries). */
-  throttleNext = 0;
-  #requestNo = 0;
-
-  constructor(private readonly world: World) {}
-
-  async handle(req: WireRequest): Promise<WireResponse | undefined> {
-    const call = queryCall(req, "autoscaling");
-    if (!call) return undefined;
-    const id = `as-${++this.#requestNo}`;
-    const fail = (e: AwsApiError, resource: string) =>
-      xmlResponse(
-        e.status,
-        queryErrorXml({ status: e.status, code: e.code, message: e.message }, id, AUTOSCALING_NS),
-        resource,
-      );
-    if ("badType" in call)
-      return fail(
-        new AwsApiError(
-          "InvalidParameterValue",
-          `Unsupported content type ${call.badType}; the query protocol takes application/x-www-form-urlencoded`,
-        ),
-        "BadRequest",
-      );
-    const { action, params } = call;
-    if (this.throttleNext > 0) {
-      this.throttleNext--;
-      return fail(new AwsApiError("Throttling", "Rate exceeded"), action);
-    }
-    try {
-      const result = await this.#run(action, params);
-      if (result === undefined)
-        return fail(
-          new AwsApiError(
-            "InvalidAction",
-            `The action ${action || "(none)"} is not valid for this web service.`,
-          ),
-          action || "InvalidAction",
-        );
+  protected readonly dialect: QueryDialect = {
+    service: "autoscaling",
+    idPrefix: "as",
+    badTypeMessage: (type) =>
+      `Unsupported content type ${type}; the query protocol takes application/x-www-form-urlencoded`,
+    // The port says ThrottlingException; Auto Scaling's own code is Throttling, with HTTP 400.
+    throttling: (message) => new AwsApiError("Throttling", message ?? "Rate exceeded"),
+    errorXml: (e, id) =>
+      queryErrorXml({ status: e.status, code: e.code, message: e.message }, id, AUTOSCALING_NS),
+    answerXml: (action, result, id) => {
       const inner =
         result === null ? "" : `<${action}Result>${toXml(result, "member")}</${action}Result>`;
-      return xmlResponse(
-        200,
-        `<${action}Response xmlns="${AUTOSCALING_NS}">${inner}<ResponseMetadata><RequestId>${id}</RequestId></ResponseMetadata></${action}Response>`,
-        action,
-      );
-    } catch (e) {
-      // A fault of the sandbox itself still answers in the service's shape.
-      if (!(e instanceof AwsApiError))
-        return fail(new AwsApiError("InternalFailure", (e as Error).message, 500), action);
-      // The port says ThrottlingException; Auto Scaling's own code is Throttling.
-      const code = e.code === "ThrottlingException" ? "Throttling" : e.code;
-      return fail(new AwsApiError(code, e.message, code === "Throttling" ? 400 : e.status), action);
-    }
+      return `<${action}Response xmlns="${AUTOSCALING_NS}">${inner}<ResponseMetadata><RequestId>${id}</RequestId></ResponseMetadata></${action}Response>`;
+    },
+  };
+
+  constructor(private readonly world: World) {
+    super();
   }
 
   /** The action's result element content; null for actions without one; undefined = unknown. */
-  async #run(action: string, p: Params): Promise<XmlValue | null | undefined> {
+  protected async run(action: string, p: Params): Promise<XmlValue | null | undefined> {
     const as = this.world.cloud.autoScaling;
     const group = () => need(p, "AutoScalingGroupName");
     switch (action) {

@@ -5,17 +5,16 @@ import type { Ec2Instance, LaunchTemplateVersion } from "../../ports/cloud.js";
 import { AwsApiError } from "../../ports/errors.js";
 import type { World } from "../world.js";
 import { ec2ErrorXml, toXml, type XmlValue } from "./aws-query.js";
-import type { Face, WireRequest, WireResponse } from "./http.js";
 import {
   list,
   need,
   num,
   objects,
   pageOf,
-  queryCall,
   str,
-  xmlResponse,
   type Params,
+  QueryFace,
+  type QueryDialect,
 } from "./query-face.js";
 
 export const EC2_NS = "http://ec2.amazonaws.com/doc/2016-11-15/";
@@ -57,63 +56,23 @@ function instanceXml(i: Ec2Instance): XmlValue {
   };
 }
 
-export class Ec2Face implements Face {
+export class Ec2Face extends QueryFace {
   readonly name = "ec2";
-  /** Answer the next N requests with RequestLimitExceeded (tests of the SDK's retries). */
-  throttleNext = 0;
-  #requestNo = 0;
+  protected readonly dialect: QueryDialect = {
+    service: "ec2",
+    idPrefix: "ec2",
+    badTypeMessage: (type) => `Unsupported content type ${type}`,
+    throttling: () => new AwsApiError("RequestLimitExceeded", "Request limit exceeded.", 503),
+    errorXml: (e, id) => ec2ErrorXml({ status: e.status, code: e.code, message: e.message }, id),
+    answerXml: (action, result, id) =>
+      `<?xml version="1.0" encoding="UTF-8"?><${action}Response xmlns="${EC2_NS}"><requestId>${id}</requestId>${toXml(result, "item")}</${action}Response>`,
+  };
 
-  constructor(private readonly world: World) {}
-
-  async handle(req: WireRequest): Promise<WireResponse | undefined> {
-    const call = queryCall(req, "ec2");
-    if (!call) return undefined;
-    const id = `ec2-${++this.#requestNo}`;
-    const fail = (e: AwsApiError, resource: string) =>
-      xmlResponse(
-        e.status,
-        ec2ErrorXml({ status: e.status, code: e.code, message: e.message }, id),
-        resource,
-      );
-    if ("badType" in call)
-      return fail(
-        new AwsApiError("InvalidParameterValue", `Unsupported content type ${call.badType}`),
-        "BadRequest",
-      );
-    const { action, params } = call;
-    if (this.throttleNext > 0) {
-      this.throttleNext--;
-      return fail(new AwsApiError("RequestLimitExceeded", "Request limit exceeded.", 503), action);
-    }
-    try {
-      const result = await this.#run(action, params);
-      if (result === undefined)
-        return fail(
-          new AwsApiError(
-            "InvalidAction",
-            `The action ${action || "(none)"} is not valid for this web service.`,
-          ),
-          action || "InvalidAction",
-        );
-      return xmlResponse(
-        200,
-        `<?xml version="1.0" encoding="UTF-8"?><${action}Response xmlns="${EC2_NS}"><requestId>${id}</requestId>${toXml(result, "item")}</${action}Response>`,
-        action,
-      );
-    } catch (e) {
-      // A fault of the sandbox itself still answers in the service's shape.
-      if (!(e instanceof AwsApiError))
-        return fail(new AwsApiError("InternalFailure", (e as Error).message, 500), action);
-      if (e.code === "ThrottlingException")
-        return fail(
-          new AwsApiError("RequestLimitExceeded", "Request limit exceeded.", 503),
-          action,
-        );
-      return fail(e, action);
-    }
+  constructor(private readonly world: World) {
+    super();
   }
 
-  async #run(action: string, p: Params): Promise<XmlValue | undefined> {
+  protected async run(action: string, p: Params): Promise<XmlValue | undefined> {
     const ec2 = this.world.cloud.ec2;
     switch (action) {
       case "DescribeLaunchTemplates":

@@ -2,8 +2,8 @@
 // (POST / with a form body, signed for that service), reading its parameters, and turning the
 // port's errors into the service's error document.
 import { AwsApiError } from "../../ports/errors.js";
-import { parseQueryParams, signingService, type QueryValue } from "./aws-query.js";
-import { RESOURCE_HEADER, type WireRequest, type WireResponse } from "./http.js";
+import { parseQueryParams, signingService, type QueryValue, type XmlValue } from "./aws-query.js";
+import { RESOURCE_HEADER, type Face, type WireRequest, type WireResponse } from "./http.js";
 
 export type Params = Record<string, QueryValue>;
 
@@ -77,4 +77,67 @@ export function pageOf<T>(
   return offset + max < items.length
     ? { page, next: Buffer.from(String(offset + max)).toString("base64url") }
     : { page };
+}
+
+/** What differs between the query-protocol services: naming, error documents, answers. */
+export interface QueryDialect {
+  service: string;
+  idPrefix: string;
+  badTypeMessage: (type: string) => string;
+  /** The service's own throttling error (for `throttleNext` and for the port's ThrottlingException). */
+  throttling: (message?: string) => AwsApiError;
+  errorXml: (e: AwsApiError, requestId: string) => string;
+  /** The whole success document for an action's result (null: an action without one). */
+  answerXml: (action: string, result: XmlValue | null, requestId: string) => string;
+}
+
+/**
+ * The query-protocol face loop both services share: recognise the call, throttle on demand,
+ * run the action, and answer in the service's shape — a sandbox fault included.
+ */
+export abstract class QueryFace implements Face {
+  abstract readonly name: string;
+  /** Answer the next N requests with the service's throttling error (tests of the SDK's retries). */
+  throttleNext = 0;
+  #requestNo = 0;
+
+  protected abstract readonly dialect: QueryDialect;
+  /** The action's result; null for actions without one; undefined = unknown action. */
+  protected abstract run(action: string, params: Params): Promise<XmlValue | null | undefined>;
+
+  async handle(req: WireRequest): Promise<WireResponse | undefined> {
+    const d = this.dialect;
+    const call = queryCall(req, d.service);
+    if (!call) return undefined;
+    const id = `${d.idPrefix}-${++this.#requestNo}`;
+    const fail = (e: AwsApiError, resource: string) =>
+      xmlResponse(e.status, d.errorXml(e, id), resource);
+    if ("badType" in call)
+      return fail(
+        new AwsApiError("InvalidParameterValue", d.badTypeMessage(call.badType)),
+        "BadRequest",
+      );
+    const { action, params } = call;
+    if (this.throttleNext > 0) {
+      this.throttleNext--;
+      return fail(d.throttling(), action);
+    }
+    try {
+      const result = await this.run(action, params);
+      if (result === undefined) {
+        return fail(
+          new AwsApiError(
+            "InvalidAction",
+            `The action ${action || "(none)"} is not valid for this web service.`,
+          ),
+          action || "InvalidAction",
+        );
+      }
+      return xmlResponse(200, d.answerXml(action, result, id), action);
+    } catch (e) {
+      if (!(e instanceof AwsApiError))
+        return fail(new AwsApiError("InternalFailure", (e as Error).message, 500), action);
+      return fail(e.code === "ThrottlingException" ? d.throttling(e.message) : e, action);
+    }
+  }
 }
