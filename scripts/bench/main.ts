@@ -5,9 +5,10 @@
 //     managed update of the same cluster, in virtual time, with requests per replaced node.
 // Sizes can be narrowed with BENCH_PLAN_SIZES=1000,5000 and BENCH_ROLL_SIZES=100.
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
-import { addWorkloads, buildPlan, readGroupsAndNodes } from "../../src/plan/index.js";
-import { apply } from "../../src/roll/apply.js";
-import { EventLog } from "../../src/roll/context.js";
+import { buildPlan, observe } from "../../src/engine/index.js";
+import { addWorkloads } from "../../src/plan/index.js";
+import { apply } from "../../src/engine/apply.js";
+import { EventLog } from "../../src/ports/index.js";
 import { benchEksUpdate } from "../../src/sandbox/bench.js";
 import { generateScenario } from "../../src/sandbox/generate.js";
 import { World } from "../../src/sandbox/world.js";
@@ -78,7 +79,7 @@ async function planPart(): Promise<void> {
     let computeMs = 0;
     const plan = await world.run(async () => {
       let t = performance.now();
-      const base = await readGroupsAndNodes(policy, world);
+      const base = await observe(policy, world);
       readMs += performance.now() - t;
       t = performance.now();
       const draft = buildPlan(policy, "bench.yaml", base);

@@ -7,7 +7,9 @@
 import * as core from "@actions/core";
 import { stickyMarker } from "../adapters/github/sticky-comment.js";
 import { Coalescer } from "../adapters/github/coalesce.js";
-import { hasChanges, readAndPlan, type Plan } from "../plan/index.js";
+import { apply, type ApplyResult } from "../engine/apply.js";
+import { Planner } from "../engine/observe.js";
+import { hasChanges, type Plan } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
 import {
   applyCheckName,
@@ -21,9 +23,8 @@ import {
   renderProgressMarkdown,
   type Progress,
 } from "../render/index.js";
-import { apply } from "../roll/apply.js";
-import { EventLog } from "../roll/context.js";
-import type { RollEvent } from "../roll/events.js";
+import { EventLog, type RollEvent } from "../ports/index.js";
+import type { LivePorts } from "../adapters/connect.js";
 import { errorMessage, writePlanJson, type PolicyOutcome, type RunContext } from "./context.js";
 import { eventLine } from "./log.js";
 import {
@@ -112,6 +113,70 @@ async function finish(ctx: RunContext, r: Reporters, p: Progress, plan?: Plan): 
   );
 }
 
+/** Read live state and plan, with the plan in the log and its JSON for later steps. */
+async function planFirst(
+  ctx: RunContext,
+  file: string,
+  policy: Policy,
+  target: ApplyTarget,
+  jsonNames: Set<string>,
+) {
+  const ports = await ctx.connect(policy);
+  const planner = new Planner(policy, file, {
+    force: target.force,
+    ...(target.groups && { groups: target.groups }),
+  });
+  const { plan } = await planner.observe(ports);
+  const planJson = writePlanJson(ctx, plan, jsonNames);
+  core.info(renderPlanText(plan));
+  core.info(`plan JSON: ${planJson}`);
+  return { ports, planner, plan, planJson };
+}
+
+/** The event log of the roll, fed to the progress, the log groups and the coalesced updates. */
+function progressLog(
+  ports: { clock: LivePorts["clock"] },
+  progress: Progress,
+  groups: LogGroups,
+  updates: Coalescer<Progress>,
+): EventLog {
+  const log = new EventLog(ports.clock, false);
+  log.on((e) => {
+    applyEvent(progress, e);
+    if (e.type === "phase.start") groups.start(`${e.group}: ${e.phase}`);
+    const line = eventLine(e);
+    if (line) core.info(`${e.t.slice(11, 19)} ${line}`);
+    if (e.type === "phase.end") groups.end();
+    if (e.type !== "roll.end") void updates.offer(structuredClone(progress), URGENT.has(e.type));
+  });
+  return log;
+}
+
+function startProgress(policy: Policy, target: ApplyTarget): Progress {
+  return {
+    ...emptyProgress(),
+    policy: policy.metadata.name,
+    cluster: policy.cluster.name,
+    force: target.force,
+    ...(target.reason && { reason: target.reason }),
+  };
+}
+
+function reportersFor(ctx: RunContext, name: string, target: ApplyTarget): Reporters {
+  return {
+    name,
+    ...(target.pullRequest !== undefined && { pullRequest: target.pullRequest }),
+    ...(ctx.inputs.checkRun && { check: ctx.gh.checkRun(applyCheckName(name), target.sha) }),
+  };
+}
+
+function logOutcome(name: string, outcome: ApplyResult, target: ApplyTarget): void {
+  const line = `${name}: ${outcome.result}: ${outcome.message}${target.reason ? ` (reason: ${target.reason})` : ""}`;
+  if (outcome.result === "failure") core.error(line);
+  else if (outcome.result === "success") core.notice(line);
+  else core.warning(line);
+}
+
 async function applyOne(
   ctx: RunContext,
   file: string,
@@ -120,18 +185,8 @@ async function applyOne(
   jsonNames: Set<string>,
 ): Promise<PolicyOutcome> {
   const name = policy.metadata.name;
-  const progress: Progress = {
-    ...emptyProgress(),
-    policy: name,
-    cluster: policy.cluster.name,
-    force: target.force,
-    ...(target.reason && { reason: target.reason }),
-  };
-  const reporters: Reporters = {
-    name,
-    ...(target.pullRequest !== undefined && { pullRequest: target.pullRequest }),
-    ...(ctx.inputs.checkRun && { check: ctx.gh.checkRun(applyCheckName(name), target.sha) }),
-  };
+  const progress = startProgress(policy, target);
+  const reporters = reportersFor(ctx, name, target);
   await reporters.check?.start(
     {
       title: withReason("Reading live state", progress),
@@ -144,30 +199,17 @@ async function applyOne(
   let coalescer: Coalescer<Progress> | undefined;
   try {
     groups.start(`noderoll plan ${name}`);
-    const ports = await ctx.connect(policy);
-    ({ plan } = await readAndPlan(policy, file, ports, {
-      force: target.force,
-      ...(target.groups && { groups: target.groups }),
-    }));
-    const planJson = writePlanJson(ctx, plan, jsonNames);
-    core.info(renderPlanText(plan));
-    core.info(`plan JSON: ${planJson}`);
+    const first = await planFirst(ctx, file, policy, target, jsonNames);
+    plan = first.plan;
     groups.end();
-    const log = new EventLog(ports.clock, false);
+    const shown = plan;
     const updates = new Coalescer<Progress>(
-      (p) => sendProgress(ctx, reporters, p, plan),
+      (p) => sendProgress(ctx, reporters, p, shown),
       PROGRESS_INTERVAL_MS,
     );
     coalescer = updates;
-    log.on((e) => {
-      applyEvent(progress, e);
-      if (e.type === "phase.start") groups.start(`${e.group}: ${e.phase}`);
-      const line = eventLine(e);
-      if (line) core.info(`${e.t.slice(11, 19)} ${line}`);
-      if (e.type === "phase.end") groups.end();
-      if (e.type !== "roll.end") void updates.offer(structuredClone(progress), URGENT.has(e.type));
-    });
-    const outcome = await apply(policy, file, ports, log, {
+    const log = progressLog(first.ports, progress, groups, updates);
+    const outcome = await apply(policy, file, first.ports, log, {
       runId: `noderoll-gha-${ctx.env.runId ?? process.pid}`,
       ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
       force: target.force,
@@ -176,16 +218,15 @@ async function applyOne(
       ...(ctx.inputs.maxDurationMs !== undefined && { maxDurationMs: ctx.inputs.maxDurationMs }),
       ignoreWindow: ctx.inputs.ignoreWindow && target.trigger === "dispatch",
       signal: ctx.signal,
+      planner: first.planner,
     });
     groups.end();
     await updates.flush();
     if (!progress.result)
       Object.assign(progress, { result: outcome.result, message: outcome.message });
     await finish(ctx, reporters, progress, plan);
-    const line = `${name}: ${outcome.result}: ${outcome.message}${target.reason ? ` (reason: ${target.reason})` : ""}`;
-    if (outcome.result === "failure") core.error(line);
-    else if (outcome.result === "success") core.notice(line);
-    else core.warning(line);
+    logOutcome(name, outcome, target);
+    const { planJson } = first;
     return {
       file,
       name,

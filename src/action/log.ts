@@ -1,7 +1,7 @@
 // One line of the job log per roll event worth reading; the rest (validation successes, node
 // labels) stays in the event log.
 import { renderProgressLine } from "../render/index.js";
-import type { RollEvent } from "../roll/events.js";
+import type { RollEvent } from "../ports/index.js";
 
 const cap = (c: { min: number; max: number; desired: number }) =>
   `desired ${c.desired} (min ${c.min}, max ${c.max})`;

@@ -116,53 +116,19 @@ async function selectFiles(
 /** Set once, at the end, whatever happened. */
 const outputs: Record<string, string> = { "plan-json": "", "has-changes": "false", valid: "true" };
 
-async function run(summary: JobSummary, controller: AbortController): Promise<RunResult> {
-  const env = readRunEnv();
-  let inputs: ActionInputs;
-  try {
-    inputs = readInputs(inputFromEnv());
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    core.setFailed(e.message);
-    summary.add(`## noderoll\n\n❌ ${e.message}\n`);
-    return "refused";
-  }
-  maskSecrets(inputs);
-  const gh = new GitHubOut(inputs.token, env.apiUrl, env.repo);
-  const decision = route(
-    { eventName: env.eventName, payload: env.payload, sha: env.sha, ref: env.ref },
-    {
-      mode: inputs.mode,
-      force: inputs.force,
-      ...(inputs.groups && { groups: inputs.groups }),
-      ...(inputs.reason && { reason: inputs.reason }),
-    },
-  );
-  core.info(`event ${env.eventName || "(none)"}, mode ${inputs.mode}: ${decision.kind}`);
-  if (decision.kind === "skip") {
-    core.notice(`noderoll: nothing to do: ${decision.why}`);
-    summary.add(`## noderoll\n\nNothing to do: ${decision.why}.\n`);
-    return "skipped";
-  }
-  if (decision.kind === "refuse") {
-    core.setFailed(`noderoll refused: ${decision.why}`);
-    summary.add(`## noderoll\n\n❌ Refused, nothing was read or changed: ${decision.why}.\n`);
-    return "refused";
-  }
-  if (decision.kind === "plan" && decision.warning) core.warning(decision.warning);
-  const { files, pullRequest, note } = await selectFiles(inputs, env, gh, decision);
-  if (files.length === 0) {
-    const why = note ?? `no policy file matches \`${inputs.policy.join(", ")}\``;
-    core.notice(`noderoll: nothing to do: ${why}`);
-    summary.add(`## noderoll\n\nNothing to do: ${why}.\n`);
-    return "skipped";
-  }
-  const ctx: RunContext = {
+function runContext(
+  inputs: ActionInputs,
+  env: RunEnv,
+  gh: GitHubOut,
+  summary: JobSummary,
+  signal: AbortSignal,
+): RunContext {
+  return {
     inputs,
     env,
     gh,
     summary,
-    signal: controller.signal,
+    signal,
     connect: (policy) =>
       connectLive({
         clusterName: policy.cluster.name,
@@ -174,20 +140,35 @@ async function run(summary: JobSummary, controller: AbortController): Promise<Ru
           ),
       }),
   };
-  const outcomes =
-    decision.kind === "plan"
-      ? await planFlow(ctx, files, {
-          headSha: decision.headSha,
-          ...(decision.pullRequest !== undefined && { pullRequest: decision.pullRequest }),
-        })
-      : await applyFlow(ctx, files, {
-          sha: decision.sha,
-          trigger: decision.trigger,
-          force: decision.force,
-          ...(decision.groups && { groups: decision.groups }),
-          ...(decision.reason && { reason: decision.reason }),
-          ...(pullRequest !== undefined && { pullRequest }),
-        });
+}
+
+function runFlow(
+  ctx: RunContext,
+  decision: Extract<Decision, { kind: "plan" | "apply" }>,
+  files: string[],
+  pullRequest: number | undefined,
+): Promise<PolicyOutcome[]> {
+  if (decision.kind === "plan")
+    return planFlow(ctx, files, {
+      headSha: decision.headSha,
+      ...(decision.pullRequest !== undefined && { pullRequest: decision.pullRequest }),
+    });
+  return applyFlow(ctx, files, {
+    sha: decision.sha,
+    trigger: decision.trigger,
+    force: decision.force,
+    ...(decision.groups && { groups: decision.groups }),
+    ...(decision.reason && { reason: decision.reason }),
+    ...(pullRequest !== undefined && { pullRequest }),
+  });
+}
+
+/** Outputs, the summary's result table and the step's failure, from what each policy came to. */
+function conclude(
+  summary: JobSummary,
+  outcomes: PolicyOutcome[],
+  decision: Extract<Decision, { kind: "plan" | "apply" }>,
+): RunResult {
   summary.add(
     resultTable(outcomes, decision, decision.kind === "apply" ? decision.reason : undefined),
   );
@@ -207,6 +188,53 @@ async function run(summary: JobSummary, controller: AbortController): Promise<Ru
     );
   }
   return result;
+}
+
+function inputsOrRefuse(summary: JobSummary): ActionInputs | undefined {
+  try {
+    return readInputs(inputFromEnv());
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    core.setFailed(e.message);
+    summary.add(`## noderoll\n\n❌ ${e.message}\n`);
+    return undefined;
+  }
+}
+
+function nothingToDo(summary: JobSummary, why: string): RunResult {
+  core.notice(`noderoll: nothing to do: ${why}`);
+  summary.add(`## noderoll\n\nNothing to do: ${why}.\n`);
+  return "skipped";
+}
+
+async function run(summary: JobSummary, controller: AbortController): Promise<RunResult> {
+  const env = readRunEnv();
+  const inputs = inputsOrRefuse(summary);
+  if (!inputs) return "refused";
+  maskSecrets(inputs);
+  const gh = new GitHubOut(inputs.token, env.apiUrl, env.repo);
+  const decision = route(
+    { eventName: env.eventName, payload: env.payload, sha: env.sha, ref: env.ref },
+    {
+      mode: inputs.mode,
+      force: inputs.force,
+      ...(inputs.groups && { groups: inputs.groups }),
+      ...(inputs.reason && { reason: inputs.reason }),
+    },
+  );
+  core.info(`event ${env.eventName || "(none)"}, mode ${inputs.mode}: ${decision.kind}`);
+  if (decision.kind === "skip") return nothingToDo(summary, decision.why);
+  if (decision.kind === "refuse") {
+    core.setFailed(`noderoll refused: ${decision.why}`);
+    summary.add(`## noderoll\n\n❌ Refused, nothing was read or changed: ${decision.why}.\n`);
+    return "refused";
+  }
+  if (decision.kind === "plan" && decision.warning) core.warning(decision.warning);
+  const { files, pullRequest, note } = await selectFiles(inputs, env, gh, decision);
+  if (files.length === 0)
+    return nothingToDo(summary, note ?? `no policy file matches \`${inputs.policy.join(", ")}\``);
+  const ctx = runContext(inputs, env, gh, summary, controller.signal);
+  return conclude(summary, await runFlow(ctx, decision, files, pullRequest), decision);
 }
 
 async function main(): Promise<void> {

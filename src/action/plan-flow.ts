@@ -4,7 +4,8 @@
 // the log and the job summary. Nothing is changed anywhere but on GitHub.
 import * as core from "@actions/core";
 import { stickyMarker } from "../adapters/github/sticky-comment.js";
-import { hasChanges, readAndPlan } from "../plan/index.js";
+import { observeAndPlan } from "../engine/observe.js";
+import { hasChanges } from "../plan/index.js";
 import {
   COMMENT_LIMIT,
   fitMarkdown,
@@ -81,7 +82,7 @@ async function planOne(
   let plan;
   try {
     const ports = await ctx.connect(policy);
-    ({ plan } = await readAndPlan(policy, file, ports, {
+    ({ plan } = await observeAndPlan(policy, file, ports, {
       force: ctx.inputs.force,
       ...(ctx.inputs.groups && { groups: ctx.inputs.groups }),
     }));

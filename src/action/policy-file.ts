@@ -6,7 +6,7 @@ import { basename } from "node:path";
 import * as core from "@actions/core";
 import { parse } from "yaml";
 import type { Annotation } from "../adapters/github/check-run.js";
-import { readPolicyFile } from "../cli/read-policy.js";
+import { readPolicyFile } from "../adapters/files/read-policy.js";
 import {
   formatDiagnostic,
   MAX_POLICY_BYTES,

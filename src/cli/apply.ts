@@ -8,7 +8,8 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { connectLive } from "../adapters/connect.js";
 import { parseDuration } from "../policy/index.js";
-import { readAndPlan, type Plan } from "../plan/index.js";
+import type { Plan } from "../plan/index.js";
+import { Planner } from "../engine/observe.js";
 import {
   fitMarkdown,
   COMMENT_LIMIT,
@@ -23,9 +24,8 @@ import {
   renderProgressMarkdown,
   type CheckRunPayload,
 } from "../render/index.js";
-import { apply, type ApplyResult } from "../roll/apply.js";
-import { EventLog } from "../roll/context.js";
-import type { RollEvent } from "../roll/events.js";
+import { apply, type ApplyResult } from "../engine/apply.js";
+import { EventLog, type RollEvent } from "../ports/index.js";
 import { durationArg, policyOrExit, splitList, UsageError } from "./args.js";
 import { loadWorld } from "./sandbox-world.js";
 
@@ -118,9 +118,8 @@ export async function runApply(args: string[]): Promise<number> {
     ports: Parameters<typeof apply>[2],
     drive: <T>(p: Promise<T>) => Promise<T>,
   ) => {
-    const { plan } = await drive(
-      readAndPlan(policy, file, ports, { force: values.force, ...(groups && { groups }) }),
-    );
+    const planner = new Planner(policy, file, { force: values.force, ...(groups && { groups }) });
+    const { plan } = await drive(planner.observe(ports));
     if (!values.quiet) process.stdout.write(renderPlanText(plan) + "\n");
     const log = new EventLog(ports.clock);
     log.on((e) => {
@@ -134,6 +133,7 @@ export async function runApply(args: string[]): Promise<number> {
         force: values.force,
         ignoreWindow: values["ignore-window"],
         signal: controller.signal,
+        planner,
         ...(groups && { groups }),
         ...(values.reason && { reason: values.reason }),
         ...(maxDurationMs !== undefined && { maxDurationMs }),

@@ -1,6 +1,6 @@
 // Shared command-line plumbing: usage errors (exit 2), policy loading with located errors.
 import { formatDiagnostic, type Policy } from "../policy/index.js";
-import { readPolicyFile } from "./read-policy.js";
+import { readPolicyFile } from "../adapters/files/read-policy.js";
 
 export class UsageError extends Error {}
 

@@ -4,7 +4,8 @@
 // --detailed-exitcode, 1 error (an invalid policy, a blocked or failing group, an API error).
 import { parseArgs } from "node:util";
 import { connectLive } from "../adapters/connect.js";
-import { hasChanges, readAndPlan, type Plan } from "../plan/index.js";
+import { observeAndPlan } from "../engine/observe.js";
+import { hasChanges, type Plan } from "../plan/index.js";
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from "../render/index.js";
 import { policyOrExit, splitList, UsageError } from "./args.js";
 import { loadWorld } from "./sandbox-world.js";
@@ -37,14 +38,14 @@ export async function runPlan(args: string[]): Promise<number> {
   let plan: Plan;
   if (values.sandbox !== undefined) {
     const world = loadWorld(values.sandbox);
-    plan = (await world.run(readAndPlan(policy, values.policy as string, world, options))).plan;
+    plan = (await world.run(observeAndPlan(policy, values.policy as string, world, options))).plan;
   } else {
     const ports = await connectLive({
       clusterName: policy.cluster.name,
       region: policy.cluster.region,
       ...(values.kubeconfig && { kubeconfig: values.kubeconfig }),
     });
-    plan = (await readAndPlan(policy, values.policy as string, ports, options)).plan;
+    plan = (await observeAndPlan(policy, values.policy as string, ports, options)).plan;
   }
   process.stdout.write(renderPlan(plan, values.format));
   if (plan.summary.errors > 0) return 1;

@@ -1,6 +1,6 @@
 // `noderoll validate POLICY...`: exit 0 when every file is valid, 1 when any is not.
 import { formatDiagnostic, type Diagnostic } from "../policy/index.js";
-import { readPolicyFile } from "./read-policy.js";
+import { readPolicyFile } from "../adapters/files/read-policy.js";
 
 export interface FileReport {
   file: string;

@@ -1,9 +1,11 @@
-// Planning: live state + policy → what apply would do. Pure.
-export * from "./plan.js";
+// The plan: what apply would do to each group, as data (the contract between plan and apply),
+// the live state it is computed from, and the pieces of planning every kind of group shares.
+// Pure, through the ports. Planning a policy — which needs the kinds — is src/engine/plan.ts.
 export * from "./preflight.js";
-export * from "./schedule.js";
+export * from "./read.js";
 export * from "./select.js";
 export * from "./selector.js";
 export * from "./snapshot.js";
+export * from "./summary.js";
 export * from "./types.js";
-export * from "./read.js";
+export * from "./waves.js";

@@ -1,6 +1,9 @@
-// Preflight: what the workloads on the nodes a group would replace say about the roll
-// (references 000, 001, 002, 003). Blockers stop the group unless force; warnings and notes
-// tell reviewers about downtime and risk.
+// Preflight: what the workloads on the nodes a group would replace say about the roll. Blockers
+// stop the group unless force; warnings and notes tell reviewers about downtime and risk. The
+// rules come from how evictions and PodDisruptionBudgets work
+// (https://kubernetes.io/docs/concepts/workloads/pods/disruptions/), from the EKS user guide's
+// causes of PodEvictionFailure (managed node group update behaviour), and from EKS's advice on
+// control-plane scalability (surge bursts).
 import { matchesSelector } from "./selector.js";
 import type { LiveGroup, PdbInfo, PodInfo, Snapshot } from "./snapshot.js";
 import type { Finding } from "./types.js";
@@ -11,10 +14,12 @@ export interface PreflightInput {
   snapshot: Snapshot;
   force: boolean;
   surge: number;
+  /** How this kind of group launches fewer nodes at once. */
+  surgeAdvice: string;
+  /** What the group's kind finds about the group itself. */
+  groupFindings: Finding[];
 }
 
-/** EKS's quota of nodes per managed node group. */
-export const EKS_NODES_PER_NODEGROUP = 450;
 const MAX_LISTED = 10;
 
 const podId = (p: PodInfo) => `${p.namespace}/${p.name}`;
@@ -176,63 +181,26 @@ function workloadFindings(pods: PodInfo[], snapshot: Snapshot): Finding[] {
   return out;
 }
 
-function groupFindings(input: PreflightInput): Finding[] {
+/** One node at a time is the least any roll can do; beyond that, ask for a smaller burst. */
+function surgeBurst(input: PreflightInput): Finding[] {
   const { group, snapshot, surge } = input;
-  const out: Finding[] = [];
   const total = Math.max(1, snapshot.clusterNodeCount);
-  // One node at a time is the least any roll can do; beyond that, ask for a smaller burst.
-  if (surge > 1 && surge / total >= 0.1) {
-    const advice =
-      group.kind === "managed"
-        ? "EKS's scale-up is max(2 × zones, maxUnavailable); a lower maxUnavailable keeps it near 2 × zones"
-        : "lower maxSurge";
-    out.push({
+  if (surge <= 1 || surge / total < 0.1) return [];
+  return [
+    {
       code: "surge-burst",
       severity: "warning",
-      message: `${group.name} launches ${surge} node${surge === 1 ? "" : "s"} at once, ${Math.round((100 * surge) / total)}% of the cluster's ${total}: bursts of 10% or more strain the API server (DaemonSet pods, watches); ${advice}`,
+      message: `${group.name} launches ${surge} node${surge === 1 ? "" : "s"} at once, ${Math.round((100 * surge) / total)}% of the cluster's ${total}: bursts of 10% or more strain the API server (DaemonSet pods, watches); ${input.surgeAdvice}`,
       objects: [group.name],
-    });
-  }
-  if (group.kind === "managed") {
-    if (group.max + surge > EKS_NODES_PER_NODEGROUP) {
-      out.push({
-        code: "nodegroup-size-limit",
-        severity: "warning",
-        message: `EKS raises ${group.name}'s max size from ${group.max} to ${group.max + surge} for the update, above the ${EKS_NODES_PER_NODEGROUP} nodes a managed node group may hold`,
-        objects: [group.name],
-      });
-    }
-    if (group.status === "UPDATING") {
-      // Most likely an update an earlier run started: apply follows it rather than start another.
-      out.push({
-        code: "group-degraded",
-        severity: "warning",
-        message: `node group ${group.name} is UPDATING: apply follows the update in progress instead of starting another`,
-        objects: [group.name],
-      });
-    } else if (group.status !== "ACTIVE") {
-      out.push({
-        code: "group-degraded",
-        severity: "blocker",
-        message: `node group ${group.name} is ${group.status}; EKS starts an update only on an ACTIVE node group`,
-        objects: [group.name],
-      });
-    } else if (group.healthIssues.length > 0) {
-      out.push({
-        code: "group-degraded",
-        severity: "warning",
-        message: `node group ${group.name} reports health issues: ${group.healthIssues.map((h) => h.code).join(", ")}`,
-        objects: [group.name],
-      });
-    }
-  }
-  return out;
+    },
+  ];
 }
 
 export function preflight(input: PreflightInput): Finding[] {
   const pods = movable(input.pods);
   return [
-    ...groupFindings(input),
+    ...surgeBurst(input),
+    ...input.groupFindings,
     ...pdbFindings(pods, input.snapshot.pdbs, input.force),
     ...workloadFindings(pods, input.snapshot),
   ];

@@ -1,13 +1,14 @@
-// Reading the live state a plan needs, through the ports only, scoped the way reference 003
-// asks: node groups by name, nodes paginated, pods only for the nodes that would be replaced
-// (by spec.nodeName), PDBs only in the namespaces of those pods, owners looked up one by one.
-// The number of requests grows with the nodes to replace, not with the pods of the cluster.
+// Reading the live state a plan needs, through the ports only, scoped as the Kubernetes API's
+// guidance on efficient clients asks (https://kubernetes.io/docs/reference/using-api/api-concepts/):
+// nodes paginated, pods only for the nodes that would be replaced (by spec.nodeName), PDBs only in
+// the namespaces of those pods, owners looked up one by one. The number of requests grows with
+// the nodes to replace, not with the pods of the cluster. Reading the node groups themselves is
+// each kind's business (src/kinds/*/observe.ts); the helpers they share are here.
 import {
   hasReadyCondition,
   instanceIdOf,
   listAll,
   pageOf,
-  resilient,
   type AutoScalingGroup,
   type Cloud,
   type Cluster,
@@ -17,21 +18,16 @@ import {
   type PodDisruptionBudget,
   type Workload,
 } from "../ports/index.js";
-import type { Policy } from "../policy/index.js";
-import { buildPlan, type PlanOptions } from "./plan.js";
-import {
-  DETACHED_LABEL,
-  type ContainerInfo,
-  type InstanceInfo,
-  type LaunchTemplateRef,
-  type LiveGroup,
-  type NodeInfo,
-  type PdbInfo,
-  type PodInfo,
-  type Snapshot,
-  type WorkloadInfo,
+import type {
+  ContainerInfo,
+  InstanceInfo,
+  LaunchTemplateRef,
+  NodeInfo,
+  PdbInfo,
+  PodInfo,
+  Snapshot,
+  WorkloadInfo,
 } from "./snapshot.js";
-import type { Plan } from "./types.js";
 
 export interface ReadPorts {
   cloud: Cloud;
@@ -39,7 +35,7 @@ export interface ReadPorts {
   clock: Clock;
 }
 
-const CONCURRENCY = 8;
+export const CONCURRENCY = 8;
 
 /** Run `fn` over items with at most `n` calls in flight. */
 export async function mapLimit<T, R>(
@@ -59,7 +55,7 @@ export async function mapLimit<T, R>(
   return out;
 }
 
-async function launchTemplateRef(
+export async function launchTemplateRef(
   cloud: Cloud,
   spec: { LaunchTemplateId?: string; LaunchTemplateName?: string; Version?: string } | undefined,
 ): Promise<LaunchTemplateRef | undefined> {
@@ -85,7 +81,7 @@ async function launchTemplateRef(
   };
 }
 
-function instancesOf(
+export function instancesOf(
   asg: AutoScalingGroup,
   launchTimes: Map<string, Date>,
   now: Date,
@@ -102,7 +98,7 @@ function instancesOf(
   }));
 }
 
-async function launchTimes(cloud: Cloud, ids: string[]): Promise<Map<string, Date>> {
+export async function launchTimes(cloud: Cloud, ids: string[]): Promise<Map<string, Date>> {
   const out = new Map<string, Date>();
   for (let i = 0; i < ids.length; i += 500) {
     for (const inst of await cloud.ec2.describeInstances({ InstanceIds: ids.slice(i, i + 500) }))
@@ -111,84 +107,7 @@ async function launchTimes(cloud: Cloud, ids: string[]): Promise<Map<string, Dat
   return out;
 }
 
-async function readGroups(policy: Policy, cloud: Cloud, now: Date): Promise<LiveGroup[]> {
-  const cluster = policy.cluster.name;
-  const managedNames = new Set(await cloud.eks.listNodegroups(cluster));
-  const wanted = policy.groups.map((g) => g.name);
-  const managed = await mapLimit(
-    wanted.filter((n) => managedNames.has(n)),
-    CONCURRENCY,
-    (n) => cloud.eks.describeNodegroup(cluster, n),
-  );
-  const asgNames = [
-    ...new Set([
-      ...wanted.filter((n) => !managedNames.has(n)),
-      ...managed.flatMap((m) => m.resources.autoScalingGroups.map((a) => a.name)),
-    ]),
-  ];
-  const asgs =
-    asgNames.length > 0
-      ? await cloud.autoScaling.describeAutoScalingGroups({ AutoScalingGroupNames: asgNames })
-      : [];
-  const byName = new Map(asgs.map((a) => [a.AutoScalingGroupName, a]));
-  const times = await launchTimes(
-    cloud,
-    asgs.flatMap((a) => a.Instances.map((i) => i.InstanceId)),
-  );
-  const out: LiveGroup[] = [];
-  for (const ng of managed) {
-    const asg = byName.get(ng.resources.autoScalingGroups[0]?.name ?? "");
-    const lt = ng.launchTemplate
-      ? await launchTemplateRef(cloud, {
-          LaunchTemplateId: ng.launchTemplate.id,
-          Version: ng.launchTemplate.version,
-        })
-      : undefined;
-    out.push({
-      kind: "managed",
-      name: ng.nodegroupName,
-      zones: asg?.AvailabilityZones ?? [],
-      min: ng.scalingConfig.minSize,
-      max: ng.scalingConfig.maxSize,
-      desired: ng.scalingConfig.desiredSize,
-      instances: asg ? instancesOf(asg, times, now) : [],
-      version: ng.version,
-      releaseVersion: ng.releaseVersion,
-      ...(lt && { launchTemplate: lt }),
-      updateConfig: {
-        ...(ng.updateConfig.maxUnavailable !== undefined && {
-          maxUnavailable: ng.updateConfig.maxUnavailable,
-        }),
-        ...(ng.updateConfig.maxUnavailablePercentage !== undefined && {
-          maxUnavailablePercentage: ng.updateConfig.maxUnavailablePercentage,
-        }),
-      },
-      status: ng.status,
-      healthIssues: ng.health.issues.map((h) => ({ code: h.code, message: h.message })),
-    });
-  }
-  for (const name of wanted.filter((n) => !managedNames.has(n))) {
-    const asg = byName.get(name);
-    if (!asg) continue;
-    const spec =
-      asg.LaunchTemplate ?? asg.MixedInstancesPolicy?.LaunchTemplate.LaunchTemplateSpecification;
-    const lt = await launchTemplateRef(cloud, spec);
-    out.push({
-      kind: "self-managed",
-      name,
-      zones: asg.AvailabilityZones,
-      min: asg.MinSize,
-      max: asg.MaxSize,
-      desired: asg.DesiredCapacity,
-      instances: instancesOf(asg, times, now),
-      ...(lt && { launchTemplate: lt }),
-      mixedInstances: asg.MixedInstancesPolicy !== undefined,
-    });
-  }
-  return out;
-}
-
-function nodeInfo(n: Node, groupOf: Map<string, string>): NodeInfo {
+export function nodeInfo(n: Node, groupOf: Map<string, string>): NodeInfo {
   const instanceId = instanceIdOf(n);
   const group = instanceId ? groupOf.get(instanceId) : undefined;
   const zone = n.metadata.labels?.["topology.kubernetes.io/zone"];
@@ -292,58 +211,6 @@ function pdbInfo(b: PodDisruptionBudget): PdbInfo {
   };
 }
 
-/**
- * Instances an earlier run detached to surge are no longer in their group, but their nodes
- * carry our label: they belong to the group until drained and terminated.
- */
-function addDetached(groups: LiveGroup[], nodes: Node[]): void {
-  for (const g of groups) {
-    if (g.kind !== "self-managed") continue;
-    const have = new Set(g.instances.map((i) => i.id));
-    for (const n of nodes) {
-      const id = instanceIdOf(n);
-      if (!id || have.has(id) || n.metadata.labels?.[DETACHED_LABEL] !== g.name) continue;
-      g.instances.push({
-        id,
-        zone: n.metadata.labels?.["topology.kubernetes.io/zone"] ?? "",
-        lifecycleState: "Detached",
-        launchTime: new Date(n.metadata.creationTimestamp ?? 0),
-        detachedForSurge: true,
-      });
-    }
-  }
-}
-
-/** Everything but the pods: enough to know which nodes would be replaced. */
-export async function readGroupsAndNodes(policy: Policy, ports: ReadPorts): Promise<Snapshot> {
-  const now = ports.clock.now();
-  const [eksCluster, groups, nodes] = await Promise.all([
-    ports.cloud.eks.describeCluster(policy.cluster.name),
-    readGroups(policy, ports.cloud, now),
-    listAll((cont) => ports.cluster.listNodes(pageOf(cont))).then((r) => r.items),
-  ]);
-  const latest = (await ports.cloud.eks.latestReleaseVersions?.()) ?? {};
-  addDetached(groups, nodes);
-  const groupOf = new Map(
-    groups.flatMap((g) => g.instances.map((i) => [i.id, g.name] as [string, string])),
-  );
-  return {
-    cluster: {
-      name: policy.cluster.name,
-      region: policy.cluster.region,
-      version: eksCluster.version,
-    },
-    takenAt: now,
-    groups,
-    latestReleaseVersions: latest,
-    nodes: nodes.map((n) => nodeInfo(n, groupOf)),
-    pods: [],
-    pdbs: [],
-    workloads: [],
-    clusterNodeCount: nodes.length,
-  };
-}
-
 /** Add the pods of the given nodes, their PDBs and their owners to a snapshot. */
 export async function addWorkloads(
   snapshot: Snapshot,
@@ -369,22 +236,4 @@ export async function addWorkloads(
     pdbs: pdbs.map(pdbInfo),
     workloads,
   };
-}
-
-/** Read live state and plan: a first pass finds the nodes to replace, a second reads their pods. */
-export async function readAndPlan(
-  policy: Policy,
-  file: string,
-  ports: ReadPorts,
-  options: PlanOptions = {},
-): Promise<{ plan: Plan; snapshot: Snapshot }> {
-  const clock = ports.clock;
-  ports = { cloud: resilient(ports.cloud, clock), cluster: resilient(ports.cluster, clock), clock };
-  const base = await readGroupsAndNodes(policy, ports);
-  const draft = buildPlan(policy, file, base, options);
-  const nodes = draft.groups.flatMap((g) =>
-    g.replacements.flatMap((r) => (r.node ? [r.node] : [])),
-  );
-  const snapshot = await addWorkloads(base, nodes, ports.cluster);
-  return { plan: buildPlan(policy, file, snapshot, options), snapshot };
 }

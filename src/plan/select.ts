@@ -1,104 +1,37 @@
-// Which nodes a group would replace, and why (kOps' instance selection, reference 004, plus
-// EKS's rule that a version update replaces every node of a managed group).
-import type { Group, Resolution } from "../policy/index.js";
+// What every kind of group shares when it selects the nodes to replace (kOps' instance
+// selection, https://kops.sigs.k8s.io/operations/rolling-update/): a node annotated
+// needs-update, or older than maxNodeAge, is replaced whatever its version; with force every
+// node is. The kinds add their own reasons (src/kinds/*/select.ts).
 import {
   KOPS_NEEDS_UPDATE_ANNOTATION,
   NEEDS_UPDATE_ANNOTATION,
+  type InstanceInfo,
   type LiveGroup,
   type NodeInfo,
-  type Snapshot,
 } from "./snapshot.js";
-import type { ConfigChange, ReplaceReason, Replacement } from "./types.js";
+import type { ReplaceReason, Replacement } from "./types.js";
 
-export interface Target {
-  kubernetesVersion?: string;
-  releaseVersion?: string;
-  launchTemplateVersion?: number;
+/** What selection reads besides the group: the nodes by instance, the time, the options. */
+export interface SelectInput {
+  nodesByInstance: Map<string, NodeInfo>;
+  now: Date;
+  maxNodeAgeMs?: number;
+  force: boolean;
 }
 
-/** The policy's target for a group, resolved against live state ("latest", "$Latest"). */
-export function resolveTarget(group: Group, live: LiveGroup, snapshot: Snapshot): Target {
-  const t = group.target ?? {};
-  const out: Target = {};
-  if (t.kubernetesVersion) out.kubernetesVersion = t.kubernetesVersion;
-  if (t.releaseVersion && live.kind === "managed") {
-    const version = t.kubernetesVersion ?? live.version;
-    // "latest" unknown (no SSM lookup): leave it to EKS, which takes the latest release itself.
-    const release =
-      t.releaseVersion === "latest" ? snapshot.latestReleaseVersions[version] : t.releaseVersion;
-    if (release) out.releaseVersion = release;
-  }
-  const lt = live.launchTemplate;
-  if (t.launchTemplateVersion !== undefined && lt) {
-    const v = t.launchTemplateVersion;
-    out.launchTemplateVersion =
-      v === "$Latest" ? lt.latest : v === "$Default" ? lt.default : Number(v);
-  } else if (lt && live.kind === "self-managed") {
-    out.launchTemplateVersion = lt.resolved;
-  }
-  return out;
+/** An instance on its way out (terminating) is no longer the group's to replace. */
+export const isLeaving = (i: InstanceInfo) => /^Terminat/.test(i.lifecycleState);
+
+/** The group's instances that are not leaving. */
+export function liveInstances(live: LiveGroup): InstanceInfo[] {
+  return live.instances.filter((i) => !isLeaving(i));
 }
 
-/** Configuration the apply would change before replacing anything. */
-export function configChanges(
-  group: Group,
-  live: LiveGroup,
-  target: Target,
-  resolution: Resolution,
-): ConfigChange[] {
-  const changes: ConfigChange[] = [];
-  if (live.kind === "managed") {
-    const want = resolution.updateConfig;
-    const have = live.updateConfig;
-    if (want && "maxUnavailable" in want && want.maxUnavailable !== have.maxUnavailable) {
-      changes.push({
-        field: "updateConfig.maxUnavailable",
-        from: describeUpdateConfig(have),
-        to: String(want.maxUnavailable),
-      });
-    }
-    if (
-      want &&
-      "maxUnavailablePercentage" in want &&
-      want.maxUnavailablePercentage !== have.maxUnavailablePercentage
-    ) {
-      changes.push({
-        field: "updateConfig.maxUnavailablePercentage",
-        from: describeUpdateConfig(have),
-        to: `${want.maxUnavailablePercentage}%`,
-      });
-    }
-  }
-  const lt = live.launchTemplate;
-  const wanted = group.target?.launchTemplateVersion;
-  if (
-    live.kind === "self-managed" &&
-    lt &&
-    wanted !== undefined &&
-    String(wanted) !== lt.configured
-  ) {
-    changes.push({
-      field: "launchTemplate.version",
-      from: `${lt.configured} (${lt.resolved})`,
-      to: `${wanted} (${target.launchTemplateVersion})`,
-    });
-  }
-  return changes;
-}
-
-function describeUpdateConfig(c: {
-  maxUnavailable?: number;
-  maxUnavailablePercentage?: number;
-}): string {
-  if (c.maxUnavailablePercentage !== undefined) return `${c.maxUnavailablePercentage}%`;
-  return String(c.maxUnavailable ?? 1);
-}
-
-function nodeReasons(
+/** Reasons that come from the node itself: annotations and age. */
+export function nodeReasons(
   node: NodeInfo | undefined,
   launchTime: Date,
-  now: Date,
-  maxNodeAgeMs: number | undefined,
+  input: SelectInput,
 ): ReplaceReason[] {
   const reasons: ReplaceReason[] = [];
   for (const annotation of [NEEDS_UPDATE_ANNOTATION, KOPS_NEEDS_UPDATE_ANNOTATION]) {
@@ -106,88 +39,41 @@ function nodeReasons(
       reasons.push({ kind: "annotated", annotation });
   }
   const born = node?.createdAt ?? launchTime;
-  const age = now.getTime() - born.getTime();
-  if (maxNodeAgeMs !== undefined && age > maxNodeAgeMs)
-    reasons.push({ kind: "max-node-age", ageMs: age, maxMs: maxNodeAgeMs });
+  const age = input.now.getTime() - born.getTime();
+  if (input.maxNodeAgeMs !== undefined && age > input.maxNodeAgeMs)
+    reasons.push({ kind: "max-node-age", ageMs: age, maxMs: input.maxNodeAgeMs });
   return reasons;
 }
 
-/** Group-wide reasons a managed group's update would replace all its nodes. */
-function managedReasons(
-  live: Extract<LiveGroup, { kind: "managed" }>,
-  target: Target,
-): ReplaceReason[] {
-  const reasons: ReplaceReason[] = [];
-  if (target.kubernetesVersion && target.kubernetesVersion !== live.version)
-    reasons.push({ kind: "kubernetes-version", from: live.version, to: target.kubernetesVersion });
-  if (target.releaseVersion && target.releaseVersion !== live.releaseVersion)
-    reasons.push({ kind: "release-version", from: live.releaseVersion, to: target.releaseVersion });
-  const lt = live.launchTemplate;
-  if (
-    lt &&
-    target.launchTemplateVersion !== undefined &&
-    target.launchTemplateVersion !== lt.resolved
-  ) {
-    reasons.push({ kind: "launch-template", from: lt.resolved, to: target.launchTemplateVersion });
-  }
-  return reasons;
-}
-
-export function selectReplacements(
+/**
+ * Each live instance with the kind's reasons for it plus the node's own; `forced` when force is
+ * on and nothing else applies. Instances without a reason are kept.
+ */
+export function selectWith(
   live: LiveGroup,
-  target: Target,
-  nodesByInstance: Map<string, NodeInfo>,
-  now: Date,
-  options: { maxNodeAgeMs?: number; force: boolean },
+  input: SelectInput,
+  kindReasons: (i: InstanceInfo) => ReplaceReason[],
 ): Replacement[] {
-  const groupWide = live.kind === "managed" ? managedReasons(live, target) : [];
   const out: Replacement[] = [];
-  for (const instance of live.instances) {
-    if (/^Terminat/.test(instance.lifecycleState)) continue;
-    const node = nodesByInstance.get(instance.id);
-    const reasons: ReplaceReason[] = [...groupWide];
-    if (
-      live.kind === "self-managed" &&
-      target.launchTemplateVersion !== undefined &&
-      instance.launchTemplateVersion !== target.launchTemplateVersion
-    ) {
-      reasons.push({
-        kind: "launch-template",
-        from: instance.launchTemplateVersion,
-        to: target.launchTemplateVersion,
-      });
-    }
-    if (instance.detachedForSurge) reasons.push({ kind: "detached-for-surge" });
-    reasons.push(...nodeReasons(node, instance.launchTime, now, options.maxNodeAgeMs));
-    if (options.force && reasons.length === 0) reasons.push({ kind: "forced" });
-    if (reasons.length > 0)
-      out.push({
-        instance: instance.id,
-        ...(node && { node: node.name }),
-        zone: instance.zone,
-        reasons,
-      });
-  }
-  // EKS replaces every node of a managed group once an update starts for any of them.
-  if (live.kind === "managed" && out.length > 0 && out.length < countLive(live)) {
-    const chosen = new Set(out.map((r) => r.instance));
-    for (const instance of live.instances) {
-      if (chosen.has(instance.id) || /^Terminat/.test(instance.lifecycleState)) continue;
-      const node = nodesByInstance.get(instance.id);
-      out.push({
-        instance: instance.id,
-        ...(node && { node: node.name }),
-        zone: instance.zone,
-        reasons: [{ kind: "group-update" }],
-      });
-    }
+  for (const instance of liveInstances(live)) {
+    const node = input.nodesByInstance.get(instance.id);
+    const reasons = [...kindReasons(instance), ...nodeReasons(node, instance.launchTime, input)];
+    if (input.force && reasons.length === 0) reasons.push({ kind: "forced" });
+    if (reasons.length > 0) out.push(replacementOf(instance, node, reasons));
   }
   return out;
 }
 
-function countLive(live: LiveGroup): number {
-  return live.instances.filter((i) => !/^Terminat/.test(i.lifecycleState)).length;
+export function replacementOf(
+  instance: InstanceInfo,
+  node: NodeInfo | undefined,
+  reasons: ReplaceReason[],
+): Replacement {
+  return { instance: instance.id, ...(node && { node: node.name }), zone: instance.zone, reasons };
 }
+
+export const isDetached = (r: Replacement) =>
+  r.reasons.some((x) => x.kind === "detached-for-surge");
 
 export function describeReason(r: ReplaceReason): string {
   switch (r.kind) {

@@ -1,7 +1,7 @@
 // What a plan says, per group and in total. This is also the JSON the CLI prints with
 // `--format json` (documented in docs/plan-json.md): keep it stable, add rather than change.
-import type { GroupKind } from "../policy/index.js";
-import type { Role } from "../policy/index.js";
+import type { Role, RollSettings } from "../policy/index.js";
+import type { GroupKindId, UpdateConfig } from "../ports/index.js";
 
 export type ReplaceReason =
   | { kind: "launch-template"; from: number | undefined; to: number }
@@ -64,23 +64,46 @@ export interface Schedule {
 
 export type GroupStatus = "roll" | "config-only" | "no-change" | "blocked" | "error";
 
+/** What a group is rolled to, resolved against live state ("latest", "$Latest" → versions). */
+export interface Target {
+  kubernetesVersion?: string;
+  releaseVersion?: string;
+  launchTemplateVersion?: number;
+}
+
+export interface Budgets {
+  maxUnavailable: number;
+  /** Nodes launched before any is drained: maxSurge, or for a managed group EKS's scale-up. */
+  maxSurge: number;
+  derivation: { maxUnavailable: string; maxSurge: string };
+}
+
+/**
+ * One group's plan: the contract between plan and apply. Everything apply does to the group is
+ * decided here — settings, budgets, target, the replacements and their order — so the engine
+ * re-derives nothing.
+ */
 export interface GroupPlan {
   name: string;
-  kind: GroupKind | "missing";
+  kind: GroupKindId | "missing";
   role: Role;
   status: GroupStatus;
   nodes: number;
   configChanges: ConfigChange[];
   replacements: Replacement[];
-  budgets: {
-    maxUnavailable: number;
-    maxSurge: number;
-    derivation: { maxUnavailable: string; maxSurge: string };
-  };
+  budgets: Budgets;
   schedule: Schedule;
   findings: Finding[];
   notes: string[];
   errors: string[];
+  /** The resolved roll settings (force already includes the run's); absent for a missing group. */
+  settings?: RollSettings;
+  /** What the group is rolled to; absent for a missing group. */
+  target?: Target;
+  /** Managed groups: the EKS updateConfig the policy asks for. */
+  updateConfig?: UpdateConfig;
+  /** Self-managed groups: the launch template version apply sets on the group first, as written. */
+  launchTemplate?: { id: string; version: string };
 }
 
 export interface PlanSummary {

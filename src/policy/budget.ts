@@ -1,10 +1,28 @@
-// Disruption budgets (maxUnavailable, maxSurge): an integer or a percentage of the group.
-// Rounding follows kOps (reference 004): maxUnavailable rounds down, maxSurge rounds up.
+// The pace of a roll, each rule in one place: disruption budgets (maxUnavailable, maxSurge) as an
+// integer or a percentage of the group, their rounding and defaults, the other settings' kOps
+// defaults, the validation period, and the window of nodes in flight. The rules follow kOps'
+// rolling update (https://kops.sigs.k8s.io/operations/rolling-update/ and kOps' source,
+// pkg/instancegroups/rollingupdate.go): maxUnavailable rounds down, maxSurge rounds up.
 
 export type Budget = number | `${number}%`;
 
 export const PERCENT_PATTERN = "^(100|[1-9]?[0-9])%$";
 const PERCENT = new RegExp(PERCENT_PATTERN);
+
+/** kOps' defaults for the settings a policy may leave out (self-managed groups). */
+export const KOPS_DEFAULTS = {
+  maxSurge: 1,
+  force: false,
+  postDrainDelay: "5s",
+  drainTimeout: "15m",
+  interval: "15s",
+  validation: { timeout: "15m", count: 2 },
+  drainAndTerminate: true,
+  spreadAcrossZones: true,
+} as const;
+
+/** Validation is retried this often until `count` successes in a row (kOps: 10 s). */
+export const VALIDATION_PERIOD_MS = 10_000;
 
 export function isPercent(value: Budget): value is `${number}%` {
   return typeof value === "string";
@@ -32,13 +50,22 @@ export function budgetProblem(value: unknown): string | undefined {
   return 'an integer >= 0 or a percentage such as "25%"';
 }
 
+/** maxSurge before the cap: a percentage of the group size, rounded up. */
+export function surgeOf(value: Budget, groupSize: number): number {
+  return isPercent(value) ? Math.ceil((percentOf(value) * groupSize) / 100) : value;
+}
+
 /**
  * maxSurge as a node count: percentages of the group size round up; never more than the
  * nodes that need update (surging past them would only launch nodes to throw away).
  */
 export function resolveSurge(value: Budget, groupSize: number, needUpdate: number): number {
-  const raw = isPercent(value) ? Math.ceil((percentOf(value) * groupSize) / 100) : value;
-  return Math.max(0, Math.min(raw, needUpdate));
+  return Math.max(0, Math.min(surgeOf(value, groupSize), needUpdate));
+}
+
+/** A percentage of the group, rounded down (before the at-least-one rule). */
+export function roundedDown(value: `${number}%`, groupSize: number): number {
+  return Math.floor((percentOf(value) * groupSize) / 100);
 }
 
 /**
@@ -47,6 +74,32 @@ export function resolveSurge(value: Budget, groupSize: number, needUpdate: numbe
  */
 export function resolveUnavailable(value: Budget, groupSize: number, surge: number): number {
   if (!isPercent(value)) return value;
-  const down = Math.floor((percentOf(value) * groupSize) / 100);
+  const down = roundedDown(value, groupSize);
   return surge === 0 ? Math.max(1, down) : down;
+}
+
+/** Whether a maxSurge value can only ever resolve to zero. */
+export function surgesNever(value: Budget): boolean {
+  return value === 0 || value === "0%";
+}
+
+/** kOps' maxUnavailable default: 1 when maxSurge is 0, else 0. */
+export function defaultUnavailable(surgeIsZero: boolean): number {
+  return surgeIsZero ? 1 : 0;
+}
+
+/** The nodes a sliding window keeps in flight: maxSurge + maxUnavailable, at least one. */
+export function rollWindow(budgets: { maxSurge: number; maxUnavailable: number }): number {
+  return Math.max(1, budgets.maxSurge + budgets.maxUnavailable);
+}
+
+/** How a budget's number was derived, for the plan: "25% of 10 nodes, rounded down = 2". */
+export function describeBudget(
+  value: Budget,
+  size: number,
+  rounding: "down" | "up",
+  result: number,
+): string {
+  if (!isPercent(value)) return `${value}`;
+  return `${value} of ${size} node${size === 1 ? "" : "s"}, rounded ${rounding} = ${result}`;
 }

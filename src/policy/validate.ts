@@ -1,6 +1,7 @@
 // Turning a policy file into a typed Policy, or into every problem it has, each located to
 // line and column with what was expected and what was found.
 import * as z from "zod";
+import { defaultUnavailable, KOPS_DEFAULTS, surgesNever, VALIDATION_PERIOD_MS } from "./budget.js";
 import { byPosition, formatPath, type Diagnostic } from "./diagnostic.js";
 import { describeValue } from "./describe.js";
 import { parseDuration } from "./duration.js";
@@ -326,9 +327,9 @@ function budgetErrors(
   own?: RollingUpdate,
 ): Diagnostic[] {
   if (!settings) return [];
-  const surge = role === "control-plane" ? 0 : (settings.maxSurge ?? 1);
-  const surgeZero = surge === 0 || surge === "0%";
-  const unavailable = settings.maxUnavailable ?? (surgeZero ? 1 : 0);
+  const surge = role === "control-plane" ? 0 : (settings.maxSurge ?? KOPS_DEFAULTS.maxSurge);
+  const surgeZero = surgesNever(surge);
+  const unavailable = settings.maxUnavailable ?? defaultUnavailable(surgeZero);
   if (!surgeZero || unavailable !== 0) return [];
   if (settings.maxSurge === undefined && settings.maxUnavailable === undefined) return [];
   const key = own && own.maxUnavailable === undefined ? "maxSurge" : "maxUnavailable";
@@ -350,13 +351,14 @@ function validationErrors(
   path: Path,
   at: At,
 ): Diagnostic[] {
-  const timeout = v.timeout !== undefined ? parseDuration(v.timeout) : 15 * 60_000;
-  const count = v.count ?? 2;
-  if (timeout === undefined || (count - 1) * 10_000 <= timeout) return [];
+  const timeout = parseDuration(v.timeout ?? KOPS_DEFAULTS.validation.timeout);
+  const count = v.count ?? KOPS_DEFAULTS.validation.count;
+  const needed = (count - 1) * VALIDATION_PERIOD_MS;
+  if (timeout === undefined || needed <= timeout) return [];
   return [
     at(
       path,
-      `validation needs ${count} successes 10 s apart (${(count - 1) * 10} s) but timeout is ${v.timeout}; raise timeout or lower count`,
+      `validation needs ${count} successes ${VALIDATION_PERIOD_MS / 1000} s apart (${needed / 1000} s) but timeout is ${v.timeout}; raise timeout or lower count`,
       v.timeout !== undefined ? "timeout" : "count",
     ),
   ];

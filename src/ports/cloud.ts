@@ -3,6 +3,12 @@
 // adapters map them 1:1 and the sandbox can stand in for AWS. Only the fields noderoll reads are
 // typed; adapters may pass more. Every call may throw AwsApiError (throttling above all).
 
+/**
+ * The two kinds of node group noderoll rolls: an EKS managed node group (EKS runs the update)
+ * and a self-managed Auto Scaling group (noderoll runs it, with kOps' semantics).
+ */
+export type GroupKindId = "managed" | "self-managed";
+
 // ---- EKS -------------------------------------------------------------------------------------
 
 export interface EksCluster {

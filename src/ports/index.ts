@@ -1,5 +1,6 @@
-// The ports: how the core (plan, roll engine) talks to the world. Implemented by the real
-// adapters (src/adapters) and by the sandbox (src/sandbox).
+// The ports: how the core (plan, roll engine) talks to the world — Cloud, Cluster, Clock and the
+// Reporter the engine's events go to. Implemented by the real adapters (src/adapters), the
+// sandbox (src/sandbox) and the renderers.
 export type * from "./cloud.js";
 export type * from "./cluster.js";
 export * from "./clock.js";
@@ -7,3 +8,4 @@ export * from "./errors.js";
 export * from "./resilient.js";
 export * from "./paginate.js";
 export * from "./objects.js";
+export * from "./reporter.js";

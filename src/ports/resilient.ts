@@ -24,10 +24,17 @@ async function retrying<T>(clock: Clock, call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The same object, with every promise-returning method retried on throttling. */
+const RESILIENT = Symbol("resilient");
+
+/**
+ * The same object, with every promise-returning method retried on throttling. Wrapping an
+ * object that already retries returns it as it is: retries never multiply.
+ */
 export function resilient<T extends object>(target: T, clock: Clock): T {
+  if ((target as { [RESILIENT]?: boolean })[RESILIENT]) return target;
   return new Proxy(target, {
     get(t, key) {
+      if (key === RESILIENT) return true;
       const value = Reflect.get(t, key, t) as unknown;
       if (typeof value === "function") {
         return (...args: unknown[]) => {

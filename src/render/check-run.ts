@@ -1,7 +1,7 @@
 // What a check run says: for a plan (completed at once) and for a roll (in progress through
 // the phases, then completed). Pure payloads; the GitHub adapter sends them.
 import { summaryLine, type Plan } from "../plan/index.js";
-import { PHASES } from "../roll/events.js";
+import { PHASES } from "../ports/index.js";
 import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderPlanMarkdown } from "./markdown.js";
 import { renderProgressMarkdown, type Progress } from "./progress.js";
 

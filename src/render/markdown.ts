@@ -3,7 +3,16 @@
 // preflight findings, long parts in <details>, and a Mermaid gantt of the predicted schedule.
 // Bodies are kept under GitHub's limits by dropping detail in steps (fitMarkdown).
 import { describeReason, summaryLine, type GroupPlan, type Plan } from "../plan/index.js";
-import { budgetText, estimate, kindWord, reasonCounts, STATUS_WORD, waveSummary } from "./words.js";
+import {
+  budgetText,
+  estimate,
+  kindWord,
+  reasonCounts,
+  STATUS_WORD,
+  surgeBar,
+  surgeBudgetWord,
+  waveSummary,
+} from "./words.js";
 
 const ICON: Record<GroupPlan["status"], string> = {
   roll: "🔄",
@@ -73,11 +82,7 @@ function derived(value: number, derivation: string): string {
 
 function budgetLine(g: GroupPlan): string {
   const { maxUnavailable, maxSurge, derivation } = g.budgets;
-  const surge =
-    g.kind === "managed"
-      ? `scale-up ${derived(maxSurge, derivation.maxSurge)}`
-      : `maxSurge ${derived(maxSurge, derivation.maxSurge)}`;
-  return `maxUnavailable ${derived(maxUnavailable, derivation.maxUnavailable)}; ${surge}`;
+  return `maxUnavailable ${derived(maxUnavailable, derivation.maxUnavailable)}; ${surgeBudgetWord(g)} ${derived(maxSurge, derivation.maxSurge)}`;
 }
 
 function groupSection(g: GroupPlan, i: number, detail: MarkdownDetail): string[] {
@@ -120,7 +125,7 @@ export function gantt(plan: Plan): string[] {
     lines.push(`  section ${g.name.replace(/[:#;]/g, "_")}`);
     if (g.schedule.waves[0] && g.schedule.waves[0].startMs > 0) {
       lines.push(
-        `  ${g.kind === "managed" ? "scale-up" : "surge"} : ${Math.round(offset / 1000)}, ${Math.round((offset + g.schedule.waves[0].startMs) / 1000)}`,
+        `  ${surgeBar(g)} : ${Math.round(offset / 1000)}, ${Math.round((offset + g.schedule.waves[0].startMs) / 1000)}`,
       );
     }
     g.schedule.waves.forEach((w, i) => {

@@ -1,13 +1,19 @@
 // Progress of a roll, folded from its events: per group, the state of each of the four phases
 // and how many nodes are done. Rendered into the check run, the PR comment and the job summary,
 // so a reader never needs to know which engine ran.
-import { PHASES, type Phase, type Result, type RollEvent } from "../roll/events.js";
+import {
+  PHASES,
+  type GroupKindId,
+  type Phase,
+  type Result,
+  type RollEvent,
+} from "../ports/index.js";
 
 export type PhaseState = "pending" | "running" | Result;
 
 export interface GroupProgress {
   name: string;
-  kind?: "managed" | "self-managed";
+  kind?: GroupKindId | "missing";
   phases: Record<Phase, PhaseState>;
   nodes: number;
   toReplace: number;

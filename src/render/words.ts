@@ -17,12 +17,43 @@ export const STATUS_WORD: Record<GroupPlan["status"], string> = {
   error: "error",
 };
 
+/** What a reader calls each kind of group, and the surge it launches. */
+const KIND_WORDS: Record<
+  GroupPlan["kind"],
+  { name: string; surge: string; budget: string; bar: string }
+> = {
+  managed: {
+    name: "EKS managed node group",
+    surge: "EKS scale-up",
+    budget: "scale-up",
+    bar: "scale-up",
+  },
+  "self-managed": {
+    name: "self-managed Auto Scaling group",
+    surge: "maxSurge",
+    budget: "maxSurge",
+    bar: "surge",
+  },
+  missing: { name: "not found", surge: "", budget: "", bar: "" },
+};
+
 export function kindWord(g: GroupPlan): string {
-  return g.kind === "managed"
-    ? "EKS managed node group"
-    : g.kind === "self-managed"
-      ? "self-managed Auto Scaling group"
-      : "not found";
+  return KIND_WORDS[g.kind].name;
+}
+
+/** "EKS scale-up" or "maxSurge": what the group's surge is called. */
+export function surgeWord(g: GroupPlan): string {
+  return KIND_WORDS[g.kind].surge;
+}
+
+/** The surge in a group's budget line: "scale-up" (EKS) or "maxSurge". */
+export function surgeBudgetWord(g: GroupPlan): string {
+  return KIND_WORDS[g.kind].budget;
+}
+
+/** The gantt bar of the nodes launched before the first wave. */
+export function surgeBar(g: GroupPlan): string {
+  return KIND_WORDS[g.kind].bar;
 }
 
 /** Reasons with counts, most common first: "launch template 6 → 7 (4), annotated … (1)". */
@@ -54,7 +85,5 @@ export function waveSummary(g: GroupPlan): string {
 
 export function budgetText(g: GroupPlan): string {
   if (g.kind === "missing") return "-";
-  const surge =
-    g.kind === "managed" ? `EKS scale-up ${g.budgets.maxSurge}` : `maxSurge ${g.budgets.maxSurge}`;
-  return `maxUnavailable ${g.budgets.maxUnavailable} · ${surge}`;
+  return `maxUnavailable ${g.budgets.maxUnavailable} · ${surgeWord(g)} ${g.budgets.maxSurge}`;
 }

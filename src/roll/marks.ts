@@ -75,6 +75,16 @@ export async function cordon(ctx: RollContext, name: string, runId: string): Pro
   );
 }
 
+/** Marks left on nodes that no longer need replacing (a policy change, an earlier run): cleared. */
+export async function clearStaleMarks(
+  ctx: RollContext,
+  keep: Set<string>,
+  groupNodes: Node[],
+): Promise<void> {
+  for (const n of groupNodes)
+    if (!keep.has(n.metadata.name)) await clearMarks(ctx, n.metadata.name);
+}
+
 /** Undo our marks on a node that no longer needs replacing; someone else's cordon stays. */
 export async function clearMarks(ctx: RollContext, name: string): Promise<boolean> {
   let changed = false;

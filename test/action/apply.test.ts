@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_SCENARIO_YAML } from "../../src/sandbox/demo.js";
-import { PHASES } from "../../src/roll/events.js";
+import { PHASES } from "../../src/ports/index.js";
 import {
   dispatchPayload,
   fastDemoPolicy,

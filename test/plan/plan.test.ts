@@ -1,7 +1,8 @@
 // Planning against hand-built live state: selection and its reasons, budgets, schedules (golden
 // wave sequences per maxSurge / maxUnavailable), config changes, missing groups, summary line.
 import { describe, expect, it } from "vitest";
-import { buildPlan, describeReason, hasChanges, summaryLine } from "../../src/plan/index.js";
+import { buildPlan } from "../../src/engine/index.js";
+import { describeReason, hasChanges, summaryLine } from "../../src/plan/index.js";
 import { instances, managed, nodesFor, policy, selfManaged, snapshot } from "./fixtures.js";
 
 const zones = ["eu-west-1a", "eu-west-1b", "eu-west-1c"];

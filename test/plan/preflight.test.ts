@@ -1,6 +1,7 @@
 // Preflight: every finding appears where its cause is, and not where it is absent.
 import { describe, expect, it } from "vitest";
-import { buildPlan, type Finding, type PodInfo, type Snapshot } from "../../src/plan/index.js";
+import { buildPlan } from "../../src/engine/index.js";
+import type { Finding, PodInfo, Snapshot } from "../../src/plan/index.js";
 import {
   instances,
   managed,

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
-import { readAndPlan } from "../../src/plan/index.js";
+import { observeAndPlan } from "../../src/engine/index.js";
 import { World } from "../../src/sandbox/world.js";
 
 function load(policyFile: string, scenarioFile: string): { policy: Policy; world: World } {
@@ -18,7 +18,7 @@ function load(policyFile: string, scenarioFile: string): { policy: Policy; world
 describe("plans of the example policies", () => {
   it("policies/mixed.yaml on prod-eu: every old instance and only those, for the right reasons", async () => {
     const { policy, world } = load("policies/mixed.yaml", "test/fixtures/scenarios/prod-eu.yaml");
-    const { plan } = await world.run(readAndPlan(policy, "policies/mixed.yaml", world));
+    const { plan } = await world.run(observeAndPlan(policy, "policies/mixed.yaml", world));
     const byGroup = Object.fromEntries(plan.groups.map((g) => [g.name, g]));
     expect(plan.groups.map((g) => [g.name, g.status])).toEqual([
       ["system", "roll"],
@@ -71,7 +71,7 @@ describe("plans of the example policies", () => {
       "policies/single-managed.yaml",
       "test/fixtures/scenarios/staging-us.yaml",
     );
-    const { plan } = await world.run(readAndPlan(policy, "policies/single-managed.yaml", world));
+    const { plan } = await world.run(observeAndPlan(policy, "policies/single-managed.yaml", world));
     const g = plan.groups[0]!;
     expect(g.replacements.map((r) => r.instance).sort()).toEqual(
       world
@@ -88,11 +88,11 @@ describe("plans of the example policies", () => {
       "policies/single-managed.yaml",
       "test/fixtures/scenarios/staging-us.yaml",
     );
-    const { apply } = await import("../../src/roll/apply.js");
-    const { EventLog } = await import("../../src/roll/context.js");
+    const { apply } = await import("../../src/engine/apply.js");
+    const { EventLog } = await import("../../src/ports/index.js");
     const r = await world.run(apply(policy, "p", world, new EventLog(world.clock), { runId: "t" }));
     expect(r.result).toBe("success");
-    const { plan } = await world.run(readAndPlan(policy, "p", world));
+    const { plan } = await world.run(observeAndPlan(policy, "p", world));
     expect(plan.summary).toMatchObject({ groupsToRoll: 0, configChanges: 0, blocked: 0 });
   });
 });

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readPolicyFile } from "../../src/cli/read-policy.js";
+import { readPolicyFile } from "../../src/adapters/files/read-policy.js";
 import { formatDiagnostic } from "../../src/policy/index.js";
 import { ROOT, runCli } from "../helpers/cli.js";
 

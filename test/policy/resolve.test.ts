@@ -1,6 +1,7 @@
 // Resolution of effective settings per group: defaults < group, kOps' and EKS's defaults.
 import { describe, expect, it } from "vitest";
-import { loadPolicy, orderGroups, resolveGroup, type Policy } from "../../src/policy/index.js";
+import { resolveGroup } from "../../src/kinds/registry.js";
+import { loadPolicy, orderGroups, type Policy } from "../../src/policy/index.js";
 
 function policy(yaml: string): Policy {
   const r = loadPolicy(

@@ -2,7 +2,7 @@
 // blocks and the gantt block come out as intended; the size guard keeps bodies under limits.
 import { marked } from "marked";
 import { describe, expect, it } from "vitest";
-import { buildPlan } from "../../src/plan/index.js";
+import { buildPlan } from "../../src/engine/index.js";
 import {
   COMMENT_LIMIT,
   fitMarkdown,

@@ -1,7 +1,7 @@
 // The invariants of DESIGN.md, checked after every event of a roll in the sandbox: a test that
 // breaks one fails with the event and the state that broke it.
 import type { Plan } from "../../src/plan/index.js";
-import type { RollEvent } from "../../src/roll/events.js";
+import type { RollEvent } from "../../src/ports/index.js";
 import { pdbStatus } from "../../src/sandbox/disruption.js";
 import type { World } from "../../src/sandbox/world.js";
 

@@ -4,9 +4,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadPolicy } from "../../src/policy/index.js";
-import { readAndPlan } from "../../src/plan/index.js";
-import { apply } from "../../src/roll/apply.js";
-import { EventLog } from "../../src/roll/context.js";
+import { observeAndPlan } from "../../src/engine/index.js";
+import { apply } from "../../src/engine/apply.js";
+import { EventLog } from "../../src/ports/index.js";
 import { Random } from "../../src/sandbox/random.js";
 import { World } from "../../src/sandbox/world.js";
 import { crashAfter } from "./crash.js";
@@ -37,7 +37,7 @@ async function crashThenResume(
 ): Promise<{ violations: string[]; leftovers: string[]; result: string; stale: string[] }> {
   const world = World.demo();
   const crashAt = Math.floor(new Random(seed).next() * ROLL_MS);
-  const { plan } = await world.run(readAndPlan(policy, "demo.yaml", world));
+  const { plan } = await world.run(observeAndPlan(policy, "demo.yaml", world));
   const invariants = new Invariants(world, plan, { order: ["system", "ingress", "workers"] });
   const first = new EventLog(world.clock);
   first.on(invariants.check);

@@ -1,9 +1,9 @@
 // Faults, safety and control: each ends in a clear, named outcome or a completed roll — never a
 // hang (world.run throws a DeadlockError if the roll waits with nothing left to happen).
 import { describe, expect, it } from "vitest";
-import { readAndPlan } from "../../src/plan/index.js";
-import { apply } from "../../src/roll/apply.js";
-import { EventLog } from "../../src/roll/context.js";
+import { observeAndPlan } from "../../src/engine/index.js";
+import { apply } from "../../src/engine/apply.js";
+import { EventLog } from "../../src/ports/index.js";
 import { LEASE_NAMESPACE } from "../../src/roll/lease.js";
 import { ofType, policyFor, roll, selfManagedWorld } from "./scenarios.js";
 
@@ -188,7 +188,7 @@ describe("stopping early", () => {
   it("plans nothing and changes nothing during plan", async () => {
     const world = selfManagedWorld([{ name: "w", nodes: 3 }]);
     const before = new Map(world.calls);
-    await world.run(readAndPlan(policyFor("groups: [{ name: w }]\n"), "p.yaml", world));
+    await world.run(observeAndPlan(policyFor("groups: [{ name: w }]\n"), "p.yaml", world));
     const mutating = [...world.calls.entries()].filter(
       ([k, v]) => (before.get(k) ?? 0) !== v && !/\.(list|get|describe|watch)/i.test(k),
     );
@@ -256,7 +256,7 @@ describe("review findings, kept fixed", () => {
     expect(result.result).toBe("success");
     expect(world.asg("w").ltVersion).toBe("1");
     expect(world.instances("w").every((i) => i.ltVersion === 1)).toBe(true);
-    const { plan } = await world.run(readAndPlan(policy, "p.yaml", world));
+    const { plan } = await world.run(observeAndPlan(policy, "p.yaml", world));
     expect(plan.summary).toMatchObject({ groupsToRoll: 0, configChanges: 0 });
   });
 

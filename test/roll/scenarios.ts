@@ -1,9 +1,10 @@
 // Worlds and policies for engine tests, small enough to read.
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
-import { buildPlan, readAndPlan, type Plan } from "../../src/plan/index.js";
-import { apply, type ApplyOptions, type ApplyResult } from "../../src/roll/apply.js";
-import { EventLog } from "../../src/roll/context.js";
-import type { RollEvent } from "../../src/roll/events.js";
+import { buildPlan, observeAndPlan } from "../../src/engine/index.js";
+import type { Plan } from "../../src/plan/index.js";
+import { apply, type ApplyOptions, type ApplyResult } from "../../src/engine/apply.js";
+import { EventLog } from "../../src/ports/index.js";
+import type { RollEvent } from "../../src/ports/index.js";
 import type { ScenarioInput } from "../../src/sandbox/scenario.js";
 import { World } from "../../src/sandbox/world.js";
 import { Invariants } from "./invariants.js";
@@ -71,7 +72,7 @@ export async function roll(
   limitMs = 48 * 3600_000,
 ): Promise<Rolled> {
   const { plan } = await world.run(
-    readAndPlan(policy, "policy.yaml", world, {
+    observeAndPlan(policy, "policy.yaml", world, {
       force: options.force ?? false,
       ...(options.groups && { groups: options.groups }),
     }),

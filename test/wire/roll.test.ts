@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsCloud } from "../../src/adapters/aws/cloud.js";
 import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
 import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
-import { readAndPlan } from "../../src/plan/index.js";
+import { observeAndPlan } from "../../src/engine/index.js";
 import { loadPolicy } from "../../src/policy/index.js";
-import { apply } from "../../src/roll/apply.js";
-import { EventLog } from "../../src/roll/context.js";
+import { apply } from "../../src/engine/apply.js";
+import { EventLog } from "../../src/ports/index.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts.js";
 import { World } from "../../src/sandbox/world.js";
@@ -51,7 +51,7 @@ describe("a roll over the wire", () => {
       ),
       clock: world.clock,
     };
-    const { plan } = await readAndPlan(r.policy, "policies/demo.yaml", ports, { force: false });
+    const { plan } = await observeAndPlan(r.policy, "policies/demo.yaml", ports, { force: false });
     expect(plan.summary.nodesToReplace).toBe(17);
     expect(server.log.mutating()).toEqual([]);
     const planned = server.log.entries.length;

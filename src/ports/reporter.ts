@@ -1,6 +1,8 @@
-// The event log of a roll (DESIGN.md, "The event log"): one object per line in --events FILE,
-// and the single feed every reporter (console, check run, PR comment, summary) reads. `t` is
-// ISO-8601, virtual time in the sandbox.
+// The reporter port: the event log of a roll, one object per line in `apply --events FILE`, and
+// the single feed every reporter (console, check run, PR comment, job summary) reads. The engine
+// emits events through it; renderers fold them. `t` is ISO-8601, virtual time in the sandbox.
+import type { Clock } from "./clock.js";
+import type { GroupKindId } from "./cloud.js";
 
 export const PHASES = ["setup", "scale-up", "upgrade", "scale-down"] as const;
 export type Phase = (typeof PHASES)[number];
@@ -28,7 +30,8 @@ export type RollEvent = Base &
     | {
         type: "group.start";
         group: string;
-        kind: "managed" | "self-managed";
+        /** "missing" when the policy names a group the cluster does not have. */
+        kind: GroupKindId | "missing";
         nodes: number;
         replace: number;
       }
@@ -64,3 +67,38 @@ export interface Capacity {
 }
 
 export type RollEventType = RollEvent["type"];
+
+/** An event as the engine emits it; the sink stamps the time. */
+export type EventInput = RollEvent extends infer E
+  ? E extends RollEvent
+    ? Omit<E, "t">
+    : never
+  : never;
+
+/** Where the engine reports what it does. */
+export interface Reporter {
+  emit(e: EventInput): void;
+}
+
+export type Listener = (e: RollEvent) => void;
+
+/** The event sink: stamps each event with the clock's time and hands it to every listener. */
+export class EventLog implements Reporter {
+  readonly events: RollEvent[] = [];
+  private readonly listeners: Listener[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly keep = true,
+  ) {}
+
+  on(listener: Listener): void {
+    this.listeners.push(listener);
+  }
+
+  emit = (e: EventInput): void => {
+    const event = { t: this.clock.now().toISOString(), ...e } as RollEvent;
+    if (this.keep) this.events.push(event);
+    for (const l of this.listeners) l(event);
+  };
+}

@@ -1,5 +1,6 @@
-// Reading a policy file from disk without ever holding more than the size limit in memory:
-// a 5 GB file is refused after reading 1 MiB + 1 byte of it.
+// The policy file adapter: reading a policy file from disk for the command line and the action,
+// without ever holding more than the size limit in memory (a 5 GB file is refused after reading
+// 1 MiB + 1 byte of it).
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import {
   loadPolicy,
@@ -7,7 +8,7 @@ import {
   sizeMessage,
   type Diagnostic,
   type LoadResult,
-} from "../policy/index.js";
+} from "../../policy/index.js";
 
 function fileError(file: string, message: string): LoadResult {
   const d: Diagnostic = { file, line: 1, col: 1, path: "", message, severity: "error" };

@@ -1,0 +1,263 @@
+// apply: roll every group of a policy, in policy order, one roll per cluster. Each group is
+// observed and planned afresh just before it rolls (so a run that died is simply finished),
+// refused when its plan is blocked or in error (unless force), and handed to its kind with the
+// plan — the contract — that says everything the roll does. Every step is an event; the result
+// says what happened and how to continue.
+import { isWindowOpen, nextWindowOpening, orderGroups, type Policy } from "../policy/index.js";
+import type { GroupPlan, LiveGroup, Plan } from "../plan/index.js";
+import {
+  instanceIdOf,
+  resilient,
+  type Cloud,
+  type Cluster,
+  type Clock,
+  type Reporter,
+  type Node,
+  type Result,
+} from "../ports/index.js";
+import type { ReadyPlan } from "../kinds/kind.js";
+import { kindOf } from "../kinds/registry.js";
+import { RollError, type RollContext } from "../roll/context.js";
+import { ClusterLock } from "../roll/lease.js";
+import { clearStaleMarks, DETACHED_LABEL } from "../roll/marks.js";
+import { NodeCache } from "../roll/nodes.js";
+import type { NodeOwner } from "../roll/validate.js";
+import { Planner } from "./observe.js";
+
+export interface ApplyOptions {
+  runId: string;
+  runUrl?: string;
+  /** Replace every node of the selected groups and go past PodDisruptionBudgets. */
+  force?: boolean;
+  groups?: string[];
+  reason?: string;
+  /** Stop starting nodes after this long (GitHub's 6-hour job limit). */
+  maxDurationMs?: number;
+  /** An emergency may roll outside the maintenance window. */
+  ignoreWindow?: boolean;
+  /** How long to wait for another run's lock before giving up. */
+  lockWaitMs?: number;
+  signal?: AbortSignal;
+  /** The run's planner, when the caller already planned with it (settings resolved once). */
+  planner?: Planner;
+}
+
+export interface ApplyResult {
+  result: Result;
+  message: string;
+  plan?: Plan;
+}
+
+export interface ApplyPorts {
+  cloud: Cloud;
+  cluster: Cluster;
+  clock: Clock;
+}
+
+interface Run {
+  ctx: RollContext;
+  policy: Policy;
+  options: ApplyOptions;
+  planner: Planner;
+  nodes: NodeCache;
+}
+
+function ownerResolver(groups: LiveGroup[], policy: Policy): (n: Node) => NodeOwner {
+  const byInstance = new Map<string, string>();
+  for (const g of groups) for (const i of g.instances) byInstance.set(i.id, g.name);
+  const controlPlane = new Set(
+    policy.groups.filter((g) => g.role === "control-plane").map((g) => g.name),
+  );
+  return (n) => {
+    const id = instanceIdOf(n);
+    const group =
+      (id && byInstance.get(id)) ||
+      n.metadata.labels?.[DETACHED_LABEL] ||
+      n.metadata.labels?.["eks.amazonaws.com/nodegroup"];
+    return {
+      ...(group && { group }),
+      ...(group && controlPlane.has(group) && { controlPlane: true }),
+    };
+  };
+}
+
+function stopReason(run: Run): string | undefined {
+  const { ctx, policy, options } = run;
+  if (ctx.signal.aborted) return "the run was cancelled";
+  const now = ctx.clock.now();
+  if (ctx.deadline && now >= ctx.deadline) return `--max-duration reached at ${now.toISOString()}`;
+  if (policy.window && !options.ignoreWindow && !isWindowOpen(policy.window, now)) {
+    const next = nextWindowOpening(policy.window, now);
+    return `the maintenance window is closed${next ? ` (next opening ${next.toISOString()})` : ""}`;
+  }
+  return undefined;
+}
+
+/** A group apply may roll: planned complete, not in error, not blocked. */
+function readyPlan(plan: GroupPlan, live: LiveGroup | undefined): ReadyPlan {
+  if (!live || !plan.settings || !plan.target || plan.status === "error")
+    throw new RollError("UpdateFailed", plan.errors.join("; ") || `group ${plan.name} not found`);
+  if (plan.status === "blocked") {
+    const blockers = plan.findings.filter((f) => f.severity === "blocker").map((f) => f.message);
+    const evictions = plan.findings.some(
+      (f) =>
+        f.code.startsWith("pdb") || f.code === "multiple-pdbs" || f.code === "tolerates-everything",
+    );
+    throw new RollError(
+      evictions ? "PodEvictionFailure" : "UpdateFailed",
+      `not started, it would fail: ${blockers.join("; ")}`,
+    );
+  }
+  return plan as ReadyPlan;
+}
+
+async function rollGroup(run: Run, name: string): Promise<void> {
+  const { ctx, policy, nodes } = run;
+  const { plan: planned, snapshot } = await run.planner.observe(ctx, [name]);
+  const plan = planned.groups[0] as GroupPlan;
+  const live = snapshot.groups.find((g) => g.name === name);
+  ctx.emit({
+    type: "group.start",
+    group: name,
+    kind: plan.kind,
+    nodes: plan.nodes,
+    replace: plan.replacements.length,
+  });
+  const ready = readyPlan(plan, live);
+  const ownerOf = ownerResolver(snapshot.groups, policy);
+  const groupNodes = [...nodes.byName.values()].filter((n) => ownerOf(n).group === name);
+  const moving = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
+  await clearStaleMarks(ctx, moving, groupNodes);
+  await kindOf(live as LiveGroup).roll(ctx, {
+    plan: ready,
+    live: live as LiveGroup,
+    cluster: policy.cluster.name,
+    runId: run.options.runId,
+    nodes,
+    ownerOf,
+    stopReason: () => stopReason(run),
+  });
+}
+
+async function rollGroups(run: Run, order: string[]): Promise<void> {
+  const { ctx } = run;
+  for (const name of order) {
+    // Between groups too: no group starts past the deadline, outside the window or cancelled.
+    const stop = stopReason(run);
+    if (stop)
+      throw new RollError(
+        ctx.signal.aborted ? "Cancelled" : "Deadline",
+        `${stop}; group ${name} and after it left for the next run`,
+      );
+    try {
+      await rollGroup(run, name);
+      ctx.emit({ type: "group.end", group: name, result: "success" });
+    } catch (e) {
+      const cancelled =
+        ctx.signal.aborted ||
+        (e instanceof RollError && (e.code === "Cancelled" || e.code === "Deadline"));
+      ctx.emit({
+        type: "group.end",
+        group: name,
+        result: cancelled ? "cancelled" : "failure",
+        message: (e as Error).message,
+      });
+      throw e;
+    }
+  }
+}
+
+function outcomeOf(e: unknown, signal: AbortSignal): ApplyResult {
+  const code = e instanceof RollError ? e.code : undefined;
+  const result: Result =
+    signal.aborted || code === "Cancelled" || code === "Deadline"
+      ? "cancelled"
+      : code === "WindowClosed"
+        ? "skipped"
+        : "failure";
+  const next =
+    result === "cancelled" || result === "skipped"
+      ? " Run apply again to continue: it picks up where this run stopped."
+      : "";
+  const text = (e as Error).message.replace(/\.?$/, ".");
+  return { result, message: `${code ? `${code}: ` : ""}${text}${next}` };
+}
+
+function groupOrder(policy: Policy, groups: string[] | undefined): string[] {
+  const wanted = groups ? new Set(groups) : undefined;
+  return orderGroups(
+    policy.groups.map((g) => ({ ...g, role: g.role ?? ("node" as const) })),
+    policy.order,
+  )
+    .map((g) => g.name)
+    .filter((n) => !wanted || wanted.has(n));
+}
+
+export async function apply(
+  policy: Policy,
+  file: string,
+  ports: ApplyPorts,
+  log: Reporter,
+  options: ApplyOptions,
+): Promise<ApplyResult> {
+  // Stopping comes from outside (SIGTERM) or from losing the cluster lock mid-roll.
+  const lockLost = new AbortController();
+  const signal = AbortSignal.any([options.signal ?? new AbortController().signal, lockLost.signal]);
+  const start = ports.clock.now();
+  // Throttling is retried whoever implements the ports (the sandbox throttles at the port).
+  const ctx: RollContext = {
+    cloud: resilient(ports.cloud, ports.clock),
+    cluster: resilient(ports.cluster, ports.clock),
+    clock: ports.clock,
+    emit: log.emit,
+    signal,
+    ...(options.maxDurationMs !== undefined && {
+      deadline: new Date(start.getTime() + options.maxDurationMs),
+    }),
+  };
+  const planner =
+    options.planner ??
+    new Planner(policy, file, {
+      force: options.force ?? false,
+      ...(options.groups && { groups: options.groups }),
+    });
+  const run: Run = { ctx, policy, options, planner, nodes: new NodeCache(ctx) };
+  const order = groupOrder(policy, options.groups);
+  ctx.emit({
+    type: "roll.start",
+    cluster: policy.cluster.name,
+    policy: policy.metadata.name,
+    groups: order,
+    force: options.force ?? false,
+    ...(options.reason && { reason: options.reason }),
+    ...(options.runUrl && { run: options.runUrl }),
+  });
+  const lock = new ClusterLock(ctx, policy.cluster.name, options.runId, options.runUrl, (why) => {
+    ctx.emit({ type: "note", message: `${why}: stopping after the node in flight` });
+    lockLost.abort();
+  });
+  let outcome: ApplyResult = {
+    result: "success",
+    message: `${order.length} group${order.length === 1 ? "" : "s"} rolled`,
+  };
+  let locked = false;
+  try {
+    await lock.acquire(options.lockWaitMs ?? 0);
+    locked = true;
+    const closed = stopReason(run);
+    if (closed)
+      throw new RollError(
+        signal.aborted ? "Cancelled" : "WindowClosed",
+        `${closed}; nothing was started`,
+      );
+    await run.nodes.start();
+    await rollGroups(run, order);
+  } catch (e) {
+    outcome = outcomeOf(e, signal);
+  } finally {
+    await run.nodes.close();
+    if (locked) await lock.release().catch(() => undefined);
+    ctx.emit({ type: "roll.end", result: outcome.result, message: outcome.message });
+  }
+  return outcome;
+}

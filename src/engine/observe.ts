@@ -1,0 +1,95 @@
+// Observe + plan: the one way live state becomes a plan, used by the command line, the action
+// and, just before each group, apply. A first pass reads the groups (each through its kind) and
+// the nodes, enough to know which nodes would be replaced; a second reads only those nodes'
+// pods, their PDBs and owners. Throttling is retried whoever implements the ports.
+import type { Policy } from "../policy/index.js";
+import { addWorkloads, nodeInfo, type Plan, type ReadPorts, type Snapshot } from "../plan/index.js";
+import { listAll, pageOf, resilient } from "../ports/index.js";
+import { observeGroups } from "../kinds/registry.js";
+import { buildPlan, type PlanOptions, type SettingsMemo } from "./plan.js";
+
+/** Everything but the pods: enough to know which nodes would be replaced. */
+export async function observe(policy: Policy, ports: ReadPorts): Promise<Snapshot> {
+  const now = ports.clock.now();
+  const [eksCluster, nodes] = await Promise.all([
+    ports.cloud.eks.describeCluster(policy.cluster.name),
+    listAll((cont) => ports.cluster.listNodes(pageOf(cont))).then((r) => r.items),
+  ]);
+  const groups = await observeGroups({
+    clusterName: policy.cluster.name,
+    names: policy.groups.map((g) => g.name),
+    cloud: ports.cloud,
+    nodes,
+    now,
+  });
+  const latest = (await ports.cloud.eks.latestReleaseVersions?.()) ?? {};
+  const groupOf = new Map(
+    groups.flatMap((g) => g.instances.map((i) => [i.id, g.name] as [string, string])),
+  );
+  return {
+    cluster: {
+      name: policy.cluster.name,
+      region: policy.cluster.region,
+      version: eksCluster.version,
+    },
+    takenAt: now,
+    groups,
+    latestReleaseVersions: latest,
+    nodes: nodes.map((n) => nodeInfo(n, groupOf)),
+    pods: [],
+    pdbs: [],
+    workloads: [],
+    clusterNodeCount: nodes.length,
+  };
+}
+
+/**
+ * Plans for one run: live state observed and planned the same way every time, each group's
+ * settings resolved once (the first time it is planned) and reused by every later plan.
+ */
+export class Planner {
+  private readonly memo: SettingsMemo = new Map();
+
+  constructor(
+    readonly policy: Policy,
+    readonly file: string,
+    readonly options: PlanOptions = {},
+  ) {}
+
+  plan(snapshot: Snapshot, groups = this.options.groups): Plan {
+    const options = { ...this.options, ...(groups && { groups }) };
+    return buildPlan(this.policy, this.file, snapshot, options, this.memo);
+  }
+
+  /** Observe and plan the policy's groups (or only `groups`). */
+  async observe(
+    ports: ReadPorts,
+    groups = this.options.groups,
+  ): Promise<{ plan: Plan; snapshot: Snapshot }> {
+    const clock = ports.clock;
+    const p = {
+      cloud: resilient(ports.cloud, clock),
+      cluster: resilient(ports.cluster, clock),
+      clock,
+    };
+    // Every group of the policy is read, whatever is planned: nodes are attributed to their
+    // groups (validation tells this group's failures from another's).
+    const base = await observe(this.policy, p);
+    const draft = this.plan(base, groups);
+    const nodes = draft.groups.flatMap((g) =>
+      g.replacements.flatMap((r) => (r.node ? [r.node] : [])),
+    );
+    const snapshot = await addWorkloads(base, nodes, p.cluster);
+    return { plan: this.plan(snapshot, groups), snapshot };
+  }
+}
+
+/** Read live state and plan it, once. */
+export function observeAndPlan(
+  policy: Policy,
+  file: string,
+  ports: ReadPorts,
+  options: PlanOptions = {},
+): Promise<{ plan: Plan; snapshot: Snapshot }> {
+  return new Planner(policy, file, options).observe(ports);
+}

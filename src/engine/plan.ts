@@ -1,0 +1,188 @@
+// The plan: for each group of the policy, in roll order, what apply would change and replace,
+// with which settings and budgets, in what order, how long it should take and what would stop
+// it. Pure: it reads a Snapshot and never changes anything. Each group's kind (src/kinds/) makes
+// the kind's decisions; this file only puts them together, so the plan apply receives is the
+// whole of what apply does.
+import { closest } from "../policy/suggest.js";
+import { orderGroups, type Group, type Policy, type Role } from "../policy/index.js";
+import {
+  liveInstances,
+  NO_SCHEDULE,
+  preflight,
+  summarize,
+  type GroupPlan,
+  type GroupStatus,
+  type LiveGroup,
+  type NodeInfo,
+  type Plan,
+  type PodInfo,
+  type Snapshot,
+} from "../plan/index.js";
+import type { GroupKind, GroupSettings } from "../kinds/kind.js";
+import { kindOf } from "../kinds/registry.js";
+
+export interface PlanOptions {
+  /** Replace every node of the selected groups and go past PodDisruptionBudgets (dispatch/CLI). */
+  force?: boolean;
+  /** Only these groups (names). */
+  groups?: string[];
+}
+
+/** Settings resolved for a run, by kind and group: resolved once, then reused. */
+export type SettingsMemo = Map<string, GroupSettings>;
+
+interface PlanContext {
+  policy: Policy;
+  snapshot: Snapshot;
+  options: PlanOptions;
+  memo: SettingsMemo;
+  nodesByInstance: Map<string, NodeInfo>;
+  podsByNode: Map<string, PodInfo[]>;
+}
+
+function context(
+  policy: Policy,
+  snapshot: Snapshot,
+  options: PlanOptions,
+  memo: SettingsMemo,
+): PlanContext {
+  const nodesByInstance = new Map<string, NodeInfo>();
+  for (const n of snapshot.nodes) if (n.instanceId) nodesByInstance.set(n.instanceId, n);
+  const podsByNode = new Map<string, PodInfo[]>();
+  for (const p of snapshot.pods) {
+    const list = podsByNode.get(p.nodeName);
+    if (list) list.push(p);
+    else podsByNode.set(p.nodeName, [p]);
+  }
+  return { policy, snapshot, options, memo, nodesByInstance, podsByNode };
+}
+
+function settingsOf(ctx: PlanContext, kind: GroupKind, group: Group): GroupSettings {
+  const key = `${kind.id}\u0000${group.name}`;
+  let s = ctx.memo.get(key);
+  if (!s) {
+    s = kind.resolve(ctx.policy, group);
+    ctx.memo.set(key, s);
+  }
+  return s;
+}
+
+function missingGroup(group: Group, role: Role, snapshot: Snapshot): GroupPlan {
+  const guess = closest(
+    group.name,
+    snapshot.groups.map((g) => g.name),
+  );
+  const hint = guess ? `; did you mean "${guess}"?` : "";
+  return {
+    name: group.name,
+    kind: "missing",
+    role,
+    status: "error",
+    nodes: 0,
+    configChanges: [],
+    replacements: [],
+    budgets: { maxUnavailable: 0, maxSurge: 0, derivation: { maxUnavailable: "", maxSurge: "" } },
+    schedule: NO_SCHEDULE,
+    findings: [],
+    notes: [],
+    errors: [
+      `cluster ${snapshot.cluster.name} has no EKS managed node group or Auto Scaling group named "${group.name}"${hint}`,
+    ],
+  };
+}
+
+function statusOf(p: Pick<GroupPlan, "errors" | "replacements" | "findings" | "configChanges">) {
+  if (p.errors.length > 0) return "error";
+  if (p.replacements.length > 0)
+    return p.findings.some((f) => f.severity === "blocker") ? "blocked" : "roll";
+  return p.configChanges.length > 0 ? "config-only" : "no-change";
+}
+
+function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup): GroupPlan {
+  const { snapshot, options } = ctx;
+  const kind = kindOf(live);
+  const settings = settingsOf(ctx, kind, group);
+  const force = options.force ?? false;
+  const roll = { ...settings.roll, force: settings.roll.force || force };
+  const members = liveInstances(live).length;
+  const target = kind.target(group, live, snapshot);
+  const replacements = kind.select(live, target, {
+    nodesByInstance: ctx.nodesByInstance,
+    now: snapshot.takenAt,
+    force,
+    ...(roll.maxNodeAgeMs !== undefined && { maxNodeAgeMs: roll.maxNodeAgeMs }),
+  });
+  const size = Math.max(live.desired, members);
+  const budgets = kind.budgets(settings, { size, needUpdate: replacements.length });
+  const schedule = kind.schedule(live, {
+    replacements,
+    upToDate: members - replacements.length,
+    zones: live.zones,
+    settings: roll,
+    budgets,
+    podsByNode: ctx.podsByNode,
+  });
+  const pods = replacements.flatMap((r) => (r.node ? (ctx.podsByNode.get(r.node) ?? []) : []));
+  const findings =
+    replacements.length > 0
+      ? preflight({
+          group: live,
+          pods,
+          snapshot,
+          force: roll.force,
+          surge: schedule.surge,
+          surgeAdvice: kind.surgeAdvice,
+          groupFindings: kind.findings(live, schedule.surge),
+        })
+      : [];
+  const plan: GroupPlan = {
+    name: group.name,
+    kind: kind.id,
+    role,
+    status: "no-change",
+    nodes: members,
+    configChanges: kind.configChanges(group, live, target, settings),
+    replacements,
+    budgets: { ...budgets, maxSurge: schedule.surge },
+    schedule,
+    findings,
+    notes: [],
+    errors: kind.conflicts(settings.written).map((e) => `rollingUpdate.${e.key}: ${e.message}`),
+    settings: roll,
+    target,
+    ...kind.setup(group, live, settings),
+  };
+  plan.status = statusOf(plan) as GroupStatus;
+  plan.notes = [...settings.notes, ...kind.notes(plan, group, live, snapshot)];
+  return plan;
+}
+
+export function buildPlan(
+  policy: Policy,
+  file: string,
+  snapshot: Snapshot,
+  options: PlanOptions = {},
+  memo: SettingsMemo = new Map(),
+): Plan {
+  const wanted = options.groups ? new Set(options.groups) : undefined;
+  const ctx = context(policy, snapshot, options, memo);
+  const ordered = orderGroups(
+    policy.groups.map((g) => ({ ...g, role: g.role ?? ("node" as Role) })),
+    policy.order,
+  );
+  const groups = ordered
+    .filter((g) => !wanted || wanted.has(g.name))
+    .map((g) => {
+      const live = snapshot.groups.find((l) => l.name === g.name);
+      return live ? planGroup(ctx, g, g.role, live) : missingGroup(g, g.role, snapshot);
+    });
+  return {
+    schemaVersion: 1,
+    policy: { name: policy.metadata.name, file },
+    cluster: snapshot.cluster,
+    takenAt: snapshot.takenAt.toISOString(),
+    options: { force: options.force ?? false, ...(options.groups && { groups: options.groups }) },
+    summary: summarize(groups),
+    groups,
+  };
+}

@@ -1,0 +1,109 @@
+// One strategy per kind of node group. Karpenter's disruption controller is the model: each
+// method is a type of its own, and the controller picks the method once. Here the core asks the
+// registry (registry.ts) for a group's kind once and from then on talks only to the kind: how
+// its groups are read, what its settings resolve to, what it cannot honour, which nodes it
+// replaces and in what order, what a reviewer should know, and how it is rolled.
+import type {
+  Group,
+  Policy,
+  Role,
+  RollingUpdate,
+  RollSettings,
+  WrittenSettings,
+} from "../policy/index.js";
+import type { Cloud, Node, UpdateConfig } from "../ports/index.js";
+import type {
+  ConfigChange,
+  Finding,
+  GroupPlan,
+  LiveGroup,
+  Replacement,
+  Schedule,
+  ScheduleInput,
+  SelectInput,
+  Snapshot,
+  Target,
+} from "../plan/index.js";
+import type { RollContext } from "../roll/context.js";
+import type { NodeCache } from "../roll/nodes.js";
+import type { NodeOwner } from "../roll/validate.js";
+
+/** A group's settings for its kind, resolved once per run from the policy. */
+export interface GroupSettings {
+  role: Role;
+  written: WrittenSettings;
+  roll: RollSettings;
+  /** Managed groups: the EKS updateConfig the policy asks for. */
+  updateConfig?: UpdateConfig;
+  notes: string[];
+}
+
+/** The budgets as node counts for a group of `size` nodes of which `needUpdate` are replaced. */
+export interface BudgetFacts {
+  size: number;
+  needUpdate: number;
+}
+
+export interface ResolvedBudgets {
+  maxUnavailable: number;
+  /** What noderoll itself surges (a managed group: nothing, EKS scales up on its own). */
+  maxSurge: number;
+  derivation: { maxUnavailable: string; maxSurge: string };
+}
+
+/** A setting written on the group's own entry that this kind cannot honour, and why. */
+export interface Conflict {
+  key: keyof RollingUpdate;
+  message: string;
+}
+
+export interface ObserveInput {
+  clusterName: string;
+  /** The policy's group names that no kind has claimed yet. */
+  names: string[];
+  cloud: Cloud;
+  /** Every node of the cluster, for marks noderoll left on them. */
+  nodes: Node[];
+  now: Date;
+}
+
+/** What the plan says of one group, once it is complete (the group exists). */
+export type ReadyPlan = GroupPlan & { settings: RollSettings; target: Target };
+
+/** Everything a kind's roll needs: the group's plan (the contract) and the run around it. */
+export interface GroupJob<L extends LiveGroup = LiveGroup> {
+  plan: ReadyPlan;
+  /** The group as observed for this plan. */
+  live: L;
+  cluster: string;
+  runId: string;
+  nodes: NodeCache;
+  ownerOf: (n: Node) => NodeOwner;
+  /** Why no new node may start now (window closed, deadline, cancelled), or undefined. */
+  stopReason: () => string | undefined;
+}
+
+export interface GroupKind<L extends LiveGroup = LiveGroup> {
+  readonly id: L["kind"];
+  /** How to launch fewer nodes at once, for the surge-burst finding. */
+  readonly surgeAdvice: string;
+  /** The groups of this kind among `input.names`. */
+  observe(input: ObserveInput): Promise<L[]>;
+  resolve(policy: Policy, group: Group): GroupSettings;
+  conflicts(written: WrittenSettings): Conflict[];
+  budgets(settings: GroupSettings, facts: BudgetFacts): ResolvedBudgets;
+  target(group: Group, live: L, snapshot: Snapshot): Target;
+  select(live: L, target: Target, input: SelectInput): Replacement[];
+  configChanges(group: Group, live: L, target: Target, settings: GroupSettings): ConfigChange[];
+  /** The configuration apply sets on the group before it replaces nodes. */
+  setup(
+    group: Group,
+    live: L,
+    settings: GroupSettings,
+  ): Pick<GroupPlan, "updateConfig" | "launchTemplate">;
+  schedule(live: L, input: ScheduleInput): Schedule;
+  /** What the kind finds about the group itself (its state, its limits). */
+  findings(live: L, surge: number): Finding[];
+  notes(plan: GroupPlan, group: Group, live: L, snapshot: Snapshot): string[];
+  roll(ctx: RollContext, job: GroupJob<L>): Promise<void>;
+}

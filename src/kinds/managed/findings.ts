@@ -1,0 +1,66 @@
+// What a reviewer should know about an EKS managed node group itself: EKS's quota of nodes per
+// group, which the update's scale-up may cross, and a group that is not ACTIVE (EKS starts an
+// update only on an ACTIVE node group; one UPDATING is most likely an update an earlier run
+// started, which apply follows rather than start another).
+import type { Group } from "../../policy/index.js";
+import type { Finding, GroupPlan, ManagedGroupInfo, Snapshot } from "../../plan/index.js";
+
+/** EKS's quota of nodes per managed node group. */
+export const EKS_NODES_PER_NODEGROUP = 450;
+
+export const MANAGED_SURGE_ADVICE =
+  "EKS's scale-up is max(2 × zones, maxUnavailable); a lower maxUnavailable keeps it near 2 × zones";
+
+function sizeLimit(group: ManagedGroupInfo, surge: number): Finding[] {
+  if (group.max + surge <= EKS_NODES_PER_NODEGROUP) return [];
+  return [
+    {
+      code: "nodegroup-size-limit",
+      severity: "warning",
+      message: `EKS raises ${group.name}'s max size from ${group.max} to ${group.max + surge} for the update, above the ${EKS_NODES_PER_NODEGROUP} nodes a managed node group may hold`,
+      objects: [group.name],
+    },
+  ];
+}
+
+function status(group: ManagedGroupInfo): Finding[] {
+  const at = (severity: Finding["severity"], message: string): Finding[] => [
+    { code: "group-degraded", severity, message, objects: [group.name] },
+  ];
+  if (group.status === "UPDATING")
+    return at(
+      "warning",
+      `node group ${group.name} is UPDATING: apply follows the update in progress instead of starting another`,
+    );
+  if (group.status !== "ACTIVE")
+    return at(
+      "blocker",
+      `node group ${group.name} is ${group.status}; EKS starts an update only on an ACTIVE node group`,
+    );
+  if (group.healthIssues.length > 0)
+    return at(
+      "warning",
+      `node group ${group.name} reports health issues: ${group.healthIssues.map((h) => h.code).join(", ")}`,
+    );
+  return [];
+}
+
+export function managedFindings(group: ManagedGroupInfo, surge: number): Finding[] {
+  return [...sizeLimit(group, surge), ...status(group)];
+}
+
+export function managedNotes(
+  plan: GroupPlan,
+  group: Group,
+  live: ManagedGroupInfo,
+  snapshot: Snapshot,
+): string[] {
+  const notes: string[] = [];
+  if (plan.replacements.length > 0) notes.push("EKS picks the nodes of each wave at random");
+  const version = group.target?.kubernetesVersion ?? live.version;
+  if (group.target?.releaseVersion === "latest" && !snapshot.latestReleaseVersions[version])
+    notes.push(
+      `the latest EKS AMI release for ${version} is not known here: a version update takes EKS's latest; to move the release alone, name it`,
+    );
+  return notes;
+}

@@ -1,0 +1,27 @@
+// The EKS managed node group kind: EKS runs the update, noderoll sets it up and follows it.
+import type { ManagedGroupInfo } from "../../plan/index.js";
+import type { GroupKind } from "../kind.js";
+import { MANAGED_SURGE_ADVICE, managedFindings, managedNotes } from "./findings.js";
+import { observeManaged } from "./observe.js";
+import { rollManaged } from "./roll.js";
+import { managedSchedule } from "./schedule.js";
+import { managedConfigChanges, managedTarget, selectManaged } from "./select.js";
+import { managedBudgets, managedConflicts, resolveManaged } from "./settings.js";
+
+export const managedKind: GroupKind<ManagedGroupInfo> = {
+  id: "managed",
+  surgeAdvice: MANAGED_SURGE_ADVICE,
+  observe: observeManaged,
+  resolve: resolveManaged,
+  conflicts: managedConflicts,
+  budgets: managedBudgets,
+  target: managedTarget,
+  select: selectManaged,
+  configChanges: managedConfigChanges,
+  setup: (_group, _live, settings) =>
+    settings.updateConfig ? { updateConfig: settings.updateConfig } : {},
+  schedule: managedSchedule,
+  findings: managedFindings,
+  notes: managedNotes,
+  roll: rollManaged,
+};

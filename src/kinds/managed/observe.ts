@@ -1,0 +1,75 @@
+// Reading EKS managed node groups: the policy's groups that EKS lists for the cluster, each
+// described, with the Auto Scaling group behind it (its instances and zones) and its launch
+// template, if it has one.
+import {
+  CONCURRENCY,
+  instancesOf,
+  launchTemplateRef,
+  launchTimes,
+  mapLimit,
+  type ManagedGroupInfo,
+} from "../../plan/index.js";
+import type { AutoScalingGroup, Nodegroup } from "../../ports/index.js";
+import type { ObserveInput } from "../kind.js";
+
+function groupInfo(
+  ng: Nodegroup,
+  asg: AutoScalingGroup | undefined,
+  times: Map<string, Date>,
+  input: ObserveInput,
+  lt: ManagedGroupInfo["launchTemplate"],
+): ManagedGroupInfo {
+  const { maxUnavailable, maxUnavailablePercentage } = ng.updateConfig;
+  return {
+    kind: "managed",
+    name: ng.nodegroupName,
+    zones: asg?.AvailabilityZones ?? [],
+    min: ng.scalingConfig.minSize,
+    max: ng.scalingConfig.maxSize,
+    desired: ng.scalingConfig.desiredSize,
+    instances: asg ? instancesOf(asg, times, input.now) : [],
+    version: ng.version,
+    releaseVersion: ng.releaseVersion,
+    ...(lt && { launchTemplate: lt }),
+    updateConfig: {
+      ...(maxUnavailable !== undefined && { maxUnavailable }),
+      ...(maxUnavailablePercentage !== undefined && { maxUnavailablePercentage }),
+    },
+    status: ng.status,
+    healthIssues: ng.health.issues.map((h) => ({ code: h.code, message: h.message })),
+  };
+}
+
+export async function observeManaged(input: ObserveInput): Promise<ManagedGroupInfo[]> {
+  const { cloud, clusterName } = input;
+  const listed = new Set(await cloud.eks.listNodegroups(clusterName));
+  const names = input.names.filter((n) => listed.has(n));
+  if (names.length === 0) return [];
+  const nodegroups = await mapLimit(names, CONCURRENCY, (n) =>
+    cloud.eks.describeNodegroup(clusterName, n),
+  );
+  const asgNames = [
+    ...new Set(nodegroups.flatMap((m) => m.resources.autoScalingGroups.map((a) => a.name))),
+  ];
+  const asgs =
+    asgNames.length > 0
+      ? await cloud.autoScaling.describeAutoScalingGroups({ AutoScalingGroupNames: asgNames })
+      : [];
+  const byName = new Map(asgs.map((a) => [a.AutoScalingGroupName, a]));
+  const times = await launchTimes(
+    cloud,
+    asgs.flatMap((a) => a.Instances.map((i) => i.InstanceId)),
+  );
+  const out: ManagedGroupInfo[] = [];
+  for (const ng of nodegroups) {
+    const asg = byName.get(ng.resources.autoScalingGroups[0]?.name ?? "");
+    const lt = ng.launchTemplate
+      ? await launchTemplateRef(cloud, {
+          LaunchTemplateId: ng.launchTemplate.id,
+          Version: ng.launchTemplate.version,
+        })
+      : undefined;
+    out.push(groupInfo(ng, asg, times, input, lt));
+  }
+  return out;
+}

@@ -1,0 +1,46 @@
+// The self-managed Auto Scaling group kind: noderoll rolls it itself, with kOps' semantics.
+import type { GroupPlan, SelfManagedGroupInfo } from "../../plan/index.js";
+import type { GroupKind } from "../kind.js";
+import { observeSelfManaged } from "./observe.js";
+import { rollSelfManaged } from "./roll.js";
+import { selfManagedSchedule } from "./schedule.js";
+import {
+  launchTemplateChange,
+  selfManagedConfigChanges,
+  selfManagedTarget,
+  selectSelfManaged,
+} from "./select.js";
+import { resolveSelfManaged, selfManagedBudgets } from "./settings.js";
+
+function notes(plan: GroupPlan, _group: unknown, live: SelfManagedGroupInfo): string[] {
+  const out: string[] = [];
+  if (plan.settings && !plan.settings.drainAndTerminate)
+    out.push(
+      "drainAndTerminate is false: nodes are tainted (and surged) but not drained or terminated",
+    );
+  if (live.mixedInstances)
+    out.push(
+      "the group uses a mixed-instances policy; its launch template decides what is up to date",
+    );
+  return out;
+}
+
+export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
+  id: "self-managed",
+  surgeAdvice: "lower maxSurge",
+  observe: observeSelfManaged,
+  resolve: resolveSelfManaged,
+  conflicts: () => [],
+  budgets: selfManagedBudgets,
+  target: selfManagedTarget,
+  select: selectSelfManaged,
+  configChanges: selfManagedConfigChanges,
+  setup: (group, live) => {
+    const lt = launchTemplateChange(group, live);
+    return lt ? { launchTemplate: lt } : {};
+  },
+  schedule: selfManagedSchedule,
+  findings: () => [],
+  notes,
+  roll: rollSelfManaged,
+};

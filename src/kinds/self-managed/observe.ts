@@ -1,0 +1,71 @@
+// Reading self-managed Auto Scaling groups: the policy's groups by name, their launch templates
+// (or a mixed-instances policy's), and the instances noderoll detached from them to surge —
+// no longer in the group, but their nodes carry our label: they belong to the group until
+// drained and terminated.
+import {
+  DETACHED_LABEL,
+  instancesOf,
+  launchTemplateRef,
+  launchTimes,
+  type InstanceInfo,
+  type SelfManagedGroupInfo,
+} from "../../plan/index.js";
+import { instanceIdOf, type AutoScalingGroup, type Node } from "../../ports/index.js";
+import type { ObserveInput } from "../kind.js";
+
+function detachedFrom(group: string, have: Set<string>, nodes: Node[]): InstanceInfo[] {
+  const out: InstanceInfo[] = [];
+  for (const n of nodes) {
+    const id = instanceIdOf(n);
+    if (!id || have.has(id) || n.metadata.labels?.[DETACHED_LABEL] !== group) continue;
+    out.push({
+      id,
+      zone: n.metadata.labels?.["topology.kubernetes.io/zone"] ?? "",
+      lifecycleState: "Detached",
+      launchTime: new Date(n.metadata.creationTimestamp ?? 0),
+      detachedForSurge: true,
+    });
+  }
+  return out;
+}
+
+async function groupInfo(
+  asg: AutoScalingGroup,
+  times: Map<string, Date>,
+  input: ObserveInput,
+): Promise<SelfManagedGroupInfo> {
+  const spec =
+    asg.LaunchTemplate ?? asg.MixedInstancesPolicy?.LaunchTemplate.LaunchTemplateSpecification;
+  const lt = await launchTemplateRef(input.cloud, spec);
+  const instances = instancesOf(asg, times, input.now);
+  const have = new Set(instances.map((i) => i.id));
+  return {
+    kind: "self-managed",
+    name: asg.AutoScalingGroupName,
+    zones: asg.AvailabilityZones,
+    min: asg.MinSize,
+    max: asg.MaxSize,
+    desired: asg.DesiredCapacity,
+    instances: [...instances, ...detachedFrom(asg.AutoScalingGroupName, have, input.nodes)],
+    ...(lt && { launchTemplate: lt }),
+    mixedInstances: asg.MixedInstancesPolicy !== undefined,
+  };
+}
+
+export async function observeSelfManaged(input: ObserveInput): Promise<SelfManagedGroupInfo[]> {
+  if (input.names.length === 0) return [];
+  const asgs = await input.cloud.autoScaling.describeAutoScalingGroups({
+    AutoScalingGroupNames: input.names,
+  });
+  const byName = new Map(asgs.map((a) => [a.AutoScalingGroupName, a]));
+  const times = await launchTimes(
+    input.cloud,
+    asgs.flatMap((a) => a.Instances.map((i) => i.InstanceId)),
+  );
+  const out: SelfManagedGroupInfo[] = [];
+  for (const name of input.names) {
+    const asg = byName.get(name);
+    if (asg) out.push(await groupInfo(asg, times, input));
+  }
+  return out;
+}

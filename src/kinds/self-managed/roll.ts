@@ -1,0 +1,152 @@
+// Rolling a self-managed Auto Scaling group with kOps' semantics
+// (https://kops.sigs.k8s.io/operations/rolling-update/ and kOps' pkg/instancegroups): validate,
+// taint the selected nodes PreferNoSchedule, surge by detaching instances (a canary first when
+// nothing is up to date), then the sliding window (window.ts) with detached instances last.
+// Every step is idempotent and every decision comes from the plan, live state and our marks, so
+// a later run finishes what an interrupted one started.
+import { isDetached, type Replacement, type SelfManagedGroupInfo } from "../../plan/index.js";
+import type { RollContext } from "../../roll/context.js";
+import {
+  addTaint,
+  CORDONED_ANNOTATION,
+  DETACHED_LABEL,
+  SCHEDULED_TAINT,
+  updateNode,
+} from "../../roll/marks.js";
+import { runPhase } from "../../roll/phase.js";
+import type { GroupJob } from "../kind.js";
+import { protectNewNodes, releaseNewNodes, waitForCapacity } from "./capacity.js";
+import { replacementOrder } from "./schedule.js";
+import { validateGroup } from "./validate.js";
+import { upgrade } from "./window.js";
+
+type Job = GroupJob<SelfManagedGroupInfo>;
+
+async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<void> {
+  const bastion = job.plan.role === "bastion";
+  // Replacements must launch from the policy's version, or the roll would never converge.
+  const lt = job.plan.launchTemplate;
+  if (lt) {
+    await ctx.cloud.autoScaling.updateAutoScalingGroup({
+      AutoScalingGroupName: job.plan.name,
+      LaunchTemplate: { LaunchTemplateId: lt.id, Version: lt.version },
+    });
+    ctx.emit({
+      type: "note",
+      group: job.plan.name,
+      message: `${job.plan.name}: launch template version set to ${lt.version}`,
+    });
+  }
+  if (!bastion) await validateGroup(ctx, job, 1);
+  for (const r of todo) {
+    if (bastion || !r.node || !job.nodes.byName.has(r.node)) continue;
+    if (await addTaint(ctx, r.node, SCHEDULED_TAINT))
+      ctx.emit({
+        type: "node.taint",
+        group: job.plan.name,
+        node: r.node,
+        taint: `${SCHEDULED_TAINT.key}:${SCHEDULED_TAINT.effect}`,
+      });
+  }
+}
+
+async function detach(ctx: RollContext, job: Job, r: Replacement): Promise<void> {
+  // Mark first: a run that dies between the two steps still finds the instance as ours.
+  if (r.node)
+    await updateNode(ctx, r.node, () => ({ labels: { [DETACHED_LABEL]: job.plan.name } }));
+  await ctx.cloud.autoScaling.detachInstances({
+    AutoScalingGroupName: job.plan.name,
+    InstanceIds: [r.instance],
+    ShouldDecrementDesiredCapacity: false,
+  });
+  r.reasons.push({ kind: "detached-for-surge" });
+  ctx.emit({ type: "instance.detach", group: job.plan.name, instance: r.instance });
+}
+
+async function surgeAndWait(ctx: RollContext, job: Job, picks: Replacement[], old: Set<string>) {
+  for (const r of picks) await detach(ctx, job, r);
+  await protectNewNodes(ctx, job, await waitForCapacity(ctx, job, (d) => d), old);
+}
+
+async function scaleUp(
+  ctx: RollContext,
+  job: Job,
+  attached: Replacement[],
+  detached: Replacement[],
+  canary: boolean,
+): Promise<"done" | "skipped"> {
+  const surge = job.plan.budgets.maxSurge;
+  const more = Math.max(0, surge - detached.length);
+  if (surge === 0 || (more === 0 && detached.length === 0)) return "skipped";
+  const old = new Set([...attached, ...detached].map((r) => r.instance));
+  // Detach from the end of the queue: surge instances are drained last. Only instances with a
+  // node: the node carries our mark, without which a run that died would orphan the instance.
+  const markable = attached.filter((r) => r.node && job.nodes.byName.has(r.node));
+  const picks = markable.slice(Math.max(0, markable.length - more)).reverse();
+  const first = canary && detached.length === 0 ? picks.slice(0, 1) : picks;
+  await surgeAndWait(ctx, job, first, old);
+  if (first.length < picks.length) {
+    // The canary's replacement works: surge the rest.
+    await validateGroup(ctx, job, job.plan.settings.validation.count);
+    await surgeAndWait(ctx, job, picks.slice(first.length), old);
+  }
+  await validateGroup(ctx, job, job.plan.settings.validation.count);
+  return "done";
+}
+
+/** The upgrade queue: nodes an earlier run already cordoned first (they already count against
+ * the budget), then the plan's order, then what this run detached, then earlier detachments. */
+function upgradeQueue(job: Job, attached: Replacement[], detached: Replacement[]): Replacement[] {
+  const ours = (r: Replacement) =>
+    r.node
+      ? job.nodes.byName.get(r.node)?.metadata.annotations?.[CORDONED_ANNOTATION] !== undefined
+      : false;
+  const ordered = replacementOrder(
+    attached.filter((r) => !isDetached(r)),
+    job.plan.settings.spreadAcrossZones,
+  );
+  return [
+    ...ordered.filter(ours),
+    ...ordered.filter((r) => !ours(r)),
+    ...attached.filter(isDetached),
+    ...detached,
+  ];
+}
+
+export async function rollSelfManaged(ctx: RollContext, job: Job): Promise<void> {
+  const group = job.plan.name;
+  const todo = job.plan.replacements.map((r) => ({ ...r, reasons: [...r.reasons] }));
+  const detached = todo.filter(isDetached);
+  const attached = todo.filter((r) => !isDetached(r));
+  const canary = job.plan.schedule.waves[0]?.canary === true;
+  await runPhase(ctx, group, "setup", () => setup(ctx, job, todo));
+  await runPhase(
+    ctx,
+    group,
+    "scale-up",
+    () => scaleUp(ctx, job, attached, detached, canary),
+    "maxSurge is 0: nodes are replaced in place",
+  );
+  await runPhase(
+    ctx,
+    group,
+    "upgrade",
+    async () => {
+      if (!job.plan.settings.drainAndTerminate) return "skipped";
+      const queue = upgradeQueue(job, attached, detached);
+      await upgrade(ctx, job, queue, canary && job.plan.budgets.maxSurge === 0);
+      return "done";
+    },
+    "drainAndTerminate is false: nodes stay tainted, nothing is drained or terminated",
+  );
+  await runPhase(
+    ctx,
+    group,
+    "scale-down",
+    async () => {
+      await releaseNewNodes(ctx, job);
+      return "skipped";
+    },
+    "surge by detaching leaves desired capacity as it was; nothing to scale down",
+  );
+}

@@ -1,0 +1,67 @@
+// The order and pace in which a self-managed group's nodes are replaced, as kOps does it
+// (https://kops.sigs.k8s.io/operations/rolling-update/): a canary first when no instance is up
+// to date, then a sliding window of maxSurge + maxUnavailable nodes, zones taken in turn, and
+// instances detached for surge last.
+import { rollWindow, VALIDATION_PERIOD_MS } from "../../policy/index.js";
+import {
+  BOOT_ESTIMATE_MS,
+  chunk,
+  interleaveByZone,
+  isDetached,
+  waveDrainMs,
+  type Replacement,
+  type Schedule,
+  type ScheduleInput,
+  type SelfManagedGroupInfo,
+  type Wave,
+} from "../../plan/index.js";
+
+/** The replacement order: zones in turn (when asked), instances detached for surge last. */
+export function replacementOrder(replacements: Replacement[], spread: boolean): Replacement[] {
+  const attached = replacements.filter((r) => !isDetached(r));
+  const detached = replacements.filter(isDetached);
+  return [...(spread ? interleaveByZone(attached) : attached), ...detached];
+}
+
+/** kOps starts with a single node when none of the group is up to date yet. */
+export function startsWithCanary(upToDate: number, toReplace: number): boolean {
+  return upToDate === 0 && toReplace > 1;
+}
+
+export function selfManagedSchedule(_live: SelfManagedGroupInfo, input: ScheduleInput): Schedule {
+  const { settings, replacements, budgets } = input;
+  if (replacements.length === 0) return { waves: [], zoneOrder: [], surge: 0, estimatedMs: 0 };
+  const ordered = replacementOrder(replacements, settings.spreadAcrossZones);
+  const window = rollWindow(budgets);
+  const canary = startsWithCanary(input.upToDate, ordered.length);
+  const groups = canary
+    ? [ordered.slice(0, 1), ...chunk(ordered.slice(1), window)]
+    : chunk(ordered, window);
+  const perNodeFixed =
+    settings.postDrainDelayMs +
+    settings.intervalMs +
+    (settings.validation.count - 1) * VALIDATION_PERIOD_MS;
+  let t = budgets.maxSurge > 0 ? BOOT_ESTIMATE_MS : 0;
+  const waves: Wave[] = groups.map((g, i) => {
+    // Without surge, a replacement boots after its predecessor is terminated.
+    const boot =
+      budgets.maxSurge === 0 ? BOOT_ESTIMATE_MS : i === 0 && canary ? BOOT_ESTIMATE_MS : 0;
+    const durationMs = settings.drainAndTerminate
+      ? waveDrainMs(g, input.podsByNode) + perNodeFixed + boot
+      : 0;
+    const wave = {
+      nodes: g.map((r) => r.node ?? r.instance),
+      canary: canary && i === 0,
+      startMs: t,
+      durationMs,
+    };
+    t += durationMs;
+    return wave;
+  });
+  return {
+    waves,
+    zoneOrder: [...new Set(ordered.map((r) => r.zone))],
+    surge: budgets.maxSurge,
+    estimatedMs: t,
+  };
+}

@@ -1,0 +1,78 @@
+// Which nodes of a self-managed Auto Scaling group are replaced, as kOps selects them
+// (https://kops.sigs.k8s.io/operations/rolling-update/): an instance launched from another
+// launch template version than the group's, and an instance an earlier run detached to surge
+// (it must still be drained and terminated).
+import type { Group } from "../../policy/index.js";
+import {
+  selectWith,
+  type ConfigChange,
+  type InstanceInfo,
+  type ReplaceReason,
+  type Replacement,
+  type SelectInput,
+  type SelfManagedGroupInfo,
+  type Target,
+} from "../../plan/index.js";
+
+/** The launch template version the group's nodes must run: the policy's, or the group's own. */
+export function selfManagedTarget(group: Group, live: SelfManagedGroupInfo): Target {
+  const lt = live.launchTemplate;
+  if (!lt) return {};
+  const v = group.target?.launchTemplateVersion;
+  if (v === undefined) return { launchTemplateVersion: lt.resolved };
+  return {
+    launchTemplateVersion: v === "$Latest" ? lt.latest : v === "$Default" ? lt.default : Number(v),
+  };
+}
+
+function instanceReasons(instance: InstanceInfo, target: Target): ReplaceReason[] {
+  const reasons: ReplaceReason[] = [];
+  if (
+    target.launchTemplateVersion !== undefined &&
+    instance.launchTemplateVersion !== target.launchTemplateVersion
+  ) {
+    reasons.push({
+      kind: "launch-template",
+      from: instance.launchTemplateVersion,
+      to: target.launchTemplateVersion,
+    });
+  }
+  if (instance.detachedForSurge) reasons.push({ kind: "detached-for-surge" });
+  return reasons;
+}
+
+export function selectSelfManaged(
+  live: SelfManagedGroupInfo,
+  target: Target,
+  input: SelectInput,
+): Replacement[] {
+  return selectWith(live, input, (i) => instanceReasons(i, target));
+}
+
+/** The launch template version the policy sets on the group, as written, when it differs. */
+export function launchTemplateChange(
+  group: Group,
+  live: SelfManagedGroupInfo,
+): { id: string; version: string } | undefined {
+  const lt = live.launchTemplate;
+  const wanted = group.target?.launchTemplateVersion;
+  if (!lt || wanted === undefined || String(wanted) === lt.configured) return undefined;
+  return { id: lt.id, version: String(wanted) };
+}
+
+export function selfManagedConfigChanges(
+  group: Group,
+  live: SelfManagedGroupInfo,
+  target: Target,
+): ConfigChange[] {
+  const lt = live.launchTemplate;
+  const change = launchTemplateChange(group, live);
+  if (!lt || !change) return [];
+  return [
+    {
+      field: "launchTemplate.version",
+      from: `${lt.configured} (${lt.resolved})`,
+      to: `${change.version} (${target.launchTemplateVersion})`,
+    },
+  ];
+}
