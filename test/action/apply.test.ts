@@ -124,7 +124,7 @@ describe("action on a merge to the default branch", () => {
     expect(again.code, again.stdout).toBe(0);
     expect(again.outputs).toMatchObject({ result: "planned", "has-changes": "false" });
     expect(again.stdout).toContain("No changes. The node groups match the policy.");
-  }, 240_000);
+  });
 });
 
 describe("action on an emergency dispatch", () => {
@@ -177,7 +177,7 @@ describe("action on an emergency dispatch", () => {
       /deleted past their PodDisruptionBudgets after the drain timeout: `default\/db-/,
     );
     expect(r.stdout).toMatch(/deleted past their PodDisruptionBudgets with force/);
-  }, 180_000);
+  });
 
   it("refuses force without a reason, before reading or changing anything", async () => {
     served = await serve();
@@ -232,5 +232,5 @@ describe("action on an emergency dispatch", () => {
       .filter((c) => c.name === "noderoll apply / demo")
       .at(-1)!;
     expect(last).toMatchObject({ status: "completed", conclusion: "success" });
-  }, 120_000);
+  });
 });

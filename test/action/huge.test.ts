@@ -68,7 +68,7 @@ describe("a plan of a huge cluster", () => {
     expect(check.output.summary!.length).toBeLessThanOrEqual(65_535);
     expect(Buffer.byteLength(r.summary)).toBeLessThanOrEqual(SUMMARY_LIMIT);
     expect(r.summary).toContain("### noderoll plan · `huge`");
-  }, 180_000);
+  });
 });
 
 describe("the job summary", () => {

@@ -122,13 +122,11 @@ describe("validation", () => {
       bomb += `${k}: &${k} [${Array(10).fill(`*${prev}`).join(",")}]\n`;
       prev = k;
     }
-    const started = process.hrtime.bigint();
+    // Expanded, the bomb is 10^16 strings: the run would never return or would run out of
+    // memory. Returning this one error is the proof that expansion stopped early.
     const errors = errorsOf(bomb);
     expect(errors).toEqual([
       expect.stringMatching(/^p\.yaml:1:1: aliases expand to too much data/),
     ]);
-    // Not a timing assertion on the product's speed: a guard that expansion never happened
-    // (10^16 strings would take far longer than a minute and exhaust memory).
-    expect(Number(process.hrtime.bigint() - started) / 1e9).toBeLessThan(60);
   });
 });

@@ -95,5 +95,5 @@ describe("crash and resume", () => {
     expect(failures).toEqual([]);
     // Most crashes happen while the dead run holds the lease: the next run takes it over.
     expect(takeovers).toBeGreaterThan(seeds * 0.75);
-  }, 600_000);
+  });
 });

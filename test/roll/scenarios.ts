@@ -17,6 +17,28 @@ export interface GroupSpec {
   /** Instances already on the latest launch template version. */
   upToDate?: number;
   zones?: number;
+  /**
+   * List the instances needing update zone by zone (a, a, a, b, b, c, c) rather than round-robin,
+   * so that the plan's order differs from the zone-interleaved one.
+   */
+  zoneBlocks?: boolean;
+}
+
+function instancesOf(g: GroupSpec): { version: number; count: number; zone?: string }[] {
+  const old = g.nodes - (g.upToDate ?? 0);
+  const zones = ZONES.slice(0, g.zones ?? 3);
+  const outdated = g.zoneBlocks
+    ? zones
+        .map((zone, i) => ({
+          version: 1,
+          count: Math.floor(old / zones.length) + (i < old % zones.length ? 1 : 0),
+          zone,
+        }))
+        .filter((x) => x.count > 0)
+    : old > 0
+      ? [{ version: 1, count: old }]
+      : [];
+  return [...outdated, ...(g.upToDate ? [{ version: 2, count: g.upToDate }] : [])];
 }
 
 export function selfManagedWorld(groups: GroupSpec[], extra: Partial<ScenarioInput> = {}): World {
@@ -35,12 +57,7 @@ export function selfManagedWorld(groups: GroupSpec[], extra: Partial<ScenarioInp
       capacity: { cpu: 8, memory: "32Gi", pods: 60 },
       size: { min: 0, max: g.nodes * 3, desired: g.nodes },
       launchTemplate: { versions: 2, use: "$Latest" as const },
-      instances: [
-        ...(g.nodes > (g.upToDate ?? 0)
-          ? [{ version: 1, count: g.nodes - (g.upToDate ?? 0) }]
-          : []),
-        ...(g.upToDate ? [{ version: 2, count: g.upToDate }] : []),
-      ],
+      instances: instancesOf(g),
       labels: { pool: g.name },
     })),
     ...extra,

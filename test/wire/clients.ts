@@ -17,7 +17,9 @@ export function run(
     execFile(
       cmd,
       args,
-      { env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      // Only to end a hung client, far above any plausible run, and below vitest's limit
+      // (vitest.config.ts) so that the test still reports what the client printed.
+      { env, timeout: 540_000, maxBuffer: 16 * 1024 * 1024 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
