@@ -1,6 +1,6 @@
 // A roll's event log as golden text: one line per event, times relative to the roll's start,
 // machines and EKS updates named by stable aliases, and a line diff to show what moved.
-import type { RollEvent } from "../../src/roll/events.js";
+import type { RollEvent } from "../../src/ports/index.js";
 import type { World } from "../../src/sandbox/world.js";
 
 /**

@@ -30,7 +30,7 @@ const DIR = join(ROOT, "test/golden/logs");
 const UPDATE = Boolean(process.env.UPDATE_GOLDEN);
 
 interface Scenario {
-  /** The golden file's name, without .log. */
+  /** The golden file's name, without .golden. */
   name: string;
   world: () => World;
   policy: Policy;
@@ -137,7 +137,7 @@ describe("golden step logs", () => {
     expect.soft(invariants.violations).toEqual([]);
     expect.soft(result, result.message).toMatchObject({ result: "success" });
     const lines = stepLog(events, world);
-    const file = join(DIR, `${name}.log`);
+    const file = join(DIR, `${name}.golden`);
     if (UPDATE) {
       mkdirSync(DIR, { recursive: true });
       writeFileSync(file, `${lines.join("\n")}\n`);
@@ -146,7 +146,7 @@ describe("golden step logs", () => {
       expect.fail(`${file} is missing: run UPDATE_GOLDEN=1 npx vitest run test/golden`);
     const golden = readFileSync(file, "utf8").trimEnd().split("\n");
     const diff = unifiedDiff(golden, lines, {
-      expected: `test/golden/logs/${name}.log`,
+      expected: `test/golden/logs/${name}.golden`,
       actual: "this run",
     });
     if (diff)
@@ -209,7 +209,7 @@ describe("golden step logs", () => {
   it("has a scenario for every golden file, and no two scenarios share one", () => {
     const names = SCENARIOS.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
-    const files = existsSync(DIR) ? readdirSync(DIR).filter((f) => f.endsWith(".log")) : [];
-    expect(files.map((f) => f.slice(0, -4)).sort()).toEqual([...names].sort());
+    const files = existsSync(DIR) ? readdirSync(DIR).filter((f) => f.endsWith(".golden")) : [];
+    expect(files.map((f) => f.slice(0, -".golden".length)).sort()).toEqual([...names].sort());
   });
 });
