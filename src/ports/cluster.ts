@@ -1,7 +1,8 @@
 // The Kubernetes side as a port: the few resources a roll reads and writes, as Kubernetes-shaped
 // plain objects (metadata / spec / status, the JSON field names) so that an adapter over
 // @kubernetes/client-node or raw HTTP maps them 1:1. Lists are scoped (label / field selectors)
-// and paginated (limit / continue) and waits are watches, as reference 003 asks of clients.
+// and paginated (limit / continue) and waits are watches, as the Kubernetes API concepts ask of
+// clients (https://kubernetes.io/docs/reference/using-api/api-concepts/).
 // Errors are KubeApiError (src/ports/errors.ts), 429s carrying retryAfterSeconds.
 
 export interface ObjectMeta {
@@ -135,7 +136,8 @@ export interface ListOptions {
   fieldSelector?: string;
   limit?: number;
   continue?: string;
-  /** "0": served from the watch cache (no pagination), as reference 003 describes. */
+  /** "0": served from the API server's watch cache (any version, no pagination; see "resource
+   * versions" in https://kubernetes.io/docs/reference/using-api/api-concepts/). */
   resourceVersion?: string;
 }
 

@@ -1,6 +1,7 @@
 // A watched cache of the cluster's nodes (an informer, reduced): one paginated list, then a
 // watch from its resourceVersion, relisting on 410. Waits for node state read the cache and
-// wake on change instead of polling the API server (reference 003).
+// wake on change instead of polling the API server
+// (https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes).
 import { instanceIdOf, KubeApiError, listAll, pageOf, type Node } from "../ports/index.js";
 import { isAbort, type RollContext } from "./context.js";
 

@@ -21,7 +21,8 @@ export const VALIDATION_PERIOD_MS = 10_000;
 
 /**
  * `cached` is the engine's watched node cache: validating from it spares the API server a
- * cluster-wide node list every 10 s (reference 003).
+ * cluster-wide node list every 10 s (the Kubernetes docs' "efficient detection of changes":
+ * https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes).
  */
 export async function validateCluster(
   ctx: RollContext,

@@ -132,7 +132,7 @@ describe("managed node groups (EKS semantics)", () => {
     ]);
   });
 
-  it("surges by maxUnavailable when it is larger than twice the zones (reference 000)", () => {
+  it("surges by maxUnavailable when it is larger than twice the zones (EKS user guide)", () => {
     const five = ["a", "b", "c", "d", "e"].map((z) => `eu-west-1${z}`);
     const g = managed("system", instances("m", 40, five, 3), {
       updateConfig: { maxUnavailable: 20 },

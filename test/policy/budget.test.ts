@@ -1,4 +1,5 @@
-// Rounding of disruption budgets (reference 004, kOps): the table cases, then properties.
+// Rounding of disruption budgets as kOps does it (https://kops.sigs.k8s.io/operations/rolling-update/):
+// the table cases, then properties.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSurge, resolveUnavailable, type Budget } from "../../src/policy/index.js";

@@ -1,5 +1,6 @@
 // The roll engine in the sandbox, in virtual time, with the invariants checked after every
-// event: kOps' behaviours (reference 004) as scenarios, EKS's delegated update, the demo.
+// event: kOps' behaviours (https://kops.sigs.k8s.io/operations/rolling-update/) as scenarios,
+// EKS's delegated update, the demo.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadPolicy } from "../../src/policy/index.js";

@@ -1,7 +1,8 @@
 // The one place Kubernetes API calls are retried. The API server answers 429 with Retry-After
-// when priority and fairness sheds load (reference 003); we wait as told instead of hammering
-// it. 500/503/504 get a short exponential backoff. Anything else is the caller's business
-// (404, 409 conflicts, 429 from the eviction API — those carry meaning).
+// when API Priority and Fairness sheds load
+// (https://kubernetes.io/docs/concepts/cluster-administration/flow-control/); we wait as told
+// instead of hammering it. 500/503/504 get a short exponential backoff. Anything else is the
+// caller's business (404, 409 conflicts, 429 from the eviction API — those carry meaning).
 
 export interface KubeRetryOptions {
   sleep: (ms: number) => Promise<void>;
