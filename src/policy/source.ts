@@ -9,6 +9,7 @@ import {
   isSeq,
   LineCounter,
   parseAllDocuments,
+  visit,
   type Document,
   type Node as YamlNode,
 } from "yaml";
@@ -69,10 +70,15 @@ export function parsePolicySource(text: string, file: string): ParseResult {
       'the file declares "%YAML 1.1", whose rules read yes/no as booleans and 9:00 as a number; remove the directive (policies are YAML 1.2)',
     );
   }
-  const yamlErrors = list
-    .flatMap((d) => d.errors.map((e) => yamlDiagnostic(file, lines, e, text)))
-    .slice(0, 20);
-  if (yamlErrors.length > 0) return { ok: false, errors: yamlErrors };
+  if (list.some((d) => d.errors.length > 0)) {
+    // A file with none of a policy's keys is not a policy (a credentials file a path was
+    // pointed at, say): say so without quoting a byte of it.
+    if (!POLICY_KEY_LINE.test(text)) return refuse(NOT_A_POLICY);
+    const yamlErrors = list
+      .flatMap((d) => d.errors.map((e) => yamlDiagnostic(file, lines, e, text)))
+      .slice(0, 20);
+    return { ok: false, errors: yamlErrors };
+  }
   if (nonEmpty.length > 1) {
     const second = nonEmpty[1] as Document.Parsed;
     return refuse(
@@ -81,6 +87,8 @@ export function parsePolicySource(text: string, file: string): ParseResult {
     );
   }
   const doc = nonEmpty[0] as Document.Parsed;
+  const tags = unsupportedTags(doc, file, lines, text);
+  if (tags.length > 0) return { ok: false, errors: tags.slice(0, 20) };
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -88,6 +96,65 @@ export function parsePolicySource(text: string, file: string): ParseResult {
     return refuse(aliasMessage(e));
   }
   return { ok: true, source: { file, text, doc, lines }, value };
+}
+
+/** A line that starts with one of a policy's top-level keys. */
+export const POLICY_KEYS = [
+  "apiVersion",
+  "kind",
+  "metadata",
+  "cluster",
+  "defaults",
+  "window",
+  "order",
+  "groups",
+] as const;
+const POLICY_KEY_LINE = new RegExp(`^(${POLICY_KEYS.join("|")})[ \\t]*:`, "m");
+
+export const NOT_A_POLICY =
+  'not a noderoll policy: expected YAML with "apiVersion: noderoll.io/v1" and "kind: UpgradePolicy" (nothing of the file is shown)';
+
+/** The tags of YAML's core schema (https://yaml.org/spec/1.2.2/#103-core-schema): plain data. */
+const CORE_TAGS = new Set(
+  ["map", "seq", "str", "null", "bool", "int", "float"].map((t) => `tag:yaml.org,2002:${t}`),
+);
+
+function shownTag(tag: string): string {
+  return tag.startsWith("tag:yaml.org,2002:") ? `!!${tag.slice(18)}` : tag;
+}
+
+/**
+ * Tags outside the core schema (`!!js/function`, `!!python/name:…`, `!!binary`, `!custom`)
+ * would be read as plain strings by this parser but mean code or binary data to others: a
+ * policy is plain data, so each is an error where it is written.
+ */
+function unsupportedTags(
+  doc: Document.Parsed,
+  file: string,
+  lines: LineCounter,
+  text: string,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  visit(doc, {
+    Node(_, node) {
+      const tag = (node as { tag?: string }).tag;
+      if (!tag || CORE_TAGS.has(tag)) return;
+      // Point at the tag itself, written just before the value it tags.
+      const value = node.range?.[0] ?? 0;
+      const bang = text.lastIndexOf("!", value);
+      const sameLine = bang >= 0 && !text.slice(bang, value).includes("\n");
+      const at = lines.linePos(sameLine ? bang : value);
+      out.push(
+        diag(
+          file,
+          at.line,
+          at.col,
+          `the YAML tag "${shownTag(tag)}" is not allowed: a policy holds plain values (strings, numbers, booleans, lists and mappings); remove the tag`,
+        ),
+      );
+    },
+  });
+  return out;
 }
 
 function aliasMessage(e: unknown): string {

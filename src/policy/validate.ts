@@ -6,7 +6,13 @@ import { byPosition, formatPath, type Diagnostic } from "./diagnostic.js";
 import { describeValue } from "./describe.js";
 import { parseDuration } from "./duration.js";
 import { entryMatches } from "./order.js";
-import { locate, parsePolicySource, type PolicySource } from "./source.js";
+import {
+  locate,
+  NOT_A_POLICY,
+  parsePolicySource,
+  POLICY_KEYS,
+  type PolicySource,
+} from "./source.js";
 import {
   GroupSchema,
   PolicySchema,
@@ -23,6 +29,20 @@ export type LoadResult =
   | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
 
 type Path = readonly PropertyKey[];
+
+/**
+ * Whether a document is a policy at all, right or wrong: a mapping with a policy's keys, not
+ * another tool's file (a kubeconfig has apiVersion and kind too, but not ours). Only a policy's
+ * values are ever quoted back in an error.
+ */
+function isPolicyShaped(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  if (!POLICY_KEYS.some((k) => k in v)) return false;
+  const ours = (x: unknown) =>
+    x === undefined || (typeof x === "string" && /^noderoll\.io\/|^UpgradePolicy$/.test(x));
+  return ours(v.apiVersion) || ours(v.kind);
+}
 
 /** Parse and validate a policy file's text. Pure: the caller reads the file. */
 export function loadPolicy(text: string, file: string): LoadResult {
@@ -42,17 +62,13 @@ export function loadPolicy(text: string, file: string): LoadResult {
     severity,
   });
 
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return {
-      ok: false,
-      errors: [
-        at(
-          [],
-          `expected a mapping that starts with "apiVersion: noderoll.io/v1", found ${describeValue(value)}`,
-        ),
-      ],
-      warnings: [],
-    };
+  if (!isPolicyShaped(value)) {
+    // A policy written as a list of its keys gets the shape explained; anything else is not ours.
+    const listed = Array.isArray(value) && value.some(isPolicyShaped);
+    const message = listed
+      ? 'expected a mapping that starts with "apiVersion: noderoll.io/v1", found a list (write the keys without a leading "- ")'
+      : NOT_A_POLICY;
+    return { ok: false, errors: [at([], message)], warnings: [] };
   }
   const result = PolicySchema.safeParse(value, { reportInput: true });
   if (!result.success) {
