@@ -35,10 +35,11 @@ import {
   loadPolicyFile,
 } from "./policy-file.js";
 import type { Check } from "./github.js";
+import type { Trigger } from "./route.js";
 
 export interface ApplyTarget {
   sha: string;
-  trigger: "push" | "dispatch" | "manual";
+  trigger: Trigger;
   force: boolean;
   groups?: string[];
   reason?: string;
@@ -257,7 +258,7 @@ export async function applyFlow(
   target: ApplyTarget,
 ): Promise<PolicyOutcome[]> {
   // Every policy is validated before anything is applied: an invalid one stops the run.
-  const loaded = files.map(loadPolicyFile);
+  const loaded = files.map((f) => loadPolicyFile(f, ctx.env.workspace));
   const invalid = loaded.filter((p) => !p.load.ok);
   for (const p of loaded) {
     const diags = diagnosticsOf(p);

@@ -16,6 +16,8 @@ export interface ActionInputs {
   comment: boolean;
   checkRun: boolean;
   ignoreWindow: boolean;
+  /** Refs besides the default branch that may apply (globs). */
+  applyRefs: string[];
 }
 
 export class InputError extends Error {}
@@ -69,5 +71,6 @@ export function readInputs(get: (name: string) => string): ActionInputs {
     comment: bool(get, "comment", true),
     checkRun: bool(get, "check-run", true),
     ignoreWindow: bool(get, "ignore-window", false),
+    applyRefs: list(get("apply-refs")),
   };
 }

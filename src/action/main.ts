@@ -68,8 +68,7 @@ async function selectFiles(
   gh: GitHubOut,
   decision: Decision,
 ): Promise<{ files: string[]; pullRequest?: number; note?: string }> {
-  const cwd = process.cwd();
-  const expanded = expandPolicies(inputs.policy, cwd);
+  const expanded = expandPolicies(inputs.policy, env.workspace);
   if (decision.kind === "plan" && decision.pullRequest !== undefined) {
     if (!inputs.policy.some(isGlob)) return { files: expanded };
     const changed = await gh.pullFiles(decision.pullRequest);
@@ -220,6 +219,7 @@ async function run(summary: JobSummary, controller: AbortController): Promise<Ru
       force: inputs.force,
       ...(inputs.groups && { groups: inputs.groups }),
       ...(inputs.reason && { reason: inputs.reason }),
+      applyRefs: inputs.applyRefs,
     },
   );
   core.info(`event ${env.eventName || "(none)"}, mode ${inputs.mode}: ${decision.kind}`);

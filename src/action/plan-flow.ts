@@ -59,7 +59,7 @@ async function planOne(
   target: PlanTarget,
   jsonNames: Set<string>,
 ): Promise<PolicyOutcome> {
-  const p = loadPolicyFile(file);
+  const p = loadPolicyFile(file, ctx.env.workspace);
   for (const d of diagnosticsOf(p))
     core.info(
       `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.path ? `${d.path}: ` : ""}${d.message}`,

@@ -1,14 +1,16 @@
 // A policy file as the action sees it: loaded and validated (located errors), named (the name
 // check runs and comments carry, even when the file is invalid), and its problems turned into
 // check-run annotations, workflow-command annotations and Markdown.
-import { readFileSync, statSync } from "node:fs";
-import { basename } from "node:path";
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import * as core from "@actions/core";
 import { parse } from "yaml";
 import type { Annotation } from "../adapters/github/check-run.js";
 import { readPolicyFile } from "../adapters/files/read-policy.js";
 import {
   formatDiagnostic,
+  API_VERSION,
+  KIND,
   MAX_POLICY_BYTES,
   type Diagnostic,
   type LoadResult,
@@ -26,17 +28,22 @@ export interface PolicyFile {
 const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** The name an invalid file would have, so its check run and comment are the ones it will keep. */
-function guessName(file: string): string {
+function guessName(path: string, file: string): string {
+  const fallback = basename(file).replace(/\.ya?ml$/i, "");
   try {
-    const doc = parse(readPolicyFileText(file), { maxAliasCount: 0 }) as {
+    const doc = parse(readPolicyFileText(path), { maxAliasCount: 0 }) as {
+      apiVersion?: unknown;
+      kind?: unknown;
       metadata?: { name?: unknown };
     };
+    // Only a policy, if a broken one, lends its metadata.name: nothing of another file is shown.
+    const ours = doc?.apiVersion === API_VERSION || doc?.kind === KIND;
     const name = doc?.metadata?.name;
-    if (typeof name === "string" && NAME.test(name)) return name;
+    if (ours && typeof name === "string" && NAME.test(name)) return name;
   } catch {
     // not YAML at all: fall back to the file name
   }
-  return basename(file).replace(/\.ya?ml$/i, "");
+  return fallback;
 }
 
 /** The text, unless the file is over the size limit (then nothing is parsed). */
@@ -45,9 +52,59 @@ function readPolicyFileText(file: string): string {
   return readFileSync(file, "utf8");
 }
 
-export function loadPolicyFile(file: string): PolicyFile {
-  const load = readPolicyFile(file);
-  return { file, name: load.ok ? load.policy.metadata.name : guessName(file), load };
+/**
+ * Where a policy path really leads, refused before anything reads it when that is outside the
+ * workspace (a "../" path, an absolute path, a symlink out of the checkout) or inside the
+ * checkout's .git (where actions/checkout keeps the job's token): a pull request must not be
+ * able to make the action read, and then quote, a file that is not a policy.
+ */
+export function outsideWorkspace(file: string, workspace: string): string | undefined {
+  let real: string;
+  let root: string;
+  try {
+    root = realpathSync(workspace);
+  } catch {
+    return "the workspace cannot be resolved";
+  }
+  const outside = (rel: string) => rel === "" || rel.startsWith("..") || isAbsolute(rel);
+  const written = resolve(workspace, file);
+  if (outside(relative(resolve(workspace), written))) return OUTSIDE;
+  try {
+    real = realpathSync(written);
+  } catch {
+    return undefined; // missing: reported as "no such file" by the reader, which reads nothing
+  }
+  const rel = relative(root, real);
+  if (outside(rel)) return OUTSIDE;
+  if (
+    rel.split(sep).includes(".git") ||
+    relative(resolve(workspace), written).split(sep).includes(".git")
+  )
+    return "the path leads into the repository's .git directory; policies must be files of the repository";
+  return undefined;
+}
+
+const OUTSIDE =
+  "the path leads outside the workspace (a symlink, an absolute path or a relative path out of the checkout); policies must be files of the repository";
+
+function refused(file: string, why: string): LoadResult {
+  const d: Diagnostic = {
+    file,
+    line: 1,
+    col: 1,
+    path: "",
+    message: `refused: ${why}`,
+    severity: "error",
+  };
+  return { ok: false, errors: [d], warnings: [] };
+}
+
+export function loadPolicyFile(file: string, workspace: string): PolicyFile {
+  const why = outsideWorkspace(file, workspace);
+  if (why) return { file, name: basename(file).replace(/\.ya?ml$/i, ""), load: refused(file, why) };
+  const path = resolve(workspace, file);
+  const load = readPolicyFile(path, file);
+  return { file, name: load.ok ? load.policy.metadata.name : guessName(path, file), load };
 }
 
 export function diagnosticsOf(p: PolicyFile): Diagnostic[] {

@@ -1,6 +1,9 @@
 // What a workflow event asks of noderoll: plan, apply, or nothing — decided from the event and
-// the inputs alone, before anything is read or changed. `apply` never runs for a pull request,
-// whatever the inputs say.
+// the inputs alone, before anything is read or changed. Deny by default: only a reviewed merge
+// (a push to the default branch), a deliberate dispatch from the default branch, and a schedule
+// with `mode: apply` may apply; every other event plans (or is refused), whatever the inputs say.
+// `apply-refs` may allow more refs for pushes and dispatches, explicitly.
+import { matchesGlob } from "node:path";
 
 export type Mode = "auto" | "plan" | "apply";
 
@@ -9,6 +12,8 @@ export interface RouteInputs {
   force: boolean;
   groups?: string[];
   reason?: string;
+  /** Refs besides the default branch that a push or dispatch may apply from (globs allowed). */
+  applyRefs?: string[];
 }
 
 export interface EventContext {
@@ -18,12 +23,14 @@ export interface EventContext {
   ref: string;
 }
 
+export type Trigger = "push" | "dispatch" | "schedule";
+
 export type Decision =
   | { kind: "plan"; pullRequest?: number; headSha: string; warning?: string }
   | {
       kind: "apply";
       sha: string;
-      trigger: "push" | "dispatch" | "manual";
+      trigger: Trigger;
       force: boolean;
       groups?: string[];
       reason?: string;
@@ -32,6 +39,8 @@ export type Decision =
   | { kind: "skip"; why: string }
   | { kind: "refuse"; why: string };
 
+/** The events that may apply, and how (everything else plans). */
+const MAY_APPLY: ReadonlySet<string> = new Set(["push", "workflow_dispatch", "schedule"]);
 const PR_EVENTS = new Set(["pull_request", "pull_request_target"]);
 
 interface PullRequestPayload {
@@ -57,6 +66,33 @@ function changedInPush(p: PushPayload): string[] | undefined {
   return [...new Set(commits.flatMap((c) => [...(c.added ?? []), ...(c.modified ?? [])]))].sort();
 }
 
+function defaultRef(ctx: EventContext): string | undefined {
+  const branch = (ctx.payload as PushPayload).repository?.default_branch;
+  return branch ? `refs/heads/${branch}` : undefined;
+}
+
+/** Whether a ref may apply: the default branch, or one `apply-refs` names. */
+function allowedRef(ref: string, ctx: EventContext, inputs: RouteInputs): boolean {
+  if (ref === defaultRef(ctx)) return true;
+  return (inputs.applyRefs ?? []).some((p) => p === ref || matchesGlob(ref, p));
+}
+
+function refNotAllowed(ref: string, ctx: EventContext): string {
+  const dflt = defaultRef(ctx) ?? "the default branch (not named in the event)";
+  return `${ref || "(no ref)"} is not the default branch (${dflt}); apply runs from the default branch only, unless the apply-refs input names this ref`;
+}
+
+function applying(ctx: EventContext, inputs: RouteInputs, trigger: Trigger, sha: string): Decision {
+  return {
+    kind: "apply",
+    sha,
+    trigger,
+    force: inputs.force,
+    ...(inputs.groups && { groups: inputs.groups }),
+    ...(inputs.reason && { reason: inputs.reason }),
+  };
+}
+
 function routePullRequest(ctx: EventContext, inputs: RouteInputs): Decision {
   const p = ctx.payload as PullRequestPayload;
   const pr = p.pull_request;
@@ -79,45 +115,44 @@ function routePullRequest(ctx: EventContext, inputs: RouteInputs): Decision {
 function routePush(ctx: EventContext, inputs: RouteInputs): Decision {
   const p = ctx.payload as PushPayload;
   if (p.deleted) return { kind: "skip", why: `${p.ref} was deleted` };
-  const defaultRef = `refs/heads/${p.repository?.default_branch ?? "main"}`;
   const sha = p.after ?? ctx.sha;
+  const ref = p.ref ?? ctx.ref;
   if (inputs.mode === "plan") return { kind: "plan", headSha: sha };
-  if (p.ref !== defaultRef && inputs.mode === "auto")
-    return {
-      kind: "skip",
-      why: `${p.ref} is not the default branch (${defaultRef}); apply runs on merges to it`,
-    };
+  if (!allowedRef(ref, ctx, inputs)) {
+    const why = refNotAllowed(ref, ctx);
+    return inputs.mode === "auto" ? { kind: "skip", why } : { kind: "refuse", why };
+  }
   const changed = changedInPush(p);
-  return {
-    kind: "apply",
-    sha,
-    trigger: "push",
-    force: inputs.force,
-    ...(inputs.groups && { groups: inputs.groups }),
-    ...(inputs.reason && { reason: inputs.reason }),
-    ...(changed && { changedFiles: changed }),
-  };
+  return { ...applying(ctx, inputs, "push", sha), ...(changed && { changedFiles: changed }) };
+}
+
+function routeDispatch(ctx: EventContext, inputs: RouteInputs): Decision {
+  if (inputs.mode === "plan") return { kind: "plan", headSha: ctx.sha };
+  const ref = (ctx.payload as { ref?: string }).ref ?? ctx.ref;
+  if (!allowedRef(ref, ctx, inputs)) return { kind: "refuse", why: refNotAllowed(ref, ctx) };
+  return applying(ctx, inputs, "dispatch", ctx.sha);
+}
+
+/** Any other event plans; asked to apply, it says why it does not. */
+function planOther(ctx: EventContext, inputs: RouteInputs): Decision {
+  const warning =
+    inputs.mode === "apply"
+      ? `apply runs only for a push to the default branch, a workflow_dispatch or a schedule; ${ctx.eventName || "this event"} plans instead`
+      : undefined;
+  return { kind: "plan", headSha: ctx.sha, ...(warning && { warning }) };
 }
 
 export function route(ctx: EventContext, inputs: RouteInputs): Decision {
   if (PR_EVENTS.has(ctx.eventName)) return routePullRequest(ctx, inputs);
+  if (!MAY_APPLY.has(ctx.eventName)) return planOther(ctx, inputs);
   if (inputs.force && !inputs.reason?.trim())
     return {
       kind: "refuse",
       why: "force needs a reason: say why the roll must go past PodDisruptionBudgets (the reason is recorded with the result)",
     };
   if (ctx.eventName === "push") return routePush(ctx, inputs);
-  if (inputs.mode === "plan") return { kind: "plan", headSha: ctx.sha };
-  if (ctx.eventName === "workflow_dispatch" || inputs.mode === "apply") {
-    const trigger = ctx.eventName === "workflow_dispatch" ? "dispatch" : "manual";
-    return {
-      kind: "apply",
-      sha: ctx.sha,
-      trigger,
-      force: inputs.force,
-      ...(inputs.groups && { groups: inputs.groups }),
-      ...(inputs.reason && { reason: inputs.reason }),
-    };
-  }
+  if (ctx.eventName === "workflow_dispatch") return routeDispatch(ctx, inputs);
+  // A schedule runs on the default branch's latest commit: it applies only when asked to.
+  if (inputs.mode === "apply") return applying(ctx, inputs, "schedule", ctx.sha);
   return { kind: "plan", headSha: ctx.sha };
 }

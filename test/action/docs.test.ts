@@ -24,6 +24,7 @@ describe("action.yml", () => {
     expect(action.runs).toEqual({ using: "node24", main: "dist/index.js" });
     expect(Object.keys(action.inputs).sort()).toEqual(
       [
+        "apply-refs",
         "check-run",
         "comment",
         "force",

@@ -1,5 +1,6 @@
 // Event routing with real webhook payloads (@octokit/webhooks-examples).
 import { createRequire } from "node:module";
+import { emitterEventNames } from "@octokit/webhooks";
 import { describe, expect, it } from "vitest";
 import { route, type EventContext, type RouteInputs } from "../../src/action/route.js";
 
@@ -114,10 +115,102 @@ describe("routing", () => {
     expect(route(ctx("schedule", {}), auto)).toEqual({ kind: "plan", headSha: "f".repeat(40) });
     expect(route(ctx("schedule", {}), { mode: "apply", force: false })).toMatchObject({
       kind: "apply",
-      trigger: "manual",
+      trigger: "schedule",
     });
     expect(
       route(ctx("workflow_dispatch", payload("workflow_dispatch")), { mode: "plan", force: false }),
     ).toMatchObject({ kind: "plan" });
+  });
+});
+
+/**
+ * Every event a workflow can run on: every webhook event GitHub documents (@octokit/webhooks'
+ * list) and the ones only Actions has. Deny by default: whatever the inputs, only a push to the
+ * default branch, a dispatch from it, and a schedule with mode: apply may apply.
+ */
+const ACTIONS_ONLY = ["schedule", "workflow_call", "pull_request_target", "repository_dispatch"];
+const EVENTS = [
+  ...new Set([...emitterEventNames.map((n) => n.split(".")[0]!), ...ACTIONS_ONLY]),
+].sort();
+
+function anyPayload(event: string): Record<string, unknown>[] {
+  const found = examples.find((e) => e.name === event)?.examples ?? [];
+  const base = { repository: { default_branch: "main" }, ref: "refs/heads/main" };
+  return found.length > 0 ? found.map((p) => structuredClone(p)) : [base];
+}
+
+function mayApply(event: string, p: Record<string, unknown>, i: RouteInputs): boolean {
+  const dflt = `refs/heads/${(p.repository as { default_branch?: string } | undefined)?.default_branch}`;
+  if (event === "push") return p.ref === dflt && !p.deleted && i.mode !== "plan";
+  if (event === "workflow_dispatch")
+    return (p.ref ?? "refs/heads/main") === dflt && i.mode !== "plan";
+  return event === "schedule" && i.mode === "apply";
+}
+
+describe("routing is deny-by-default over every event GitHub documents", () => {
+  const inputs: RouteInputs[] = [
+    { mode: "auto", force: false },
+    { mode: "apply", force: false },
+    { mode: "apply", force: true, reason: "cve" },
+    { mode: "plan", force: true, reason: "cve" },
+  ];
+
+  it("knows the documented list (more than 60 events, the pull-request family among them)", () => {
+    expect(EVENTS.length).toBeGreaterThan(60);
+    for (const e of [
+      "pull_request_review",
+      "pull_request_review_comment",
+      "pull_request_review_thread",
+      "issue_comment",
+      "merge_group",
+      "workflow_run",
+    ])
+      expect(EVENTS).toContain(e);
+  });
+
+  it.each(EVENTS)("%s applies only where allowed", (event) => {
+    for (const p of anyPayload(event)) {
+      for (const i of inputs) {
+        const d = route(
+          { eventName: event, payload: p, sha: "f".repeat(40), ref: "refs/heads/main" },
+          i,
+        );
+        const allowed = mayApply(event, p, i);
+        expect(d.kind === "apply", `${event} ${JSON.stringify(i)} → ${JSON.stringify(d)}`).toBe(
+          allowed,
+        );
+      }
+    }
+  });
+
+  it("a dispatch from another branch is refused, naming the branch and the way to allow it", () => {
+    const p = payload("workflow_dispatch");
+    p.ref = "refs/heads/evil-branch";
+    const d = route({ ...ctx("workflow_dispatch", p), ref: "refs/heads/evil-branch" }, auto);
+    expect(d).toMatchObject({
+      kind: "refuse",
+      why: expect.stringMatching(/refs\/heads\/evil-branch is not the default branch.*apply-refs/),
+    });
+    const allowed = route(ctx("workflow_dispatch", p), {
+      ...auto,
+      applyRefs: ["refs/heads/evil-*"],
+    });
+    expect(allowed.kind).toBe("apply");
+  });
+
+  it("a push to another branch with mode: apply is refused, not applied", () => {
+    const p = payload("push", (x) => x.ref === "refs/heads/master");
+    p.ref = "refs/heads/feature";
+    expect(route(ctx("push", p), { mode: "apply", force: false })).toMatchObject({
+      kind: "refuse",
+      why: expect.stringMatching(/refs\/heads\/feature is not the default branch/),
+    });
+  });
+
+  it("pull-request review, comment and merge-queue events plan, with a warning when asked to apply", () => {
+    for (const event of ["pull_request_review", "issue_comment", "merge_group", "workflow_run"]) {
+      const d = route(ctx(event, anyPayload(event)[0]!), { mode: "apply", force: false });
+      expect(d).toMatchObject({ kind: "plan", warning: expect.stringMatching(/plans instead/) });
+    }
   });
 });

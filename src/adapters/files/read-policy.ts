@@ -1,7 +1,7 @@
 // The policy file adapter: reading a policy file from disk for the command line and the action,
 // without ever holding more than the size limit in memory (a 5 GB file is refused after reading
 // 1 MiB + 1 byte of it).
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import {
   loadPolicy,
   MAX_POLICY_BYTES,
@@ -15,12 +15,13 @@ function fileError(file: string, message: string): LoadResult {
   return { ok: false, errors: [d], warnings: [] };
 }
 
-export function readPolicyFile(file: string): LoadResult {
+/** Read `path` (shown in errors as `file`, by default the path itself). */
+export function readPolicyFile(path: string, file = path): LoadResult {
   let fd: number;
   try {
-    if (statSync(file).isDirectory())
+    if (statSync(path).isDirectory())
       return fileError(file, "is a directory; expected a policy file");
-    fd = openSync(file, "r");
+    fd = openSync(path, "r");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return fileError(
@@ -29,7 +30,8 @@ export function readPolicyFile(file: string): LoadResult {
     );
   }
   try {
-    const size = statSync(file).size;
+    // The size of what was opened: a file swapped for another after the check is not read.
+    const size = fstatSync(fd).size;
     const buffer = Buffer.alloc(Math.min(size, MAX_POLICY_BYTES) + 1);
     const n = readSync(fd, buffer, 0, buffer.length, 0);
     if (n > MAX_POLICY_BYTES) return fileError(file, sizeMessage(size));
