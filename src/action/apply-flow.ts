@@ -25,7 +25,13 @@ import {
 } from "../render/index.js";
 import { EventLog, type RollEvent } from "../ports/index.js";
 import type { LivePorts } from "../adapters/connect.js";
-import { errorMessage, writePlanJson, type PolicyOutcome, type RunContext } from "./context.js";
+import {
+  errorMessage,
+  refuseUnknownGroups,
+  writePlanJson,
+  type PolicyOutcome,
+  type RunContext,
+} from "./context.js";
 import { eventLine } from "./log.js";
 import {
   annotateInLog,
@@ -312,7 +318,8 @@ export async function applyFlow(
       });
       continue;
     }
-    out.push(await applyOne(ctx, p.file, p.load.policy, target, jsonNames));
+    const refused = refuseUnknownGroups(ctx, p.file, p.load.policy, target.groups);
+    out.push(refused ?? (await applyOne(ctx, p.file, p.load.policy, target, jsonNames)));
   }
   return out;
 }

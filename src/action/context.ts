@@ -4,7 +4,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LivePorts } from "../adapters/connect.js";
 import type { Plan } from "../plan/index.js";
-import type { Policy } from "../policy/index.js";
+import * as core from "@actions/core";
+import { unknownGroupsProblem, type Policy } from "../policy/index.js";
 import { renderPlanJson } from "../render/index.js";
 import type { RunEnv } from "./env.js";
 import type { GitHubOut } from "./github.js";
@@ -22,7 +23,7 @@ export interface RunContext {
 }
 
 export type PolicyResult =
-  "planned" | "invalid" | "error" | "success" | "failure" | "cancelled" | "skipped";
+  "planned" | "invalid" | "refused" | "error" | "success" | "failure" | "cancelled" | "skipped";
 
 export interface PolicyOutcome {
   file: string;
@@ -43,6 +44,26 @@ export function writePlanJson(ctx: RunContext, plan: Plan, taken: Set<string>): 
   const path = join(dir, base);
   writeFileSync(path, renderPlanJson(plan));
   return path;
+}
+
+/** A `groups` input that names a group the policy does not have: refused, nothing is read. */
+export function refuseUnknownGroups(
+  ctx: RunContext,
+  file: string,
+  policy: Policy,
+  groups: readonly string[] | undefined,
+): PolicyOutcome | undefined {
+  const problem = unknownGroupsProblem(policy, groups, "input groups");
+  if (!problem) return undefined;
+  core.error(`${file}: ${problem}`);
+  ctx.summary.add(`### noderoll · \`${policy.metadata.name}\` · ❌ refused\n\n${problem}\n`);
+  return {
+    file,
+    name: policy.metadata.name,
+    result: "refused",
+    hasChanges: false,
+    message: problem,
+  };
 }
 
 export function errorMessage(e: unknown): string {

@@ -16,7 +16,7 @@ import { route, type Decision } from "./route.js";
 import { JobSummary } from "./summary.js";
 
 /** The `result` output: the worst of the policies' results, or what the run as a whole did. */
-export type RunResult = PolicyResult | "refused";
+export type RunResult = PolicyResult;
 
 const SEVERITY: RunResult[] = [
   "refused",

@@ -14,7 +14,13 @@ import {
   renderPlanMarkdown,
   renderPlanText,
 } from "../render/index.js";
-import { errorMessage, writePlanJson, type PolicyOutcome, type RunContext } from "./context.js";
+import {
+  errorMessage,
+  refuseUnknownGroups,
+  writePlanJson,
+  type PolicyOutcome,
+  type RunContext,
+} from "./context.js";
 import {
   annotateInLog,
   annotationsOf,
@@ -69,6 +75,8 @@ async function planOne(
     return { file, name: p.name, result: "invalid", hasChanges: false, message: "invalid policy" };
   }
   const policy = p.load.policy;
+  const refused = refuseUnknownGroups(ctx, file, policy, ctx.inputs.groups);
+  if (refused) return refused;
   const check = ctx.inputs.checkRun
     ? ctx.gh.checkRun(planCheckName(policy.metadata.name), target.headSha)
     : undefined;

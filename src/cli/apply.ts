@@ -26,7 +26,7 @@ import {
 } from "../render/index.js";
 import { apply, type ApplyResult } from "../engine/apply.js";
 import { EventLog, type RollEvent } from "../ports/index.js";
-import { durationArg, policyOrExit, splitList, UsageError } from "./args.js";
+import { durationArg, groupsOf, policyOrExit, UsageError } from "./args.js";
 import { loadWorld } from "./sandbox-world.js";
 
 const OPTIONS = {
@@ -100,7 +100,7 @@ export async function runApply(args: string[]): Promise<number> {
   if ("exitCode" in loaded) return loaded.exitCode;
   const { policy } = loaded;
   const file = values.policy as string;
-  const groups = splitList(values.groups);
+  const groups = groupsOf(policy, values.groups);
   const controller = new AbortController();
   const stop = (signal: string) => {
     process.stderr.write(

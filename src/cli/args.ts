@@ -1,5 +1,5 @@
 // Shared command-line plumbing: usage errors (exit 2), policy loading with located errors.
-import { formatDiagnostic, type Policy } from "../policy/index.js";
+import { formatDiagnostic, unknownGroupsProblem, type Policy } from "../policy/index.js";
 import { readPolicyFile } from "../adapters/files/read-policy.js";
 
 export class UsageError extends Error {}
@@ -37,3 +37,14 @@ export function durationArg(
     throw new UsageError(`${name} takes a duration such as 5h30m, not ${value}`);
   return ms;
 }
+
+/** `--groups` as given, checked against the policy: a name it does not have is a usage error. */
+export function groupsOf(policy: Policy, value: string | undefined): string[] | undefined {
+  const groups = splitList(value);
+  const problem = unknownGroupsProblem(policy, groups, "--groups");
+  if (problem) throw new GroupsError(problem);
+  return groups;
+}
+
+/** A usage error that needs no usage text: the message says everything. */
+export class GroupsError extends UsageError {}

@@ -6,7 +6,7 @@ import { generateScenarioYaml } from "../sandbox/generate.js";
 import { serveSandbox } from "../sandbox/wire/serve.js";
 import { loadWorld } from "./sandbox-world.js";
 import { runApply } from "./apply.js";
-import { UsageError } from "./args.js";
+import { GroupsError, UsageError } from "./args.js";
 import { runPlan } from "./plan.js";
 import { renderValidationText, validateFiles } from "./validate.js";
 
@@ -138,6 +138,10 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(command ? `unknown command "${command}"` : "no command given");
     }
   } catch (e) {
+    if (e instanceof GroupsError) {
+      process.stderr.write(`noderoll: ${e.message}\n`);
+      return 2;
+    }
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       process.stderr.write(`noderoll: ${(e as Error).message}\n\n${USAGE}`);
       return 2;

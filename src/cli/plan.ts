@@ -7,7 +7,7 @@ import { connectLive } from "../adapters/connect.js";
 import { observeAndPlan } from "../engine/observe.js";
 import { hasChanges, type Plan } from "../plan/index.js";
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from "../render/index.js";
-import { policyOrExit, splitList, UsageError } from "./args.js";
+import { groupsOf, policyOrExit, UsageError } from "./args.js";
 import { loadWorld } from "./sandbox-world.js";
 
 export const PLAN_OPTIONS = {
@@ -33,7 +33,7 @@ export async function runPlan(args: string[]): Promise<number> {
   const loaded = policyOrExit(values.policy);
   if ("exitCode" in loaded) return loaded.exitCode;
   const { policy } = loaded;
-  const groups = splitList(values.groups);
+  const groups = groupsOf(policy, values.groups);
   const options = { force: values.force, ...(groups && { groups }) };
   let plan: Plan;
   if (values.sandbox !== undefined) {

@@ -9,3 +9,4 @@ export * from "./schema.js";
 export { MAX_POLICY_BYTES, sizeMessage, type PolicySource } from "./source.js";
 export * from "./validate.js";
 export * from "./window.js";
+export * from "./groups.js";

@@ -174,3 +174,18 @@ describe("noderoll sandbox generate", () => {
     expect(a).toMatch(/^apiVersion: noderoll\.io\/v1|kind: SandboxScenario/m);
   });
 });
+
+describe("--groups naming a group the policy does not have", () => {
+  it.each(["plan", "apply"])(
+    "%s fails before reading anything, listing the policy's groups",
+    (command) => {
+      const args = [command, "--policy", "policies/demo.yaml", "--sandbox", "demo"];
+      const r = runCli([...args, "--groups", "sytem,workers"]);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        'noderoll: --groups names "sytem", which policy demo does not have; its groups are: system, ingress, workers (did you mean "sytem" → "system"?)\n',
+      );
+    },
+  );
+});
