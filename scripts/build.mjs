@@ -1,5 +1,5 @@
-// Bundles the two entry points into dist/: index.js (the GitHub Action) and cli.js (the command
-// line). `--outdir DIR` writes elsewhere; the freshness test uses it to compare with dist/.
+// Bundles the entry points into dist/: index.js (the GitHub Action), post.js (its post step) and
+// cli.js (the command line). `--outdir DIR` writes elsewhere; the freshness test uses it to compare with dist/.
 import { build } from "esbuild";
 import { parseArgs } from "node:util";
 
@@ -14,7 +14,7 @@ const banner = [
 ].join("\n");
 
 await build({
-  entryPoints: { index: "src/action/main.ts", cli: "src/cli/main.ts" },
+  entryPoints: { index: "src/action/main.ts", post: "src/action/post.ts", cli: "src/cli/main.ts" },
   outdir: values.outdir,
   bundle: true,
   platform: "node",

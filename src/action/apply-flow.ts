@@ -41,6 +41,7 @@ import {
   loadPolicyFile,
 } from "./policy-file.js";
 import type { Check } from "./github.js";
+import { recordLease } from "./lease-state.js";
 import type { Trigger } from "./route.js";
 
 export interface ApplyTarget {
@@ -143,12 +144,15 @@ async function planFirst(
 /** The event log of the roll, fed to the progress, the log groups and the coalesced updates. */
 function progressLog(
   ports: { clock: LivePorts["clock"] },
+  policy: Policy,
+  kubeconfig: string | undefined,
   progress: Progress,
   groups: LogGroups,
   updates: Coalescer<Progress>,
 ): EventLog {
   const log = new EventLog(ports.clock, false);
   log.on((e) => {
+    recordLease(e, policy, kubeconfig);
     applyEvent(progress, e);
     if (e.type === "phase.start") groups.start(`${e.group}: ${e.phase}`);
     const line = eventLine(e);
@@ -215,9 +219,9 @@ async function applyOne(
       PROGRESS_INTERVAL_MS,
     );
     coalescer = updates;
-    const log = progressLog(first.ports, progress, groups, updates);
+    const log = progressLog(first.ports, policy, ctx.inputs.kubeconfig, progress, groups, updates);
     const outcome = await apply(policy, file, first.ports, log, {
-      runId: `noderoll-gha-${ctx.env.runId ?? process.pid}`,
+      runId: `noderoll-gha-${ctx.env.runId ?? process.pid}${ctx.env.job ? `-${ctx.env.job}` : ""}`,
       ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
       force: target.force,
       ...(target.groups && { groups: target.groups }),

@@ -12,6 +12,8 @@ export interface RunEnv {
   repo?: RepoRef;
   apiUrl: string;
   runId?: string;
+  /** The job's id in the workflow (GITHUB_JOB): jobs of one run tell their locks apart by it. */
+  job?: string;
   /** The run's page, linked from check runs and the lease. */
   runUrl?: string;
   workspace: string;
@@ -38,6 +40,7 @@ export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
     ...(env.GITHUB_RUN_ID && {
       runId: `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? "1"}`,
     }),
+    ...(env.GITHUB_JOB && { job: env.GITHUB_JOB }),
     ...(runUrl && { runUrl }),
     workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
     runnerTemp: env.RUNNER_TEMP ?? env.TMPDIR ?? "/tmp",

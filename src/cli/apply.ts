@@ -4,6 +4,7 @@
 // Exit: 0 rolled (or nothing to do), 1 failed, 3 stopped early (cancelled, --max-duration,
 // window closed) — run it again to continue; 2 usage.
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { connectLive } from "../adapters/connect.js";
@@ -129,7 +130,7 @@ export async function runApply(args: string[]): Promise<number> {
     });
     const result = await drive(
       apply(policy, file, ports, log, {
-        runId: values["run-id"] ?? `noderoll-cli-${process.pid}`,
+        runId: values["run-id"] ?? `noderoll-cli-${hostname()}-${process.pid}`,
         force: values.force,
         ignoreWindow: values["ignore-window"],
         signal: controller.signal,

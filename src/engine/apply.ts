@@ -18,7 +18,7 @@ import {
 import type { ReadyPlan } from "../kinds/kind.js";
 import { kindOf } from "../kinds/registry.js";
 import { RollError, type RollContext } from "../roll/context.js";
-import { ClusterLock } from "../roll/lease.js";
+import { ClusterLock, holderIdentity } from "../roll/lease.js";
 import { clearStaleMarks, DETACHED_LABEL } from "../roll/marks.js";
 import { NodeCache } from "../roll/nodes.js";
 import type { NodeOwner } from "../roll/validate.js";
@@ -232,8 +232,10 @@ export async function apply(
     ...(options.reason && { reason: options.reason }),
     ...(options.runUrl && { run: options.runUrl }),
   });
-  const lock = new ClusterLock(ctx, policy.cluster.name, options.runId, options.runUrl, (why) => {
-    ctx.emit({ type: "note", message: `${why}: stopping after the node in flight` });
+  const holder = holderIdentity(options.runId);
+  const lock = new ClusterLock(ctx, policy.cluster.name, holder, options.runUrl, (why) => {
+    // Everything in flight stops now: another run may hold the cluster soon.
+    ctx.emit({ type: "note", message: `${why}: stopping everything in flight` });
     lockLost.abort();
   });
   let outcome: ApplyResult = {

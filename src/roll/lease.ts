@@ -1,12 +1,28 @@
-// One roll per cluster: a coordination.k8s.io Lease names the run that holds the cluster, its
-// URL and when it expires. A lease not renewed within its duration is stale and may be taken
-// over; a live one makes the next run wait (up to a limit) or stop with the holder's name.
-// Compare-and-swap on resourceVersion keeps two runs from both winning.
+// One roll per cluster: a coordination.k8s.io Lease names the run that holds the cluster (an
+// identity no other run can share), its URL, and how long it stays valid without renewal.
+//
+// Expiry follows client-go's leader election (k8s.io/client-go/tools/leaderelection), not the
+// clocks of other machines: a run never compares another holder's renewTime with its own clock
+// (runners' clocks may be minutes apart). It watches the Lease, and only when the record has not
+// changed for the Lease's whole duration, measured on its own clock, may it take it over. The
+// holder renews well within that duration and, when it cannot renew for RENEW_DEADLINE_MS,
+// aborts everything in flight — so it has stopped touching the cluster before anyone else could
+// take the Lease. Compare-and-swap on resourceVersion keeps two runs from both winning.
 import { KubeApiError, type Lease } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
 
 export const LEASE_NAMESPACE = "kube-system";
-export const LEASE_DURATION_SECONDS = 300;
+/** How long a Lease stays ours without renewal, as others measure it. */
+export const LEASE_DURATION_SECONDS = 120;
+/** Renew this often. */
+const RENEW_EVERY_MS = 30_000;
+/** Not renewed for this long: stop everything (well before others may take the Lease). */
+export const RENEW_DEADLINE_MS = 60_000;
+const RETRY_MS = 5_000;
+/** How often a run waiting for the Lease looks at it again. */
+const POLL_MS = 10_000;
+/** A Lease that claims more than this is not waited for: its holder must release it. */
+const LONGEST_WAIT_MS = 3600_000;
 const RUN_URL_ANNOTATION = "noderoll.io/run-url";
 
 export interface LeaseHolder {
@@ -15,80 +31,46 @@ export interface LeaseHolder {
   runUrl?: string;
 }
 
-const leaseName = (cluster: string) =>
+export const leaseName = (cluster: string) =>
   `noderoll-${cluster}`
     .toLowerCase()
     .replace(/[^a-z0-9-]/g, "-")
     .slice(0, 63);
 
-function expired(lease: Lease, now: Date): boolean {
-  const renewed = Date.parse(lease.spec.renewTime ?? lease.spec.acquireTime ?? "");
-  const seconds = lease.spec.leaseDurationSeconds ?? LEASE_DURATION_SECONDS;
-  return !Number.isFinite(renewed) || renewed + seconds * 1000 <= now.getTime();
+/** A run's identity: its id plus a nonce, so that no two runs ever share one. */
+export function holderIdentity(runId: string): string {
+  return `${runId}/${globalThis.crypto.randomUUID().slice(0, 8)}`;
 }
 
+const microTime = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, ".000000Z");
+
 function spec(holder: string, now: Date, previous?: Lease["spec"]): Lease["spec"] {
-  const at = now.toISOString().replace(/\.\d{3}Z$/, ".000000Z");
   return {
     holderIdentity: holder,
     leaseDurationSeconds: LEASE_DURATION_SECONDS,
-    acquireTime: at,
-    renewTime: at,
+    acquireTime: microTime(now),
+    renewTime: microTime(now),
     leaseTransitions: (previous?.leaseTransitions ?? 0) + (previous ? 1 : 0),
   };
 }
 
-async function tryAcquire(
-  ctx: RollContext,
-  me: LeaseHolder,
-): Promise<{ ok: true; takenOver?: string } | { ok: false; holder: string; runUrl?: string }> {
-  const now = ctx.clock.now();
-  const meta = {
-    name: me.name,
-    namespace: LEASE_NAMESPACE,
-    annotations: { ...(me.runUrl && { [RUN_URL_ANNOTATION]: me.runUrl }) },
-  };
-  let current: Lease;
-  try {
-    current = await ctx.cluster.getLease(LEASE_NAMESPACE, me.name);
-  } catch (e) {
-    if (!(e instanceof KubeApiError) || e.status !== 404) throw e;
-    try {
-      await ctx.cluster.createLease(LEASE_NAMESPACE, {
-        metadata: meta,
-        spec: spec(me.holder, now),
-      });
-      return { ok: true };
-    } catch (c) {
-      if (c instanceof KubeApiError && c.status === 409) return tryAcquire(ctx, me);
-      throw c;
-    }
-  }
-  const holder = current.spec.holderIdentity;
-  if (holder && holder !== me.holder && !expired(current, now)) {
-    return {
-      ok: false,
-      holder,
-      ...(current.metadata.annotations?.[RUN_URL_ANNOTATION] && {
-        runUrl: current.metadata.annotations[RUN_URL_ANNOTATION],
-      }),
-    };
-  }
-  try {
-    await ctx.cluster.updateLease(LEASE_NAMESPACE, {
-      metadata: { ...meta, resourceVersion: current.metadata.resourceVersion },
-      spec: spec(me.holder, now, current.spec),
-    });
-  } catch (e) {
-    if (e instanceof KubeApiError && e.status === 409) return tryAcquire(ctx, me);
-    throw e;
-  }
-  return holder && holder !== me.holder ? { ok: true, takenOver: holder } : { ok: true };
+/** What a waiting run has seen of someone else's Lease, on its own clock. */
+interface Observed {
+  resourceVersion: string;
+  /** When this record was first seen (own clock, ms). */
+  since: number;
+  /** The record changed while we watched: its holder is alive. */
+  alive: boolean;
 }
+
+type Attempt =
+  | { ok: true; takenOver?: string }
+  | { ok: false; holder: string; runUrl?: string; expiresAt: number; alive: boolean };
 
 export class ClusterLock {
   private renewing?: Promise<void>;
-  private stop = new AbortController();
+  private readonly stop = new AbortController();
+  private observed?: Observed;
   readonly me: LeaseHolder;
 
   constructor(
@@ -101,11 +83,81 @@ export class ClusterLock {
     this.me = { name: leaseName(cluster), holder, ...(runUrl && { runUrl }) };
   }
 
-  /** Take the lease, waiting up to `waitMs` for a live holder to finish. */
+  private meta(resourceVersion?: string): Lease["metadata"] {
+    return {
+      name: this.me.name,
+      namespace: LEASE_NAMESPACE,
+      ...(resourceVersion && { resourceVersion }),
+      annotations: { ...(this.me.runUrl && { [RUN_URL_ANNOTATION]: this.me.runUrl }) },
+    };
+  }
+
+  /** Create the Lease, or take it when it is free or has not changed for its whole duration. */
+  private async attempt(): Promise<Attempt> {
+    const now = this.ctx.clock.now();
+    let current: Lease;
+    try {
+      current = await this.ctx.cluster.getLease(LEASE_NAMESPACE, this.me.name);
+    } catch (e) {
+      if (!(e instanceof KubeApiError) || e.status !== 404) throw e;
+      return this.write(() =>
+        this.ctx.cluster.createLease(LEASE_NAMESPACE, {
+          metadata: this.meta(),
+          spec: spec(this.me.holder, now),
+        }),
+      );
+    }
+    const holder = current.spec.holderIdentity;
+    const stale = holder ? this.observe(current) : undefined;
+    if (holder && holder !== this.me.holder && stale && !stale.free)
+      return {
+        ok: false,
+        holder,
+        expiresAt: stale.expiresAt,
+        alive: this.observed?.alive ?? false,
+        ...(current.metadata.annotations?.[RUN_URL_ANNOTATION] && {
+          runUrl: current.metadata.annotations[RUN_URL_ANNOTATION],
+        }),
+      };
+    const r = await this.write(() =>
+      this.ctx.cluster.updateLease(LEASE_NAMESPACE, {
+        metadata: this.meta(current.metadata.resourceVersion),
+        spec: spec(this.me.holder, now, current.spec),
+      }),
+    );
+    return r.ok && holder && holder !== this.me.holder ? { ok: true, takenOver: holder } : r;
+  }
+
+  /** A write that loses a race (409) is tried again from a fresh read. */
+  private async write(call: () => Promise<Lease>): Promise<Attempt> {
+    try {
+      await call();
+      return { ok: true };
+    } catch (e) {
+      if (e instanceof KubeApiError && e.status === 409) return this.attempt();
+      throw e;
+    }
+  }
+
+  /** Note what the record is now; it is free once unchanged for its duration on our clock. */
+  private observe(current: Lease): { free: boolean; expiresAt: number } {
+    const now = this.ctx.clock.now().getTime();
+    const rv = current.metadata.resourceVersion ?? "";
+    if (this.observed?.resourceVersion !== rv)
+      this.observed = { resourceVersion: rv, since: now, alive: this.observed !== undefined };
+    const seconds = current.spec.leaseDurationSeconds ?? LEASE_DURATION_SECONDS;
+    const expiresAt = this.observed.since + Math.min(seconds * 1000, LONGEST_WAIT_MS);
+    return { free: now >= expiresAt, expiresAt };
+  }
+
+  /**
+   * Take the Lease. A holder that renews it is waited for up to `waitMs`; one that has stopped
+   * renewing is waited out (its Lease unchanged for its duration), however short `waitMs` is.
+   */
   async acquire(waitMs: number): Promise<void> {
     const until = this.ctx.clock.now().getTime() + waitMs;
     for (;;) {
-      const r = await tryAcquire(this.ctx, this.me);
+      const r = await this.attempt();
       if (r.ok) {
         this.ctx.emit({
           type: "lock.acquire",
@@ -115,77 +167,87 @@ export class ClusterLock {
         this.renewing = this.renewLoop();
         return;
       }
-      if (this.ctx.clock.now().getTime() + 30_000 > until) {
-        throw new RollError(
-          "LockHeld",
-          `another roll holds cluster lock ${LEASE_NAMESPACE}/${this.me.name}: ${r.holder}${r.runUrl ? ` (${r.runUrl})` : ""}; wait for it to finish, or for its lease to expire ${LEASE_DURATION_SECONDS} s after its last renewal`,
-        );
-      }
-      await this.ctx.clock.sleep(30_000, this.ctx.signal);
+      const now = this.ctx.clock.now().getTime();
+      const waitingOut = !r.alive && r.expiresAt <= now + LONGEST_WAIT_MS;
+      if (now + POLL_MS > until && !waitingOut) throw this.held(r);
+      await this.ctx.clock.sleep(POLL_MS, this.ctx.signal);
     }
   }
 
+  private held(r: Extract<Attempt, { ok: false }>): RollError {
+    const state = r.alive
+      ? "it is renewing it"
+      : `it stopped renewing it; it is free once unchanged for its duration`;
+    return new RollError(
+      "LockHeld",
+      `another roll holds cluster lock ${LEASE_NAMESPACE}/${this.me.name}: ${r.holder}${r.runUrl ? ` (${r.runUrl})` : ""}; ${state}. Wait for it to finish (or run with a longer --lock-wait / lock-wait)`,
+    );
+  }
+
   /**
-   * Renew every third of the lease's duration; a failed renewal is retried until shortly before
-   * the lease would expire. If it cannot be renewed, or another run holds it now, the roll must
-   * stop: `onLost` says so, and the caller aborts between nodes.
+   * Renew every RENEW_EVERY_MS; a failed renewal is retried every few seconds. Not renewed for
+   * RENEW_DEADLINE_MS, or taken by another run: `onLost` says so, and the caller aborts
+   * everything in flight at once.
    */
   private async renewLoop(): Promise<void> {
     let renewed = this.ctx.clock.now().getTime();
-    while (!this.stop.signal.aborted) {
-      try {
-        await this.ctx.clock.sleep((LEASE_DURATION_SECONDS * 1000) / 3, this.stop.signal);
+    try {
+      for (;;) {
+        await this.ctx.clock.sleep(RENEW_EVERY_MS, this.stop.signal);
         for (;;) {
           const outcome = await this.renewOnce().catch(() => "failed" as const);
           if (outcome === "renewed") break;
-          if (
-            outcome === "taken" ||
-            this.ctx.clock.now().getTime() > renewed + (LEASE_DURATION_SECONDS - 30) * 1000
-          ) {
-            this.onLost?.(
-              outcome === "taken"
-                ? "another run holds the cluster lock now"
-                : "the cluster lock could not be renewed",
+          if (outcome === "taken") return this.onLost?.("another run holds the cluster lock now");
+          if (this.ctx.clock.now().getTime() - renewed >= RENEW_DEADLINE_MS)
+            return this.onLost?.(
+              `the cluster lock could not be renewed for ${RENEW_DEADLINE_MS / 1000} s`,
             );
-            return;
-          }
-          await this.ctx.clock.sleep(10_000, this.stop.signal);
+          await this.ctx.clock.sleep(RETRY_MS, this.stop.signal);
         }
         renewed = this.ctx.clock.now().getTime();
-      } catch {
-        return; // stopped
       }
+    } catch {
+      return; // stopped
     }
   }
 
   private async renewOnce(): Promise<"renewed" | "taken"> {
     const current = await this.ctx.cluster.getLease(LEASE_NAMESPACE, this.me.name);
     if (current.spec.holderIdentity !== this.me.holder) return "taken";
-    const renewTime = this.ctx.clock
-      .now()
-      .toISOString()
-      .replace(/\.\d{3}Z$/, ".000000Z");
     await this.ctx.cluster.updateLease(LEASE_NAMESPACE, {
       ...current,
-      spec: { ...current.spec, renewTime },
+      spec: { ...current.spec, renewTime: microTime(this.ctx.clock.now()) },
     });
     return "renewed";
   }
 
-  /** Give the lease up (empty holder) so the next run need not wait for it to expire. */
+  /** Give the lease up (no holder) so the next run need not wait for it. */
   async release(): Promise<void> {
     this.stop.abort();
     await this.renewing;
     try {
-      const current = await this.ctx.cluster.getLease(LEASE_NAMESPACE, this.me.name);
-      if (current.spec.holderIdentity !== this.me.holder) return;
-      const { holderIdentity: _h, ...rest } = current.spec;
-      await this.ctx.cluster.updateLease(LEASE_NAMESPACE, {
-        ...current,
-        spec: { ...rest, leaseDurationSeconds: 1 },
-      });
+      await releaseLease(this.ctx.cluster, this.me.name, this.me.holder);
     } finally {
       this.ctx.emit({ type: "lock.release", holder: this.me.holder });
     }
   }
+}
+
+/**
+ * Release a Lease if, and only if, `holder` holds it (compare-and-swap on its resourceVersion):
+ * also what the action's post step does when the main step was cancelled or killed.
+ */
+export async function releaseLease(
+  cluster: RollContext["cluster"],
+  name: string,
+  holder: string,
+): Promise<boolean> {
+  const current = await cluster.getLease(LEASE_NAMESPACE, name);
+  if (current.spec.holderIdentity !== holder) return false;
+  const { holderIdentity: _h, ...rest } = current.spec;
+  await cluster.updateLease(LEASE_NAMESPACE, {
+    ...current,
+    spec: { ...rest, leaseDurationSeconds: 1 },
+  });
+  return true;
 }

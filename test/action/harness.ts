@@ -122,6 +122,8 @@ export interface ActionRun {
   stderr: string;
   outputs: Record<string, string>;
   summary: string;
+  /** What the step saved for its post step (GITHUB_STATE), name → value. */
+  state: Record<string, string>;
 }
 
 /** GITHUB_OUTPUT's heredoc format: name<<delimiter, value lines, delimiter. */
@@ -147,8 +149,12 @@ export interface RunOptions {
   ref?: string;
   inputs: Record<string, string>;
   env?: Record<string, string>;
-  /** Send SIGTERM once the child's stdout matches (a cancelled workflow). */
+  /** Send `killSignal` (SIGTERM: a cancelled workflow) once the child's stdout matches. */
   killWhen?: RegExp;
+  killSignal?: NodeJS.Signals;
+  /** The script to run (default dist/index.js, the main step). */
+  entry?: string;
+  stateEnv?: Record<string, string>;
   /** Kubernetes by kubeconfig (default) or by an EKS token from the sandbox's EKS face. */
   kubeconfig?: boolean;
 }
@@ -165,11 +171,13 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
   const eventPath = join(dir, "event.json");
   const output = join(dir, "output");
   const summary = join(dir, "summary.md");
+  const stateFile = join(dir, "state");
   const temp = join(dir, "runner-temp");
   mkdirSync(temp);
   writeFileSync(eventPath, JSON.stringify(o.payload));
   writeFileSync(output, "");
   writeFileSync(summary, "");
+  writeFileSync(stateFile, "");
   const inputs = Object.fromEntries(
     Object.entries({
       "github-token": TOKEN,
@@ -197,6 +205,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     GITHUB_RUN_ATTEMPT: "1",
     GITHUB_OUTPUT: output,
     GITHUB_STEP_SUMMARY: summary,
+    GITHUB_STATE: stateFile,
     RUNNER_TEMP: temp,
     // No ~/.aws files: the default chain finds the sandbox credentials in the environment.
     AWS_CONFIG_FILE: join(dir, "aws-config"),
@@ -205,7 +214,10 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     ...inputs,
     ...o.env,
   };
-  const child = spawn(process.execPath, [join(ROOT, "dist/index.js")], { cwd: o.cwd, env });
+  const child = spawn(process.execPath, [join(ROOT, o.entry ?? "dist/index.js")], {
+    cwd: o.cwd,
+    env: { ...env, ...o.stateEnv },
+  });
   running.add(child);
   child.on("close", () => running.delete(child));
   const tee = process.env.NODEROLL_ACTION_LOG;
@@ -217,7 +229,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     stdout += d.toString();
     if (o.killWhen && !killed && o.killWhen.test(stdout)) {
       killed = true;
-      child.kill("SIGTERM");
+      child.kill(o.killSignal ?? "SIGTERM");
     }
   });
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -231,7 +243,14 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     stderr,
     outputs: parseOutputs(readFileSync(output, "utf8")),
     summary: readFileSync(summary, "utf8"),
+    state: parseOutputs(readFileSync(stateFile, "utf8")),
   };
+}
+
+/** The post step, as the runner starts it: the main step's saved state as STATE_* variables. */
+export function runPost(o: RunOptions, state: Record<string, string>): Promise<ActionRun> {
+  const stateEnv = Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v]));
+  return runAction({ ...o, entry: "dist/post.js", stateEnv });
 }
 
 /** The demo policy with waits the wire tests need not sit through in real time. */

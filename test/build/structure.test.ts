@@ -71,8 +71,7 @@ function isFlatTable(sf: ts.SourceFile, fn: Fn): boolean {
     if (ts.isMethodDeclaration(p)) return [lines(sf, p)];
     if (ts.isPropertyAssignment(p)) {
       const inner = p.initializer;
-      if (ts.isObjectLiteralExpression(inner))
-        return inner.properties.map((q) => lines(sf, q)); // a nested service (cloud.eks, …)
+      if (ts.isObjectLiteralExpression(inner)) return inner.properties.map((q) => lines(sf, q)); // a nested service (cloud.eks, …)
       return [lines(sf, p)];
     }
     return [lines(sf, p)];

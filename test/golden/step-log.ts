@@ -106,7 +106,12 @@ export function stepLog(events: RollEvent[], world: World): string[] {
   const width = Math.max(0, ...events.map((e) => e.type.length));
   return events.map((e) => {
     const { t, type, group, ...rest } = e as RollEvent & Record<string, unknown>;
-    const fields = Object.entries(rest).map(([k, v]) => `${k}=${value(v, aliases)}`);
+    // A run's lease identity ends in a random nonce (no two runs share one): not the log's shape.
+    const nonce = (k: string, v: unknown) =>
+      (k === "holder" || k === "takenOver") && typeof v === "string"
+        ? v.replace(/\/[0-9a-f]{8}$/, "/<nonce>")
+        : v;
+    const fields = Object.entries(rest).map(([k, v]) => `${k}=${value(nonce(k, v), aliases)}`);
     return [clock(Date.parse(t) - start), type.padEnd(width), ...(group ? [group] : []), ...fields]
       .join(" ")
       .trimEnd();

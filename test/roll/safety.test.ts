@@ -100,7 +100,7 @@ describe("one roll per cluster", () => {
     expect(b).toMatchObject({
       result: "failure",
       message: expect.stringMatching(
-        /^LockHeld: another roll holds cluster lock kube-system\/noderoll-engine: first \(https:\/\/github\.com\/o\/r\/actions\/runs\/1\)/,
+        /^LockHeld: another roll holds cluster lock kube-system\/noderoll-engine: first\/[0-9a-f]{8} \(https:\/\/github\.com\/o\/r\/actions\/runs\/1\); it is renewing it/,
       ),
     });
     expect(ofType(secondLog.events, "node.cordon")).toHaveLength(0);

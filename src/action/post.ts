@@ -1,0 +1,40 @@
+// The action's post step (action.yml `post:`), as aws-actions/configure-aws-credentials has one for
+// its clean-up: when the main step was cancelled or killed while it held a cluster's Lease, the
+// post step releases it — only if this run still holds it (compare-and-swap on its
+// resourceVersion) — so the next run need not wait out the Lease's duration. It never fails
+// the job: the Lease frees itself anyway once its holder stops renewing it.
+import * as core from "@actions/core";
+import { connectLive } from "../adapters/connect.js";
+import { LEASE_DURATION_SECONDS, releaseLease } from "../roll/lease.js";
+import { errorMessage } from "./context.js";
+import { LEASE_STATE, type LeaseState } from "./lease-state.js";
+
+async function post(): Promise<void> {
+  const raw = core.getState(LEASE_STATE);
+  if (!raw) {
+    core.info("noderoll: no cluster lock left to release");
+    return;
+  }
+  const s = JSON.parse(raw) as LeaseState;
+  const where = `kube-system/${s.name} of cluster ${s.cluster}`;
+  try {
+    const ports = await connectLive({
+      clusterName: s.cluster,
+      region: s.region,
+      ...(s.kubeconfig && { kubeconfig: s.kubeconfig }),
+    });
+    const released = await releaseLease(ports.cluster, s.name, s.holder);
+    core.info(
+      released
+        ? `noderoll: released the cluster lock ${where}, which this run (${s.holder}) still held`
+        : `noderoll: the cluster lock ${where} is no longer this run's (${s.holder}); left alone`,
+    );
+  } catch (e) {
+    core.warning(
+      `noderoll: could not release the cluster lock ${where}: ${errorMessage(e)}; it frees itself once unchanged for ${LEASE_DURATION_SECONDS} s`,
+    );
+  }
+}
+
+await post();
+process.exit(0);

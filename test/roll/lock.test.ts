@@ -1,0 +1,156 @@
+// One roll per cluster, attacked: two runs whose names collide, runs whose clocks disagree by
+// minutes, and a run that loses its lease mid-drain. Whatever happens, two runs never touch the
+// cluster at once: every change a run makes falls inside the time it holds the lease.
+import { describe, expect, it } from "vitest";
+import { apply, type ApplyResult } from "../../src/engine/apply.js";
+import type { Policy } from "../../src/policy/index.js";
+import { EventLog, KubeApiError, type Clock, type RollEvent } from "../../src/ports/index.js";
+import { LEASE_DURATION_SECONDS, RENEW_DEADLINE_MS } from "../../src/roll/lease.js";
+import type { World } from "../../src/sandbox/world.js";
+import { ofType, policyFor, selfManagedWorld } from "./scenarios.js";
+
+const MUTATING = /^(patch|evict|delete|create|update|detach|terminate|set|suspend|resume)/;
+
+interface Run {
+  name: string;
+  log: EventLog;
+  /** Every change this run asked for, with its virtual time (lease writes left out). */
+  changes: { t: number; call: string }[];
+  done: Promise<ApplyResult>;
+}
+
+/** Ports that record every mutating call, optionally with a skewed clock or failing leases. */
+function portsOf(
+  world: World,
+  run: Pick<Run, "changes">,
+  o: { skewMs?: number; leaseFailsAfterMs?: number } = {},
+) {
+  const start = world.clock.nowMs();
+  const wrap = <T extends object>(target: T, service: string): T =>
+    new Proxy(target, {
+      get(t, key) {
+        const v = Reflect.get(t, key, t) as unknown;
+        if (typeof v !== "function") return v && typeof v === "object" ? wrap(v, String(key)) : v;
+        return (...args: unknown[]) => {
+          const name = String(key);
+          if (
+            /Lease$/.test(name) &&
+            o.leaseFailsAfterMs !== undefined &&
+            world.clock.nowMs() - start >= o.leaseFailsAfterMs
+          )
+            return Promise.reject(new KubeApiError(503, "ServiceUnavailable", "lease API down"));
+          if (MUTATING.test(name) && !/Lease$/.test(name))
+            run.changes.push({ t: Math.floor(world.clock.nowMs()), call: `${service}.${name}` });
+          return (v as (...a: unknown[]) => unknown).apply(t, args);
+        };
+      },
+    });
+  const clock: Clock = {
+    now: () => new Date(world.clock.nowMs() + (o.skewMs ?? 0)),
+    sleep: (ms, signal) => world.clock.sleep(ms, signal),
+  };
+  return { cloud: wrap(world.cloud, "cloud"), cluster: wrap(world.cluster, "cluster"), clock };
+}
+
+function start(
+  world: World,
+  policy: Policy,
+  name: string,
+  runId: string,
+  opts: { afterMs?: number; skewMs?: number; leaseFailsAfterMs?: number; lockWaitMs?: number } = {},
+): Run {
+  const run: Run = { name, log: new EventLog(world.clock), changes: [], done: undefined as never };
+  run.done = (async () => {
+    if (opts.afterMs) await world.clock.sleep(opts.afterMs);
+    return apply(policy, "p.yaml", portsOf(world, run, opts), run.log, {
+      runId,
+      ...(opts.lockWaitMs !== undefined && { lockWaitMs: opts.lockWaitMs }),
+    });
+  })();
+  return run;
+}
+
+const at = (e: RollEvent) => Date.parse(e.t);
+
+/** The span a run held the lease, in virtual time (till the end when it never released). */
+function held(run: Run): [number, number] | undefined {
+  const acquired = ofType(run.log.events, "lock.acquire")[0];
+  if (!acquired) return undefined;
+  const released = ofType(run.log.events, "lock.release")[0];
+  return [at(acquired), released ? at(released) : Infinity];
+}
+
+/** Every change of every run inside its own lease span, and no two spans overlapping. */
+function expectExclusive(runs: Run[]): void {
+  const spans = runs.map((r) => ({ r, span: held(r) }));
+  for (const { r, span } of spans) {
+    for (const c of r.changes) {
+      expect(span, `${r.name} changed ${c.call} without holding the lease`).toBeDefined();
+      expect(c.t, `${r.name}: ${c.call} outside its lease`).toBeGreaterThanOrEqual(span![0]);
+      expect(c.t, `${r.name}: ${c.call} outside its lease`).toBeLessThanOrEqual(span![1]);
+    }
+  }
+  const held2 = spans.filter((s) => s.span).map((s) => s.span!);
+  for (let i = 0; i < held2.length; i++)
+    for (let j = i + 1; j < held2.length; j++) {
+      const [a, b] = [held2[i]!, held2[j]!];
+      expect(a[1] <= b[0] || b[1] <= a[0], "two runs held the cluster lock at once").toBe(true);
+    }
+}
+
+const policy = policyFor(
+  "groups: [{ name: w, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }]\n",
+);
+
+describe("one roll per cluster, attacked", () => {
+  it("two runs with the same run id (two containers, both pid 1) never both hold the cluster", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 4 }]);
+    const a = start(world, policy, "a", "noderoll-cli-1");
+    const b = start(world, policy, "b", "noderoll-cli-1", { afterMs: 45_000 });
+    const [ra, rb] = await world.run(Promise.all([a.done, b.done]));
+    expect(ra.result).toBe("success");
+    expect(rb).toMatchObject({ result: "failure", message: expect.stringMatching(/^LockHeld/) });
+    expect(b.changes).toEqual([]);
+    expectExclusive([a, b]);
+  });
+
+  it.each([
+    ["ten minutes ahead", 600_000],
+    ["ten minutes behind", -600_000],
+    ["an hour ahead", 3600_000],
+  ])("a run whose clock is %s does not take a live lease", async (_, skewMs) => {
+    const world = selfManagedWorld([{ name: "w", nodes: 4 }]);
+    const a = start(world, policy, "a", "run-a");
+    const b = start(world, policy, "b", "run-b", { afterMs: 45_000, skewMs });
+    const [ra, rb] = await world.run(Promise.all([a.done, b.done]));
+    expect(ra.result).toBe("success");
+    expect(rb.result).toBe("failure");
+    expect(b.changes).toEqual([]);
+    expectExclusive([a, b]);
+  });
+
+  it("a run that can no longer renew stops touching the cluster before another can take over", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 6 }]);
+    // a's lease calls fail from 3 minutes on, mid-roll; b waits for the cluster meanwhile.
+    const a = start(world, policy, "a", "run-a", { leaseFailsAfterMs: 180_000 });
+    const b = start(world, policy, "b", "run-b", { afterMs: 150_000, lockWaitMs: 3600_000 });
+    const [ra, rb] = await world.run(Promise.all([a.done, b.done]));
+    expect(ra.result).toBe("cancelled");
+    expect(
+      ofType(a.log.events, "note")
+        .map((n) => n.message)
+        .join(),
+    ).toMatch(/could not be renewed.*stopping everything in flight/);
+    expect(rb.result).toBe("success");
+    const lastOfA = Math.max(...a.changes.map((c) => c.t));
+    const bHolds = at(ofType(b.log.events, "lock.acquire")[0]!);
+    expect(lastOfA).toBeLessThan(bHolds);
+    // a stopped within its renew deadline; b waited the lease's whole duration unchanged.
+    expect(bHolds - lastOfA).toBeGreaterThanOrEqual(
+      LEASE_DURATION_SECONDS * 1000 - RENEW_DEADLINE_MS,
+    );
+    // a never released (it could not), so its span ends when it stopped changing things.
+    expect(b.changes.every((c) => c.t >= bHolds)).toBe(true);
+    expect(world.instances("w").every((i) => i.ltVersion === 2)).toBe(true);
+  });
+});
