@@ -1,8 +1,14 @@
 // STS for the sandbox: GetCallerIdentity (query protocol, XML), and the check the Kubernetes face
 // makes of an EKS bearer token — what EKS's authenticator does by calling STS with the
 // presigned URL: the URL must be a GetCallerIdentity for this cluster, fresh, and signed with
-// credentials STS knows.
-import { CLUSTER_ID_HEADER, presignStsGet, TOKEN_PREFIX } from "../../adapters/aws/eks-token.js";
+// credentials STS knows. The token's format is src/protocols/eks-token.ts, shared with the
+// client that makes tokens.
+import {
+  CLUSTER_ID_HEADER,
+  decodeEksToken,
+  GET_CALLER_IDENTITY,
+  presignStsGet,
+} from "../../protocols/eks-token.js";
 import { signingService } from "./aws-query.js";
 import { RESOURCE_HEADER, type Face, type WireRequest, type WireResponse } from "./http.js";
 
@@ -35,16 +41,16 @@ export async function verifyEksToken(
   known: SandboxCredentials[],
   now: Date,
 ): Promise<TokenCheck> {
-  if (!token.startsWith(TOKEN_PREFIX))
-    return { ok: false, reason: "token is not an EKS token (k8s-aws-v1.)" };
+  const text = decodeEksToken(token);
+  if (text === undefined) return { ok: false, reason: "token is not an EKS token (k8s-aws-v1.)" };
   let url: URL;
   try {
-    url = new URL(Buffer.from(token.slice(TOKEN_PREFIX.length), "base64url").toString("utf8"));
+    url = new URL(text);
   } catch {
     return { ok: false, reason: "token does not decode to a URL" };
   }
   const q = url.searchParams;
-  if (q.get("Action") !== "GetCallerIdentity")
+  if (q.get("Action") !== GET_CALLER_IDENTITY.Action)
     return { ok: false, reason: "token is not a GetCallerIdentity request" };
   const signedHeaders = (q.get("X-Amz-SignedHeaders") ?? "").split(";");
   if (!signedHeaders.includes(CLUSTER_ID_HEADER))
