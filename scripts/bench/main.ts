@@ -8,9 +8,9 @@ import { loadPolicy, type Policy } from "../../src/policy/index.js";
 import { addWorkloads, buildPlan, readGroupsAndNodes } from "../../src/plan/index.js";
 import { apply } from "../../src/roll/apply.js";
 import { EventLog } from "../../src/roll/context.js";
-import { benchEksUpdate } from "../../src/sandbox/bench.js";
-import { generateScenario } from "../../src/sandbox/generate.js";
-import { World } from "../../src/sandbox/world.js";
+import { benchEksUpdate } from "../../src/sandbox/world/bench.js";
+import { generateScenario } from "../../src/sandbox/scenarios/generate.js";
+import { World } from "../../src/sandbox/world/world.js";
 
 const sizes = (name: string, fallback: number[]) =>
   process.env[name] ? process.env[name]!.split(",").map(Number) : fallback;

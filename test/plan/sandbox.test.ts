@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
 import { readAndPlan } from "../../src/plan/index.js";
-import { World } from "../../src/sandbox/world.js";
+import { World } from "../../src/sandbox/world/world.js";
 
 function load(policyFile: string, scenarioFile: string): { policy: Policy; world: World } {
   const r = loadPolicy(readFileSync(policyFile, "utf8"), policyFile);

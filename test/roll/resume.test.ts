@@ -7,8 +7,8 @@ import { loadPolicy } from "../../src/policy/index.js";
 import { readAndPlan } from "../../src/plan/index.js";
 import { apply } from "../../src/roll/apply.js";
 import { EventLog } from "../../src/roll/context.js";
-import { Random } from "../../src/sandbox/random.js";
-import { World } from "../../src/sandbox/world.js";
+import { Random } from "../../src/sandbox/model/random.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { crashAfter } from "./crash.js";
 import { Invariants } from "./invariants.js";
 

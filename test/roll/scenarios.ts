@@ -4,8 +4,8 @@ import { buildPlan, readAndPlan, type Plan } from "../../src/plan/index.js";
 import { apply, type ApplyOptions, type ApplyResult } from "../../src/roll/apply.js";
 import { EventLog } from "../../src/roll/context.js";
 import type { RollEvent } from "../../src/roll/events.js";
-import type { ScenarioInput } from "../../src/sandbox/scenario.js";
-import { World } from "../../src/sandbox/world.js";
+import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { Invariants } from "./invariants.js";
 
 export const ZONES = ["eu-west-1a", "eu-west-1b", "eu-west-1c"];

@@ -1,8 +1,12 @@
 // Reference 000 (EKS managed node group update behaviour) as executable scenarios.
 import { describe, expect, it } from "vitest";
-import { EXCLUDE_LB_LABEL, NODEGROUP_IMAGE_LABEL, UPDATE_TAINT } from "../../src/sandbox/eks.js";
-import type { TimelineEvent } from "../../src/sandbox/observers.js";
-import { World } from "../../src/sandbox/world.js";
+import {
+  EXCLUDE_LB_LABEL,
+  NODEGROUP_IMAGE_LABEL,
+  UPDATE_TAINT,
+} from "../../src/sandbox/sim/aws/eks.js";
+import type { TimelineEvent } from "../../src/sandbox/model/observers.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "./helpers.js";
 
 const MIN = 60_000;

@@ -15,8 +15,8 @@ import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
 import type { Cloud, Cluster, Node, WatchEvent } from "../../src/ports/index.js";
 import { AwsApiError, KubeApiError } from "../../src/ports/index.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts.js";
-import { World } from "../../src/sandbox/world.js";
+import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
+import { World } from "../../src/sandbox/world/world.js";
 
 let world: World;
 let server: SandboxServer;

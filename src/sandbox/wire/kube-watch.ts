@@ -4,8 +4,8 @@
 // two requests). Older versions than the history holds answer 410 Gone, as the watch cache does.
 import type { ServerResponse } from "node:http";
 import type { Node, Pod, WatchEvent } from "../../ports/cluster.js";
-import type { WatchStream } from "../watch.js";
-import type { World } from "../world.js";
+import type { WatchStream } from "../ports/watch-stream.js";
+import type { World } from "../world/world.js";
 
 export type WatchKind = "nodes" | "pods";
 type KubeObject = Node | Pod;

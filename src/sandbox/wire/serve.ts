@@ -11,15 +11,15 @@
 // tests that want exact answers use.
 import { writeFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
-import type { World } from "../world.js";
-import { AutoScalingFace } from "./autoscaling.js";
-import { Ec2Face } from "./ec2.js";
-import { EksFace } from "./eks.js";
-import { GitHubFace, type GitHubOptions } from "./github.js";
-import { startWireServer, type RequestLog, type WireServer } from "./http.js";
-import { KubernetesFace, SANDBOX_TOKEN, type KubernetesFaceOptions } from "./kubernetes.js";
-import { DEFAULT_CREDENTIALS, StsFace } from "./sts.js";
-import { SANDBOX_TLS_CERT, startTlsFront } from "./tls.js";
+import type { World } from "../world/world.js";
+import { AutoScalingFace } from "./auto-scaling-face.js";
+import { Ec2Face } from "./ec2-face.js";
+import { EksFace } from "./eks-face.js";
+import { GitHubFace, type GitHubOptions } from "./github-face.js";
+import { startWireServer, type RequestLog, type WireServer } from "./http-server.js";
+import { KubernetesFace, SANDBOX_TOKEN, type KubernetesFaceOptions } from "./kubernetes-face.js";
+import { DEFAULT_CREDENTIALS, StsFace } from "./sts-face.js";
+import { SANDBOX_TLS_CERT, startTlsFront } from "./tls-front.js";
 
 export interface ServeOptions {
   /** 0 (default) = any free port. */

@@ -1,6 +1,6 @@
 // The GitHub REST subset noderoll uses, with GitHub's limits and error bodies: issue comments,
 // check runs, the pull requests of a commit and the files of a pull request. One repository.
-import { json, type Face, type WireRequest, type WireResponse } from "./http.js";
+import { json, type Face, type WireRequest, type WireResponse } from "./http-server.js";
 
 export interface SandboxPull {
   number: number;

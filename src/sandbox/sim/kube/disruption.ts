@@ -22,8 +22,8 @@
 //   disruptionsAllowed 0 → 429 "Cannot evict pod as it would violate the pod's disruption
 //   budget." (no Retry-After); otherwise decrement disruptionsAllowed, remember the pod as
 //   disrupted, delete it → 201.
-import type { EvictionOutcome } from "../ports/cluster.js";
-import type { PdbRec, PodRec } from "./model.js";
+import type { EvictionOutcome } from "../../../ports/cluster.js";
+import type { PdbRec, PodRec } from "../../model/records.js";
 
 /** Pods evicted less than this long ago do not count as healthy (the controller's DeletionTimeout). */
 export const DELETION_TIMEOUT_MS = 2 * 60_000;

@@ -3,8 +3,8 @@
 // answers it; the SDK's retry strategy knows that code.
 import type { AutoScalingGroup, ScalingActivity } from "../../ports/cloud.js";
 import { AwsApiError } from "../../ports/errors.js";
-import type { World } from "../world.js";
-import { queryErrorXml, toXml, type XmlValue } from "./aws-query.js";
+import type { World } from "../world/world.js";
+import { queryErrorXml, toXml, type XmlValue } from "./query-protocol.js";
 import {
   bool,
   list,

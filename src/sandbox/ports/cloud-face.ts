@@ -11,10 +11,10 @@ import type {
   LaunchTemplateVersion,
   Nodegroup,
   ScalingActivity,
-} from "../ports/cloud.js";
-import { AwsApiError } from "../ports/errors.js";
-import type { AsgRec, InstanceRec } from "./model.js";
-import type { World } from "./world.js";
+} from "../../ports/cloud.js";
+import { AwsApiError } from "../../ports/errors.js";
+import type { AsgRec, InstanceRec } from "../model/records.js";
+import type { World } from "../world/world.js";
 
 export class SandboxCloud implements Cloud {
   readonly eks: Eks;

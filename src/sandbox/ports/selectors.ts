@@ -1,6 +1,6 @@
 // Label and field selectors as the API server reads them from a query string, so list and
 // watch calls through the Cluster port can be scoped the way reference 003 asks.
-import { KubeApiError } from "../ports/errors.js";
+import { KubeApiError } from "../../ports/errors.js";
 
 type Requirement =
   | { key: string; op: "=" | "!="; value: string }
@@ -67,7 +67,7 @@ function matches(r: Requirement, labels: Record<string, string>): boolean {
 }
 
 /** A structured selector (PDBs, workloads): the core's implementation, so both agree. */
-export { matchesSelector as matchesLabelSelector } from "../plan/selector.js";
+export { matchesSelector as matchesLabelSelector } from "../../plan/selector.js";
 
 /** Field selectors: "spec.nodeName=x,status.phase!=Succeeded"; only the fields we serve. */
 export function parseFieldSelector(

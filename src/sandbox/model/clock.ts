@@ -6,7 +6,7 @@
 // Two kinds of timers: `sleep` (resolves a promise: async code resumes, so the runner drains
 // the microtask queue before going on) and `at`/`after` (a synchronous callback of a sandbox
 // actor: no drain needed unless the callback wakes async code, which it reports with notify()).
-import { abortError, type Clock } from "../ports/clock.js";
+import { abortError, type Clock } from "../../ports/clock.js";
 
 interface Timer {
   at: number;

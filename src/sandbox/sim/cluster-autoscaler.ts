@@ -2,9 +2,9 @@
 // pending for a while and nothing fits them, it raises the desired capacity of a group whose
 // nodes would fit them (up to its max). It is "another actor" for the invariant that changes
 // made by others during a roll are respected, and for EKS's early exit in scale-down.
-import type { AsgRec, NodeRec } from "./model.js";
-import { unfit } from "./scheduler.js";
-import type { World } from "./world.js";
+import type { AsgRec, NodeRec } from "../model/records.js";
+import { unfit } from "./kube/scheduler-rules.js";
+import type { World } from "../world/world.js";
 
 export class ClusterAutoscaler {
   enabled = true;

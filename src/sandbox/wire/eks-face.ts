@@ -4,8 +4,8 @@
 // is how the SDK and the aws CLI tell one error from another.
 import type { EksUpdate, Nodegroup } from "../../ports/cloud.js";
 import { AwsApiError } from "../../ports/errors.js";
-import type { World } from "../world.js";
-import { json, type Face, type WireRequest, type WireResponse } from "./http.js";
+import type { World } from "../world/world.js";
+import { json, type Face, type WireRequest, type WireResponse } from "./http-server.js";
 
 type Body = Record<string, unknown>;
 

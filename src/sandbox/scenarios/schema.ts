@@ -5,10 +5,10 @@
 // docs by example: src/sandbox/scenarios/demo.yaml.
 import { isDocument, LineCounter, parseAllDocuments } from "yaml";
 import { z } from "zod";
-import { formatPath, type Diagnostic } from "../policy/diagnostic.js";
-import { parseDuration } from "../policy/duration.js";
-import { locate, type PolicySource } from "../policy/source.js";
-import { parseCpu, parseMemory } from "./model.js";
+import { formatPath, type Diagnostic } from "../../policy/diagnostic.js";
+import { parseDuration } from "../../policy/duration.js";
+import { locate, type PolicySource } from "../../policy/source.js";
+import { parseCpu, parseMemory } from "../model/records.js";
 
 /** Seconds, from a number of seconds or a Go-style duration ("90s", "15m", "1h30m"). */
 const seconds = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {

@@ -4,8 +4,8 @@
 // and self-managed Auto Scaling groups (on an older launch template version), and are sized so
 // the pods fit with room to spare; workloads mix replica counts, PDB styles and a DaemonSet.
 import { stringify } from "yaml";
-import { Random } from "./random.js";
-import { scenarioFrom, type Scenario, type ScenarioInput } from "./scenario.js";
+import { Random } from "../model/random.js";
+import { scenarioFrom, type Scenario, type ScenarioInput } from "./schema.js";
 
 export interface GenerateOptions {
   nodes: number;

@@ -14,12 +14,12 @@ import type {
   WatchEvent,
   WatchOptions,
   Workload,
-} from "../ports/cluster.js";
-import { KubeApiError } from "../ports/errors.js";
-import type { LeaseRec, NodeRec, PodRec, WorkloadRec } from "./model.js";
+} from "../../ports/cluster.js";
+import { KubeApiError } from "../../ports/errors.js";
+import type { LeaseRec, NodeRec, PodRec, WorkloadRec } from "../model/records.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
-import { WatchStream } from "./watch.js";
-import type { World } from "./world.js";
+import { WatchStream } from "./watch-stream.js";
+import type { World } from "../world/world.js";
 
 const POD_FIELDS = ["spec.nodeName", "metadata.name", "metadata.namespace", "status.phase"];
 const NODE_FIELDS = ["metadata.name", "spec.unschedulable"];

@@ -2,21 +2,33 @@
 // scenario, with the actors that make it move (Auto Scaling, EC2 boot, kubelets, scheduler,
 // controllers, the PDB controller, EKS's update workflow, an optional cluster autoscaler) and
 // the ports the engine talks to (`world.cloud`, `world.cluster`, `world.clock`).
-import type { Cloud } from "../ports/cloud.js";
-import type { Cluster } from "../ports/cluster.js";
-import { ClusterAutoscaler } from "./autoscaler.js";
-import { AwsSim } from "./aws.js";
-import { VirtualClock } from "./clock.js";
-import { SandboxCloud } from "./cloud-port.js";
-import { SandboxCluster } from "./cluster-port.js";
-import { demoScenario } from "./demo.js";
-import { EksSim, NODEGROUP_IMAGE_LABEL, NODEGROUP_LABEL } from "./eks.js";
-import { KubeSim } from "./kube.js";
-import type { AsgRec, InstanceRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "./model.js";
-import { Availability, Timeline } from "./observers.js";
-import { Random } from "./random.js";
-import { parseScenario, scenarioFrom, type Scenario, type ScenarioInput } from "./scenario.js";
-import { formatDiagnostic } from "../policy/diagnostic.js";
+import type { Cloud } from "../../ports/cloud.js";
+import type { Cluster } from "../../ports/cluster.js";
+import { ClusterAutoscaler } from "../sim/cluster-autoscaler.js";
+import { AwsSim } from "../sim/aws/aws.js";
+import { VirtualClock } from "../model/clock.js";
+import { SandboxCloud } from "../ports/cloud-face.js";
+import { SandboxCluster } from "../ports/cluster-face.js";
+import { demoScenario } from "../scenarios/demo.js";
+import { EksSim, NODEGROUP_IMAGE_LABEL, NODEGROUP_LABEL } from "../sim/aws/eks.js";
+import { KubeSim } from "../sim/kube/kube.js";
+import type {
+  AsgRec,
+  InstanceRec,
+  NodeRec,
+  PdbRec,
+  PodRec,
+  WorkloadRec,
+} from "../model/records.js";
+import { Availability, Timeline } from "../model/observers.js";
+import { Random } from "../model/random.js";
+import {
+  parseScenario,
+  scenarioFrom,
+  type Scenario,
+  type ScenarioInput,
+} from "../scenarios/schema.js";
+import { formatDiagnostic } from "../../policy/diagnostic.js";
 
 export interface Throttle {
   api: "kubernetes" | "aws";

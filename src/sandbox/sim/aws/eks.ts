@@ -21,14 +21,14 @@
 // Where the reference is silent the sandbox chooses, and says so here: a failed update leaves
 // the group scaled up and tainted (EKS does not roll back); the surplus removed in scale-down
 // is drained like the old nodes.
-import type { EksUpdate, UpdateConfig, UpdateNodegroupVersionInput } from "../ports/cloud.js";
-import { AwsApiError } from "../ports/errors.js";
+import type { EksUpdate, UpdateConfig, UpdateNodegroupVersionInput } from "../../../ports/cloud.js";
+import { AwsApiError } from "../../../ports/errors.js";
 import type { AwsSim } from "./aws.js";
-import type { VirtualClock } from "./clock.js";
-import type { KubeSim } from "./kube.js";
-import type { AsgRec, InstanceRec, NodegroupRec, NodeRec, PodRec } from "./model.js";
-import type { Timeline } from "./observers.js";
-import type { Random } from "./random.js";
+import type { VirtualClock } from "../../model/clock.js";
+import type { KubeSim } from "../kube/kube.js";
+import type { AsgRec, InstanceRec, NodegroupRec, NodeRec, PodRec } from "../../model/records.js";
+import type { Timeline } from "../../model/observers.js";
+import type { Random } from "../../model/random.js";
 
 export const NODEGROUP_LABEL = "eks.amazonaws.com/nodegroup";
 export const NODEGROUP_IMAGE_LABEL = "eks.amazonaws.com/nodegroup-image";

@@ -1,8 +1,8 @@
 // A watch stream: events pushed by the sandbox as they happen, pulled by an async iterator.
 // Pushing wakes the consumer through the virtual clock (notify), so a watcher resumes at the
 // virtual instant the change happened, not later.
-import type { WatchEvent } from "../ports/cluster.js";
-import type { VirtualClock } from "./clock.js";
+import type { WatchEvent } from "../../ports/cluster.js";
+import type { VirtualClock } from "../model/clock.js";
 
 export class WatchStream<T> implements AsyncIterable<WatchEvent<T>> {
   #queue: WatchEvent<T>[] = [];

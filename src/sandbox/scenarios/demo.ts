@@ -1,7 +1,7 @@
 // The built-in demo scenario, embedded so the bundled CLI needs no file: a copy of
 // src/sandbox/scenarios/demo.yaml (a test keeps the two identical). It matches policies/demo.yaml.
-import { parseScenario, type Scenario } from "./scenario.js";
-import { formatDiagnostic } from "../policy/diagnostic.js";
+import { parseScenario, type Scenario } from "./schema.js";
+import { formatDiagnostic } from "../../policy/diagnostic.js";
 
 export const DEMO_SCENARIO_YAML = `# The built-in demo cluster: what "npm start", "--sandbox demo" and "sandbox serve" (without
 # --scenario) roll with policies/demo.yaml. The control plane is already on 1.33; the nodes are

@@ -1,7 +1,7 @@
 // The benchmark behind `npm run bench`: an EKS-style update of every node group of a generated
 // cluster (by default 1,000 nodes and 30,000 pods), simulated in virtual time. It reports real
 // time and peak memory; it is a figure to print, never a timed assertion.
-import { generateScenario } from "./generate.js";
+import { generateScenario } from "../scenarios/generate.js";
 import { World } from "./world.js";
 
 export interface BenchFigures {

@@ -2,8 +2,8 @@
 // to (filters) and which it prefers (scores). Only what node rolls exercise: unschedulable
 // nodes, NoSchedule / NoExecute taints, PreferNoSchedule as a preference, tolerations
 // (including the empty-key Exists that tolerates everything), nodeSelector and capacity.
-import type { Taint, Toleration } from "../ports/cluster.js";
-import type { NodeRec, PodTemplate } from "./model.js";
+import type { Taint, Toleration } from "../../../ports/cluster.js";
+import type { NodeRec, PodTemplate } from "../../model/records.js";
 
 export const UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
 export const NOT_READY_TAINT = "node.kubernetes.io/not-ready";

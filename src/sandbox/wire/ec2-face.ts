@@ -3,8 +3,8 @@
 // the world's launch templates. EC2 says RequestLimitExceeded (HTTP 503) when it throttles.
 import type { Ec2Instance, LaunchTemplateVersion } from "../../ports/cloud.js";
 import { AwsApiError } from "../../ports/errors.js";
-import type { World } from "../world.js";
-import { ec2ErrorXml, toXml, type XmlValue } from "./aws-query.js";
+import type { World } from "../world/world.js";
+import { ec2ErrorXml, toXml, type XmlValue } from "./query-protocol.js";
 import {
   list,
   need,

@@ -5,9 +5,15 @@
 // sends can crash the server.
 import type { Lease, ListOptions, Node, Pod, Workload } from "../../ports/cluster.js";
 import { KubeApiError } from "../../ports/errors.js";
-import { parseFieldSelector, parseLabelSelector } from "../selectors.js";
-import type { World } from "../world.js";
-import { json, RESOURCE_HEADER, type Face, type WireRequest, type WireResponse } from "./http.js";
+import { parseFieldSelector, parseLabelSelector } from "../ports/selectors.js";
+import type { World } from "../world/world.js";
+import {
+  json,
+  RESOURCE_HEADER,
+  type Face,
+  type WireRequest,
+  type WireResponse,
+} from "./http-server.js";
 import {
   apiGroupDoc,
   apiGroupListDoc,
@@ -19,7 +25,7 @@ import {
 import { PATCH_TYPES, patchNodeBody } from "./kube-patch.js";
 import { toTable, wantsTable } from "./kube-table.js";
 import { WatchHub, watchStream, type WatchKind } from "./kube-watch.js";
-import { DEFAULT_CREDENTIALS, verifyEksToken, type SandboxCredentials } from "./sts.js";
+import { DEFAULT_CREDENTIALS, verifyEksToken, type SandboxCredentials } from "./sts-face.js";
 
 /** The bearer token `serveSandbox` writes into the kubeconfig. */
 export const SANDBOX_TOKEN = "noderoll-sandbox-token";

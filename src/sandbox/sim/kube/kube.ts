@@ -2,9 +2,9 @@
 // scheduler, the kubelet's pod lifecycle, PodDisruptionBudgets, eviction, Leases and watches.
 // Everything is indexed (pods by node, by workload, by namespace; PDBs by pod) so that a
 // 1,000-node, 30,000-pod roll stays far from O(n²).
-import type { Node, Pod, PodDisruptionBudget, Taint, WatchEvent } from "../ports/cluster.js";
-import { KubeApiError } from "../ports/errors.js";
-import type { VirtualClock } from "./clock.js";
+import type { Node, Pod, PodDisruptionBudget, Taint, WatchEvent } from "../../../ports/cluster.js";
+import { KubeApiError } from "../../../ports/errors.js";
+import type { VirtualClock } from "../../model/clock.js";
 import { decideEviction, isPodReady, pdbStatus } from "./disruption.js";
 import {
   formatCpu,
@@ -16,12 +16,12 @@ import {
   type PodTemplate,
   type Resources,
   type WorkloadRec,
-} from "./model.js";
-import type { Availability, Timeline } from "./observers.js";
-import type { Random } from "./random.js";
-import { fits, score, tolerates, unfit, UNSCHEDULABLE_TAINT } from "./scheduler.js";
-import { matchesLabelSelector } from "./selectors.js";
-import type { WatchStream } from "./watch.js";
+} from "../../model/records.js";
+import type { Availability, Timeline } from "../../model/observers.js";
+import type { Random } from "../../model/random.js";
+import { fits, score, tolerates, unfit, UNSCHEDULABLE_TAINT } from "./scheduler-rules.js";
+import { matchesLabelSelector } from "../../ports/selectors.js";
+import type { WatchStream } from "../../ports/watch-stream.js";
 
 export interface KubeTimings {
   /** Node Ready this long after the kubelet registers. */

@@ -9,8 +9,8 @@ import {
   GET_CALLER_IDENTITY,
   presignStsGet,
 } from "../../protocols/eks-token.js";
-import { signingService } from "./aws-query.js";
-import { RESOURCE_HEADER, type Face, type WireRequest, type WireResponse } from "./http.js";
+import { signingService } from "./query-protocol.js";
+import { RESOURCE_HEADER, type Face, type WireRequest, type WireResponse } from "./http-server.js";
 
 export interface SandboxCredentials {
   accessKeyId: string;

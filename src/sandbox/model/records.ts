@@ -1,7 +1,7 @@
 // The sandbox's own records: mutable, indexed, richer than the port objects (which are built
 // from them on demand, so a 30,000-pod cluster is not copied on every change).
-import type { LabelSelector, Taint, Toleration } from "../ports/cluster.js";
-import type { LifecycleState, ScalingActivity, Tag, UpdateConfig } from "../ports/cloud.js";
+import type { LabelSelector, Taint, Toleration } from "../../ports/cluster.js";
+import type { LifecycleState, ScalingActivity, Tag, UpdateConfig } from "../../ports/cloud.js";
 
 export interface Resources {
   /** millicores */

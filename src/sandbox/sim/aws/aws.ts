@@ -2,13 +2,13 @@
 // and Auto Scaling groups that keep their desired capacity, balanced across zones — launching
 // (with a boot delay, and failing when a zone is out of capacity) and terminating as the real
 // service does, and recording scaling activities.
-import type { ScalingActivity } from "../ports/cloud.js";
-import { AwsApiError } from "../ports/errors.js";
-import type { VirtualClock } from "./clock.js";
-import type { KubeSim } from "./kube.js";
-import type { AsgRec, InstanceRec, LaunchTemplateRec, LtVersion } from "./model.js";
-import type { Timeline } from "./observers.js";
-import type { Random } from "./random.js";
+import type { ScalingActivity } from "../../../ports/cloud.js";
+import { AwsApiError } from "../../../ports/errors.js";
+import type { VirtualClock } from "../../model/clock.js";
+import type { KubeSim } from "../kube/kube.js";
+import type { AsgRec, InstanceRec, LaunchTemplateRec, LtVersion } from "../../model/records.js";
+import type { Timeline } from "../../model/observers.js";
+import type { Random } from "../../model/random.js";
 
 export interface AwsTimings {
   /** EC2 pending → running. */
