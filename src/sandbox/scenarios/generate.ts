@@ -31,12 +31,35 @@ export function generateScenarioInput(opts: GenerateOptions): ScenarioInput {
     throw new Error("--pods-per-node must be a positive integer");
   const seed = opts.seed ?? 1;
   const random = new Random(seed);
+  return {
+    apiVersion: "noderoll.io/v1",
+    kind: "SandboxScenario",
+    metadata: {
+      name: `generated-${nodes}n-${groups}g-${podsPerNode}p-s${seed}`,
+      description: `Generated: ${nodes} nodes in ${groups} groups, ${podsPerNode} pods per node, seed ${seed}.`,
+    },
+    seed,
+    start: "2026-01-05T09:00:00Z",
+    cluster: { name: "generated", region: "eu-west-1", version: "1.33" },
+    releases: {
+      "1.32": ["1.32.3-20250519", "1.32.5-20250715"],
+      "1.33": ["1.33.1-20250715", "1.33.4-20250904"],
+    },
+    zones: ZONES,
+    nodeGroups: nodeGroups(opts, groups),
+    workloads: workloads(random, nodes, podsPerNode),
+  };
+}
+
+/** `groups` groups sharing `nodes` nodes, sized so that the pods fit with room to spare. */
+function nodeGroups(opts: GenerateOptions, groups: number): ScenarioInput["nodeGroups"] {
+  const { nodes, podsPerNode } = opts;
   const kind = opts.kind ?? "mixed";
   // Per pod: 100m CPU and 128Mi; nodes get ~1.6× what their share needs, so drains have room.
   const podsCap = Math.ceil(podsPerNode * 1.6) + 4;
   const cpu = Math.ceil((podsPerNode * 100 * 1.6) / 1000) + 1;
   const memoryGi = Math.ceil((podsPerNode * 128 * 1.6) / 1024) + 2;
-  const nodeGroups: ScenarioInput["nodeGroups"] = [];
+  const out: ScenarioInput["nodeGroups"] = [];
   for (let g = 0; g < groups; g++) {
     const size = Math.floor(nodes / groups) + (g < nodes % groups ? 1 : 0);
     const managed = kind === "managed" || (kind === "mixed" && g % 2 === 0);
@@ -49,7 +72,7 @@ export function generateScenarioInput(opts: GenerateOptions): ScenarioInput {
       labels: { pool: name },
     };
     if (managed)
-      nodeGroups.push({
+      out.push({
         ...common,
         type: "managed",
         version: "1.32",
@@ -57,7 +80,7 @@ export function generateScenarioInput(opts: GenerateOptions): ScenarioInput {
         updateConfig: { maxUnavailablePercentage: opts.maxUnavailablePercentage ?? 10 },
       });
     else
-      nodeGroups.push({
+      out.push({
         ...common,
         type: "self-managed",
         version: "1.32",
@@ -65,8 +88,12 @@ export function generateScenarioInput(opts: GenerateOptions): ScenarioInput {
         instances: [{ version: 3, count: size }],
       });
   }
-  // One DaemonSet pod per node; the rest of the pods in Deployments and StatefulSets.
-  const workloads: Workload[] = [
+  return out;
+}
+
+/** One DaemonSet pod per node; the rest of the pods in Deployments and StatefulSets. */
+function workloads(random: Random, nodes: number, podsPerNode: number): Workload[] {
+  const out: Workload[] = [
     {
       kind: "DaemonSet",
       name: "node-agent",
@@ -101,26 +128,9 @@ export function generateScenarioInput(opts: GenerateOptions): ScenarioInput {
       else if (style === 1) w.pdb = { maxUnavailable: 1 };
       else if (style === 2) w.pdb = { maxUnavailable: "25%" };
     }
-    workloads.push(w);
+    out.push(w);
   }
-  return {
-    apiVersion: "noderoll.io/v1",
-    kind: "SandboxScenario",
-    metadata: {
-      name: `generated-${nodes}n-${groups}g-${podsPerNode}p-s${seed}`,
-      description: `Generated: ${nodes} nodes in ${groups} groups, ${podsPerNode} pods per node, seed ${seed}.`,
-    },
-    seed,
-    start: "2026-01-05T09:00:00Z",
-    cluster: { name: "generated", region: "eu-west-1", version: "1.33" },
-    releases: {
-      "1.32": ["1.32.3-20250519", "1.32.5-20250715"],
-      "1.33": ["1.33.1-20250715", "1.33.4-20250904"],
-    },
-    zones: ZONES,
-    nodeGroups,
-    workloads,
-  };
+  return out;
 }
 
 /** A generated scenario, validated, ready for `new World(...)`. */

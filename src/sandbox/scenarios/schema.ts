@@ -8,7 +8,7 @@ import { z } from "zod";
 import { formatPath, type Diagnostic } from "../../policy/diagnostic.js";
 import { parseDuration } from "../../policy/duration.js";
 import { locate, type PolicySource } from "../../policy/source.js";
-import { parseCpu, parseMemory } from "../model/records.js";
+import { parseCpu, parseMemory } from "../model/quantities.js";
 
 /** Seconds, from a number of seconds or a Go-style duration ("90s", "15m", "1h30m"). */
 const seconds = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {

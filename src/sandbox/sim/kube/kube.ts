@@ -6,16 +6,15 @@ import type { Node, Pod, PodDisruptionBudget, Taint, WatchEvent } from "../../..
 import { KubeApiError } from "../../../ports/errors.js";
 import type { VirtualClock } from "../../model/clock.js";
 import { decideEviction, isPodReady, pdbStatus } from "./disruption.js";
-import {
-  formatCpu,
-  formatMemory,
-  type LeaseRec,
-  type NodeRec,
-  type PdbRec,
-  type PodRec,
-  type PodTemplate,
-  type Resources,
-  type WorkloadRec,
+import { formatCpu, formatMemory } from "../../model/quantities.js";
+import type {
+  LeaseRec,
+  NodeRec,
+  PdbRec,
+  PodRec,
+  PodTemplate,
+  Resources,
+  WorkloadRec,
 } from "../../model/records.js";
 import type { Availability, Timeline } from "../../model/observers.js";
 import type { Random } from "../../model/random.js";
