@@ -17,6 +17,7 @@ import type {
 } from "../../ports/cluster.js";
 import { KubeApiError } from "../../ports/errors.js";
 import type { LeaseRec, NodeRec, PodRec, WorkloadRec } from "../model/records.js";
+import { toNode, toPdb, toPod } from "../sim/kube/convert.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { WatchStream } from "./watch-stream.js";
 import type { World } from "../world/world.js";
@@ -101,7 +102,7 @@ export class SandboxCluster implements Cluster {
     return this.#page(
       k
         .nodeList()
-        .map((n) => k.toNode(n))
+        .map((n) => toNode(n))
         .filter(filter),
       opts,
     );
@@ -111,7 +112,7 @@ export class SandboxCluster implements Cluster {
     this.#gate("core.getNode");
     const n = this.world.kube.nodes.get(name);
     if (!n) throw new KubeApiError(404, "NotFound", `nodes "${name}" not found`);
-    return this.world.kube.toNode(n);
+    return toNode(n);
   }
 
   watchNodes(opts?: WatchOptions): AsyncIterable<WatchEvent<Node>> {
@@ -121,22 +122,22 @@ export class SandboxCluster implements Cluster {
     const watcher = { filter, stream: undefined as unknown as WatchStream<Node> };
     watcher.stream = new WatchStream<Node>(
       this.world.clock,
-      () => (k.nodeWatchers = k.nodeWatchers.filter((x) => x !== watcher)),
+      () => k.removeNodeWatcher(watcher),
       opts?.signal,
     );
     if (opts?.resourceVersion === undefined)
       for (const n of k.nodeList()) {
-        const obj = k.toNode(n);
+        const obj = toNode(n);
         if (filter(obj)) watcher.stream.push({ type: "ADDED", object: obj });
       }
-    k.nodeWatchers.push(watcher);
+    k.addNodeWatcher(watcher);
     return watcher.stream;
   }
 
   async patchNode(name: string, patch: NodePatch): Promise<Node> {
     this.#gate("core.patchNode");
     const k = this.world.kube;
-    return k.toNode(k.patchNode(name, patch) as NodeRec);
+    return toNode(k.patchNode(name, patch) as NodeRec);
   }
 
   #pods(namespace: string | undefined, opts: ListOptions | undefined): PodRec[] {
@@ -152,11 +153,10 @@ export class SandboxCluster implements Cluster {
 
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
     this.#gate("core.listPods");
-    const k = this.world.kube;
     const filter = this.#podFilter(namespace, opts);
     return this.#page(
       this.#pods(namespace, opts)
-        .map((p) => k.toPod(p))
+        .map((p) => toPod(p))
         .filter(filter),
       opts,
     );
@@ -166,7 +166,7 @@ export class SandboxCluster implements Cluster {
     this.#gate("core.getPod");
     const p = this.world.kube.pods.get(`${namespace}/${name}`);
     if (!p) throw new KubeApiError(404, "NotFound", `pods "${name}" not found`);
-    return this.world.kube.toPod(p);
+    return toPod(p);
   }
 
   async deletePod(
@@ -196,15 +196,15 @@ export class SandboxCluster implements Cluster {
     const watcher = { filter, stream: undefined as unknown as WatchStream<Pod> };
     watcher.stream = new WatchStream<Pod>(
       this.world.clock,
-      () => (k.podWatchers = k.podWatchers.filter((x) => x !== watcher)),
+      () => k.removePodWatcher(watcher),
       opts?.signal,
     );
     if (opts?.resourceVersion === undefined)
       for (const p of this.#pods(namespace, opts)) {
-        const obj = k.toPod(p);
+        const obj = toPod(p);
         if (filter(obj)) watcher.stream.push({ type: "ADDED", object: obj });
       }
-    k.podWatchers.push(watcher);
+    k.addPodWatcher(watcher);
     return watcher.stream;
   }
 
@@ -219,7 +219,9 @@ export class SandboxCluster implements Cluster {
       .filter(([ns]) => namespace === undefined || ns === namespace)
       .flatMap(([, list]) => list);
     return this.#page(
-      all.map((b) => k.toPdb(b)).filter((b) => labels(b.metadata.labels ?? {})),
+      all
+        .map((b) => toPdb(b, this.world.clock.nowMs()))
+        .filter((b) => labels(b.metadata.labels ?? {})),
       opts,
     );
   }

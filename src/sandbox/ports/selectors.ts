@@ -1,5 +1,8 @@
 // Label and field selectors as the API server reads them from a query string, so list and
-// watch calls through the Cluster port can be scoped the way reference 003 asks.
+// watch calls through the Cluster port can be scoped by label and field as the Kubernetes docs
+// describe (https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/ and
+// .../working-with-objects/field-selectors/). Structured selectors (PDBs, workloads) use the
+// core's matcher, src/plan/selector.ts, so both sides agree.
 import { KubeApiError } from "../../ports/errors.js";
 
 type Requirement =
@@ -65,9 +68,6 @@ function matches(r: Requirement, labels: Record<string, string>): boolean {
       return !has;
   }
 }
-
-/** A structured selector (PDBs, workloads): the core's implementation, so both agree. */
-export { matchesSelector as matchesLabelSelector } from "../../plan/selector.js";
 
 /** Field selectors: "spec.nodeName=x,status.phase!=Succeeded"; only the fields we serve. */
 export function parseFieldSelector(

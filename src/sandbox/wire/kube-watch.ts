@@ -4,7 +4,7 @@
 // two requests). Older versions than the history holds answer 410 Gone, as the watch cache does.
 import type { ServerResponse } from "node:http";
 import type { Node, Pod, WatchEvent } from "../../ports/cluster.js";
-import type { WatchStream } from "../ports/watch-stream.js";
+import type { Watcher } from "../sim/kube/kube.js";
 import type { World } from "../world/world.js";
 
 export type WatchKind = "nodes" | "pods";
@@ -38,23 +38,26 @@ export class WatchHub {
   ) {
     this.floor = world.kube.rv;
     this.last = world.kube.rv;
-    const tap = (kind: WatchKind) =>
-      ({ push: (e: WatchEvent<KubeObject>) => this.#record(kind, e) }) as unknown;
     // Taps that keep no filter of their own: every event passes through the history.
-    this.#nodeTap = { filter: () => true, stream: tap("nodes") as WatchStream<Node> };
-    this.#podTap = { filter: () => true, stream: tap("pods") as WatchStream<Pod> };
-    world.kube.nodeWatchers.push(this.#nodeTap);
-    world.kube.podWatchers.push(this.#podTap);
+    this.#nodeTap = {
+      filter: () => true,
+      stream: { push: (e: WatchEvent<Node>) => this.#record("nodes", e) },
+    };
+    this.#podTap = {
+      filter: () => true,
+      stream: { push: (e: WatchEvent<Pod>) => this.#record("pods", e) },
+    };
+    world.kube.addNodeWatcher(this.#nodeTap);
+    world.kube.addPodWatcher(this.#podTap);
   }
 
-  readonly #nodeTap: { filter: () => boolean; stream: WatchStream<Node> };
-  readonly #podTap: { filter: () => boolean; stream: WatchStream<Pod> };
+  readonly #nodeTap: Watcher<Node>;
+  readonly #podTap: Watcher<Pod>;
 
   /** Stop listening to the world (the server is closing). */
   close(): void {
-    const kube = this.world.kube;
-    kube.nodeWatchers = kube.nodeWatchers.filter((w) => w !== this.#nodeTap);
-    kube.podWatchers = kube.podWatchers.filter((w) => w !== this.#podTap);
+    this.world.kube.removeNodeWatcher(this.#nodeTap);
+    this.world.kube.removePodWatcher(this.#podTap);
   }
 
   #record(kind: WatchKind, e: WatchEvent<KubeObject>): void {
