@@ -39,7 +39,7 @@ describe("plans of the example policies", () => {
       expect(byGroup[name]!.replacements.map((r) => r.instance).sort(), name).toEqual(old);
       expect(
         byGroup[name]!.replacements.every(
-          (r) => r.node === world.aws.instances.get(r.instance)?.nodeName,
+          (r) => r.node === world.ec2.instances.get(r.instance)?.nodeName,
         ),
       ).toBe(true);
     }

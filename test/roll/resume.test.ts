@@ -27,7 +27,7 @@ function leftovers(world: World): string[] {
     if (n.labels["noderoll.io/detached-from"]) out.push(`${n.name} detached`);
     if (n.annotations["noderoll.io/scale-down-disabled"]) out.push(`${n.name} protected`);
   }
-  for (const i of world.aws.instances.values())
+  for (const i of world.ec2.instances.values())
     if (i.state !== "terminated" && !i.asg) out.push(`instance ${i.id} orphaned`);
   return out;
 }

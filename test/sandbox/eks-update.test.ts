@@ -4,7 +4,7 @@ import {
   EXCLUDE_LB_LABEL,
   NODEGROUP_IMAGE_LABEL,
   UPDATE_TAINT,
-} from "../../src/sandbox/sim/aws/eks.js";
+} from "../../src/sandbox/sim/aws/eks-labels.js";
 import type { TimelineEvent } from "../../src/sandbox/model/observers.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "./helpers.js";
@@ -299,7 +299,7 @@ describe("EKS managed node group update (reference 000)", () => {
     );
     const desired = world.sizes("ng").desired;
     expect(desired).toBeGreaterThan(3);
-    world.aws.setCapacity(world.asg("ng"), { desired: desired + 1 }, "cluster-autoscaler");
+    world.autoScaling.setCapacity(world.asg("ng"), { desired: desired + 1 }, "cluster-autoscaler");
     const done = await world.waitForUpdate(update.id);
     expect(done.status).toBe("Successful");
     expect(world.timeline.of("eks.scale-down.exit")).toHaveLength(1);

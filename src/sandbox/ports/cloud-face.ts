@@ -90,7 +90,7 @@ export class SandboxCloud implements Cloud {
     this.autoScaling = {
       describeAutoScalingGroups: async (input) => {
         gate("autoscaling.describeAutoScalingGroups");
-        let groups = [...w.aws.groups.values()];
+        let groups = [...w.autoScaling.groups.values()];
         if (input.AutoScalingGroupNames)
           groups = groups.filter((g) => input.AutoScalingGroupNames?.includes(g.name));
         for (const f of input.Filters ?? []) {
@@ -109,21 +109,21 @@ export class SandboxCloud implements Cloud {
       },
       setDesiredCapacity: async (input) => {
         gate("autoscaling.setDesiredCapacity");
-        w.aws.setCapacity(
-          w.aws.group(input.AutoScalingGroupName),
+        w.autoScaling.setCapacity(
+          w.autoScaling.group(input.AutoScalingGroupName),
           { desired: input.DesiredCapacity },
           "client",
         );
       },
       updateAutoScalingGroup: async (input) => {
         gate("autoscaling.updateAutoScalingGroup");
-        const g = w.aws.group(input.AutoScalingGroupName);
+        const g = w.autoScaling.group(input.AutoScalingGroupName);
         if (input.LaunchTemplate) {
-          const t = w.aws.template(
+          const t = w.ec2.template(
             input.LaunchTemplate.LaunchTemplateId ?? input.LaunchTemplate.LaunchTemplateName ?? "",
           );
           const v = input.LaunchTemplate.Version ?? "$Default";
-          w.aws.resolveVersion(t, v);
+          w.ec2.resolveVersion(t, v);
           g.ltId = t.id;
           g.ltVersion = v;
         }
@@ -131,12 +131,12 @@ export class SandboxCloud implements Cloud {
         if (input.MinSize !== undefined) change.min = input.MinSize;
         if (input.MaxSize !== undefined) change.max = input.MaxSize;
         if (input.DesiredCapacity !== undefined) change.desired = input.DesiredCapacity;
-        w.aws.setCapacity(g, change, "client");
+        w.autoScaling.setCapacity(g, change, "client");
       },
       detachInstances: async (input) => {
         gate("autoscaling.detachInstances");
-        return w.aws.detach(
-          w.aws.group(input.AutoScalingGroupName),
+        return w.autoScaling.detach(
+          w.autoScaling.group(input.AutoScalingGroupName),
           input.InstanceIds,
           input.ShouldDecrementDesiredCapacity,
           "client",
@@ -144,7 +144,7 @@ export class SandboxCloud implements Cloud {
       },
       terminateInstanceInAutoScalingGroup: async (input) => {
         gate("autoscaling.terminateInstanceInAutoScalingGroup");
-        return w.aws.terminateInGroup(
+        return w.autoScaling.terminateInGroup(
           input.InstanceId,
           input.ShouldDecrementDesiredCapacity,
           "client",
@@ -153,7 +153,7 @@ export class SandboxCloud implements Cloud {
       createOrUpdateTags: async (input) => {
         gate("autoscaling.createOrUpdateTags");
         for (const tag of input.Tags) {
-          const g = w.aws.group(tag.ResourceId ?? "");
+          const g = w.autoScaling.group(tag.ResourceId ?? "");
           const existing = g.tags.find((t) => t.Key === tag.Key);
           if (existing) {
             existing.Value = tag.Value;
@@ -165,7 +165,7 @@ export class SandboxCloud implements Cloud {
       },
       suspendProcesses: async (input) => {
         gate("autoscaling.suspendProcesses");
-        const g = w.aws.group(input.AutoScalingGroupName);
+        const g = w.autoScaling.group(input.AutoScalingGroupName);
         for (const p of input.ScalingProcesses ?? ALL_PROCESSES) g.suspended.add(p);
         w.timeline.record("asg.suspend", {
           group: g.name,
@@ -174,17 +174,17 @@ export class SandboxCloud implements Cloud {
       },
       resumeProcesses: async (input) => {
         gate("autoscaling.resumeProcesses");
-        const g = w.aws.group(input.AutoScalingGroupName);
+        const g = w.autoScaling.group(input.AutoScalingGroupName);
         for (const p of input.ScalingProcesses ?? ALL_PROCESSES) g.suspended.delete(p);
         w.timeline.record("asg.resume", {
           group: g.name,
           processes: input.ScalingProcesses ?? ALL_PROCESSES,
         });
-        w.aws.reconcileSoon(g);
+        w.autoScaling.reconcileSoon(g);
       },
       describeScalingActivities: async (input) => {
         gate("autoscaling.describeScalingActivities");
-        const g = w.aws.group(input.AutoScalingGroupName);
+        const g = w.autoScaling.group(input.AutoScalingGroupName);
         return g.activities
           .slice(0, input.MaxRecords ?? 100)
           .map((a) => ({ ...a })) as ScalingActivity[];
@@ -193,9 +193,9 @@ export class SandboxCloud implements Cloud {
     this.ec2 = {
       describeLaunchTemplateVersions: async (input) => {
         gate("ec2.describeLaunchTemplateVersions");
-        const t = w.aws.template(input.LaunchTemplateId ?? input.LaunchTemplateName ?? "");
+        const t = w.ec2.template(input.LaunchTemplateId ?? input.LaunchTemplateName ?? "");
         const versions = input.Versions
-          ? input.Versions.map((v) => w.aws.resolveVersion(t, v))
+          ? input.Versions.map((v) => w.ec2.resolveVersion(t, v))
           : [...t.versions].sort((a, b) => b.number - a.number);
         return versions.map((v): LaunchTemplateVersion => ({
           LaunchTemplateId: t.id,
@@ -209,7 +209,7 @@ export class SandboxCloud implements Cloud {
       describeInstances: async (input) => {
         gate("ec2.describeInstances");
         return input.InstanceIds.map((id) => {
-          const i = w.aws.instances.get(id);
+          const i = w.ec2.instances.get(id);
           if (!i)
             throw new AwsApiError(
               "InvalidInstanceID.NotFound",
@@ -221,13 +221,13 @@ export class SandboxCloud implements Cloud {
       terminateInstances: async (input) => {
         gate("ec2.terminateInstances");
         for (const id of input.InstanceIds) {
-          const i = w.aws.instances.get(id);
+          const i = w.ec2.instances.get(id);
           if (!i)
             throw new AwsApiError(
               "InvalidInstanceID.NotFound",
               `The instance ID '${id}' does not exist`,
             );
-          w.aws.terminate(i, "client");
+          w.autoScaling.terminate(i, "client");
         }
       },
     };
@@ -259,8 +259,8 @@ export class SandboxCloud implements Cloud {
   #nodegroup(name: string): Nodegroup {
     const w = this.world;
     const ng = w.eks.nodegroup(name);
-    const g = w.aws.group(ng.asg);
-    const t = w.aws.template(ng.ltId);
+    const g = w.autoScaling.group(ng.asg);
+    const t = w.ec2.template(ng.ltId);
     return {
       nodegroupName: ng.name,
       clusterName: w.scenario.cluster.name,
@@ -285,10 +285,10 @@ export class SandboxCloud implements Cloud {
 
   #asg(g: AsgRec): AutoScalingGroup {
     const w = this.world;
-    const t = w.aws.template(g.ltId);
+    const t = w.ec2.template(g.ltId);
     const spec = { LaunchTemplateId: t.id, LaunchTemplateName: t.name, Version: g.ltVersion };
     const instances = [...g.instances]
-      .map((id) => w.aws.instances.get(id))
+      .map((id) => w.ec2.instances.get(id))
       .filter((i): i is InstanceRec => i !== undefined)
       .map((i) => ({
         InstanceId: i.id,

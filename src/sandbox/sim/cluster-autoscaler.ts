@@ -24,25 +24,25 @@ export class ClusterAutoscaler {
   }
 
   scan(): void {
-    const { kube, aws, clock } = this.world;
+    const { kube, autoScaling, clock } = this.world;
     const now = clock.nowMs();
     const stale = [...kube.pending].filter(
       (p) => !p.gone && now - p.createdAt >= this.pendingSeconds * 1000,
     );
     if (stale.length === 0) return;
-    for (const g of aws.groups.values()) {
+    for (const g of autoScaling.groups.values()) {
       if (g.desired >= g.max) continue;
-      if (aws.active(g).length < g.desired) continue; // still launching what it asked for
+      if (autoScaling.active(g).length < g.desired) continue; // still launching what it asked for
       const template = this.#templateNode(g);
       if (!stale.some((p) => unfit(template, p.template) === undefined)) continue;
-      aws.setCapacity(g, { desired: g.desired + 1 }, "cluster-autoscaler");
+      autoScaling.setCapacity(g, { desired: g.desired + 1 }, "cluster-autoscaler");
       return;
     }
   }
 
   /** Scale the group now, as the autoscaler would (for tests of "other actors win"). */
   scale(group: string, desired: number): void {
-    this.world.aws.setCapacity(this.world.asg(group), { desired }, "cluster-autoscaler");
+    this.world.autoScaling.setCapacity(this.world.asg(group), { desired }, "cluster-autoscaler");
   }
 
   #templateNode(g: AsgRec): NodeRec {

@@ -95,7 +95,7 @@ export class Ec2Face extends QueryFace {
         return { launchTemplateVersionSet: page.map(versionXml), nextToken: next };
       }
       case "DescribeInstances": {
-        const ids = list(p, "InstanceId") ?? [...this.world.aws.instances.keys()];
+        const ids = list(p, "InstanceId") ?? [...this.world.ec2.instances.keys()];
         const states = objects(p, "Filter").find((f) => str(f, "Name") === "instance-state-name");
         let found = await ec2.describeInstances({ InstanceIds: ids });
         if (states)
@@ -129,7 +129,7 @@ export class Ec2Face extends QueryFace {
   #templates(p: Params): XmlValue {
     const ids = list(p, "LaunchTemplateId");
     const names = list(p, "LaunchTemplateName");
-    const all = [...this.world.aws.templates.values()].filter(
+    const all = [...this.world.ec2.templates.values()].filter(
       (t) => (!ids || ids.includes(t.id)) && (!names || names.includes(t.name)),
     );
     if ((ids || names) && all.length === 0)

@@ -5,12 +5,13 @@
 import type { Cloud } from "../../ports/cloud.js";
 import type { Cluster } from "../../ports/cluster.js";
 import { ClusterAutoscaler } from "../sim/cluster-autoscaler.js";
-import { AwsSim } from "../sim/aws/aws.js";
+import { AutoScalingSim } from "../sim/aws/auto-scaling.js";
+import { Ec2Sim } from "../sim/aws/ec2.js";
 import { VirtualClock } from "../model/clock.js";
 import { SandboxCloud } from "../ports/cloud-face.js";
 import { SandboxCluster } from "../ports/cluster-face.js";
 import { demoScenario } from "../scenarios/demo.js";
-import { EksSim, NODEGROUP_IMAGE_LABEL, NODEGROUP_LABEL } from "../sim/aws/eks.js";
+import { EksSim } from "../sim/aws/eks.js";
 import { KubeSim } from "../sim/kube/kube.js";
 import type {
   AsgRec,
@@ -43,7 +44,8 @@ export class World {
   readonly timeline: Timeline;
   readonly availability: Availability;
   readonly kube: KubeSim;
-  readonly aws: AwsSim;
+  readonly ec2: Ec2Sim;
+  readonly autoScaling: AutoScalingSim;
   readonly eks: EksSim;
   readonly autoscaler?: ClusterAutoscaler;
   /** The ports, as the roll engine sees them. */
@@ -77,7 +79,7 @@ export class World {
       },
     });
     const start = this.clock.nowMs();
-    this.aws = new AwsSim({
+    this.ec2 = new Ec2Sim({
       clock: this.clock,
       random: this.random,
       timeline: this.timeline,
@@ -89,22 +91,29 @@ export class World {
         registerSeconds: t.register,
         terminateSeconds: t.terminate,
         nodeDeleteSeconds: t.nodeDelete,
-        launchRetrySeconds: t.launchRetry,
       },
+      neverReady: s.faults.nodesNeverReady.map((f) => ({ ...f, from: start + f.from * 1000 })),
+      nodeLabels: (asg, inst) => this.eks.nodeLabels(asg, inst),
+    });
+    this.autoScaling = new AutoScalingSim({
+      clock: this.clock,
+      random: this.random,
+      timeline: this.timeline,
+      ec2: this.ec2,
+      timings: { launchRetrySeconds: t.launchRetry },
       launchFaults: s.faults.launchFailures.map((f) => ({
         ...f,
         from: start + f.from * 1000,
         until: start + (f.from + f.for) * 1000,
       })),
-      neverReady: s.faults.nodesNeverReady.map((f) => ({ ...f, from: start + f.from * 1000 })),
-      nodeLabels: (asg, inst) => this.#nodeLabels(asg, inst),
     });
     this.eks = new EksSim(
       {
         clock: this.clock,
         random: this.random,
         timeline: this.timeline,
-        aws: this.aws,
+        ec2: this.ec2,
+        autoScaling: this.autoScaling,
         kube: this.kube,
         clusterName: s.cluster.name,
         timings: {
@@ -174,7 +183,7 @@ export class World {
   /** An Auto Scaling group by its name, or by the EKS managed node group's name. */
   asg(name: string): AsgRec {
     const ng = this.eks.nodegroups.get(name);
-    return this.aws.group(ng ? ng.asg : name);
+    return this.autoScaling.group(ng ? ng.asg : name);
   }
   /** Sizes of a group (by node group or ASG name). */
   sizes(name: string): { min: number; max: number; desired: number } {
@@ -183,7 +192,7 @@ export class World {
   }
   /** Live instances of a group. */
   instances(name: string): InstanceRec[] {
-    return this.aws.active(this.asg(name));
+    return this.autoScaling.active(this.asg(name));
   }
   /** Nodes whose instance belongs to the group (attached or not yet deleted). */
   nodes(name: string): NodeRec[] {
@@ -233,23 +242,6 @@ export class World {
 
   // ---------------------------------------------------------------- building
 
-  #nodeLabels(asg: AsgRec, inst: InstanceRec): Record<string, string> {
-    // Self-managed nodes carry the labels eksctl's bootstrap gives them: group and instance id.
-    if (!asg.nodegroup)
-      return { "alpha.eksctl.io/nodegroup-name": asg.name, "alpha.eksctl.io/instance-id": inst.id };
-    const ng = this.eks.nodegroups.get(asg.nodegroup);
-    const labels: Record<string, string> = {
-      [NODEGROUP_LABEL]: asg.nodegroup,
-      [NODEGROUP_IMAGE_LABEL]: inst.imageId,
-      "eks.amazonaws.com/capacityType": "ON_DEMAND",
-    };
-    if (ng?.customLaunchTemplate) {
-      labels["eks.amazonaws.com/sourceLaunchTemplateId"] = inst.ltId;
-      labels["eks.amazonaws.com/sourceLaunchTemplateVersion"] = String(inst.ltVersion);
-    }
-    return labels;
-  }
-
   #build(s: Scenario): void {
     const now = this.clock.nowMs();
     for (const g of s.nodeGroups) {
@@ -273,7 +265,7 @@ export class World {
           createdAt: now - (nVersions - k + 1) * 86_400_000,
         });
       }
-      this.aws.templates.set(ltId, {
+      this.ec2.templates.set(ltId, {
         id: ltId,
         name: g.launchTemplate?.name ?? (managed && !custom ? `eks-${this.random.uuid()}` : g.name),
         versions,
@@ -328,7 +320,7 @@ export class World {
         reconcilePending: false,
         ...(managed ? { nodegroup: g.name } : {}),
       };
-      this.aws.groups.set(asgName, asg);
+      this.autoScaling.groups.set(asgName, asg);
       if (managed)
         this.eks.nodegroups.set(g.name, {
           name: g.name,
@@ -344,7 +336,7 @@ export class World {
           modifiedAt: now - 30 * 86_400_000,
         });
       // Initial instances: those listed with their version, the rest at the configured one.
-      const configured = this.aws.resolveVersion(this.aws.templates.get(ltId)!, String(use)).number;
+      const configured = this.ec2.resolveVersion(this.ec2.templates.get(ltId)!, String(use)).number;
       const plan: { version: number; zone?: string }[] = [];
       for (const i of g.instances ?? [])
         for (let k = 0; k < i.count; k++)
@@ -359,7 +351,7 @@ export class World {
               (counts.get(a) ?? 0) - (counts.get(b) ?? 0) || zones.indexOf(a) - zones.indexOf(b),
           )[0]!;
         counts.set(zone, (counts.get(zone) ?? 0) + 1);
-        const inst = this.aws.launch(asg, zone, { ltVersion: p.version, initial: true });
+        const inst = this.autoScaling.launch(asg, zone, { ltVersion: p.version, initial: true });
         // Instances launched over the past weeks, oldest first.
         inst.launchTime = now - 20 * 86_400_000 + asg.instances.size * 60_000;
         const node = this.kube.nodes.get(inst.nodeName);

@@ -1,73 +1,20 @@
-// Amazon EKS: the cluster, its managed node groups, and their updates. A version update runs
-// the four phases of reference 000 step by step, on the virtual clock:
-//
-//   setup       a new launch template version (the target AMI, or the customer's version);
-//               the Auto Scaling group now launches from it; maxUnavailable from updateConfig
-//               (a number, or a percentage of the group, at least 1, at most 100).
-//   scale-up    max and desired grow by max(2 × zones, maxUnavailable); wait until at least one
-//               new node per zone of the group is there and every new node is Ready with the
-//               EKS labels (else NodeCreationFailure); taint every node without the latest
-//               labels eks.amazonaws.com/nodegroup=unschedulable:NoSchedule.
-//   upgrade     pick up to maxUnavailable old nodes at random; drain each (evictions, PDBs
-//               honoured, 429s retried) for at most 15 minutes, then PodEvictionFailure unless
-//               `force`, which deletes what is left; cordon; wait 60 s; label it
-//               node.kubernetes.io/exclude-from-external-load-balancers=true; terminate it
-//               through the group (no decrement, so a new node replaces it); repeat.
-//   scale-down  max and desired shrink by one at a time back to the sizes before the update
-//               (each surplus node drained, then terminated with a decrement); when something
-//               else (the cluster autoscaler) changes the group meanwhile, stop at once and
-//               leave the sizes as they are.
-//
-// Where the reference is silent the sandbox chooses, and says so here: a failed update leaves
-// the group scaled up and tainted (EKS does not roll back); the surplus removed in scale-down
-// is drained like the old nodes.
+// Amazon EKS in the simulated account: the cluster (its version and the AMI releases it knows),
+// its managed node groups, UpdateNodegroupConfig, and UpdateNodegroupVersion, whose four phases
+// run in eks-version-update.ts. Updates are listed and described as EKS does.
 import type { EksUpdate, UpdateConfig, UpdateNodegroupVersionInput } from "../../../ports/cloud.js";
 import { AwsApiError } from "../../../ports/errors.js";
-import type { AwsSim } from "./aws.js";
-import type { VirtualClock } from "../../model/clock.js";
-import type { KubeSim } from "../kube/kube.js";
-import type { AsgRec, InstanceRec, NodegroupRec, NodeRec, PodRec } from "../../model/records.js";
-import type { Timeline } from "../../model/observers.js";
-import type { Random } from "../../model/random.js";
+import type { AsgRec, InstanceRec, NodegroupRec, NodeRec } from "../../model/records.js";
+import type { EksContext, UpdateRec } from "./eks-context.js";
+import { NODEGROUP_IMAGE_LABEL, NODEGROUP_LABEL } from "./eks-labels.js";
+import { VersionUpdate, type VersionTarget } from "./eks-version-update.js";
 
-export const NODEGROUP_LABEL = "eks.amazonaws.com/nodegroup";
-export const NODEGROUP_IMAGE_LABEL = "eks.amazonaws.com/nodegroup-image";
-export const EXCLUDE_LB_LABEL = "node.kubernetes.io/exclude-from-external-load-balancers";
-export const UPDATE_TAINT = {
-  key: NODEGROUP_LABEL,
-  value: "unschedulable",
-  effect: "NoSchedule" as const,
-};
-
-export interface EksTimings {
-  /** How long a drain may take before PodEvictionFailure (15 minutes). */
-  drainTimeoutSeconds: number;
-  /** The wait after a drain before terminating (60 s). */
-  postDrainSeconds: number;
-  /** How long scale-up waits for new nodes before NodeCreationFailure. */
-  nodeCreationTimeoutSeconds: number;
-  /** Between eviction retries. */
-  evictionRetrySeconds: number;
-  /** An UpdateNodegroupConfig takes this long. */
-  configUpdateSeconds: number;
-}
-
-export interface EksContext {
-  clock: VirtualClock;
-  random: Random;
-  timeline: Timeline;
-  aws: AwsSim;
-  kube: KubeSim;
-  timings: EksTimings;
-  clusterName: string;
-}
-
-interface UpdateRec {
-  update: EksUpdate;
-  nodegroup?: string;
-}
-
-export const PHASES = ["setup", "scale-up", "upgrade", "scale-down"] as const;
+export type { EksContext, EksTimings, UpdateRec } from "./eks-context.js";
+export {
+  EXCLUDE_LB_LABEL,
+  NODEGROUP_IMAGE_LABEL,
+  NODEGROUP_LABEL,
+  UPDATE_TAINT,
+} from "./eks-labels.js";
 
 export class EksSim {
   version: string;
@@ -107,12 +54,30 @@ export class EksSim {
     return ng;
   }
 
+  /** The labels a node registers with: eksctl's for self-managed groups, EKS's for managed ones. */
+  nodeLabels(asg: AsgRec, inst: InstanceRec): Record<string, string> {
+    // Self-managed nodes carry the labels eksctl's bootstrap gives them: group and instance id.
+    if (!asg.nodegroup)
+      return { "alpha.eksctl.io/nodegroup-name": asg.name, "alpha.eksctl.io/instance-id": inst.id };
+    const ng = this.nodegroups.get(asg.nodegroup);
+    const labels: Record<string, string> = {
+      [NODEGROUP_LABEL]: asg.nodegroup,
+      [NODEGROUP_IMAGE_LABEL]: inst.imageId,
+      "eks.amazonaws.com/capacityType": "ON_DEMAND",
+    };
+    if (ng?.customLaunchTemplate) {
+      labels["eks.amazonaws.com/sourceLaunchTemplateId"] = inst.ltId;
+      labels["eks.amazonaws.com/sourceLaunchTemplateVersion"] = String(inst.ltVersion);
+    }
+    return labels;
+  }
+
   /** Nodes of a managed group. */
   nodesOf(ng: NodegroupRec): NodeRec[] {
-    const g = this.ctx.aws.group(ng.asg);
+    const g = this.ctx.autoScaling.group(ng.asg);
     const out: NodeRec[] = [];
     for (const id of g.instances) {
-      const inst = this.ctx.aws.instances.get(id);
+      const inst = this.ctx.ec2.instances.get(id);
       const node = inst ? this.ctx.kube.nodes.get(inst.nodeName) : undefined;
       if (node && !node.deleted) out.push(node);
     }
@@ -154,7 +119,8 @@ export class EksSim {
     return rec;
   }
 
-  #finish(rec: UpdateRec, status: EksUpdate["status"], errors: EksUpdate["errors"] = []): void {
+  /** The update ends with `status`. */
+  finish(rec: UpdateRec, status: EksUpdate["status"], errors: EksUpdate["errors"] = []): void {
     rec.update.status = status;
     rec.update.errors = errors;
     this.ctx.timeline.record("eks.update", {
@@ -177,148 +143,71 @@ export class EksSim {
 
   updateNodegroupConfig(
     name: string,
-    config: {
-      updateConfig?: UpdateConfig;
-      scalingConfig?: { minSize?: number; maxSize?: number; desiredSize?: number };
-    },
+    config: { updateConfig?: UpdateConfig; scalingConfig?: ScalingConfig },
   ): EksUpdate {
     const ng = this.nodegroup(name);
     this.#busy(ng);
     const u = config.updateConfig;
-    if (u) {
-      if (u.maxUnavailable !== undefined && u.maxUnavailablePercentage !== undefined)
-        throw new AwsApiError(
-          "InvalidParameterException",
-          "Only one of maxUnavailable and maxUnavailablePercentage may be set.",
-        );
-      if (
-        u.maxUnavailable !== undefined &&
-        (u.maxUnavailable < 1 || u.maxUnavailable > 100 || !Number.isInteger(u.maxUnavailable))
-      )
-        throw new AwsApiError(
-          "InvalidParameterException",
-          "maxUnavailable must be an integer between 1 and 100.",
-        );
-      if (
-        u.maxUnavailablePercentage !== undefined &&
-        (u.maxUnavailablePercentage < 1 || u.maxUnavailablePercentage > 100)
-      )
-        throw new AwsApiError(
-          "InvalidParameterException",
-          "maxUnavailablePercentage must be between 1 and 100.",
-        );
-    }
-    const params: { type: string; value: string }[] = [];
-    if (u?.maxUnavailable !== undefined)
-      params.push({ type: "MaxUnavailable", value: String(u.maxUnavailable) });
-    if (u?.maxUnavailablePercentage !== undefined)
-      params.push({ type: "MaxUnavailablePercentage", value: String(u.maxUnavailablePercentage) });
-    if (u?.updateStrategy) params.push({ type: "UpdateStrategy", value: u.updateStrategy });
+    if (u) validateUpdateConfig(u);
     const s = config.scalingConfig;
-    if (s?.minSize !== undefined) params.push({ type: "MinSize", value: String(s.minSize) });
-    if (s?.maxSize !== undefined) params.push({ type: "MaxSize", value: String(s.maxSize) });
-    if (s?.desiredSize !== undefined)
-      params.push({ type: "DesiredSize", value: String(s.desiredSize) });
-    const rec = this.#newUpdate(name, "ConfigUpdate", params);
+    const rec = this.#newUpdate(name, "ConfigUpdate", configParams(u, s));
     ng.status = "UPDATING";
-    this.ctx.clock.after(this.ctx.timings.configUpdateSeconds * 1000, () => {
-      if (u) {
-        const next: UpdateConfig = {
-          ...(ng.updateConfig.updateStrategy
-            ? { updateStrategy: ng.updateConfig.updateStrategy }
-            : {}),
-        };
-        if (u.maxUnavailable !== undefined) next.maxUnavailable = u.maxUnavailable;
-        else if (u.maxUnavailablePercentage !== undefined)
-          next.maxUnavailablePercentage = u.maxUnavailablePercentage;
-        else {
-          if (ng.updateConfig.maxUnavailable !== undefined)
-            next.maxUnavailable = ng.updateConfig.maxUnavailable;
-          if (ng.updateConfig.maxUnavailablePercentage !== undefined)
-            next.maxUnavailablePercentage = ng.updateConfig.maxUnavailablePercentage;
-        }
-        if (u.updateStrategy) next.updateStrategy = u.updateStrategy;
-        ng.updateConfig = next;
-      }
-      ng.status = "ACTIVE";
-      ng.modifiedAt = this.ctx.clock.nowMs();
-      try {
-        if (s)
-          this.ctx.aws.setCapacity(
-            this.ctx.aws.group(ng.asg),
-            { min: s.minSize, max: s.maxSize, desired: s.desiredSize } as {
-              min?: number;
-              max?: number;
-              desired?: number;
-            },
-            "eks",
-          );
-        this.#finish(rec, "Successful");
-      } catch (e) {
-        this.#finish(rec, "Failed", [
-          {
-            errorCode: "InvalidParameterException" as string,
-            errorMessage: (e as Error).message,
-            resourceIds: [name],
-          },
-        ]);
-      }
-    });
+    this.ctx.clock.after(this.ctx.timings.configUpdateSeconds * 1000, () =>
+      this.#applyConfig(rec, ng, u, s),
+    );
     return structuredClone(rec.update);
+  }
+
+  /** The config update takes effect: the new updateConfig, then the new sizes. */
+  #applyConfig(
+    rec: UpdateRec,
+    ng: NodegroupRec,
+    u: UpdateConfig | undefined,
+    s: ScalingConfig | undefined,
+  ): void {
+    if (u) ng.updateConfig = mergeUpdateConfig(ng.updateConfig, u);
+    ng.status = "ACTIVE";
+    ng.modifiedAt = this.ctx.clock.nowMs();
+    try {
+      if (s)
+        this.ctx.autoScaling.setCapacity(
+          this.ctx.autoScaling.group(ng.asg),
+          { min: s.minSize, max: s.maxSize, desired: s.desiredSize } as {
+            min?: number;
+            max?: number;
+            desired?: number;
+          },
+          "eks",
+        );
+      this.finish(rec, "Successful");
+    } catch (e) {
+      this.finish(rec, "Failed", [
+        {
+          errorCode: "InvalidParameterException" as string,
+          errorMessage: (e as Error).message,
+          resourceIds: [ng.name],
+        },
+      ]);
+    }
   }
 
   updateNodegroupVersion(input: UpdateNodegroupVersionInput): EksUpdate {
     const ng = this.nodegroup(input.nodegroupName);
     this.#busy(ng);
-    const version =
-      input.version ??
-      (input.releaseVersion ? input.releaseVersion.split(".").slice(0, 2).join(".") : ng.version);
-    if (compareMinor(version, this.version) > 0)
-      throw new AwsApiError(
-        "InvalidParameterException",
-        `Requested Nodegroup version ${version} is invalid. Nodegroup version must not be greater than the cluster version ${this.version}.`,
-      );
-    let release: string | undefined;
-    let ltVersion: number | undefined;
-    if (input.launchTemplate) {
-      if (!ng.customLaunchTemplate)
-        throw new AwsApiError(
-          "InvalidParameterException",
-          "You cannot specify a launch template for a node group that was not created with one.",
-        );
-      const t = this.ctx.aws.template(ng.ltId);
-      ltVersion = this.ctx.aws.resolveVersion(t, input.launchTemplate.version ?? "$Default").number;
-    } else {
-      release = input.releaseVersion ?? this.latestRelease(version);
-      if (!release || !(this.releases[version] ?? []).includes(release))
-        throw new AwsApiError(
-          "InvalidParameterException",
-          `Requested release version ${input.releaseVersion ?? "(latest)"} is not valid for kubernetes version ${version}.`,
-        );
-      if (release === ng.releaseVersion && version === ng.version)
-        throw new AwsApiError(
-          "InvalidParameterException",
-          `Nodegroup ${ng.name} is already at release version ${release}.`,
-        );
-    }
+    const target = this.#versionTarget(ng, input);
     const params = [
-      { type: "Version", value: version },
-      ...(release ? [{ type: "ReleaseVersion", value: release }] : []),
-      ...(ltVersion !== undefined
-        ? [{ type: "LaunchTemplateVersion", value: String(ltVersion) }]
+      { type: "Version", value: target.version },
+      ...(target.release ? [{ type: "ReleaseVersion", value: target.release }] : []),
+      ...(target.ltVersion !== undefined
+        ? [{ type: "LaunchTemplateVersion", value: String(target.ltVersion) }]
         : []),
       ...(input.force ? [{ type: "Force", value: "true" }] : []),
     ];
     const rec = this.#newUpdate(ng.name, "VersionUpdate", params);
     ng.status = "UPDATING";
-    void this.#runVersionUpdate(rec, ng, {
-      version,
-      release,
-      ltVersion,
-      force: input.force === true,
-    }).catch((e: unknown) => {
+    void new VersionUpdate(this, rec, ng, target).run().catch((e: unknown) => {
       ng.status = "ACTIVE";
-      this.#finish(rec, "Failed", [
+      this.finish(rec, "Failed", [
         {
           errorCode: "InternalFailure",
           errorMessage: (e as Error).message,
@@ -329,275 +218,108 @@ export class EksSim {
     return structuredClone(rec.update);
   }
 
+  /** What an UpdateNodegroupVersion asks for, checked as EKS checks it. */
+  #versionTarget(ng: NodegroupRec, input: UpdateNodegroupVersionInput): VersionTarget {
+    const version =
+      input.version ??
+      (input.releaseVersion ? input.releaseVersion.split(".").slice(0, 2).join(".") : ng.version);
+    if (compareMinor(version, this.version) > 0)
+      throw new AwsApiError(
+        "InvalidParameterException",
+        `Requested Nodegroup version ${version} is invalid. Nodegroup version must not be greater than the cluster version ${this.version}.`,
+      );
+    const force = input.force === true;
+    if (input.launchTemplate) {
+      if (!ng.customLaunchTemplate)
+        throw new AwsApiError(
+          "InvalidParameterException",
+          "You cannot specify a launch template for a node group that was not created with one.",
+        );
+      const t = this.ctx.ec2.template(ng.ltId);
+      const lt = this.ctx.ec2.resolveVersion(t, input.launchTemplate.version ?? "$Default");
+      return { version, release: undefined, ltVersion: lt.number, force };
+    }
+    const release = input.releaseVersion ?? this.latestRelease(version);
+    if (!release || !(this.releases[version] ?? []).includes(release))
+      throw new AwsApiError(
+        "InvalidParameterException",
+        `Requested release version ${input.releaseVersion ?? "(latest)"} is not valid for kubernetes version ${version}.`,
+      );
+    if (release === ng.releaseVersion && version === ng.version)
+      throw new AwsApiError(
+        "InvalidParameterException",
+        `Nodegroup ${ng.name} is already at release version ${release}.`,
+      );
+    return { version, release, ltVersion: undefined, force };
+  }
+
   describeUpdate(id: string): UpdateRec {
     const rec = this.updates.get(id);
     if (!rec)
       throw new AwsApiError("ResourceNotFoundException", `No update found for ID: ${id}.`, 404);
     return rec;
   }
+}
 
-  #phase(ng: string, phase: string, end?: string): void {
-    this.ctx.timeline.record(end ? "eks.phase.end" : "eks.phase.start", {
-      group: ng,
-      phase,
-      ...(end ? { result: end } : {}),
-    });
-  }
+type ScalingConfig = { minSize?: number; maxSize?: number; desiredSize?: number };
 
-  async #runVersionUpdate(
-    rec: UpdateRec,
-    ng: NodegroupRec,
-    target: {
-      version: string;
-      release: string | undefined;
-      ltVersion: number | undefined;
-      force: boolean;
-    },
-  ): Promise<void> {
-    const { clock, aws, kube } = this.ctx;
-    const g = aws.group(ng.asg);
-    const name = ng.name;
-    const fail = (code: string, message: string, ids: string[], phase: string) => {
-      this.#phase(name, phase, "failure");
-      ng.status = "ACTIVE";
-      if (code === "NodeCreationFailure") {
-        // The group stays degraded until its nodes join, as EKS reports health issues.
-        ng.status = "DEGRADED";
-        ng.issues = [{ code, message, resourceIds: ids }];
-      }
-      ng.modifiedAt = clock.nowMs();
-      this.#finish(rec, "Failed", [{ errorCode: code, errorMessage: message, resourceIds: ids }]);
-    };
-
-    // ---- setup
-    this.#phase(name, "setup");
-    const t = aws.template(ng.ltId);
-    const newVersion =
-      target.ltVersion !== undefined
-        ? aws.resolveVersion(t, String(target.ltVersion))
-        : aws.addTemplateVersion(t, {
-            imageId: this.amiFor(target.release as string),
-            releaseVersion: target.release as string,
-            kubernetesVersion: target.version,
-          });
-    g.ltVersion = String(newVersion.number);
-    this.ctx.timeline.record("eks.launch-template", {
-      group: name,
-      launchTemplate: t.id,
-      version: newVersion.number,
-      imageId: newVersion.imageId,
-    });
-    const maxUnavailable = this.maxUnavailable(ng, g);
-    this.#phase(name, "setup", "success");
-
-    // ---- scale-up
-    this.#phase(name, "scale-up");
-    const original = { min: g.min, max: g.max, desired: g.desired };
-    // MINIMAL (for scarce capacity) launches nothing ahead: each old node is replaced after it
-    // is terminated. DEFAULT surges by max(2 × zones, maxUnavailable).
-    const minimal = ng.updateConfig.updateStrategy === "MINIMAL";
-    const increase = minimal ? 0 : Math.max(2 * g.zones.length, maxUnavailable);
-    if (increase > 0)
-      aws.setCapacity(g, { max: g.max + increase, desired: g.desired + increase }, "eks");
-    const isNew = (i: InstanceRec) => i.ltVersion === newVersion.number;
-    const zonesWithNodes = new Set(
-      aws
-        .active(g)
-        .filter((i) => !isNew(i))
-        .map((i) => i.zone),
+function validateUpdateConfig(u: UpdateConfig): void {
+  if (u.maxUnavailable !== undefined && u.maxUnavailablePercentage !== undefined)
+    throw new AwsApiError(
+      "InvalidParameterException",
+      "Only one of maxUnavailable and maxUnavailablePercentage may be set.",
     );
-    const newReady = (): boolean => {
-      const fresh = aws.active(g).filter(isNew);
-      const covered = new Set<string>();
-      for (const i of fresh) {
-        const node = kube.nodes.get(i.nodeName);
-        if (
-          !node ||
-          !node.ready ||
-          node.labels[NODEGROUP_IMAGE_LABEL] !== newVersion.imageId ||
-          node.labels[NODEGROUP_LABEL] !== name
-        )
-          return false;
-        covered.add(i.zone);
-      }
-      return fresh.length > 0 && [...zonesWithNodes].every((z) => covered.has(z));
-    };
-    const deadline = clock.nowMs() + this.ctx.timings.nodeCreationTimeoutSeconds * 1000;
-    while (increase > 0 && !newReady()) {
-      if (clock.nowMs() >= deadline) {
-        const bad = aws
-          .active(g)
-          .filter((i) => isNew(i) && !kube.nodes.get(i.nodeName)?.ready)
-          .map((i) => i.id);
-        return fail(
-          "NodeCreationFailure",
-          "Instances failed to join the kubernetes cluster",
-          bad,
-          "scale-up",
-        );
-      }
-      await clock.sleep(10_000);
-    }
-    for (const node of this.nodesOf(ng)) {
-      if (node.labels[NODEGROUP_IMAGE_LABEL] === newVersion.imageId) continue;
-      if (node.taints.some((x) => x.key === UPDATE_TAINT.key && x.effect === UPDATE_TAINT.effect))
-        continue;
-      kube.patchNode(node.name, { taints: [...node.taints, { ...UPDATE_TAINT }] }, "eks");
-    }
-    this.#phase(name, "scale-up", "success");
+  if (
+    u.maxUnavailable !== undefined &&
+    (u.maxUnavailable < 1 || u.maxUnavailable > 100 || !Number.isInteger(u.maxUnavailable))
+  )
+    throw new AwsApiError(
+      "InvalidParameterException",
+      "maxUnavailable must be an integer between 1 and 100.",
+    );
+  if (
+    u.maxUnavailablePercentage !== undefined &&
+    (u.maxUnavailablePercentage < 1 || u.maxUnavailablePercentage > 100)
+  )
+    throw new AwsApiError(
+      "InvalidParameterException",
+      "maxUnavailablePercentage must be between 1 and 100.",
+    );
+}
 
-    // ---- upgrade
-    this.#phase(name, "upgrade");
-    for (;;) {
-      const old = this.nodesOf(ng).filter(
-        (n) =>
-          n.labels[NODEGROUP_IMAGE_LABEL] !== newVersion.imageId && !n.labels[EXCLUDE_LB_LABEL],
-      );
-      if (old.length === 0) break;
-      const batch = this.ctx.random.sample(old, maxUnavailable);
-      const results = await Promise.all(batch.map((n) => this.#replace(name, n, target.force)));
-      const stuck = results.flatMap((r) => r);
-      if (stuck.length > 0)
-        return fail(
-          "PodEvictionFailure",
-          "Reached max retries while trying to evict pods from nodes in node group " + name,
-          stuck,
-          "upgrade",
-        );
-    }
-    this.#phase(name, "upgrade", "success");
+/** The update's params, as DescribeUpdate lists them. */
+function configParams(
+  u: UpdateConfig | undefined,
+  s: ScalingConfig | undefined,
+): { type: string; value: string }[] {
+  const params: { type: string; value: string }[] = [];
+  if (u?.maxUnavailable !== undefined)
+    params.push({ type: "MaxUnavailable", value: String(u.maxUnavailable) });
+  if (u?.maxUnavailablePercentage !== undefined)
+    params.push({ type: "MaxUnavailablePercentage", value: String(u.maxUnavailablePercentage) });
+  if (u?.updateStrategy) params.push({ type: "UpdateStrategy", value: u.updateStrategy });
+  if (s?.minSize !== undefined) params.push({ type: "MinSize", value: String(s.minSize) });
+  if (s?.maxSize !== undefined) params.push({ type: "MaxSize", value: String(s.maxSize) });
+  if (s?.desiredSize !== undefined)
+    params.push({ type: "DesiredSize", value: String(s.desiredSize) });
+  return params;
+}
 
-    // ---- scale-down
-    this.#phase(name, "scale-down");
-    let expected = g.desired;
-    while (g.desired > original.desired) {
-      if (g.desired !== expected) {
-        this.ctx.timeline.record("eks.scale-down.exit", {
-          group: name,
-          desired: g.desired,
-          expected,
-        });
-        break;
-      }
-      const victim = this.#surplus(g);
-      if (!victim) break;
-      const node = kube.nodes.get(victim.nodeName);
-      if (node) {
-        kube.patchNode(node.name, { unschedulable: true }, "eks");
-        await this.#drain(name, node, target.force);
-      }
-      if (g.desired !== expected) {
-        this.ctx.timeline.record("eks.scale-down.exit", {
-          group: name,
-          desired: g.desired,
-          expected,
-        });
-        break;
-      }
-      if (victim.asg === g.name && victim.lifecycle === "InService")
-        aws.terminateInGroup(victim.id, true, "eks");
-      else aws.setCapacity(g, { desired: g.desired - 1 }, "eks");
-      aws.setCapacity(g, { max: Math.max(original.max, g.max - 1) }, "eks");
-      expected = g.desired;
-      // One at a time: the next step starts once this instance is gone.
-      while (victim.state !== "terminated") await clock.sleep(5_000);
-    }
-    if (g.desired === original.desired && g.max !== original.max)
-      aws.setCapacity(g, { max: original.max }, "eks");
-    this.#phase(name, "scale-down", "success");
-
-    ng.version = target.version;
-    if (target.release) ng.releaseVersion = target.release;
-    ng.status = "ACTIVE";
-    ng.modifiedAt = clock.nowMs();
-    this.#finish(rec, "Successful");
+/** A new updateConfig: one of the two maxUnavailable forms replaces the other; strategy kept unless given. */
+function mergeUpdateConfig(current: UpdateConfig, u: UpdateConfig): UpdateConfig {
+  const next: UpdateConfig = {
+    ...(current.updateStrategy ? { updateStrategy: current.updateStrategy } : {}),
+  };
+  if (u.maxUnavailable !== undefined) next.maxUnavailable = u.maxUnavailable;
+  else if (u.maxUnavailablePercentage !== undefined)
+    next.maxUnavailablePercentage = u.maxUnavailablePercentage;
+  else {
+    if (current.maxUnavailable !== undefined) next.maxUnavailable = current.maxUnavailable;
+    if (current.maxUnavailablePercentage !== undefined)
+      next.maxUnavailablePercentage = current.maxUnavailablePercentage;
   }
-
-  /** A surplus new node for scale-down: from the most populated zone, the one with fewest pods. */
-  #surplus(g: AsgRec): InstanceRec | undefined {
-    const active = this.ctx.aws.active(g);
-    const zones = new Map<string, number>();
-    for (const i of active) zones.set(i.zone, (zones.get(i.zone) ?? 0) + 1);
-    const pods = (i: InstanceRec) => this.ctx.kube.nodes.get(i.nodeName)?.pods.size ?? 0;
-    return active
-      .filter((i) => i.lifecycle === "InService")
-      .sort(
-        (a, b) =>
-          (zones.get(b.zone) ?? 0) - (zones.get(a.zone) ?? 0) ||
-          pods(a) - pods(b) ||
-          (a.id < b.id ? -1 : 1),
-      )[0];
-  }
-
-  /** Drain, cordon, wait 60 s, label, terminate. Returns the node's name when the drain failed. */
-  async #replace(group: string, node: NodeRec, force: boolean): Promise<string[]> {
-    const { clock, aws, kube } = this.ctx;
-    const ok = await this.#drain(group, node, force);
-    if (!ok) return [node.name];
-    kube.patchNode(node.name, { unschedulable: true }, "eks");
-    this.ctx.timeline.record("eks.wait", {
-      group,
-      node: node.name,
-      seconds: this.ctx.timings.postDrainSeconds,
-    });
-    await clock.sleep(this.ctx.timings.postDrainSeconds * 1000);
-    if (kube.nodes.has(node.name))
-      kube.patchNode(node.name, { labels: { [EXCLUDE_LB_LABEL]: "true" } }, "eks");
-    const inst = aws.instances.get(node.instanceId);
-    if (inst && inst.asg) aws.terminateInGroup(inst.id, false, "eks");
-    return [];
-  }
-
-  /** Evict every pod but DaemonSet pods until the node is empty, for at most drainTimeout. */
-  async #drain(group: string, node: NodeRec, force: boolean): Promise<boolean> {
-    const { clock, kube } = this.ctx;
-    const started = clock.nowMs();
-    const deadline = started + this.ctx.timings.drainTimeoutSeconds * 1000;
-    this.ctx.timeline.record("node.drain.start", { group, node: node.name, by: "eks" });
-    const evicted = new Set<string>();
-    const movable = () =>
-      [...node.pods].filter((p: PodRec) => !p.gone && p.workload?.kind !== "DaemonSet");
-    for (;;) {
-      const left = movable();
-      if (left.length === 0) break;
-      for (const p of left) {
-        if (p.deletionAt !== undefined) continue;
-        const out = kube.evict(p.namespace, p.name, { by: "eks" });
-        if (out.status === 201) evicted.add(`${p.namespace}/${p.name}`);
-      }
-      if (movable().length === 0) break;
-      if (clock.nowMs() >= deadline) {
-        if (!force) {
-          this.ctx.timeline.record("node.drain.end", {
-            group,
-            node: node.name,
-            evicted: evicted.size,
-            result: "failure",
-            remaining: movable().map((p) => `${p.namespace}/${p.name}`),
-          });
-          return false;
-        }
-        const deleted = movable().map((p) => `${p.namespace}/${p.name}`);
-        for (const p of movable()) kube.deletePod(p, 0, "eks-force");
-        this.ctx.timeline.record("node.drain.end", {
-          group,
-          node: node.name,
-          evicted: evicted.size,
-          deleted,
-          result: "forced",
-        });
-        return true;
-      }
-      await clock.sleep(this.ctx.timings.evictionRetrySeconds * 1000);
-    }
-    this.ctx.timeline.record("node.drain.end", {
-      group,
-      node: node.name,
-      evicted: evicted.size,
-      result: "success",
-    });
-    return true;
-  }
+  if (u.updateStrategy) next.updateStrategy = u.updateStrategy;
+  return next;
 }
 
 export function compareMinor(a: string, b: string): number {

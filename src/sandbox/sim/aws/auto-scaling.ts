@@ -1,25 +1,17 @@
-// The AWS side of the world: launch templates with numbered versions, EC2 instances that boot,
-// and Auto Scaling groups that keep their desired capacity, balanced across zones — launching
-// (with a boot delay, and failing when a zone is out of capacity) and terminating as the real
-// service does, and recording scaling activities.
+// Auto Scaling in the simulated account: groups that keep their desired capacity, balanced
+// across zones — launching in the emptiest zone (and failing when a zone is out of capacity),
+// rebalancing zones once capacity is back, scaling in by the default termination policy — plus
+// DetachInstances, TerminateInstanceInAutoScalingGroup, suspended processes and the scaling
+// activities a client can read. The instances themselves are EC2's (ec2.ts).
 import type { ScalingActivity } from "../../../ports/cloud.js";
 import { AwsApiError } from "../../../ports/errors.js";
 import type { VirtualClock } from "../../model/clock.js";
-import type { KubeSim } from "../kube/kube.js";
-import type { AsgRec, InstanceRec, LaunchTemplateRec, LtVersion } from "../../model/records.js";
 import type { Timeline } from "../../model/observers.js";
 import type { Random } from "../../model/random.js";
+import type { AsgRec, InstanceRec } from "../../model/records.js";
+import type { Ec2Sim } from "./ec2.js";
 
-export interface AwsTimings {
-  /** EC2 pending → running. */
-  bootSeconds: number;
-  bootJitterSeconds: number;
-  /** running → the kubelet registers the node. */
-  registerSeconds: number;
-  /** shutting-down → terminated (the kubelet stops at the start). */
-  terminateSeconds: number;
-  /** terminated → the node object is deleted (cloud node lifecycle controller). */
-  nodeDeleteSeconds: number;
+export interface AutoScalingTimings {
   /** A failed launch is retried after this long. */
   launchRetrySeconds: number;
 }
@@ -31,71 +23,22 @@ export interface LaunchFault {
   until: number;
 }
 
-export interface NeverReadyFault {
-  group?: string;
-  /** Instances launched at or after this virtual time never become Ready. */
-  from: number;
-}
-
-export interface AwsContext {
+export interface AutoScalingContext {
   clock: VirtualClock;
   random: Random;
   timeline: Timeline;
-  kube: KubeSim;
-  timings: AwsTimings;
-  region: string;
+  /** Runs the instances the groups ask for. */
+  ec2: Ec2Sim;
+  timings: AutoScalingTimings;
   launchFaults: LaunchFault[];
-  neverReady: NeverReadyFault[];
-  /** For the node's labels: what a managed group's nodes carry. */
-  nodeLabels: (asg: AsgRec, instance: InstanceRec) => Record<string, string>;
 }
 
 const ACTIVE = new Set(["Pending", "Pending:Wait", "Pending:Proceed", "InService"]);
 
-export class AwsSim {
-  readonly templates = new Map<string, LaunchTemplateRec>();
-  readonly instances = new Map<string, InstanceRec>();
+export class AutoScalingSim {
   readonly groups = new Map<string, AsgRec>();
-  #nodeSeq = 0;
 
-  constructor(readonly ctx: AwsContext) {}
-
-  // ---------------------------------------------------------------- launch templates
-
-  template(idOrName: string): LaunchTemplateRec {
-    const t =
-      this.templates.get(idOrName) ?? [...this.templates.values()].find((x) => x.name === idOrName);
-    if (!t)
-      throw new AwsApiError(
-        "InvalidLaunchTemplateId.NotFound",
-        `The specified launch template, with template ID ${idOrName}, does not exist.`,
-      );
-    return t;
-  }
-
-  /** "$Latest", "$Default" or a number → the version record. */
-  resolveVersion(t: LaunchTemplateRec, version: string): LtVersion {
-    const n =
-      version === "$Latest"
-        ? Math.max(...t.versions.map((v) => v.number))
-        : version === "$Default"
-          ? t.defaultVersion
-          : Number(version);
-    const v = t.versions.find((x) => x.number === n);
-    if (!v)
-      throw new AwsApiError(
-        "InvalidLaunchTemplateVersion.NotFound",
-        `Could not find launch template version ${version} for launch template ${t.id}.`,
-      );
-    return v;
-  }
-
-  addTemplateVersion(t: LaunchTemplateRec, v: Omit<LtVersion, "number" | "createdAt">): LtVersion {
-    const number = Math.max(0, ...t.versions.map((x) => x.number)) + 1;
-    const rec: LtVersion = { ...v, number, createdAt: this.ctx.clock.nowMs() };
-    t.versions.push(rec);
-    return rec;
-  }
+  constructor(readonly ctx: AutoScalingContext) {}
 
   // ---------------------------------------------------------------- groups
 
@@ -113,7 +56,7 @@ export class AwsSim {
   active(g: AsgRec): InstanceRec[] {
     const out: InstanceRec[] = [];
     for (const id of g.instances) {
-      const i = this.instances.get(id);
+      const i = this.ctx.ec2.instances.get(id);
       if (i && ACTIVE.has(i.lifecycle)) out.push(i);
     }
     return out;
@@ -298,119 +241,37 @@ export class AwsSim {
     zone: string,
     opts: { ltVersion?: number; initial?: boolean } = {},
   ): InstanceRec {
-    const t = this.template(g.ltId);
-    const v =
-      opts.ltVersion !== undefined
-        ? this.resolveVersion(t, String(opts.ltVersion))
-        : this.resolveVersion(t, g.ltVersion);
-    const now = this.ctx.clock.nowMs();
-    const id = `i-0${this.ctx.random.hex(16)}`;
-    const seq = ++this.#nodeSeq;
-    const zi = Math.max(0, g.zones.indexOf(zone));
-    const nodeName = `ip-10-${zi * 16 + (seq >> 16)}-${(seq >> 8) & 255}-${seq & 255}.${this.ctx.region}.compute.internal`;
-    const neverReady =
-      !opts.initial &&
-      this.ctx.neverReady.some(
-        (f) => (!f.group || f.group === g.name || f.group === g.nodegroup) && now >= f.from,
-      );
-    const inst: InstanceRec = {
-      id,
-      zone,
-      instanceType: g.instanceType,
-      asg: g.name,
-      launchedBy: g.name,
-      ltId: t.id,
-      ltVersion: v.number,
-      imageId: v.imageId,
-      launchTime: now,
-      state: opts.initial ? "running" : "pending",
-      lifecycle: opts.initial ? "InService" : "Pending",
-      health: "Healthy",
-      nodeName,
-      neverReady,
-      tags: [
-        { Key: "aws:autoscaling:groupName", Value: g.name },
-        ...g.tags.filter((x) => x.PropagateAtLaunch).map((x) => ({ Key: x.Key, Value: x.Value })),
-      ],
-    };
-    this.instances.set(id, inst);
-    g.instances.add(id);
+    const { ec2 } = this.ctx;
+    const inst = ec2.run(g, zone, opts);
+    g.instances.add(inst.id);
     if (opts.initial) {
-      this.#register(g, inst, true);
+      ec2.registerNode(g, inst, true);
       return inst;
     }
     this.#activity(g, {
-      Description: `Launching a new EC2 instance: ${id}`,
+      Description: `Launching a new EC2 instance: ${inst.id}`,
       Cause: `At ${this.ctx.clock.iso()} an instance was started in response to a difference between desired and actual capacity, increasing the capacity to ${g.desired}.`,
       StatusCode: "Successful",
     });
     this.ctx.timeline.record("instance.launch", {
       group: g.name,
-      instance: id,
+      instance: inst.id,
       zone,
-      ltVersion: v.number,
+      ltVersion: inst.ltVersion,
     });
-    const boot = this.ctx.random.jitter(
-      this.ctx.timings.bootSeconds,
-      this.ctx.timings.bootJitterSeconds,
-    );
-    this.ctx.clock.after(boot * 1000, () => {
-      if (inst.state !== "pending") return;
-      inst.state = "running";
-      if (inst.lifecycle === "Pending") inst.lifecycle = "InService";
-      this.ctx.clock.after(this.ctx.timings.registerSeconds * 1000, () => {
-        if (inst.state === "running") this.#register(g, inst, false);
-      });
-    });
+    ec2.boot(g, inst);
     return inst;
   }
 
-  #register(g: AsgRec, inst: InstanceRec, readyNow: boolean): void {
-    const t = this.template(inst.ltId);
-    const v = t.versions.find((x) => x.number === inst.ltVersion);
-    this.ctx.kube.registerNode({
-      name: inst.nodeName,
-      instanceId: inst.id,
-      zone: inst.zone,
-      group: g.nodegroup ?? g.name,
-      instanceType: inst.instanceType,
-      labels: { ...g.labels, ...this.ctx.nodeLabels(g, inst) },
-      taints: g.taints,
-      capacity: g.capacity,
-      kubeletVersion: `v${v?.kubernetesVersion ?? "1.0"}.0-eks`,
-      neverReady: inst.neverReady,
-      readyNow,
-    });
-  }
-
-  /** Terminate an instance: the kubelet stops at once, the node object goes away after. */
+  /** Terminate an instance (in a group or not); its group then reconciles its capacity. */
   terminate(inst: InstanceRec, by: string): void {
-    if (inst.state === "shutting-down" || inst.state === "terminated") return;
     const g = inst.asg ? this.groups.get(inst.asg) : undefined;
-    inst.lifecycle = "Terminating";
-    inst.state = "shutting-down";
-    this.ctx.timeline.record("instance.terminated", {
-      group: g?.name ?? inst.launchedBy,
-      instance: inst.id,
-      node: inst.nodeName,
-      by,
-    });
-    const node = this.ctx.kube.nodes.get(inst.nodeName);
-    if (node) this.ctx.kube.setNodeReady(node, false);
-    this.ctx.clock.after(this.ctx.timings.terminateSeconds * 1000, () => {
-      inst.state = "terminated";
-      inst.lifecycle = "Terminated";
-      if (g) g.instances.delete(inst.id);
-      this.ctx.clock.after(this.ctx.timings.nodeDeleteSeconds * 1000, () =>
-        this.ctx.kube.deleteNode(inst.nodeName),
-      );
-    });
-    if (g) this.reconcileSoon(g);
+    if (this.ctx.ec2.terminate(inst, by, g) && g) this.reconcileSoon(g);
   }
 
   /** TerminateInstanceInAutoScalingGroup. */
   terminateInGroup(id: string, decrement: boolean, by: string): ScalingActivity {
-    const inst = this.instances.get(id);
+    const inst = this.ctx.ec2.instances.get(id);
     const g = inst?.asg ? this.groups.get(inst.asg) : undefined;
     if (!inst || !g || !ACTIVE.has(inst.lifecycle))
       throw new AwsApiError(
@@ -446,7 +307,7 @@ export class AwsSim {
   detach(g: AsgRec, ids: string[], decrement: boolean, by: string): ScalingActivity[] {
     const out: ScalingActivity[] = [];
     for (const id of ids) {
-      const inst = this.instances.get(id);
+      const inst = this.ctx.ec2.instances.get(id);
       if (!inst || inst.asg !== g.name || !ACTIVE.has(inst.lifecycle))
         throw new AwsApiError(
           "ValidationError",
@@ -459,7 +320,7 @@ export class AwsSim {
         `The number of instances to detach would make the group's desired capacity fall below its minimum size (${g.min}).`,
       );
     for (const id of ids) {
-      const inst = this.instances.get(id) as InstanceRec;
+      const inst = this.ctx.ec2.instances.get(id) as InstanceRec;
       inst.lifecycle = "Detached";
       inst.asg = undefined;
       g.instances.delete(id);
