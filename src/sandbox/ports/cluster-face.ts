@@ -16,11 +16,22 @@ import type {
   Workload,
 } from "../../ports/cluster.js";
 import { KubeApiError } from "../../ports/errors.js";
+import type { VirtualClock } from "../model/clock.js";
+import type { Timeline } from "../model/observers.js";
 import type { LeaseRec, NodeRec, PodRec, WorkloadRec } from "../model/records.js";
 import { toNode, toPdb, toPod } from "../sim/kube/convert.js";
+import type { KubeSim } from "../sim/kube/kube.js";
+import type { ApiGate } from "./api-gate.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { WatchStream } from "./watch-stream.js";
-import type { World } from "../world/world.js";
+
+/** What the Cluster face needs of the world. */
+export interface ClusterView {
+  kube: KubeSim;
+  clock: VirtualClock;
+  timeline: Timeline;
+  gate: ApiGate;
+}
 
 const POD_FIELDS = ["spec.nodeName", "metadata.name", "metadata.namespace", "status.phase"];
 const NODE_FIELDS = ["metadata.name", "spec.unschedulable"];
@@ -36,28 +47,26 @@ function nodeField(n: Node, field: string): string {
 }
 
 export class SandboxCluster implements Cluster {
-  constructor(private readonly world: World) {}
+  constructor(private readonly view: ClusterView) {}
 
+  /** Count the call; answer 429 with Retry-After when a throttling fault turns it away. */
   #gate(name: string): void {
-    const w = this.world;
-    w.calls.set(name, (w.calls.get(name) ?? 0) + 1);
-    for (const t of w.throttles)
-      if (t.api === "kubernetes" && w.random.next() < t.rate) {
-        w.timeline.record("api.throttled", { api: "kubernetes", call: name });
-        throw new KubeApiError(
-          429,
-          "TooManyRequests",
-          "Too many requests, please try again later.",
-          t.retryAfter,
-        );
-      }
+    const t = this.view.gate.admit(name, "kubernetes");
+    if (!t) return;
+    this.view.timeline.record("api.throttled", { api: "kubernetes", call: name });
+    throw new KubeApiError(
+      429,
+      "TooManyRequests",
+      "Too many requests, please try again later.",
+      t.retryAfter,
+    );
   }
 
   #page<T extends { metadata: { name: string; namespace?: string } }>(
     items: T[],
     opts: ListOptions | undefined,
   ): List<T> {
-    const rv = String(this.world.kube.rv);
+    const rv = String(this.view.kube.rv);
     const limit = opts?.resourceVersion === "0" ? 0 : (opts?.limit ?? 0);
     let offset = 0;
     if (opts?.continue) {
@@ -97,7 +106,7 @@ export class SandboxCluster implements Cluster {
 
   async listNodes(opts?: ListOptions): Promise<List<Node>> {
     this.#gate("core.listNodes");
-    const k = this.world.kube;
+    const k = this.view.kube;
     const filter = this.#nodeFilter(opts);
     return this.#page(
       k
@@ -110,18 +119,18 @@ export class SandboxCluster implements Cluster {
 
   async getNode(name: string): Promise<Node> {
     this.#gate("core.getNode");
-    const n = this.world.kube.nodes.get(name);
+    const n = this.view.kube.nodes.get(name);
     if (!n) throw new KubeApiError(404, "NotFound", `nodes "${name}" not found`);
     return toNode(n);
   }
 
   watchNodes(opts?: WatchOptions): AsyncIterable<WatchEvent<Node>> {
     this.#gate("core.watchNodes");
-    const k = this.world.kube;
+    const k = this.view.kube;
     const filter = this.#nodeFilter(opts);
     const watcher = { filter, stream: undefined as unknown as WatchStream<Node> };
     watcher.stream = new WatchStream<Node>(
-      this.world.clock,
+      this.view.clock,
       () => k.removeNodeWatcher(watcher),
       opts?.signal,
     );
@@ -136,12 +145,12 @@ export class SandboxCluster implements Cluster {
 
   async patchNode(name: string, patch: NodePatch): Promise<Node> {
     this.#gate("core.patchNode");
-    const k = this.world.kube;
+    const k = this.view.kube;
     return toNode(k.patchNode(name, patch) as NodeRec);
   }
 
   #pods(namespace: string | undefined, opts: ListOptions | undefined): PodRec[] {
-    const k = this.world.kube;
+    const k = this.view.kube;
     // Served from the node index when the field selector names a node, as the watch cache would.
     const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
     let pods: PodRec[];
@@ -164,7 +173,7 @@ export class SandboxCluster implements Cluster {
 
   async getPod(namespace: string, name: string): Promise<Pod> {
     this.#gate("core.getPod");
-    const p = this.world.kube.pods.get(`${namespace}/${name}`);
+    const p = this.view.kube.pods.get(`${namespace}/${name}`);
     if (!p) throw new KubeApiError(404, "NotFound", `pods "${name}" not found`);
     return toPod(p);
   }
@@ -175,9 +184,9 @@ export class SandboxCluster implements Cluster {
     opts?: { gracePeriodSeconds?: number },
   ): Promise<void> {
     this.#gate("core.deletePod");
-    const p = this.world.kube.pods.get(`${namespace}/${name}`);
+    const p = this.view.kube.pods.get(`${namespace}/${name}`);
     if (!p) throw new KubeApiError(404, "NotFound", `pods "${name}" not found`);
-    this.world.kube.deletePod(p, opts?.gracePeriodSeconds);
+    this.view.kube.deletePod(p, opts?.gracePeriodSeconds);
   }
 
   async evictPod(
@@ -186,16 +195,16 @@ export class SandboxCluster implements Cluster {
     opts?: { dryRun?: boolean },
   ): Promise<EvictionOutcome> {
     this.#gate("policy.evictPod");
-    return this.world.kube.evict(namespace, name, { ...(opts?.dryRun ? { dryRun: true } : {}) });
+    return this.view.kube.evict(namespace, name, { ...(opts?.dryRun ? { dryRun: true } : {}) });
   }
 
   watchPods(namespace: string | undefined, opts?: WatchOptions): AsyncIterable<WatchEvent<Pod>> {
     this.#gate("core.watchPods");
-    const k = this.world.kube;
+    const k = this.view.kube;
     const filter = this.#podFilter(namespace, opts);
     const watcher = { filter, stream: undefined as unknown as WatchStream<Pod> };
     watcher.stream = new WatchStream<Pod>(
-      this.world.clock,
+      this.view.clock,
       () => k.removePodWatcher(watcher),
       opts?.signal,
     );
@@ -213,14 +222,14 @@ export class SandboxCluster implements Cluster {
     opts?: ListOptions,
   ): Promise<List<PodDisruptionBudget>> {
     this.#gate("policy.listPodDisruptionBudgets");
-    const k = this.world.kube;
+    const k = this.view.kube;
     const labels = parseLabelSelector(opts?.labelSelector);
     const all = [...k.pdbs.entries()]
       .filter(([ns]) => namespace === undefined || ns === namespace)
       .flatMap(([, list]) => list);
     return this.#page(
       all
-        .map((b) => toPdb(b, this.world.clock.nowMs()))
+        .map((b) => toPdb(b, this.view.clock.nowMs()))
         .filter((b) => labels(b.metadata.labels ?? {})),
       opts,
     );
@@ -230,7 +239,7 @@ export class SandboxCluster implements Cluster {
   #workloadIndex?: { size: number; byKey: Map<string, WorkloadRec> };
 
   #workloadCandidates(kind: Workload["kind"], namespace: string, name: string): WorkloadRec[] {
-    const all = this.world.kube.workloads;
+    const all = this.view.kube.workloads;
     if (!this.#workloadIndex || this.#workloadIndex.size !== all.size) {
       const byKey = new Map<string, WorkloadRec>();
       for (const w of all.values()) {
@@ -302,7 +311,7 @@ export class SandboxCluster implements Cluster {
 
   async getLease(namespace: string, name: string): Promise<Lease> {
     this.#gate("coordination.getLease");
-    const l = this.world.kube.leases.get(`${namespace}/${name}`);
+    const l = this.view.kube.leases.get(`${namespace}/${name}`);
     if (!l)
       throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
     return this.#lease(l);
@@ -310,7 +319,7 @@ export class SandboxCluster implements Cluster {
 
   async createLease(namespace: string, lease: Lease): Promise<Lease> {
     this.#gate("coordination.createLease");
-    const k = this.world.kube;
+    const k = this.view.kube;
     const key = `${namespace}/${lease.metadata.name}`;
     if (k.leases.has(key))
       throw new KubeApiError(
@@ -324,18 +333,18 @@ export class SandboxCluster implements Cluster {
       uid: k.uid(),
       rv: k.nextRv(),
       spec: { ...lease.spec },
-      createdAt: this.world.clock.nowMs(),
+      createdAt: this.view.clock.nowMs(),
       labels: { ...(lease.metadata.labels ?? {}) },
       annotations: { ...(lease.metadata.annotations ?? {}) },
     };
     k.leases.set(key, rec);
-    this.world.timeline.record("lease.create", { lease: key, holder: rec.spec.holderIdentity });
+    this.view.timeline.record("lease.create", { lease: key, holder: rec.spec.holderIdentity });
     return this.#lease(rec);
   }
 
   async updateLease(namespace: string, lease: Lease): Promise<Lease> {
     this.#gate("coordination.updateLease");
-    const k = this.world.kube;
+    const k = this.view.kube;
     const key = `${namespace}/${lease.metadata.name}`;
     const rec = k.leases.get(key);
     if (!rec)
@@ -357,15 +366,15 @@ export class SandboxCluster implements Cluster {
     rec.labels = { ...(lease.metadata.labels ?? rec.labels) };
     rec.annotations = { ...(lease.metadata.annotations ?? rec.annotations) };
     rec.rv = k.nextRv();
-    this.world.timeline.record("lease.update", { lease: key, holder: rec.spec.holderIdentity });
+    this.view.timeline.record("lease.update", { lease: key, holder: rec.spec.holderIdentity });
     return this.#lease(rec);
   }
 
   async deleteLease(namespace: string, name: string): Promise<void> {
     this.#gate("coordination.deleteLease");
     const key = `${namespace}/${name}`;
-    if (!this.world.kube.leases.delete(key))
+    if (!this.view.kube.leases.delete(key))
       throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
-    this.world.timeline.record("lease.delete", { lease: key });
+    this.view.timeline.record("lease.delete", { lease: key });
   }
 }

@@ -2,14 +2,25 @@
 // pending for a while and nothing fits them, it raises the desired capacity of a group whose
 // nodes would fit them (up to its max). It is "another actor" for the invariant that changes
 // made by others during a roll are respected, and for EKS's early exit in scale-down.
+import type { VirtualClock } from "../model/clock.js";
 import type { AsgRec, NodeRec } from "../model/records.js";
+import type { AutoScalingSim } from "./aws/auto-scaling.js";
+import type { KubeSim } from "./kube/kube.js";
 import { unfit } from "./kube/scheduler-rules.js";
-import type { World } from "../world/world.js";
+
+/** What the autoscaler sees of the world. */
+export interface AutoscalerView {
+  clock: VirtualClock;
+  kube: Pick<KubeSim, "pending">;
+  autoScaling: AutoScalingSim;
+  /** A group by its Auto Scaling group name or its EKS node group name. */
+  groupOf(name: string): AsgRec;
+}
 
 export class ClusterAutoscaler {
   enabled = true;
   constructor(
-    private readonly world: World,
+    private readonly view: AutoscalerView,
     private readonly scanSeconds: number,
     private readonly pendingSeconds: number,
   ) {
@@ -17,14 +28,14 @@ export class ClusterAutoscaler {
   }
 
   #schedule(): void {
-    this.world.clock.after(this.scanSeconds * 1000, () => {
+    this.view.clock.after(this.scanSeconds * 1000, () => {
       if (this.enabled) this.scan();
       this.#schedule();
     });
   }
 
   scan(): void {
-    const { kube, autoScaling, clock } = this.world;
+    const { kube, autoScaling, clock } = this.view;
     const now = clock.nowMs();
     const stale = [...kube.pending].filter(
       (p) => !p.gone && now - p.createdAt >= this.pendingSeconds * 1000,
@@ -42,7 +53,7 @@ export class ClusterAutoscaler {
 
   /** Scale the group now, as the autoscaler would (for tests of "other actors win"). */
   scale(group: string, desired: number): void {
-    this.world.autoScaling.setCapacity(this.world.asg(group), { desired }, "cluster-autoscaler");
+    this.view.autoScaling.setCapacity(this.view.groupOf(group), { desired }, "cluster-autoscaler");
   }
 
   #templateNode(g: AsgRec): NodeRec {

@@ -1,18 +1,15 @@
 // The world: AWS state, Kubernetes state and the virtual clock in one object, built from a
 // scenario, with the actors that make it move (Auto Scaling, EC2 boot, kubelets, scheduler,
 // controllers, the PDB controller, EKS's update workflow, an optional cluster autoscaler) and
-// the ports the engine talks to (`world.cloud`, `world.cluster`, `world.clock`).
+// the ports the engine talks to (`world.cloud`, `world.cluster`, `world.clock`). This is where
+// the sandbox's parts are put together: the simulators (sim/), the port faces over them
+// (ports/), each given just the view it needs, and the starting state (build.ts).
 import type { Cloud } from "../../ports/cloud.js";
 import type { Cluster } from "../../ports/cluster.js";
-import { ClusterAutoscaler } from "../sim/cluster-autoscaler.js";
-import { AutoScalingSim } from "../sim/aws/auto-scaling.js";
-import { Ec2Sim } from "../sim/aws/ec2.js";
+import { formatDiagnostic } from "../../policy/diagnostic.js";
 import { VirtualClock } from "../model/clock.js";
-import { SandboxCloud } from "../ports/cloud-face.js";
-import { SandboxCluster } from "../ports/cluster-face.js";
-import { demoScenario } from "../scenarios/demo.js";
-import { EksSim } from "../sim/aws/eks.js";
-import { KubeSim } from "../sim/kube/kube.js";
+import { Availability, Timeline } from "../model/observers.js";
+import { Random } from "../model/random.js";
 import type {
   AsgRec,
   InstanceRec,
@@ -21,21 +18,24 @@ import type {
   PodRec,
   WorkloadRec,
 } from "../model/records.js";
-import { Availability, Timeline } from "../model/observers.js";
-import { Random } from "../model/random.js";
+import { ApiGate, type Throttle } from "../ports/api-gate.js";
+import { SandboxCloud } from "../ports/cloud-face.js";
+import { SandboxCluster } from "../ports/cluster-face.js";
+import { demoScenario } from "../scenarios/demo.js";
 import {
   parseScenario,
   scenarioFrom,
   type Scenario,
   type ScenarioInput,
 } from "../scenarios/schema.js";
-import { formatDiagnostic } from "../../policy/diagnostic.js";
+import { AutoScalingSim } from "../sim/aws/auto-scaling.js";
+import { Ec2Sim } from "../sim/aws/ec2.js";
+import { EksSim } from "../sim/aws/eks.js";
+import { ClusterAutoscaler } from "../sim/cluster-autoscaler.js";
+import { KubeSim } from "../sim/kube/kube.js";
+import { buildWorld } from "./build.js";
 
-export interface Throttle {
-  api: "kubernetes" | "aws";
-  rate: number;
-  retryAfter: number;
-}
+export type { Throttle } from "../ports/api-gate.js";
 
 export class World {
   readonly scenario: Scenario;
@@ -51,20 +51,44 @@ export class World {
   /** The ports, as the roll engine sees them. */
   readonly cloud: Cloud;
   readonly cluster: Cluster;
+  /** Counts the calls through the ports and throttles them as the scenario asks. */
+  readonly gate: ApiGate;
   readonly throttles: Throttle[];
   /** API calls made through the ports, by "service.method". */
-  readonly calls = new Map<string, number>();
+  readonly calls: Map<string, number>;
 
   /** A world from a validated scenario (parseScenario, scenarioFrom, demoScenario, generateScenario). */
   constructor(s: Scenario) {
     this.scenario = s;
-    const t = s.timings;
     this.clock = new VirtualClock(Date.parse(s.start));
     this.random = new Random(s.seed);
     this.timeline = new Timeline(this.clock);
     this.availability = new Availability(this.clock);
     this.throttles = s.faults.throttle;
-    this.kube = new KubeSim({
+    this.gate = new ApiGate(this.throttles, this.random);
+    this.calls = this.gate.calls;
+    this.kube = this.#kube(s);
+    this.ec2 = this.#ec2(s);
+    this.autoScaling = this.#autoScaling(s);
+    this.eks = this.#eks(s);
+    const { eks, ec2, autoScaling, kube, random, availability } = this;
+    buildWorld(s, { now: this.clock.nowMs(), random, availability, ec2, autoScaling, eks, kube });
+    const base = { clock: this.clock, timeline: this.timeline, gate: this.gate };
+    const { name: clusterName, region } = s.cluster;
+    this.cloud = new SandboxCloud({ ...base, clusterName, region, eks, autoScaling, ec2 });
+    this.cluster = new SandboxCluster({ ...base, kube });
+    if (s.autoscaler.enabled)
+      this.autoscaler = new ClusterAutoscaler(
+        { clock: this.clock, kube, autoScaling, groupOf: (name) => this.asg(name) },
+        s.autoscaler.scanInterval,
+        s.autoscaler.pendingFor,
+      );
+    this.availability.reset();
+  }
+
+  #kube(s: Scenario): KubeSim {
+    const t = s.timings;
+    return new KubeSim({
       clock: this.clock,
       random: this.random,
       timeline: this.timeline,
@@ -78,8 +102,12 @@ export class World {
         shutdownSeconds: t.podShutdown,
       },
     });
+  }
+
+  #ec2(s: Scenario): Ec2Sim {
+    const t = s.timings;
     const start = this.clock.nowMs();
-    this.ec2 = new Ec2Sim({
+    return new Ec2Sim({
       clock: this.clock,
       random: this.random,
       timeline: this.timeline,
@@ -95,19 +123,27 @@ export class World {
       neverReady: s.faults.nodesNeverReady.map((f) => ({ ...f, from: start + f.from * 1000 })),
       nodeLabels: (asg, inst) => this.eks.nodeLabels(asg, inst),
     });
-    this.autoScaling = new AutoScalingSim({
+  }
+
+  #autoScaling(s: Scenario): AutoScalingSim {
+    const start = this.clock.nowMs();
+    return new AutoScalingSim({
       clock: this.clock,
       random: this.random,
       timeline: this.timeline,
       ec2: this.ec2,
-      timings: { launchRetrySeconds: t.launchRetry },
+      timings: { launchRetrySeconds: s.timings.launchRetry },
       launchFaults: s.faults.launchFailures.map((f) => ({
         ...f,
         from: start + f.from * 1000,
         until: start + (f.from + f.for) * 1000,
       })),
     });
-    this.eks = new EksSim(
+  }
+
+  #eks(s: Scenario): EksSim {
+    const t = s.timings;
+    const eks = new EksSim(
       {
         clock: this.clock,
         random: this.random,
@@ -126,17 +162,8 @@ export class World {
       },
       s.cluster.version,
     );
-    this.eks.releases = s.releases;
-    this.#build(s);
-    this.cloud = new SandboxCloud(this);
-    this.cluster = new SandboxCluster(this);
-    if (s.autoscaler.enabled)
-      this.autoscaler = new ClusterAutoscaler(
-        this,
-        s.autoscaler.scanInterval,
-        s.autoscaler.pendingFor,
-      );
-    this.availability.reset();
+    eks.releases = s.releases;
+    return eks;
   }
 
   /** A world from a scenario written as an object (validated here; throws on errors). */
@@ -238,206 +265,5 @@ export class World {
       if (ready < w.replicas) return false;
     }
     return true;
-  }
-
-  // ---------------------------------------------------------------- building
-
-  #build(s: Scenario): void {
-    const now = this.clock.nowMs();
-    for (const g of s.nodeGroups) {
-      const zones = g.zones ?? s.zones;
-      const version = g.version ?? s.cluster.version;
-      const managed = g.type === "managed";
-      const ltId = `lt-0${this.random.hex(16)}`;
-      const custom = managed && g.launchTemplate !== undefined;
-      const nVersions = g.launchTemplate?.versions ?? 1;
-      const versions = [];
-      for (let k = 1; k <= nVersions; k++) {
-        const release = managed ? (g.releaseVersion as string) : undefined;
-        versions.push({
-          number: k,
-          imageId:
-            managed && !custom
-              ? this.eks.amiFor(release as string)
-              : this.eks.amiFor(`${g.name}-v${k}`),
-          ...(release ? { releaseVersion: release } : {}),
-          kubernetesVersion: version,
-          createdAt: now - (nVersions - k + 1) * 86_400_000,
-        });
-      }
-      this.ec2.templates.set(ltId, {
-        id: ltId,
-        name: g.launchTemplate?.name ?? (managed && !custom ? `eks-${this.random.uuid()}` : g.name),
-        versions,
-        defaultVersion: g.launchTemplate?.default ?? 1,
-      });
-      const use = g.launchTemplate?.use ?? "$Latest";
-      const asgName = managed ? `eks-${g.name}-${this.random.uuid()}` : g.name;
-      const asg: AsgRec = {
-        name: asgName,
-        min: g.size.min,
-        max: g.size.max,
-        desired: g.size.desired,
-        zones,
-        ltId,
-        ltVersion: String(use),
-        mixedInstances: g.mixedInstances,
-        instanceType: g.instanceType,
-        instances: new Set(),
-        tags: [
-          {
-            Key: `kubernetes.io/cluster/${s.cluster.name}`,
-            Value: "owned",
-            ResourceId: asgName,
-            ResourceType: "auto-scaling-group",
-            PropagateAtLaunch: true,
-          },
-          ...(managed
-            ? [
-                {
-                  Key: "eks:nodegroup-name",
-                  Value: g.name,
-                  ResourceId: asgName,
-                  ResourceType: "auto-scaling-group" as const,
-                  PropagateAtLaunch: true,
-                },
-              ]
-            : []),
-          ...Object.entries(g.tags).map(([Key, Value]) => ({
-            Key,
-            Value,
-            ResourceId: asgName,
-            ResourceType: "auto-scaling-group" as const,
-            PropagateAtLaunch: true,
-          })),
-        ],
-        suspended: new Set(),
-        activities: [],
-        labels: g.labels,
-        taints: g.taints,
-        capacity: g.capacity,
-        createdAt: now - 30 * 86_400_000,
-        reconcilePending: false,
-        ...(managed ? { nodegroup: g.name } : {}),
-      };
-      this.autoScaling.groups.set(asgName, asg);
-      if (managed)
-        this.eks.nodegroups.set(g.name, {
-          name: g.name,
-          asg: asgName,
-          version,
-          releaseVersion: g.releaseVersion as string,
-          ltId,
-          customLaunchTemplate: custom,
-          updateConfig: g.updateConfig ?? { maxUnavailable: 1 },
-          status: "ACTIVE",
-          issues: [],
-          createdAt: now - 30 * 86_400_000,
-          modifiedAt: now - 30 * 86_400_000,
-        });
-      // Initial instances: those listed with their version, the rest at the configured one.
-      const configured = this.ec2.resolveVersion(this.ec2.templates.get(ltId)!, String(use)).number;
-      const plan: { version: number; zone?: string }[] = [];
-      for (const i of g.instances ?? [])
-        for (let k = 0; k < i.count; k++)
-          plan.push({ version: i.version, ...(i.zone ? { zone: i.zone } : {}) });
-      while (plan.length < g.size.desired) plan.push({ version: configured });
-      const counts = new Map(zones.map((z) => [z, 0]));
-      for (const p of plan) {
-        const zone =
-          p.zone ??
-          [...zones].sort(
-            (a, b) =>
-              (counts.get(a) ?? 0) - (counts.get(b) ?? 0) || zones.indexOf(a) - zones.indexOf(b),
-          )[0]!;
-        counts.set(zone, (counts.get(zone) ?? 0) + 1);
-        const inst = this.autoScaling.launch(asg, zone, { ltVersion: p.version, initial: true });
-        // Instances launched over the past weeks, oldest first.
-        inst.launchTime = now - 20 * 86_400_000 + asg.instances.size * 60_000;
-        const node = this.kube.nodes.get(inst.nodeName);
-        if (node) node.createdAt = inst.launchTime + 90_000;
-      }
-    }
-    // PDBs before pods, so pods know their budgets from birth.
-    for (const w of s.workloads) {
-      if (!w.pdb) continue;
-      this.kube.addPdb(
-        this.#pdb(
-          w.namespace,
-          w.pdb.name ?? w.name,
-          { matchLabels: w.labels ?? { app: w.name } },
-          w.pdb,
-        ),
-      );
-    }
-    for (const p of s.pdbs) this.kube.addPdb(this.#pdb(p.namespace, p.name, p.selector, p));
-    const order = ["DaemonSet", "StatefulSet", "Deployment", "Pod"];
-    const sorted = [...s.workloads].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
-    for (const w of sorted) {
-      const rec: WorkloadRec = {
-        kind: w.kind,
-        namespace: w.namespace,
-        name: w.name,
-        key: `${w.kind}/${w.namespace}/${w.name}`,
-        uid: this.kube.uid(),
-        ...(w.kind === "Deployment" ? { replicaSet: `${w.name}-${this.random.hex(10)}` } : {}),
-        replicas: w.kind === "Pod" ? 1 : w.replicas,
-        template: {
-          labels: w.labels ?? { app: w.name },
-          tolerations: w.tolerations,
-          nodeSelector: w.nodeSelector,
-          requests: w.requests,
-          terminationGracePeriodSeconds: w.terminationGracePeriod,
-          preStopSeconds: w.preStop,
-          startSeconds: w.start,
-          readySeconds: w.ready,
-          readinessProbe: w.readinessProbe,
-        },
-        pods: new Set(),
-        stuckTerminating:
-          w.stuckTerminating ||
-          s.faults.stuckTerminating.some((n) => n === w.name || n === `${w.namespace}/${w.name}`),
-        podSeq: 0,
-      };
-      this.kube.addWorkload(rec, { readyNow: true });
-    }
-    for (const w of this.kube.workloads.values()) {
-      let ready = 0;
-      for (const p of w.pods) if (p.ready) ready++;
-      this.availability.track(
-        w.key,
-        w.kind === "DaemonSet" ? Math.max(1, w.pods.size) : w.replicas,
-        ready,
-      );
-    }
-  }
-
-  #pdb(
-    namespace: string,
-    name: string,
-    selector: PdbRec["selector"],
-    b: {
-      minAvailable?: number | string;
-      maxUnavailable?: number | string;
-      unhealthyPodEvictionPolicy?: "IfHealthyBudget" | "AlwaysAllow";
-    },
-  ): PdbRec {
-    return {
-      namespace,
-      name,
-      uid: this.kube.uid(),
-      rv: this.kube.nextRv(),
-      generation: 1,
-      selector,
-      ...(b.minAvailable !== undefined ? { minAvailable: b.minAvailable } : {}),
-      ...(b.maxUnavailable !== undefined ? { maxUnavailable: b.maxUnavailable } : {}),
-      ...(b.unhealthyPodEvictionPolicy
-        ? { unhealthyPodEvictionPolicy: b.unhealthyPodEvictionPolicy }
-        : {}),
-      pods: new Set(),
-      disrupted: new Map(),
-      dirty: true,
-      status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 },
-    };
   }
 }
