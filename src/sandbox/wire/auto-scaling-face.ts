@@ -1,9 +1,8 @@
 // The Auto Scaling face: the query protocol (form POST in, XML out, namespace 2011-01-01) over
-// the sandbox's Cloud port. Throttling is the `Throttling` code with HTTP 400, as Auto Scaling
+// the Cloud port's Auto Scaling. Throttling is the `Throttling` code with HTTP 400, as Auto Scaling
 // answers it; the SDK's retry strategy knows that code.
-import type { AutoScalingGroup, ScalingActivity } from "../../ports/cloud.js";
+import type { AutoScaling, AutoScalingGroup, ScalingActivity } from "../../ports/cloud.js";
 import { AwsApiError } from "../../ports/errors.js";
-import type { World } from "../world/world.js";
 import { queryErrorXml, toXml, type XmlValue } from "./query-protocol.js";
 import {
   bool,
@@ -61,100 +60,104 @@ export class AutoScalingFace extends QueryFace {
     },
   };
 
-  constructor(private readonly world: World) {
+  constructor(private readonly autoScaling: AutoScaling) {
     super();
   }
 
   /** The action's result element content; null for actions without one; undefined = unknown. */
   protected async run(action: string, p: Params): Promise<XmlValue | null | undefined> {
-    const as = this.world.cloud.autoScaling;
-    const group = () => need(p, "AutoScalingGroupName");
-    switch (action) {
-      case "DescribeAutoScalingGroups": {
-        const names = list(p, "AutoScalingGroupNames");
-        const filters = objects(p, "Filters").map((f) => ({
-          Name: str(f, "Name") ?? "",
-          Values: list(f, "Values") ?? [],
-        }));
-        const groups = await as.describeAutoScalingGroups({
-          ...(names && { AutoScalingGroupNames: names }),
-          ...(filters.length && { Filters: filters }),
-        });
-        const { page, next } = pageOf(groups, str(p, "NextToken"), num(p, "MaxRecords") ?? 50);
-        return { AutoScalingGroups: page.map(groupXml), NextToken: next };
-      }
-      case "SetDesiredCapacity":
-        await as.setDesiredCapacity({
-          AutoScalingGroupName: group(),
-          DesiredCapacity: num(p, "DesiredCapacity") ?? Number(need(p, "DesiredCapacity")),
-          ...(bool(p, "HonorCooldown") !== undefined && {
-            HonorCooldown: bool(p, "HonorCooldown"),
-          }),
-        });
-        return null;
-      case "UpdateAutoScalingGroup": {
-        const lt = p.LaunchTemplate as Params | undefined;
-        await as.updateAutoScalingGroup({
-          AutoScalingGroupName: group(),
-          ...(num(p, "MinSize") !== undefined && { MinSize: num(p, "MinSize") }),
-          ...(num(p, "MaxSize") !== undefined && { MaxSize: num(p, "MaxSize") }),
-          ...(num(p, "DesiredCapacity") !== undefined && {
-            DesiredCapacity: num(p, "DesiredCapacity"),
-          }),
-          ...(lt &&
-            typeof lt === "object" && { LaunchTemplate: { ...(lt as Record<string, string>) } }),
-        });
-        return null;
-      }
-      case "DetachInstances": {
-        const acts = await as.detachInstances({
-          AutoScalingGroupName: group(),
-          InstanceIds: list(p, "InstanceIds") ?? [],
-          ShouldDecrementDesiredCapacity: bool(p, "ShouldDecrementDesiredCapacity") ?? false,
-        });
-        return { Activities: acts.map(activityXml) };
-      }
-      case "TerminateInstanceInAutoScalingGroup": {
-        const a = await as.terminateInstanceInAutoScalingGroup({
-          InstanceId: need(p, "InstanceId"),
-          ShouldDecrementDesiredCapacity: bool(p, "ShouldDecrementDesiredCapacity") ?? false,
-        });
-        return { Activity: activityXml(a) };
-      }
-      case "CreateOrUpdateTags": {
-        const tags = objects(p, "Tags").map((t) => ({
-          Key: str(t, "Key") ?? "",
-          Value: str(t, "Value") ?? "",
-          ResourceId: str(t, "ResourceId") ?? "",
-          ResourceType: "auto-scaling-group" as const,
-          ...(str(t, "PropagateAtLaunch") !== undefined && {
-            PropagateAtLaunch: str(t, "PropagateAtLaunch") === "true",
-          }),
-        }));
-        await as.createOrUpdateTags({ Tags: tags });
-        return null;
-      }
-      case "SuspendProcesses":
-      case "ResumeProcesses": {
-        const processes = list(p, "ScalingProcesses");
-        const input = {
-          AutoScalingGroupName: group(),
-          ...(processes && { ScalingProcesses: processes }),
-        };
-        await (action === "SuspendProcesses"
-          ? as.suspendProcesses(input)
-          : as.resumeProcesses(input));
-        return null;
-      }
-      case "DescribeScalingActivities": {
-        const acts = await as.describeScalingActivities({
-          AutoScalingGroupName: group(),
-          ...(num(p, "MaxRecords") !== undefined && { MaxRecords: num(p, "MaxRecords") }),
-        });
-        return { Activities: acts.map(activityXml) };
-      }
-      default:
-        return undefined;
-    }
+    const act = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+    return act ? act(this.autoScaling, p) : undefined;
   }
+}
+
+type Action = (as: AutoScaling, p: Params) => Promise<XmlValue | null>;
+
+const group = (p: Params) => need(p, "AutoScalingGroupName");
+
+/** Each action: its parameters read from the form, the port called, the result element. */
+const ACTIONS: Record<string, Action> = {
+  async DescribeAutoScalingGroups(as, p) {
+    const names = list(p, "AutoScalingGroupNames");
+    const filters = objects(p, "Filters").map((f) => ({
+      Name: str(f, "Name") ?? "",
+      Values: list(f, "Values") ?? [],
+    }));
+    const groups = await as.describeAutoScalingGroups({
+      ...(names && { AutoScalingGroupNames: names }),
+      ...(filters.length && { Filters: filters }),
+    });
+    const { page, next } = pageOf(groups, str(p, "NextToken"), num(p, "MaxRecords") ?? 50);
+    return { AutoScalingGroups: page.map(groupXml), NextToken: next };
+  },
+  async SetDesiredCapacity(as, p) {
+    await as.setDesiredCapacity({
+      AutoScalingGroupName: group(p),
+      DesiredCapacity: num(p, "DesiredCapacity") ?? Number(need(p, "DesiredCapacity")),
+      ...(bool(p, "HonorCooldown") !== undefined && { HonorCooldown: bool(p, "HonorCooldown") }),
+    });
+    return null;
+  },
+  async UpdateAutoScalingGroup(as, p) {
+    const lt = p.LaunchTemplate as Params | undefined;
+    await as.updateAutoScalingGroup({
+      AutoScalingGroupName: group(p),
+      ...(num(p, "MinSize") !== undefined && { MinSize: num(p, "MinSize") }),
+      ...(num(p, "MaxSize") !== undefined && { MaxSize: num(p, "MaxSize") }),
+      ...(num(p, "DesiredCapacity") !== undefined && {
+        DesiredCapacity: num(p, "DesiredCapacity"),
+      }),
+      ...(lt &&
+        typeof lt === "object" && { LaunchTemplate: { ...(lt as Record<string, string>) } }),
+    });
+    return null;
+  },
+  async DetachInstances(as, p) {
+    const acts = await as.detachInstances({
+      AutoScalingGroupName: group(p),
+      InstanceIds: list(p, "InstanceIds") ?? [],
+      ShouldDecrementDesiredCapacity: bool(p, "ShouldDecrementDesiredCapacity") ?? false,
+    });
+    return { Activities: acts.map(activityXml) };
+  },
+  async TerminateInstanceInAutoScalingGroup(as, p) {
+    const a = await as.terminateInstanceInAutoScalingGroup({
+      InstanceId: need(p, "InstanceId"),
+      ShouldDecrementDesiredCapacity: bool(p, "ShouldDecrementDesiredCapacity") ?? false,
+    });
+    return { Activity: activityXml(a) };
+  },
+  async CreateOrUpdateTags(as, p) {
+    const tags = objects(p, "Tags").map((t) => ({
+      Key: str(t, "Key") ?? "",
+      Value: str(t, "Value") ?? "",
+      ResourceId: str(t, "ResourceId") ?? "",
+      ResourceType: "auto-scaling-group" as const,
+      ...(str(t, "PropagateAtLaunch") !== undefined && {
+        PropagateAtLaunch: str(t, "PropagateAtLaunch") === "true",
+      }),
+    }));
+    await as.createOrUpdateTags({ Tags: tags });
+    return null;
+  },
+  async SuspendProcesses(as, p) {
+    await as.suspendProcesses(processesInput(p));
+    return null;
+  },
+  async ResumeProcesses(as, p) {
+    await as.resumeProcesses(processesInput(p));
+    return null;
+  },
+  async DescribeScalingActivities(as, p) {
+    const acts = await as.describeScalingActivities({
+      AutoScalingGroupName: group(p),
+      ...(num(p, "MaxRecords") !== undefined && { MaxRecords: num(p, "MaxRecords") }),
+    });
+    return { Activities: acts.map(activityXml) };
+  },
+};
+
+function processesInput(p: Params) {
+  const processes = list(p, "ScalingProcesses");
+  return { AutoScalingGroupName: group(p), ...(processes && { ScalingProcesses: processes }) };
 }

@@ -1,9 +1,9 @@
 // The EC2 face: EC2's flavour of the query protocol (namespace 2016-11-15, lowerCamelCase
 // elements, lists as <item>, no Result wrapper, its own error document) over the Cloud port and
-// the world's launch templates. EC2 says RequestLimitExceeded (HTTP 503) when it throttles.
-import type { Ec2Instance, LaunchTemplateVersion } from "../../ports/cloud.js";
+// the simulator's launch templates. EC2 says RequestLimitExceeded (HTTP 503) when it throttles.
+import type { Ec2, Ec2Instance, LaunchTemplateVersion } from "../../ports/cloud.js";
 import { AwsApiError } from "../../ports/errors.js";
-import type { World } from "../world/world.js";
+import type { Ec2Sim } from "../sim/aws/ec2.js";
 import { ec2ErrorXml, toXml, type XmlValue } from "./query-protocol.js";
 import {
   list,
@@ -56,6 +56,12 @@ function instanceXml(i: Ec2Instance): XmlValue {
   };
 }
 
+/** What the EC2 face needs: the Cloud port's EC2, and the simulator's templates and instances. */
+export interface Ec2WireView {
+  ec2: Ec2;
+  sim: Pick<Ec2Sim, "templates" | "instances">;
+}
+
 export class Ec2Face extends QueryFace {
   readonly name = "ec2";
   protected readonly dialect: QueryDialect = {
@@ -68,12 +74,12 @@ export class Ec2Face extends QueryFace {
       `<?xml version="1.0" encoding="UTF-8"?><${action}Response xmlns="${EC2_NS}"><requestId>${id}</requestId>${toXml(result, "item")}</${action}Response>`,
   };
 
-  constructor(private readonly world: World) {
+  constructor(private readonly view: Ec2WireView) {
     super();
   }
 
   protected async run(action: string, p: Params): Promise<XmlValue | undefined> {
-    const ec2 = this.world.cloud.ec2;
+    const ec2 = this.view.ec2;
     switch (action) {
       case "DescribeLaunchTemplates":
         return this.#templates(p);
@@ -95,7 +101,7 @@ export class Ec2Face extends QueryFace {
         return { launchTemplateVersionSet: page.map(versionXml), nextToken: next };
       }
       case "DescribeInstances": {
-        const ids = list(p, "InstanceId") ?? [...this.world.ec2.instances.keys()];
+        const ids = list(p, "InstanceId") ?? [...this.view.sim.instances.keys()];
         const states = objects(p, "Filter").find((f) => str(f, "Name") === "instance-state-name");
         let found = await ec2.describeInstances({ InstanceIds: ids });
         if (states)
@@ -125,11 +131,11 @@ export class Ec2Face extends QueryFace {
     }
   }
 
-  /** The world's launch templates (the Cloud port has no call for them: noderoll never lists). */
+  /** The simulator's launch templates (the Cloud port has no call for them: noderoll never lists). */
   #templates(p: Params): XmlValue {
     const ids = list(p, "LaunchTemplateId");
     const names = list(p, "LaunchTemplateName");
-    const all = [...this.world.ec2.templates.values()].filter(
+    const all = [...this.view.sim.templates.values()].filter(
       (t) => (!ids || ids.includes(t.id)) && (!names || names.includes(t.name)),
     );
     if ((ids || names) && all.length === 0)

@@ -2,9 +2,8 @@
 // paths (GET /clusters/{name}, /clusters/{name}/node-groups[/{ng}[/update-version|update-config]],
 // /clusters/{name}/updates[/{id}]). Errors carry x-amzn-errortype and a {"message"} body, which
 // is how the SDK and the aws CLI tell one error from another.
-import type { EksUpdate, Nodegroup } from "../../ports/cloud.js";
+import type { Eks, EksUpdate, Nodegroup } from "../../ports/cloud.js";
 import { AwsApiError } from "../../ports/errors.js";
-import type { World } from "../world/world.js";
 import { json, type Face, type WireRequest, type WireResponse } from "./http-server.js";
 
 type Body = Record<string, unknown>;
@@ -47,6 +46,14 @@ export function awsJsonError(
   return json(status, { message }, resource, { "x-amzn-errortype": code });
 }
 
+/** What the EKS face needs: the Cloud port's EKS, the region, and when the scenario starts. */
+export interface EksWireView {
+  eks: Eks;
+  region: string;
+  /** The scenario's start (ISO-8601); the cluster was created 90 days before. */
+  start: string;
+}
+
 export class EksFace implements Face {
   readonly name = "eks";
   /** Answer the next N requests with ThrottlingException (tests of the SDK's retries). */
@@ -54,7 +61,7 @@ export class EksFace implements Face {
   #requestNo = 0;
 
   constructor(
-    private readonly world: World,
+    private readonly view: EksWireView,
     /** The Kubernetes endpoint DescribeCluster reports (the sandbox server's URL). */
     private readonly endpoint: () => string,
     /** Base64 PEM of the certificate the endpoint presents, as certificateAuthority.data. */
@@ -119,9 +126,9 @@ export class EksFace implements Face {
   }
 
   async #run(op: string, p: string[], q: URLSearchParams, body: Body): Promise<unknown> {
-    const eks = this.world.cloud.eks;
+    const eks = this.view.eks;
     const cluster = p[1]!;
-    const region = this.world.scenario.cluster.region;
+    const region = this.view.region;
     switch (op) {
       case "DescribeCluster": {
         const c = await eks.describeCluster(cluster);
@@ -129,7 +136,7 @@ export class EksFace implements Face {
           cluster: {
             ...c,
             endpoint: this.endpoint(),
-            createdAt: seconds(new Date(Date.parse(this.world.scenario.start) - 90 * 86_400_000)),
+            createdAt: seconds(new Date(Date.parse(this.view.start) - 90 * 86_400_000)),
             platformVersion: "eks.1",
             ...(this.caData && { certificateAuthority: { data: this.caData } }),
           },

@@ -95,6 +95,36 @@ async function readBody(req: IncomingMessage): Promise<string> {
 /** Which face owns a response, and what it calls the resource (set by the face). */
 export const RESOURCE_HEADER = "x-sandbox-resource";
 
+/** The first face that answers, or a plain 404; a face that throws answers 500. */
+async function answer(
+  faces: Face[],
+  request: WireRequest,
+): Promise<{ face: string; response: WireResponse }> {
+  for (const face of faces) {
+    try {
+      const response = await face.handle(request);
+      if (response) return { face: face.name, response };
+    } catch (e) {
+      return {
+        face: face.name,
+        response: {
+          status: 500,
+          headers: { "content-type": "text/plain" },
+          body: `sandbox error: ${(e as Error).message}`,
+        },
+      };
+    }
+  }
+  return {
+    face: "none",
+    response: {
+      status: 404,
+      headers: { "content-type": "text/plain" },
+      body: "404 page not found\n",
+    },
+  };
+}
+
 export async function startWireServer(
   faces: Face[],
   options: { port?: number } = {},
@@ -114,34 +144,7 @@ export async function startWireServer(
       headers: req.headers,
       body,
     };
-    let answered: { face: string; response: WireResponse } | undefined;
-    for (const face of faces) {
-      try {
-        const response = await face.handle(request);
-        if (response) {
-          answered = { face: face.name, response };
-          break;
-        }
-      } catch (e) {
-        answered = {
-          face: face.name,
-          response: {
-            status: 500,
-            headers: { "content-type": "text/plain" },
-            body: `sandbox error: ${(e as Error).message}`,
-          },
-        };
-        break;
-      }
-    }
-    const { face, response } = answered ?? {
-      face: "none",
-      response: {
-        status: 404,
-        headers: { "content-type": "text/plain" },
-        body: "404 page not found\n",
-      },
-    };
+    const { face, response } = await answer(faces, request);
     const resource = response.headers?.[RESOURCE_HEADER] ?? url.pathname;
     log.add({
       face,

@@ -4,8 +4,13 @@
 // two requests). Older versions than the history holds answer 410 Gone, as the watch cache does.
 import type { ServerResponse } from "node:http";
 import type { Node, Pod, WatchEvent } from "../../ports/cluster.js";
-import type { Watcher } from "../sim/kube/kube.js";
-import type { World } from "../world/world.js";
+import type { KubeSim, Watcher } from "../sim/kube/kube.js";
+
+/** What the hub needs of the Kubernetes simulator: its resourceVersions and its watchers. */
+export type KubeEvents = Pick<
+  KubeSim,
+  "rv" | "nextRv" | "addNodeWatcher" | "removeNodeWatcher" | "addPodWatcher" | "removePodWatcher"
+>;
 
 export type WatchKind = "nodes" | "pods";
 type KubeObject = Node | Pod;
@@ -33,11 +38,11 @@ export class WatchHub {
   readonly #subs = new Set<Subscriber>();
 
   constructor(
-    private readonly world: World,
+    private readonly kube: KubeEvents,
     private readonly limit = 10_000,
   ) {
-    this.floor = world.kube.rv;
-    this.last = world.kube.rv;
+    this.floor = kube.rv;
+    this.last = kube.rv;
     // Taps that keep no filter of their own: every event passes through the history.
     this.#nodeTap = {
       filter: () => true,
@@ -47,8 +52,8 @@ export class WatchHub {
       filter: () => true,
       stream: { push: (e: WatchEvent<Pod>) => this.#record("pods", e) },
     };
-    world.kube.addNodeWatcher(this.#nodeTap);
-    world.kube.addPodWatcher(this.#podTap);
+    kube.addNodeWatcher(this.#nodeTap);
+    kube.addPodWatcher(this.#podTap);
   }
 
   readonly #nodeTap: Watcher<Node>;
@@ -56,12 +61,12 @@ export class WatchHub {
 
   /** Stop listening to the world (the server is closing). */
   close(): void {
-    this.world.kube.removeNodeWatcher(this.#nodeTap);
-    this.world.kube.removePodWatcher(this.#podTap);
+    this.kube.removeNodeWatcher(this.#nodeTap);
+    this.kube.removePodWatcher(this.#podTap);
   }
 
   #record(kind: WatchKind, e: WatchEvent<KubeObject>): void {
-    const kube = this.world.kube;
+    const kube = this.kube;
     const objectRv = Number(e.object.metadata.resourceVersion ?? 0);
     // Deletions carry the object's last version in the sandbox; a watch needs a newer one.
     let rv = objectRv > this.last ? objectRv : this.last;

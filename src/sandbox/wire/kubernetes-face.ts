@@ -3,10 +3,10 @@
 // checked as EKS would (a presigned STS URL) or against the sandbox's static token. Every
 // failure is a Status body with the API server's status code and reason; nothing a client
 // sends can crash the server.
-import type { Lease, ListOptions, Node, Pod, Workload } from "../../ports/cluster.js";
+import type { Cluster, Lease, Node, Pod, Workload } from "../../ports/cluster.js";
 import { KubeApiError } from "../../ports/errors.js";
-import { parseFieldSelector, parseLabelSelector } from "../ports/selectors.js";
-import type { World } from "../world/world.js";
+import type { VirtualClock } from "../model/clock.js";
+import type { ApiGate } from "../ports/api-gate.js";
 import {
   json,
   RESOURCE_HEADER,
@@ -24,7 +24,19 @@ import {
 } from "./kube-discovery.js";
 import { PATCH_TYPES, patchNodeBody } from "./kube-patch.js";
 import { toTable, wantsTable } from "./kube-table.js";
-import { WatchHub, watchStream, type WatchKind } from "./kube-watch.js";
+import {
+  fromError,
+  KINDS,
+  kubeStatus,
+  listOptions,
+  objectFilter,
+  parseBody,
+  parseTarget,
+  PUBLIC,
+  truthy,
+  type Target,
+} from "./kube-request.js";
+import { WatchHub, watchStream, type KubeEvents, type WatchKind } from "./kube-watch.js";
 import { DEFAULT_CREDENTIALS, verifyEksToken, type SandboxCredentials } from "./sts-face.js";
 
 /** The bearer token `serveSandbox` writes into the kubeconfig. */
@@ -41,141 +53,19 @@ export interface KubernetesFaceOptions {
   historyLimit?: number;
 }
 
-interface Target {
-  groupVersion: string;
-  namespace?: string;
-  resource: string;
-  name?: string;
-  sub?: string;
+/** What the Kubernetes face needs of the world. */
+export interface KubernetesWireView {
+  /** The Cluster port, which answers every resource request. */
+  cluster: Cluster;
+  clusterName: string;
+  /** The control plane's version ("1.33"), for /version. */
+  version: string;
+  clock: VirtualClock;
+  /** Counts and throttles watches (they bypass the port's own gate, see #throttleWatch). */
+  gate: ApiGate;
+  /** The simulator's change events, for the watch history. */
+  kube: KubeEvents;
 }
-
-const KINDS: Record<string, { kind: string; apiVersion: string }> = {
-  nodes: { kind: "Node", apiVersion: "v1" },
-  pods: { kind: "Pod", apiVersion: "v1" },
-  poddisruptionbudgets: { kind: "PodDisruptionBudget", apiVersion: "policy/v1" },
-  leases: { kind: "Lease", apiVersion: "coordination.k8s.io/v1" },
-  daemonsets: { kind: "DaemonSet", apiVersion: "apps/v1" },
-  deployments: { kind: "Deployment", apiVersion: "apps/v1" },
-  replicasets: { kind: "ReplicaSet", apiVersion: "apps/v1" },
-  statefulsets: { kind: "StatefulSet", apiVersion: "apps/v1" },
-};
-
-const PUBLIC = new Set(["/version", "/healthz", "/livez", "/readyz"]);
-const NODE_FIELDS = ["metadata.name", "spec.unschedulable"];
-const POD_FIELDS = ["spec.nodeName", "metadata.name", "metadata.namespace", "status.phase"];
-
-/** A Status body: how the API server says anything went wrong (or an eviction went right). */
-export function kubeStatus(
-  code: number,
-  reason: string,
-  message: string,
-  resource: string,
-  details?: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): WireResponse {
-  const failure = code >= 300;
-  return json(
-    code,
-    {
-      kind: "Status",
-      apiVersion: "v1",
-      metadata: {},
-      status: failure ? "Failure" : "Success",
-      ...(failure && { message, reason }),
-      ...(details && { details }),
-      code,
-    },
-    resource,
-    headers,
-  );
-}
-
-function fromError(e: unknown, resource: string): WireResponse {
-  if (e instanceof KubeApiError) {
-    const retry = e.retryAfterSeconds;
-    return kubeStatus(
-      e.status,
-      e.reason,
-      e.message,
-      resource,
-      retry !== undefined ? { retryAfterSeconds: retry } : undefined,
-      e.status === 429 && retry !== undefined ? { "retry-after": String(retry) } : {},
-    );
-  }
-  return kubeStatus(
-    500,
-    "InternalError",
-    `Internal error occurred: ${(e as Error).message}`,
-    resource,
-  );
-}
-
-/** "/apis/apps/v1/namespaces/ns/daemonsets/x" → its parts; undefined for non-resource paths. */
-function parseTarget(path: string): Target | undefined {
-  const s = path.split("/").filter(Boolean).map(decodeURIComponent);
-  let rest: string[];
-  let groupVersion: string;
-  if (s[0] === "api" && s.length >= 3) [groupVersion, rest] = [s[1]!, s.slice(2)];
-  else if (s[0] === "apis" && s.length >= 4) [groupVersion, rest] = [`${s[1]}/${s[2]}`, s.slice(3)];
-  else return undefined;
-  let namespace: string | undefined;
-  if (rest[0] === "namespaces" && rest.length >= 3) [namespace, rest] = [rest[1], rest.slice(2)];
-  if (rest.length > 3) return undefined;
-  return { groupVersion, namespace, resource: rest[0]!, name: rest[1], sub: rest[2] };
-}
-
-function listOptions(q: URLSearchParams): ListOptions {
-  const opts: ListOptions = {};
-  for (const k of ["labelSelector", "fieldSelector", "continue", "resourceVersion"] as const) {
-    const v = q.get(k);
-    if (v) opts[k] = v;
-  }
-  const limit = Number(q.get("limit") ?? 0);
-  if (limit > 0) opts.limit = limit;
-  return opts;
-}
-
-function fieldOf(o: Node | Pod, field: string): string {
-  const p = o as Pod;
-  if (field === "metadata.name") return o.metadata.name;
-  if (field === "metadata.namespace") return o.metadata.namespace ?? "";
-  if (field === "spec.nodeName") return p.spec.nodeName ?? "";
-  if (field === "status.phase") return p.status.phase;
-  return String((o as Node).spec.unschedulable ?? false);
-}
-
-function objectFilter(kind: WatchKind, namespace: string | undefined, q: URLSearchParams) {
-  const labels = parseLabelSelector(q.get("labelSelector") ?? undefined);
-  const fields = parseFieldSelector(
-    q.get("fieldSelector") ?? undefined,
-    kind === "nodes" ? NODE_FIELDS : POD_FIELDS,
-  );
-  return (o: Node | Pod) =>
-    (namespace === undefined || o.metadata.namespace === namespace) &&
-    labels(o.metadata.labels ?? {}) &&
-    fields.every((f) => (fieldOf(o, f.field) === f.value) === (f.op === "="));
-}
-
-function parseBody(req: WireRequest, allowed: string[]): unknown {
-  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-  if (!allowed.includes(type))
-    throw new KubeApiError(
-      415,
-      "UnsupportedMediaType",
-      `the body of the request was in an unknown format - accepted media types include: ${allowed.join(", ")}`,
-    );
-  try {
-    return JSON.parse(req.body) as unknown;
-  } catch (e) {
-    throw new KubeApiError(
-      400,
-      "BadRequest",
-      `the object provided is unrecognized: ${(e as Error).message}`,
-    );
-  }
-}
-
-const truthy = (v: string | null) => v === "1" || v === "true";
 
 export class KubernetesFace implements Face {
   readonly name = "kubernetes";
@@ -186,10 +76,10 @@ export class KubernetesFace implements Face {
   readonly #tokens: Set<string>;
 
   constructor(
-    private readonly world: World,
+    private readonly view: KubernetesWireView,
     private readonly options: KubernetesFaceOptions = {},
   ) {
-    this.hub = new WatchHub(world, options.historyLimit);
+    this.hub = new WatchHub(view.kube, options.historyLimit);
     this.#tokens = new Set(options.tokens ?? [SANDBOX_TOKEN]);
   }
 
@@ -212,7 +102,7 @@ export class KubernetesFace implements Face {
     // Tokens are made with the wall clock by clients, so they are checked against it too.
     const check = await verifyEksToken(
       token,
-      this.world.scenario.cluster.name,
+      this.view.clusterName,
       this.options.credentials ?? [DEFAULT_CREDENTIALS],
       new Date(),
     );
@@ -258,7 +148,7 @@ export class KubernetesFace implements Face {
     const p = req.path.replace(/\/$/, "") || "/";
     const doc = (value: unknown) =>
       value === undefined ? undefined : json(200, value, "discovery");
-    if (p === "/version") return doc(versionDoc(this.world.scenario.cluster.version));
+    if (p === "/version") return doc(versionDoc(this.view.version));
     if (p === "/healthz" || p === "/livez" || p === "/readyz")
       return {
         status: 200,
@@ -283,11 +173,11 @@ export class KubernetesFace implements Face {
       case "GET poddisruptionbudgets":
         return this.#list(req, t);
       case "GET nodes/name":
-        return this.#shown(req, "nodes", await this.world.cluster.getNode(t.name!));
+        return this.#shown(req, "nodes", await this.view.cluster.getNode(t.name!));
       case "PATCH nodes/name":
         return this.#patchNode(req, t.name!);
       case "GET pods/name":
-        return this.#shown(req, "pods", await this.world.cluster.getPod(t.namespace!, t.name!));
+        return this.#shown(req, "pods", await this.view.cluster.getPod(t.namespace!, t.name!));
       case "DELETE pods/name":
         return this.#deletePod(req, t.namespace!, t.name!);
       case "POST pods/name/eviction":
@@ -298,7 +188,7 @@ export class KubernetesFace implements Face {
       case "GET statefulsets/name":
         return this.#workload(t);
       case "GET leases/name":
-        return this.#object("leases", await this.world.cluster.getLease(t.namespace!, t.name!));
+        return this.#object("leases", await this.view.cluster.getLease(t.namespace!, t.name!));
       case "POST leases":
         return this.#createLease(req, t.namespace!);
       case "PUT leases/name":
@@ -318,7 +208,7 @@ export class KubernetesFace implements Face {
   #shown(req: WireRequest, resource: string, obj: Node | Pod): WireResponse {
     if (!wantsTable(req.headers.accept)) return this.#object(resource, obj);
     const meta = { resourceVersion: obj.metadata.resourceVersion ?? "" };
-    return json(200, toTable(resource, [obj], meta, this.world.clock.nowMs()), resource);
+    return json(200, toTable(resource, [obj], meta, this.view.clock.nowMs()), resource);
   }
 
   #object(resource: string, obj: object, status = 200): WireResponse {
@@ -327,7 +217,7 @@ export class KubernetesFace implements Face {
 
   async #list(req: WireRequest, t: Target): Promise<WireResponse> {
     const opts = listOptions(req.query);
-    const c = this.world.cluster;
+    const c = this.view.cluster;
     const list =
       t.resource === "nodes"
         ? await c.listNodes(opts)
@@ -338,7 +228,7 @@ export class KubernetesFace implements Face {
       ? list.metadata
       : { resourceVersion: list.metadata.resourceVersion };
     if (wantsTable(req.headers.accept))
-      return json(200, toTable(t.resource, list.items, meta, this.world.clock.nowMs()), t.resource);
+      return json(200, toTable(t.resource, list.items, meta, this.view.clock.nowMs()), t.resource);
     const { kind, apiVersion } = KINDS[t.resource]!;
     return json(
       200,
@@ -347,17 +237,20 @@ export class KubernetesFace implements Face {
     );
   }
 
+  /**
+   * A wire watch is served from the hub, not through the Cluster port, so it passes the gate
+   * here: counted as the port's watch call, throttled by the same faults (without a timeline
+   * event, unlike the port's).
+   */
   #throttleWatch(call: string): void {
-    const w = this.world;
-    w.calls.set(call, (w.calls.get(call) ?? 0) + 1);
-    for (const th of w.throttles)
-      if (th.api === "kubernetes" && w.random.next() < th.rate)
-        throw new KubeApiError(
-          429,
-          "TooManyRequests",
-          "Too many requests, please try again later.",
-          th.retryAfter,
-        );
+    const th = this.view.gate.admit(call, "kubernetes");
+    if (th)
+      throw new KubeApiError(
+        429,
+        "TooManyRequests",
+        "Too many requests, please try again later.",
+        th.retryAfter,
+      );
   }
 
   async #watch(req: WireRequest, t: Target): Promise<WireResponse> {
@@ -398,7 +291,7 @@ export class KubernetesFace implements Face {
             kind,
             [o],
             { resourceVersion: o.metadata.resourceVersion ?? "" },
-            this.world.clock.nowMs(),
+            this.view.clock.nowMs(),
           )
         : { kind: objectKind, apiVersion, ...o };
     const timeout = Number(req.query.get("timeoutSeconds") ?? 0);
@@ -430,7 +323,7 @@ export class KubernetesFace implements Face {
       labelSelector: q.get("labelSelector") ?? "",
       fieldSelector: q.get("fieldSelector") ?? "",
     };
-    const c = this.world.cluster;
+    const c = this.view.cluster;
     return kind === "nodes"
       ? (await c.listNodes(opts)).items
       : (await c.listPods(namespace, opts)).items;
@@ -457,7 +350,7 @@ export class KubernetesFace implements Face {
   async #patchNode(req: WireRequest, name: string): Promise<WireResponse> {
     const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     const body = parseBody(req, PATCH_TYPES);
-    const node = await this.world.cluster.getNode(name);
+    const node = await this.view.cluster.getNode(name);
     const patch = patchNodeBody(node, type, body);
     const { resourceVersion, ...changes } = patch;
     if (Object.keys(changes).length === 0) {
@@ -469,7 +362,7 @@ export class KubernetesFace implements Face {
         );
       return this.#object("nodes", node);
     }
-    return this.#object("nodes", await this.world.cluster.patchNode(name, patch));
+    return this.#object("nodes", await this.view.cluster.patchNode(name, patch));
   }
 
   async #deletePod(req: WireRequest, namespace: string, name: string): Promise<WireResponse> {
@@ -478,13 +371,13 @@ export class KubernetesFace implements Face {
       const body = parseBody(req, ["application/json"]) as { gracePeriodSeconds?: number };
       if (body.gracePeriodSeconds !== undefined) grace = String(body.gracePeriodSeconds);
     }
-    const pod = await this.world.cluster.getPod(namespace, name);
-    await this.world.cluster.deletePod(
+    const pod = await this.view.cluster.getPod(namespace, name);
+    await this.view.cluster.deletePod(
       namespace,
       name,
       grace !== undefined ? { gracePeriodSeconds: Number(grace) } : {},
     );
-    const after = await this.world.cluster.getPod(namespace, name).catch(() => pod);
+    const after = await this.view.cluster.getPod(namespace, name).catch(() => pod);
     return this.#object("pods", after);
   }
 
@@ -504,7 +397,7 @@ export class KubernetesFace implements Face {
       );
     const dryRun =
       req.query.get("dryRun") === "All" || (body?.deleteOptions?.dryRun ?? []).includes("All");
-    const r = await this.world.cluster.evictPod(namespace, name, dryRun ? { dryRun } : {});
+    const r = await this.view.cluster.evictPod(namespace, name, dryRun ? { dryRun } : {});
     const resource = "pods/eviction";
     switch (r.status) {
       case 201:
@@ -527,7 +420,7 @@ export class KubernetesFace implements Face {
     const kind = KINDS[t.resource]!.kind as Workload["kind"];
     return this.#object(
       t.resource,
-      await this.world.cluster.getWorkload(kind, t.namespace!, t.name!),
+      await this.view.cluster.getWorkload(kind, t.namespace!, t.name!),
     );
   }
 
@@ -549,7 +442,7 @@ export class KubernetesFace implements Face {
 
   async #createLease(req: WireRequest, namespace: string): Promise<WireResponse> {
     const lease = this.#leaseBody(req);
-    return this.#object("leases", await this.world.cluster.createLease(namespace, lease), 201);
+    return this.#object("leases", await this.view.cluster.createLease(namespace, lease), 201);
   }
 
   async #updateLease(req: WireRequest, namespace: string, name: string): Promise<WireResponse> {
@@ -560,13 +453,13 @@ export class KubernetesFace implements Face {
         "BadRequest",
         `the name of the object (${lease.metadata.name}) does not match the name on the URL (${name})`,
       );
-    return this.#object("leases", await this.world.cluster.updateLease(namespace, lease));
+    return this.#object("leases", await this.view.cluster.updateLease(namespace, lease));
   }
 
   async #deleteLease(namespace: string, name: string): Promise<WireResponse> {
-    const del = this.world.cluster.deleteLease;
+    const del = this.view.cluster.deleteLease;
     if (!del) throw new KubeApiError(405, "MethodNotAllowed", "leases cannot be deleted here");
-    await del.call(this.world.cluster, namespace, name);
+    await del.call(this.view.cluster, namespace, name);
     return kubeStatus(200, "", "", "leases", {
       name,
       group: "coordination.k8s.io",
