@@ -1,6 +1,7 @@
 // What the tests read after a run: a timeline of what happened (virtual timestamps) and, per
 // workload, how many replicas were available over time, so a test can say "this roll caused
-// N seconds of downtime for web" (reference 002's observation, made measurable).
+// N seconds of downtime for web" — the cost of voluntary disruptions that the Kubernetes docs
+// describe (https://kubernetes.io/docs/concepts/workloads/pods/disruptions/), made measurable.
 import type { VirtualClock } from "./clock.js";
 
 export interface TimelineEvent {

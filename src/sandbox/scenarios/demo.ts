@@ -57,7 +57,8 @@ nodeGroups:
       - { version: 6, count: 8 }
     labels: { role: worker }
 workloads:
-  # Three replicas and a budget that keeps two: a drain never takes it down (reference 002).
+  # Three replicas and a budget that keeps two: a drain never takes it down (PodDisruptionBudgets:
+  # https://kubernetes.io/docs/concepts/workloads/pods/disruptions/).
   - kind: Deployment
     name: web
     replicas: 3
@@ -65,7 +66,7 @@ workloads:
     preStop: 5s
     terminationGracePeriod: 30s
     pdb: { minAvailable: 2 }
-  # One replica, no budget: down while its pod moves (reference 002).
+  # One replica, no budget: down while its pod moves (same page: replicate what must stay up).
   - kind: Deployment
     name: legacy
     replicas: 1
