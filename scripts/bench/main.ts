@@ -9,9 +9,9 @@ import { buildPlan, observe } from "../../src/engine/index.js";
 import { addWorkloads } from "../../src/plan/index.js";
 import { apply } from "../../src/engine/apply.js";
 import { EventLog } from "../../src/ports/index.js";
-import { benchEksUpdate } from "../../src/sandbox/bench.js";
-import { generateScenario } from "../../src/sandbox/generate.js";
-import { World } from "../../src/sandbox/world.js";
+import { benchEksUpdate } from "../../src/sandbox/world/bench.js";
+import { generateScenario } from "../../src/sandbox/scenarios/generate.js";
+import { World } from "../../src/sandbox/world/world.js";
 
 const sizes = (name: string, fallback: number[]) =>
   process.env[name] ? process.env[name]!.split(",").map(Number) : fallback;

@@ -2,7 +2,7 @@
 // --detailed-exitcode 2 = changes), 3 apply stopped early (run it again to continue).
 import { parseArgs } from "node:util";
 import { policyJsonSchemaText } from "../policy/index.js";
-import { generateScenarioYaml } from "../sandbox/generate.js";
+import { generateScenarioYaml } from "../sandbox/scenarios/generate.js";
 import { serveSandbox } from "../sandbox/wire/serve.js";
 import { loadWorld } from "./sandbox-world.js";
 import { runApply } from "./apply.js";

@@ -1,18 +1,23 @@
 // The sandbox: a simulated EKS cluster (AWS + Kubernetes) in virtual time, behind the same
 // ports as the real adapters. Tests, the demo (`npm start`) and `sandbox serve` build on it.
-export { benchEksUpdate, type BenchFigures } from "./bench.js";
-export { DeadlockError, VirtualClock, type TimerHandle } from "./clock.js";
-export { DEMO_SCENARIO_YAML, demoScenario } from "./demo.js";
-export { decideEviction, MULTIPLE_PDBS, VIOLATES_PDB } from "./disruption.js";
-export { EXCLUDE_LB_LABEL, NODEGROUP_IMAGE_LABEL, NODEGROUP_LABEL, UPDATE_TAINT } from "./eks.js";
+//
+// Its parts, each in its own folder, imports pointing down the list:
+//   wire/       the HTTP faces (Kubernetes, EKS, Auto Scaling, EC2, STS, GitHub) and `serve`
+//   world/      the World: simulators, port faces and starting state put together
+//   ports/      the Cloud and Cluster ports served over the simulators
+//   sim/        the simulators: EC2, Auto Scaling, EKS, Kubernetes, a cluster autoscaler
+//   scenarios/  the scenario format, the demo scenario, the generator
+//   model/      records, quantities, the virtual clock, the seeded random stream, observers
+export { DeadlockError, VirtualClock, type TimerHandle } from "./model/clock.js";
+export { Availability, Timeline, type TimelineEvent } from "./model/observers.js";
+export { Random } from "./model/random.js";
+export { DEMO_SCENARIO_YAML, demoScenario } from "./scenarios/demo.js";
 export {
   generateScenario,
   generateScenarioInput,
   generateScenarioYaml,
   type GenerateOptions,
-} from "./generate.js";
-export { Availability, Timeline, type TimelineEvent } from "./observers.js";
-export { Random } from "./random.js";
+} from "./scenarios/generate.js";
 export {
   parseScenario,
   scenarioFrom,
@@ -20,5 +25,13 @@ export {
   type Scenario,
   type ScenarioInput,
   type ScenarioResult,
-} from "./scenario.js";
-export { World } from "./world.js";
+} from "./scenarios/schema.js";
+export {
+  EXCLUDE_LB_LABEL,
+  NODEGROUP_IMAGE_LABEL,
+  NODEGROUP_LABEL,
+  UPDATE_TAINT,
+} from "./sim/aws/eks-labels.js";
+export { decideEviction, MULTIPLE_PDBS, VIOLATES_PDB } from "./sim/kube/disruption.js";
+export { benchEksUpdate, type BenchFigures } from "./world/bench.js";
+export { World } from "./world/world.js";

@@ -5,7 +5,7 @@
 // a cancelled workflow (SIGTERM) stops cleanly and completes the check run as cancelled.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_SCENARIO_YAML } from "../../src/sandbox/demo.js";
+import { DEMO_SCENARIO_YAML } from "../../src/sandbox/scenarios/demo.js";
 import { PHASES } from "../../src/ports/index.js";
 import {
   dispatchPayload,

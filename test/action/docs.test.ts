@@ -21,7 +21,7 @@ const workflows = readdirSync(workflowDir).filter((f) => f.endsWith(".yml"));
 
 describe("action.yml", () => {
   it("runs dist/index.js on node24 and documents every input and output", () => {
-    expect(action.runs).toEqual({ using: "node24", main: "dist/index.js" });
+    expect(action.runs).toEqual({ using: "node24", main: "dist/index.js", post: "dist/post.js" });
     expect(Object.keys(action.inputs).sort()).toEqual(
       [
         "apply-refs",

@@ -6,9 +6,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } f
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { World } from "../../src/sandbox/world.js";
-import { DEMO_SCENARIO_YAML } from "../../src/sandbox/demo.js";
-import type { GitHubOptions } from "../../src/sandbox/wire/github.js";
+import { World } from "../../src/sandbox/world/world.js";
+import { DEMO_SCENARIO_YAML } from "../../src/sandbox/scenarios/demo.js";
+import type { GitHubOptions } from "../../src/sandbox/wire/github-face.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { ROOT } from "../helpers/cli.js";
 

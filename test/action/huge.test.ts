@@ -3,8 +3,8 @@
 // refuses anything larger, as GitHub does — and the job summary (1 MiB).
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateScenario } from "../../src/sandbox/generate.js";
-import { World } from "../../src/sandbox/world.js";
+import { generateScenario } from "../../src/sandbox/scenarios/generate.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { JobSummary, SUMMARY_LIMIT } from "../../src/action/summary.js";
 import { pullRequestPayload, runAction, serve, workspace, type Served } from "./harness.js";
 

@@ -57,6 +57,7 @@ describe("inputs", () => {
       INPUT_FORCE: "True",
       INPUT_REASON: " CVE ",
       "INPUT_CHECK-RUN": "false",
+      "INPUT_APPLY-REFS": "refs/heads/release/*\nrefs/heads/hotfix",
     });
     expect(readInputs(get)).toEqual({
       policy: ["policies/a.yaml", "policies/b.yaml", "policies/c.yaml"],
@@ -69,6 +70,7 @@ describe("inputs", () => {
       comment: true,
       checkRun: false,
       ignoreWindow: false,
+      applyRefs: ["refs/heads/release/*", "refs/heads/hotfix"],
     });
   });
 

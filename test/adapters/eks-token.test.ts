@@ -3,8 +3,8 @@
 // before its 15 minutes run out. The presigned URL itself is answered by the STS face.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEksToken, EksTokenSource, TOKEN_PREFIX } from "../../src/adapters/aws/eks-token.js";
-import { startWireServer, type WireServer } from "../../src/sandbox/wire/http.js";
-import { DEFAULT_CREDENTIALS, StsFace, verifyEksToken } from "../../src/sandbox/wire/sts.js";
+import { startWireServer, type WireServer } from "../../src/sandbox/wire/http-server.js";
+import { DEFAULT_CREDENTIALS, StsFace, verifyEksToken } from "../../src/sandbox/wire/sts-face.js";
 
 let server: WireServer;
 beforeAll(async () => {

@@ -7,8 +7,8 @@ import { CheckRun, type Annotation } from "../../src/adapters/github/check-run.j
 import { isForbidden, withRateLimitRetry } from "../../src/adapters/github/client.js";
 import { Coalescer, type Timers } from "../../src/adapters/github/coalesce.js";
 import { stickyMarker, upsertStickyComment } from "../../src/adapters/github/sticky-comment.js";
-import { GitHubFace } from "../../src/sandbox/wire/github.js";
-import { startWireServer, type WireServer } from "../../src/sandbox/wire/http.js";
+import { GitHubFace } from "../../src/sandbox/wire/github-face.js";
+import { startWireServer, type WireServer } from "../../src/sandbox/wire/http-server.js";
 
 let server: WireServer;
 let face: GitHubFace;

@@ -1,7 +1,7 @@
 // A roll's event log as golden text: one line per event, times relative to the roll's start,
 // machines and EKS updates named by stable aliases, and a line diff to show what moved.
 import type { RollEvent } from "../../src/ports/index.js";
-import type { World } from "../../src/sandbox/world.js";
+import type { World } from "../../src/sandbox/world/world.js";
 
 /**
  * Aliases in order of first appearance. A machine is one number: its node is `n3`, its EC2
@@ -21,7 +21,7 @@ class Aliases {
   private readonly pattern: RegExp | undefined;
 
   constructor(world: World, events: RollEvent[]) {
-    for (const i of world.aws.instances.values()) {
+    for (const i of world.ec2.instances.values()) {
       this.machineOf.set(i.id, { machine: i.id, kind: "i" });
       this.machineOf.set(i.nodeName, { machine: i.id, kind: "n" });
     }

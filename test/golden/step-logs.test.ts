@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Policy } from "../../src/policy/index.js";
-import { World } from "../../src/sandbox/world.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { ROOT } from "../helpers/cli.js";
 import { policyFor, roll, selfManagedWorld } from "../roll/scenarios.js";
 import { managedScenario } from "../sandbox/helpers.js";
@@ -164,7 +164,7 @@ describe("golden step logs", () => {
       ...[...world.kube.pods.values()].map((p) => `${p.namespace}/${p.name}`),
     ]);
     const renamed = new Map([
-      ...[...world.aws.instances.values()].flatMap((i, k) => [
+      ...[...world.ec2.instances.values()].flatMap((i, k) => [
         [i.id, `vm-${k}`] as const,
         [i.nodeName, `host-${k}.example`] as const,
       ]),
@@ -180,9 +180,9 @@ describe("golden step logs", () => {
     expect(JSON.stringify(otherEvents)).toMatch(/"node":"host-\d+\.example".*"instance":"vm-\d+"/);
     expect(JSON.stringify(otherEvents)).toMatch(/"pod":"default\/web-renamed\d+"/);
     const otherWorld = {
-      aws: {
+      ec2: {
         instances: new Map(
-          [...world.aws.instances.values()].map((i) => [
+          [...world.ec2.instances.values()].map((i) => [
             rename(i.id),
             { ...i, id: rename(i.id), nodeName: rename(i.nodeName) },
           ]),

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
 import { observeAndPlan } from "../../src/engine/index.js";
-import { World } from "../../src/sandbox/world.js";
+import { World } from "../../src/sandbox/world/world.js";
 
 function load(policyFile: string, scenarioFile: string): { policy: Policy; world: World } {
   const r = loadPolicy(readFileSync(policyFile, "utf8"), policyFile);
@@ -39,7 +39,7 @@ describe("plans of the example policies", () => {
       expect(byGroup[name]!.replacements.map((r) => r.instance).sort(), name).toEqual(old);
       expect(
         byGroup[name]!.replacements.every(
-          (r) => r.node === world.aws.instances.get(r.instance)?.nodeName,
+          (r) => r.node === world.ec2.instances.get(r.instance)?.nodeName,
         ),
       ).toBe(true);
     }

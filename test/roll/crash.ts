@@ -1,7 +1,7 @@
 // A run that dies: its ports freeze at a chosen virtual moment — every call, watch and sleep
 // after it hangs forever, as if the process were killed — while the world goes on.
 import type { Cloud, Cluster, Clock } from "../../src/ports/index.js";
-import type { World } from "../../src/sandbox/world.js";
+import type { World } from "../../src/sandbox/world/world.js";
 
 const never = <T>() => new Promise<T>(() => {});
 

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadPolicy } from "../../src/policy/index.js";
-import { World } from "../../src/sandbox/world.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { maxInFlight, ofType, policyFor, roll, selfManagedWorld } from "./scenarios.js";
 
 function expectClean(world: World, group: string): void {

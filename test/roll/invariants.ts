@@ -2,8 +2,8 @@
 // breaks one fails with the event and the state that broke it.
 import type { Plan } from "../../src/plan/index.js";
 import type { RollEvent } from "../../src/ports/index.js";
-import { pdbStatus } from "../../src/sandbox/disruption.js";
-import type { World } from "../../src/sandbox/world.js";
+import { pdbStatus } from "../../src/sandbox/sim/kube/disruption.js";
+import type { World } from "../../src/sandbox/world/world.js";
 
 export interface InvariantOptions {
   force?: boolean;

@@ -6,7 +6,7 @@ import { apply, type ApplyResult } from "../../src/engine/apply.js";
 import type { Policy } from "../../src/policy/index.js";
 import { EventLog, KubeApiError, type Clock, type RollEvent } from "../../src/ports/index.js";
 import { LEASE_DURATION_SECONDS, RENEW_DEADLINE_MS } from "../../src/roll/lease.js";
-import type { World } from "../../src/sandbox/world.js";
+import type { World } from "../../src/sandbox/world/world.js";
 import { ofType, policyFor, selfManagedWorld } from "./scenarios.js";
 
 const MUTATING = /^(patch|evict|delete|create|update|detach|terminate|set|suspend|resume)/;

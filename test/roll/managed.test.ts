@@ -1,7 +1,7 @@
 // The delegated engine for EKS managed node groups: phases reported as EKS goes through them,
 // EKS's failures explained in words.
 import { describe, expect, it } from "vitest";
-import { World } from "../../src/sandbox/world.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "../sandbox/helpers.js";
 import { ofType, policyFor, roll } from "./scenarios.js";
 

@@ -7,8 +7,8 @@ import { loadPolicy } from "../../src/policy/index.js";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { apply } from "../../src/engine/apply.js";
 import { EventLog } from "../../src/ports/index.js";
-import { Random } from "../../src/sandbox/random.js";
-import { World } from "../../src/sandbox/world.js";
+import { Random } from "../../src/sandbox/model/random.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { crashAfter } from "./crash.js";
 import { Invariants } from "./invariants.js";
 
@@ -27,7 +27,7 @@ function leftovers(world: World): string[] {
     if (n.labels["noderoll.io/detached-from"]) out.push(`${n.name} detached`);
     if (n.annotations["noderoll.io/scale-down-disabled"]) out.push(`${n.name} protected`);
   }
-  for (const i of world.aws.instances.values())
+  for (const i of world.ec2.instances.values())
     if (i.state !== "terminated" && !i.asg) out.push(`instance ${i.id} orphaned`);
   return out;
 }

@@ -5,8 +5,8 @@ import type { Plan } from "../../src/plan/index.js";
 import { apply, type ApplyOptions, type ApplyResult } from "../../src/engine/apply.js";
 import { EventLog } from "../../src/ports/index.js";
 import type { RollEvent } from "../../src/ports/index.js";
-import type { ScenarioInput } from "../../src/sandbox/scenario.js";
-import { World } from "../../src/sandbox/world.js";
+import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { Invariants } from "./invariants.js";
 
 export const ZONES = ["eu-west-1a", "eu-west-1b", "eu-west-1c"];

@@ -1,7 +1,7 @@
 // The benchmark is run by `npm run bench`; here only its small form, to keep it working (no
 // timing is asserted).
 import { expect, it } from "vitest";
-import { benchEksUpdate } from "../../src/sandbox/bench.js";
+import { benchEksUpdate } from "../../src/sandbox/world/bench.js";
 
 it("benchEksUpdate rolls every group of a small generated cluster and reports its figures", async () => {
   const f = await benchEksUpdate(40, 10, 2, 3);

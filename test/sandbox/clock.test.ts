@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DeadlockError, VirtualClock } from "../../src/sandbox/clock.js";
-import { Random } from "../../src/sandbox/random.js";
+import { DeadlockError, VirtualClock } from "../../src/sandbox/model/clock.js";
+import { Random } from "../../src/sandbox/model/random.js";
 
 describe("the virtual clock", () => {
   it("fires timers in virtual-time order whatever the order they were set in", async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DEMO_SCENARIO_YAML, demoScenario } from "../../src/sandbox/demo.js";
-import { World } from "../../src/sandbox/world.js";
+import { DEMO_SCENARIO_YAML, demoScenario } from "../../src/sandbox/scenarios/demo.js";
+import { World } from "../../src/sandbox/world/world.js";
 
 describe("the demo scenario", () => {
   it("is the same text as src/sandbox/scenarios/demo.yaml", () => {

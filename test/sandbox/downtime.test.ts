@@ -1,8 +1,8 @@
 // Reference 002's observations, reproduced: during a node group update a single-replica
 // workload is down while its pod moves; one with replicas ≥ 2 and a PDB minAvailable ≥ 1 is not.
 import { describe, expect, it } from "vitest";
-import type { PodRec } from "../../src/sandbox/model.js";
-import { World } from "../../src/sandbox/world.js";
+import type { PodRec } from "../../src/sandbox/model/records.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario, plainScenario } from "./helpers.js";
 
 describe("downtime during drains (reference 002)", () => {

@@ -1,8 +1,12 @@
 // Reference 000 (EKS managed node group update behaviour) as executable scenarios.
 import { describe, expect, it } from "vitest";
-import { EXCLUDE_LB_LABEL, NODEGROUP_IMAGE_LABEL, UPDATE_TAINT } from "../../src/sandbox/eks.js";
-import type { TimelineEvent } from "../../src/sandbox/observers.js";
-import { World } from "../../src/sandbox/world.js";
+import {
+  EXCLUDE_LB_LABEL,
+  NODEGROUP_IMAGE_LABEL,
+  UPDATE_TAINT,
+} from "../../src/sandbox/sim/aws/eks-labels.js";
+import type { TimelineEvent } from "../../src/sandbox/model/observers.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "./helpers.js";
 
 const MIN = 60_000;
@@ -295,7 +299,7 @@ describe("EKS managed node group update (reference 000)", () => {
     );
     const desired = world.sizes("ng").desired;
     expect(desired).toBeGreaterThan(3);
-    world.aws.setCapacity(world.asg("ng"), { desired: desired + 1 }, "cluster-autoscaler");
+    world.autoScaling.setCapacity(world.asg("ng"), { desired: desired + 1 }, "cluster-autoscaler");
     const done = await world.waitForUpdate(update.id);
     expect(done.status).toBe("Successful");
     expect(world.timeline.of("eks.scale-down.exit")).toHaveLength(1);

@@ -1,9 +1,13 @@
 // The eviction subresource answers as the real API server does (pkg/registry/core/pod/storage/
 // eviction.go), and PDB status is computed as the disruption controller does.
 import { describe, expect, it } from "vitest";
-import { decideEviction, MULTIPLE_PDBS, VIOLATES_PDB } from "../../src/sandbox/disruption.js";
-import type { PodRec } from "../../src/sandbox/model.js";
-import { World } from "../../src/sandbox/world.js";
+import {
+  decideEviction,
+  MULTIPLE_PDBS,
+  VIOLATES_PDB,
+} from "../../src/sandbox/sim/kube/disruption.js";
+import type { PodRec } from "../../src/sandbox/model/records.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { plainScenario } from "./helpers.js";
 
 const podsOf = (world: World, name: string) =>

@@ -2,7 +2,7 @@
 // autoscaler, EKS's MINIMAL update strategy, node creation failures reported as health issues.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { World } from "../../src/sandbox/world.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario, plainScenario } from "./helpers.js";
 
 describe("faults and other actors", () => {

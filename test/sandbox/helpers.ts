@@ -1,5 +1,5 @@
 // Small scenarios for the sandbox tests, written as objects.
-import type { ScenarioInput } from "../../src/sandbox/scenario.js";
+import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
 
 export const ZONES = ["eu-west-1a", "eu-west-1b", "eu-west-1c", "eu-west-1d", "eu-west-1e"];
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Node, WatchEvent } from "../../src/ports/cluster.js";
 import { AwsApiError, isThrottle, KubeApiError } from "../../src/ports/errors.js";
-import { World } from "../../src/sandbox/world.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { plainScenario } from "./helpers.js";
 
 const web = [{ kind: "Deployment" as const, name: "web", replicas: 12 }];
@@ -271,7 +271,9 @@ describe("Cloud port: Auto Scaling and EC2", () => {
   });
 
   it("resolves $Latest and $Default launch template versions; instances keep the version they were launched from", async () => {
-    const world = World.fromYaml((await import("../../src/sandbox/demo.js")).DEMO_SCENARIO_YAML);
+    const world = World.fromYaml(
+      (await import("../../src/sandbox/scenarios/demo.js")).DEMO_SCENARIO_YAML,
+    );
     const [g] = await world.cloud.autoScaling.describeAutoScalingGroups({
       AutoScalingGroupNames: ["workers"],
     });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/policy/diagnostic.js";
-import { DEMO_SCENARIO_YAML } from "../../src/sandbox/demo.js";
-import { generateScenario, generateScenarioYaml } from "../../src/sandbox/generate.js";
-import { parseScenario } from "../../src/sandbox/scenario.js";
-import { World } from "../../src/sandbox/world.js";
+import { DEMO_SCENARIO_YAML } from "../../src/sandbox/scenarios/demo.js";
+import { generateScenario, generateScenarioYaml } from "../../src/sandbox/scenarios/generate.js";
+import { parseScenario } from "../../src/sandbox/scenarios/schema.js";
+import { World } from "../../src/sandbox/world/world.js";
 
 const base = `apiVersion: noderoll.io/v1
 kind: SandboxScenario

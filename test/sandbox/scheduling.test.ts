@@ -1,9 +1,9 @@
 // The scheduler honours unschedulable nodes, NoSchedule and PreferNoSchedule taints,
 // tolerations (including tolerate-everything), node selectors and capacity.
 import { describe, expect, it } from "vitest";
-import { tolerates, toleratesEverything } from "../../src/sandbox/scheduler.js";
-import type { ScenarioInput } from "../../src/sandbox/scenario.js";
-import { World } from "../../src/sandbox/world.js";
+import { tolerates, toleratesEverything } from "../../src/sandbox/sim/kube/scheduler-rules.js";
+import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { ZONES } from "./helpers.js";
 
 type Workloads = NonNullable<ScenarioInput["workloads"]>;

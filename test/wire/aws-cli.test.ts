@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts.js";
-import { World } from "../../src/sandbox/world.js";
+import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { available, run } from "./clients.js";
 
 // Debian's awscli (v2, what .ci/run installs) is preferred over whatever else is on PATH.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseQueryParams, signingService, toXml } from "../../src/sandbox/wire/aws-query.js";
+import { parseQueryParams, signingService, toXml } from "../../src/sandbox/wire/query-protocol.js";
 
 describe("AWS query protocol", () => {
   it("parses Auto Scaling member lists and EC2 numbered lists into trees", () => {

@@ -2,9 +2,9 @@
 // Status, an EKS error with x-amzn-errortype, an Auto Scaling or EC2 error document — and
 // keeps serving.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_TOKEN } from "../../src/sandbox/wire/kubernetes.js";
+import { SANDBOX_TOKEN } from "../../src/sandbox/wire/kubernetes-face.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { World } from "../../src/sandbox/world.js";
+import { World } from "../../src/sandbox/world/world.js";
 
 let world: World;
 let server: SandboxServer;

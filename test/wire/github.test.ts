@@ -2,8 +2,8 @@
 // noderoll makes, GitHub's size limits, read-only tokens, pagination and the request log.
 import { getOctokit } from "@actions/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GitHubFace } from "../../src/sandbox/wire/github.js";
-import { startWireServer, type WireServer } from "../../src/sandbox/wire/http.js";
+import { GitHubFace } from "../../src/sandbox/wire/github-face.js";
+import { startWireServer, type WireServer } from "../../src/sandbox/wire/http-server.js";
 
 let server: WireServer;
 let face: GitHubFace;

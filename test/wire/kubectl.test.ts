@@ -4,9 +4,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_SCENARIO_YAML } from "../../src/sandbox/demo.js";
+import { DEMO_SCENARIO_YAML } from "../../src/sandbox/scenarios/demo.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { World } from "../../src/sandbox/world.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { available, run } from "./clients.js";
 
 const hasKubectl = await available("kubectl", ["version", "--client"]);

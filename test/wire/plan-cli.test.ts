@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { World } from "../../src/sandbox/world.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { ROOT } from "../helpers/cli.js";
 
 let server: SandboxServer;

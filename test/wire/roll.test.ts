@@ -16,8 +16,8 @@ import { loadPolicy } from "../../src/policy/index.js";
 import { apply } from "../../src/engine/apply.js";
 import { EventLog } from "../../src/ports/index.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts.js";
-import { World } from "../../src/sandbox/world.js";
+import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
+import { World } from "../../src/sandbox/world/world.js";
 import { Invariants } from "../roll/invariants.js";
 
 let world: World;

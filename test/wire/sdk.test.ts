@@ -15,8 +15,8 @@ import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
 import type { Cloud, Cluster, Node, WatchEvent } from "../../src/ports/index.js";
 import { AwsApiError, KubeApiError } from "../../src/ports/index.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts.js";
-import { World } from "../../src/sandbox/world.js";
+import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
+import { World } from "../../src/sandbox/world/world.js";
 
 let world: World;
 let server: SandboxServer;
@@ -161,7 +161,7 @@ describe("Auto Scaling and EC2 through the SDK", () => {
       Filters: [{ Name: "tag:kubernetes.io/cluster/demo", Values: ["owned"] }],
     });
     expect(tagged.map((g) => g.AutoScalingGroupName).sort()).toEqual(
-      [...world.aws.groups.keys()].sort(),
+      [...world.autoScaling.groups.keys()].sort(),
     );
   });
 
@@ -213,7 +213,7 @@ describe("Auto Scaling and EC2 through the SDK", () => {
     expect(acts.length).toBeGreaterThanOrEqual(2);
     expect(acts[0]!.StartTime).toBeInstanceOf(Date);
     await cloud.ec2.terminateInstances({ InstanceIds: [a!] });
-    expect(world.aws.instances.get(a!)!.state).not.toBe("running");
+    expect(world.ec2.instances.get(a!)!.state).not.toBe("running");
   });
 
   it("reads launch template versions and instances", async () => {

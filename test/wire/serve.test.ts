@@ -7,12 +7,12 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { awsCloud } from "../../src/adapters/aws/cloud.js";
 import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
 import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
-import { isMutating } from "../../src/sandbox/wire/http.js";
-import { SANDBOX_TOKEN } from "../../src/sandbox/wire/kubernetes.js";
+import { isMutating } from "../../src/sandbox/wire/http-server.js";
+import { SANDBOX_TOKEN } from "../../src/sandbox/wire/kubernetes-face.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts.js";
-import { World } from "../../src/sandbox/world.js";
-import { DEMO_SCENARIO_YAML } from "../../src/sandbox/demo.js";
+import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
+import { World } from "../../src/sandbox/world/world.js";
+import { DEMO_SCENARIO_YAML } from "../../src/sandbox/scenarios/demo.js";
 
 const auth = { authorization: `Bearer ${SANDBOX_TOKEN}` };
 

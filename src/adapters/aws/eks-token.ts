@@ -1,13 +1,11 @@
-// The bearer token EKS's API server accepts (the AWS IAM authenticator's format), made without
-// the aws CLI: a presigned STS GetCallerIdentity URL carrying the cluster name in the signed
-// x-k8s-aws-id header, base64url-encoded behind "k8s-aws-v1.". The server calls that URL to
-// learn who we are, so the token never holds the secret key itself.
-import { SignatureV4 } from "@smithy/signature-v4";
+// The bearer token EKS's API server accepts, made without the aws CLI, and kept fresh. The
+// format (a presigned STS GetCallerIdentity URL behind "k8s-aws-v1.") is in
+// src/protocols/eks-token.ts, which the sandbox's STS face shares to check tokens.
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smithy/types";
-import { NodeSha256 } from "./sha256.js";
+import { encodeEksToken, GET_CALLER_IDENTITY, presignStsGet } from "../../protocols/eks-token.js";
 
-export const TOKEN_PREFIX = "k8s-aws-v1.";
-export const CLUSTER_ID_HEADER = "x-k8s-aws-id";
+export { CLUSTER_ID_HEADER, TOKEN_PREFIX } from "../../protocols/eks-token.js";
+
 /** The authenticator accepts a token for 15 minutes; refresh a minute before that. */
 export const TOKEN_LIFETIME_MS = 14 * 60_000;
 /** What `aws eks get-token` asks for: the URL itself need only live until the server uses it. */
@@ -27,46 +25,6 @@ export function stsEndpointFor(region: string, env: NodeJS.ProcessEnv = process.
 }
 
 /** One token, valid for the cluster named, signed at `at`. */
-export interface PresignInput {
-  url: URL;
-  region: string;
-  clusterName: string;
-  credentials: AwsCredentialIdentity | AwsCredentialIdentityProvider;
-  query: Record<string, string>;
-  expiresIn: number;
-  at: Date;
-}
-
-/**
- * A presigned STS GET that signs the cluster name header: how a token is made, and how the
- * sandbox checks one (it re-signs and compares, as STS would).
- */
-export async function presignStsGet(
-  i: PresignInput,
-): Promise<{ path: string; query: Record<string, string> }> {
-  const signer = new SignatureV4({
-    service: "sts",
-    region: i.region,
-    credentials: i.credentials,
-    sha256: NodeSha256,
-    uriEscapePath: true,
-  });
-  const signed = await signer.presign(
-    {
-      method: "GET",
-      protocol: i.url.protocol,
-      hostname: i.url.hostname,
-      port: i.url.port ? Number(i.url.port) : undefined,
-      path: i.url.pathname || "/",
-      query: i.query,
-      headers: { host: i.url.host, [CLUSTER_ID_HEADER]: i.clusterName },
-    },
-    { expiresIn: i.expiresIn, signingDate: i.at },
-  );
-  return { path: signed.path, query: signed.query as Record<string, string> };
-}
-
-/** One token, valid for the cluster named, signed at `at`. */
 export async function createEksToken(options: EksTokenOptions, at: Date): Promise<string> {
   const endpoint = new URL(options.stsEndpoint ?? stsEndpointFor(options.region));
   const signed = await presignStsGet({
@@ -74,13 +32,13 @@ export async function createEksToken(options: EksTokenOptions, at: Date): Promis
     region: options.region,
     clusterName: options.clusterName,
     credentials: options.credentials,
-    query: { Action: "GetCallerIdentity", Version: "2011-06-15" },
+    query: { ...GET_CALLER_IDENTITY },
     expiresIn: PRESIGN_SECONDS,
     at,
   });
   const query = new URLSearchParams(signed.query).toString();
   const url = `${endpoint.protocol}//${endpoint.host}${signed.path}?${query}`;
-  return TOKEN_PREFIX + Buffer.from(url).toString("base64url");
+  return encodeEksToken(url);
 }
 
 /** Hands out a cached token and makes a new one before the old one expires. */

@@ -4,8 +4,13 @@
 // two requests). Older versions than the history holds answer 410 Gone, as the watch cache does.
 import type { ServerResponse } from "node:http";
 import type { Node, Pod, WatchEvent } from "../../ports/cluster.js";
-import type { WatchStream } from "../watch.js";
-import type { World } from "../world.js";
+import type { KubeSim, Watcher } from "../sim/kube/kube.js";
+
+/** What the hub needs of the Kubernetes simulator: its resourceVersions and its watchers. */
+export type KubeEvents = Pick<
+  KubeSim,
+  "rv" | "nextRv" | "addNodeWatcher" | "removeNodeWatcher" | "addPodWatcher" | "removePodWatcher"
+>;
 
 export type WatchKind = "nodes" | "pods";
 type KubeObject = Node | Pod;
@@ -33,32 +38,35 @@ export class WatchHub {
   readonly #subs = new Set<Subscriber>();
 
   constructor(
-    private readonly world: World,
+    private readonly kube: KubeEvents,
     private readonly limit = 10_000,
   ) {
-    this.floor = world.kube.rv;
-    this.last = world.kube.rv;
-    const tap = (kind: WatchKind) =>
-      ({ push: (e: WatchEvent<KubeObject>) => this.#record(kind, e) }) as unknown;
+    this.floor = kube.rv;
+    this.last = kube.rv;
     // Taps that keep no filter of their own: every event passes through the history.
-    this.#nodeTap = { filter: () => true, stream: tap("nodes") as WatchStream<Node> };
-    this.#podTap = { filter: () => true, stream: tap("pods") as WatchStream<Pod> };
-    world.kube.nodeWatchers.push(this.#nodeTap);
-    world.kube.podWatchers.push(this.#podTap);
+    this.#nodeTap = {
+      filter: () => true,
+      stream: { push: (e: WatchEvent<Node>) => this.#record("nodes", e) },
+    };
+    this.#podTap = {
+      filter: () => true,
+      stream: { push: (e: WatchEvent<Pod>) => this.#record("pods", e) },
+    };
+    kube.addNodeWatcher(this.#nodeTap);
+    kube.addPodWatcher(this.#podTap);
   }
 
-  readonly #nodeTap: { filter: () => boolean; stream: WatchStream<Node> };
-  readonly #podTap: { filter: () => boolean; stream: WatchStream<Pod> };
+  readonly #nodeTap: Watcher<Node>;
+  readonly #podTap: Watcher<Pod>;
 
   /** Stop listening to the world (the server is closing). */
   close(): void {
-    const kube = this.world.kube;
-    kube.nodeWatchers = kube.nodeWatchers.filter((w) => w !== this.#nodeTap);
-    kube.podWatchers = kube.podWatchers.filter((w) => w !== this.#podTap);
+    this.kube.removeNodeWatcher(this.#nodeTap);
+    this.kube.removePodWatcher(this.#podTap);
   }
 
   #record(kind: WatchKind, e: WatchEvent<KubeObject>): void {
-    const kube = this.world.kube;
+    const kube = this.kube;
     const objectRv = Number(e.object.metadata.resourceVersion ?? 0);
     // Deletions carry the object's last version in the sandbox; a watch needs a newer one.
     let rv = objectRv > this.last ? objectRv : this.last;

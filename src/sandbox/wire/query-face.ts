@@ -2,8 +2,13 @@
 // (POST / with a form body, signed for that service), reading its parameters, and turning the
 // port's errors into the service's error document.
 import { AwsApiError } from "../../ports/errors.js";
-import { parseQueryParams, signingService, type QueryValue, type XmlValue } from "./aws-query.js";
-import { RESOURCE_HEADER, type Face, type WireRequest, type WireResponse } from "./http.js";
+import {
+  parseQueryParams,
+  signingService,
+  type QueryValue,
+  type XmlValue,
+} from "./query-protocol.js";
+import { RESOURCE_HEADER, type Face, type WireRequest, type WireResponse } from "./http-server.js";
 
 export type Params = Record<string, QueryValue>;
 

@@ -1,6 +1,6 @@
 // `sandbox serve`: one loopback server in front of one world, with every face (Kubernetes, EKS,
-// Auto Scaling, EC2, STS, GitHub), a kubeconfig for kubectl and the adapters, and a driver
-// that moves the world's virtual time.
+// Auto Scaling, EC2, STS, GitHub), each given the part of the world it serves, a kubeconfig for
+// kubectl and the adapters, and a driver that moves the world's virtual time (time-driver.ts).
 //
 // Time: virtual time runs at `speed` × real time; and whenever no request is in flight except
 // watches (every client is idle, or waiting for something to happen), it jumps straight to the
@@ -11,15 +11,16 @@
 // tests that want exact answers use.
 import { writeFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
-import type { World } from "../world.js";
-import { AutoScalingFace } from "./autoscaling.js";
-import { Ec2Face } from "./ec2.js";
-import { EksFace } from "./eks.js";
-import { GitHubFace, type GitHubOptions } from "./github.js";
-import { startWireServer, type RequestLog, type WireServer } from "./http.js";
-import { KubernetesFace, SANDBOX_TOKEN, type KubernetesFaceOptions } from "./kubernetes.js";
-import { DEFAULT_CREDENTIALS, StsFace } from "./sts.js";
-import { SANDBOX_TLS_CERT, startTlsFront } from "./tls.js";
+import type { World } from "../world/world.js";
+import { AutoScalingFace } from "./auto-scaling-face.js";
+import { Ec2Face } from "./ec2-face.js";
+import { EksFace } from "./eks-face.js";
+import { GitHubFace, type GitHubOptions } from "./github-face.js";
+import { startWireServer, type RequestLog, type WireServer } from "./http-server.js";
+import { KubernetesFace, SANDBOX_TOKEN, type KubernetesFaceOptions } from "./kubernetes-face.js";
+import { DEFAULT_CREDENTIALS, StsFace } from "./sts-face.js";
+import { TimeDriver } from "./time-driver.js";
+import { SANDBOX_TLS_CERT, startTlsFront } from "./tls-front.js";
 
 export interface ServeOptions {
   /** 0 (default) = any free port. */
@@ -78,67 +79,6 @@ export interface SandboxServer {
 
 const isWatch = (req: IncomingMessage) => /[?&]watch=(1|true)(&|$)/.test(req.url ?? "");
 
-/** Moves virtual time: at `speed`, and by jumps while every client is idle or watching. */
-class TimeDriver {
-  #inFlight = 0;
-  #lastActivity = performance.now();
-  #lastActivityVirtual: number;
-  #stopped = false;
-  #last = performance.now();
-  #timeout: NodeJS.Timeout | undefined;
-  #immediate: NodeJS.Immediate | undefined;
-
-  constructor(
-    private readonly world: World,
-    private readonly speed: number,
-    private readonly instant: boolean,
-    private readonly quietMs: number,
-    private readonly horizonMs: number,
-  ) {
-    this.#lastActivityVirtual = world.clock.nowMs();
-  }
-
-  /** A request other than a watch started (+1) or ended (-1). */
-  track(delta: 1 | -1): void {
-    this.#inFlight += delta;
-    this.#lastActivity = performance.now();
-    this.#lastActivityVirtual = this.world.clock.nowMs();
-  }
-
-  start(): void {
-    this.#schedule(false);
-  }
-
-  stop(): void {
-    this.#stopped = true;
-    clearTimeout(this.#timeout);
-    if (this.#immediate) clearImmediate(this.#immediate);
-  }
-
-  #schedule(soon: boolean, ms = 10): void {
-    if (this.#stopped) return;
-    if (soon) this.#immediate = setImmediate(() => void this.#tick());
-    else this.#timeout = setTimeout(() => void this.#tick(), ms);
-  }
-
-  async #tick(): Promise<void> {
-    const clock = this.world.clock;
-    const now = performance.now();
-    const elapsed = now - this.#last;
-    this.#last = now;
-    const next = clock.nextAt();
-    const idle = this.#inFlight === 0;
-    const near = next !== undefined && next - this.#lastActivityVirtual <= this.horizonMs;
-    if (this.instant && idle && next !== undefined && near) {
-      if (now - this.#lastActivity < this.quietMs) return this.#schedule(false, 1);
-      await clock.advanceTo(Math.max(next, clock.nowMs()));
-      return this.#schedule(true);
-    }
-    if (this.speed > 0) await clock.advance(elapsed * this.speed);
-    this.#schedule(false);
-  }
-}
-
 /** The sandbox certificate, as kubeconfig's certificate-authority-data and EKS's CA data. */
 export const SANDBOX_CA_DATA = Buffer.from(SANDBOX_TLS_CERT).toString("base64");
 
@@ -171,14 +111,7 @@ export async function serveSandbox(
   options: ServeOptions = {},
 ): Promise<SandboxServer> {
   let kubeUrl = "";
-  const faces = {
-    sts: new StsFace(),
-    autoScaling: new AutoScalingFace(world),
-    ec2: new Ec2Face(world),
-    eks: new EksFace(world, () => kubeUrl, SANDBOX_CA_DATA),
-    github: new GitHubFace(options.github, () => world.clock.now()),
-    kubernetes: new KubernetesFace(world, options.kubernetes),
-  };
+  const faces = makeFaces(world, options, () => kubeUrl);
   // Order matters: the query faces claim signed POST /, EKS /clusters, GitHub /repos, and the
   // Kubernetes face answers everything else (its 404 is a Status, as the API server's is).
   const server: WireServer = await startWireServer(
@@ -189,7 +122,7 @@ export async function serveSandbox(
   const tls = await startTlsFront(server.port, options.tlsPort ?? 0);
   kubeUrl = `https://127.0.0.1:${tls.port}`;
   const driver = new TimeDriver(
-    world,
+    world.clock,
     options.speed ?? 1,
     options.instant ?? true,
     options.quietMs ?? 3,
@@ -210,17 +143,7 @@ export async function serveSandbox(
     sts: url,
     github: url,
   };
-  const env: Record<string, string> = {
-    AWS_ENDPOINT_URL_EKS: url,
-    AWS_ENDPOINT_URL_AUTO_SCALING: url,
-    AWS_ENDPOINT_URL_EC2: url,
-    AWS_ENDPOINT_URL_STS: url,
-    AWS_REGION: world.scenario.cluster.region,
-    AWS_ACCESS_KEY_ID: DEFAULT_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: DEFAULT_CREDENTIALS.secretAccessKey,
-    GITHUB_API_URL: url,
-    ...(options.kubeconfigPath && { KUBECONFIG: options.kubeconfigPath }),
-  };
+  const env = environment(world, url, options.kubeconfigPath);
   return {
     url,
     port: server.port,
@@ -235,6 +158,52 @@ export async function serveSandbox(
       await server.close();
       faces.kubernetes.hub.close();
     },
+  };
+}
+
+/** Every face, each given the part of the world it serves. */
+function makeFaces(world: World, options: ServeOptions, kubeUrl: () => string) {
+  const s = world.scenario;
+  return {
+    sts: new StsFace(),
+    autoScaling: new AutoScalingFace(world.cloud.autoScaling),
+    ec2: new Ec2Face({ ec2: world.cloud.ec2, sim: world.ec2 }),
+    eks: new EksFace(
+      { eks: world.cloud.eks, region: s.cluster.region, start: s.start },
+      kubeUrl,
+      SANDBOX_CA_DATA,
+    ),
+    github: new GitHubFace(options.github, () => world.clock.now()),
+    kubernetes: new KubernetesFace(
+      {
+        cluster: world.cluster,
+        clusterName: s.cluster.name,
+        version: s.cluster.version,
+        clock: world.clock,
+        gate: world.gate,
+        kube: world.kube,
+      },
+      options.kubernetes,
+    ),
+  };
+}
+
+/** The variables that point the AWS SDK / CLI, kubectl and Octokit at the server. */
+function environment(
+  world: World,
+  url: string,
+  kubeconfigPath: string | undefined,
+): Record<string, string> {
+  return {
+    AWS_ENDPOINT_URL_EKS: url,
+    AWS_ENDPOINT_URL_AUTO_SCALING: url,
+    AWS_ENDPOINT_URL_EC2: url,
+    AWS_ENDPOINT_URL_STS: url,
+    AWS_REGION: world.scenario.cluster.region,
+    AWS_ACCESS_KEY_ID: DEFAULT_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: DEFAULT_CREDENTIALS.secretAccessKey,
+    GITHUB_API_URL: url,
+    ...(kubeconfigPath && { KUBECONFIG: kubeconfigPath }),
   };
 }
 

@@ -1,0 +1,210 @@
+// The sandbox's own records: mutable, indexed, richer than the port objects (which are built
+// from them on demand, so a 30,000-pod cluster is not copied on every change).
+import type { LabelSelector, Taint, Toleration } from "../../ports/cluster.js";
+import type { LifecycleState, ScalingActivity, Tag, UpdateConfig } from "../../ports/cloud.js";
+
+export interface Resources {
+  /** millicores */
+  cpu: number;
+  /** bytes */
+  memory: number;
+  pods: number;
+}
+
+export interface LtVersion {
+  number: number;
+  imageId: string;
+  /** For managed groups: the EKS AMI release version and Kubernetes version this AMI runs. */
+  releaseVersion?: string;
+  kubernetesVersion: string;
+  createdAt: number;
+}
+
+export interface LaunchTemplateRec {
+  id: string;
+  name: string;
+  versions: LtVersion[];
+  defaultVersion: number;
+}
+
+export type InstanceState = "pending" | "running" | "shutting-down" | "terminated";
+
+export interface InstanceRec {
+  id: string;
+  zone: string;
+  instanceType: string;
+  /** The group it belongs to; undefined once detached. */
+  asg?: string;
+  /** The group it was launched by (kept after detaching, for the node's labels). */
+  launchedBy: string;
+  ltId: string;
+  ltVersion: number;
+  imageId: string;
+  launchTime: number;
+  state: InstanceState;
+  lifecycle: LifecycleState;
+  health: "Healthy" | "Unhealthy";
+  nodeName: string;
+  /** Fault: the kubelet registers but the node never turns Ready. */
+  neverReady: boolean;
+  tags: { Key: string; Value: string }[];
+}
+
+export interface AsgRec {
+  name: string;
+  min: number;
+  max: number;
+  desired: number;
+  zones: string[];
+  ltId: string;
+  /** "$Latest", "$Default" or a number as a string. */
+  ltVersion: string;
+  mixedInstances: boolean;
+  instanceType: string;
+  instances: Set<string>;
+  tags: Tag[];
+  suspended: Set<string>;
+  activities: ScalingActivity[];
+  /** The EKS managed node group behind it, if any. */
+  nodegroup?: string;
+  /** Labels and taints every node of the group registers with. */
+  labels: Record<string, string>;
+  taints: Taint[];
+  capacity: Resources;
+  createdAt: number;
+  /** A reconcile is already scheduled. */
+  reconcilePending: boolean;
+  /** An AZ rebalance is under way. */
+  rebalancing?: boolean;
+}
+
+export interface NodegroupRec {
+  name: string;
+  asg: string;
+  version: string;
+  releaseVersion: string;
+  ltId: string;
+  /** The launch template is the customer's (launchTemplate in the API), not EKS's own. */
+  customLaunchTemplate: boolean;
+  updateConfig: UpdateConfig;
+  status: "ACTIVE" | "UPDATING" | "DEGRADED";
+  issues: { code: string; message: string; resourceIds?: string[] }[];
+  createdAt: number;
+  modifiedAt: number;
+}
+
+export interface NodeRec {
+  name: string;
+  uid: string;
+  rv: number;
+  instanceId: string;
+  zone: string;
+  group: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  taints: Taint[];
+  unschedulable: boolean;
+  ready: boolean;
+  createdAt: number;
+  kubeletVersion: string;
+  capacity: Resources;
+  used: Resources;
+  pods: Set<PodRec>;
+  /** Pods per workload key on this node, for spreading. */
+  byWorkload: Map<string, number>;
+  deleted: boolean;
+}
+
+export type WorkloadKind = "Deployment" | "StatefulSet" | "DaemonSet" | "Pod";
+
+export interface PodTemplate {
+  labels: Record<string, string>;
+  tolerations: Toleration[];
+  nodeSelector: Record<string, string>;
+  requests: { cpu: number; memory: number };
+  terminationGracePeriodSeconds: number;
+  preStopSeconds: number;
+  startSeconds: number;
+  readySeconds: number;
+  readinessProbe: boolean;
+  priorityClassName?: string;
+}
+
+export interface WorkloadRec {
+  kind: WorkloadKind;
+  namespace: string;
+  name: string;
+  /** "Deployment/default/web" */
+  key: string;
+  uid: string;
+  /** The ReplicaSet a Deployment's pods belong to. */
+  replicaSet?: string;
+  replicas: number;
+  template: PodTemplate;
+  pods: Set<PodRec>;
+  /** Fault: pods of this workload never finish terminating (a stuck finalizer). */
+  stuckTerminating: boolean;
+  podSeq: number;
+}
+
+export interface PodRec {
+  namespace: string;
+  name: string;
+  uid: string;
+  rv: number;
+  labels: Record<string, string>;
+  workload?: WorkloadRec;
+  ordinal?: number;
+  /** DaemonSet pods are bound to this node at creation. */
+  nodeName?: string;
+  phase: "Pending" | "Running" | "Succeeded" | "Failed";
+  /** Containers started (kubelet) — Running. */
+  ready: boolean;
+  deletionAt?: number;
+  createdAt: number;
+  startedAt?: number;
+  template: PodTemplate;
+  pdbs: PdbRec[];
+  /** Timers of the kubelet for this pod, so a deletion can cancel them. */
+  timers: { cancel(): void }[];
+  gone: boolean;
+}
+
+export interface PdbRec {
+  namespace: string;
+  name: string;
+  uid: string;
+  rv: number;
+  generation: number;
+  selector: LabelSelector;
+  minAvailable?: number | string;
+  maxUnavailable?: number | string;
+  unhealthyPodEvictionPolicy?: "IfHealthyBudget" | "AlwaysAllow";
+  pods: Set<PodRec>;
+  /** Evictions granted but not yet seen deleted (status.disruptedPods). */
+  disrupted: Map<string, number>;
+  dirty: boolean;
+  status: {
+    disruptionsAllowed: number;
+    currentHealthy: number;
+    desiredHealthy: number;
+    expectedPods: number;
+  };
+}
+
+export interface LeaseRec {
+  namespace: string;
+  name: string;
+  uid: string;
+  rv: number;
+  spec: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
+  createdAt: number;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}

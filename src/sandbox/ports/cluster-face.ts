@@ -1,0 +1,380 @@
+// The Cluster port (src/ports/cluster.ts) served by the sandbox: Kubernetes-shaped objects,
+// scoped and paginated lists, watches, eviction, Leases with resourceVersion conflicts, and
+// API priority-and-fairness throttling (429 + Retry-After) when a scenario asks for it.
+import type {
+  Cluster,
+  EvictionOutcome,
+  Lease,
+  List,
+  ListOptions,
+  Node,
+  NodePatch,
+  Pod,
+  PodDisruptionBudget,
+  WatchEvent,
+  WatchOptions,
+  Workload,
+} from "../../ports/cluster.js";
+import { KubeApiError } from "../../ports/errors.js";
+import type { VirtualClock } from "../model/clock.js";
+import type { Timeline } from "../model/observers.js";
+import type { LeaseRec, NodeRec, PodRec, WorkloadRec } from "../model/records.js";
+import { toNode, toPdb, toPod } from "../sim/kube/convert.js";
+import type { KubeSim } from "../sim/kube/kube.js";
+import type { ApiGate } from "./api-gate.js";
+import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
+import { WatchStream } from "./watch-stream.js";
+
+/** What the Cluster face needs of the world. */
+export interface ClusterView {
+  kube: KubeSim;
+  clock: VirtualClock;
+  timeline: Timeline;
+  gate: ApiGate;
+}
+
+const POD_FIELDS = ["spec.nodeName", "metadata.name", "metadata.namespace", "status.phase"];
+const NODE_FIELDS = ["metadata.name", "spec.unschedulable"];
+
+function podField(p: Pod, field: string): string {
+  if (field === "spec.nodeName") return p.spec.nodeName ?? "";
+  if (field === "metadata.name") return p.metadata.name;
+  if (field === "metadata.namespace") return p.metadata.namespace ?? "";
+  return p.status.phase;
+}
+function nodeField(n: Node, field: string): string {
+  return field === "metadata.name" ? n.metadata.name : String(n.spec.unschedulable ?? false);
+}
+
+export class SandboxCluster implements Cluster {
+  constructor(private readonly view: ClusterView) {}
+
+  /** Count the call; answer 429 with Retry-After when a throttling fault turns it away. */
+  #gate(name: string): void {
+    const t = this.view.gate.admit(name, "kubernetes");
+    if (!t) return;
+    this.view.timeline.record("api.throttled", { api: "kubernetes", call: name });
+    throw new KubeApiError(
+      429,
+      "TooManyRequests",
+      "Too many requests, please try again later.",
+      t.retryAfter,
+    );
+  }
+
+  #page<T extends { metadata: { name: string; namespace?: string } }>(
+    items: T[],
+    opts: ListOptions | undefined,
+  ): List<T> {
+    const rv = String(this.view.kube.rv);
+    const limit = opts?.resourceVersion === "0" ? 0 : (opts?.limit ?? 0);
+    let offset = 0;
+    if (opts?.continue) {
+      const m = /^o(\d+)$/.exec(Buffer.from(opts.continue, "base64url").toString());
+      if (!m) throw new KubeApiError(400, "BadRequest", "continue key is not valid");
+      offset = Number(m[1]);
+    }
+    if (limit <= 0 || offset + limit >= items.length)
+      return { items: items.slice(offset), metadata: { resourceVersion: rv } };
+    const next = Buffer.from(`o${offset + limit}`).toString("base64url");
+    return {
+      items: items.slice(offset, offset + limit),
+      metadata: { resourceVersion: rv, continue: next },
+    };
+  }
+
+  #nodeFilter(
+    opts: { labelSelector?: string; fieldSelector?: string } | undefined,
+  ): (n: Node) => boolean {
+    const labels = parseLabelSelector(opts?.labelSelector);
+    const fields = parseFieldSelector(opts?.fieldSelector, NODE_FIELDS);
+    return (n) =>
+      labels(n.metadata.labels ?? {}) &&
+      fields.every((f) => (nodeField(n, f.field) === f.value) === (f.op === "="));
+  }
+  #podFilter(
+    namespace: string | undefined,
+    opts: { labelSelector?: string; fieldSelector?: string } | undefined,
+  ): (p: Pod) => boolean {
+    const labels = parseLabelSelector(opts?.labelSelector);
+    const fields = parseFieldSelector(opts?.fieldSelector, POD_FIELDS);
+    return (p) =>
+      (namespace === undefined || p.metadata.namespace === namespace) &&
+      labels(p.metadata.labels ?? {}) &&
+      fields.every((f) => (podField(p, f.field) === f.value) === (f.op === "="));
+  }
+
+  async listNodes(opts?: ListOptions): Promise<List<Node>> {
+    this.#gate("core.listNodes");
+    const k = this.view.kube;
+    const filter = this.#nodeFilter(opts);
+    return this.#page(
+      k
+        .nodeList()
+        .map((n) => toNode(n))
+        .filter(filter),
+      opts,
+    );
+  }
+
+  async getNode(name: string): Promise<Node> {
+    this.#gate("core.getNode");
+    const n = this.view.kube.nodes.get(name);
+    if (!n) throw new KubeApiError(404, "NotFound", `nodes "${name}" not found`);
+    return toNode(n);
+  }
+
+  watchNodes(opts?: WatchOptions): AsyncIterable<WatchEvent<Node>> {
+    this.#gate("core.watchNodes");
+    const k = this.view.kube;
+    const filter = this.#nodeFilter(opts);
+    const watcher = { filter, stream: undefined as unknown as WatchStream<Node> };
+    watcher.stream = new WatchStream<Node>(
+      this.view.clock,
+      () => k.removeNodeWatcher(watcher),
+      opts?.signal,
+    );
+    if (opts?.resourceVersion === undefined)
+      for (const n of k.nodeList()) {
+        const obj = toNode(n);
+        if (filter(obj)) watcher.stream.push({ type: "ADDED", object: obj });
+      }
+    k.addNodeWatcher(watcher);
+    return watcher.stream;
+  }
+
+  async patchNode(name: string, patch: NodePatch): Promise<Node> {
+    this.#gate("core.patchNode");
+    const k = this.view.kube;
+    return toNode(k.patchNode(name, patch) as NodeRec);
+  }
+
+  #pods(namespace: string | undefined, opts: ListOptions | undefined): PodRec[] {
+    const k = this.view.kube;
+    // Served from the node index when the field selector names a node, as the watch cache would.
+    const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
+    let pods: PodRec[];
+    if (m) pods = [...(k.nodes.get(m[1] as string)?.pods ?? [])];
+    else pods = [...k.pods.values()];
+    if (namespace !== undefined) pods = pods.filter((p) => p.namespace === namespace);
+    return pods.sort((a, b) => (a.namespace + "/" + a.name < b.namespace + "/" + b.name ? -1 : 1));
+  }
+
+  async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
+    this.#gate("core.listPods");
+    const filter = this.#podFilter(namespace, opts);
+    return this.#page(
+      this.#pods(namespace, opts)
+        .map((p) => toPod(p))
+        .filter(filter),
+      opts,
+    );
+  }
+
+  async getPod(namespace: string, name: string): Promise<Pod> {
+    this.#gate("core.getPod");
+    const p = this.view.kube.pods.get(`${namespace}/${name}`);
+    if (!p) throw new KubeApiError(404, "NotFound", `pods "${name}" not found`);
+    return toPod(p);
+  }
+
+  async deletePod(
+    namespace: string,
+    name: string,
+    opts?: { gracePeriodSeconds?: number },
+  ): Promise<void> {
+    this.#gate("core.deletePod");
+    const p = this.view.kube.pods.get(`${namespace}/${name}`);
+    if (!p) throw new KubeApiError(404, "NotFound", `pods "${name}" not found`);
+    this.view.kube.deletePod(p, opts?.gracePeriodSeconds);
+  }
+
+  async evictPod(
+    namespace: string,
+    name: string,
+    opts?: { dryRun?: boolean },
+  ): Promise<EvictionOutcome> {
+    this.#gate("policy.evictPod");
+    return this.view.kube.evict(namespace, name, { ...(opts?.dryRun ? { dryRun: true } : {}) });
+  }
+
+  watchPods(namespace: string | undefined, opts?: WatchOptions): AsyncIterable<WatchEvent<Pod>> {
+    this.#gate("core.watchPods");
+    const k = this.view.kube;
+    const filter = this.#podFilter(namespace, opts);
+    const watcher = { filter, stream: undefined as unknown as WatchStream<Pod> };
+    watcher.stream = new WatchStream<Pod>(
+      this.view.clock,
+      () => k.removePodWatcher(watcher),
+      opts?.signal,
+    );
+    if (opts?.resourceVersion === undefined)
+      for (const p of this.#pods(namespace, opts)) {
+        const obj = toPod(p);
+        if (filter(obj)) watcher.stream.push({ type: "ADDED", object: obj });
+      }
+    k.addPodWatcher(watcher);
+    return watcher.stream;
+  }
+
+  async listPodDisruptionBudgets(
+    namespace: string | undefined,
+    opts?: ListOptions,
+  ): Promise<List<PodDisruptionBudget>> {
+    this.#gate("policy.listPodDisruptionBudgets");
+    const k = this.view.kube;
+    const labels = parseLabelSelector(opts?.labelSelector);
+    const all = [...k.pdbs.entries()]
+      .filter(([ns]) => namespace === undefined || ns === namespace)
+      .flatMap(([, list]) => list);
+    return this.#page(
+      all
+        .map((b) => toPdb(b, this.view.clock.nowMs()))
+        .filter((b) => labels(b.metadata.labels ?? {})),
+      opts,
+    );
+  }
+
+  /** Workloads by kind/namespace/name and ReplicaSets by their name: owner lookups stay O(1) on big clusters. */
+  #workloadIndex?: { size: number; byKey: Map<string, WorkloadRec> };
+
+  #workloadCandidates(kind: Workload["kind"], namespace: string, name: string): WorkloadRec[] {
+    const all = this.view.kube.workloads;
+    if (!this.#workloadIndex || this.#workloadIndex.size !== all.size) {
+      const byKey = new Map<string, WorkloadRec>();
+      for (const w of all.values()) {
+        byKey.set(`${w.kind}/${w.namespace}/${w.name}`, w);
+        if (w.replicaSet) byKey.set(`ReplicaSet/${w.namespace}/${w.replicaSet}`, w);
+      }
+      this.#workloadIndex = { size: all.size, byKey };
+    }
+    const hit = this.#workloadIndex.byKey.get(`${kind}/${namespace}/${name}`);
+    return hit ? [hit] : [];
+  }
+
+  async getWorkload(kind: Workload["kind"], namespace: string, name: string): Promise<Workload> {
+    this.#gate("apps.getWorkload");
+    for (const w of this.#workloadCandidates(kind, namespace, name)) {
+      if (w.namespace !== namespace) continue;
+      const isRs = kind === "ReplicaSet" && w.kind === "Deployment" && w.replicaSet === name;
+      if (!isRs && !(w.kind === kind && w.name === name)) continue;
+      let ready = 0;
+      let active = 0;
+      for (const p of w.pods) {
+        if (p.deletionAt === undefined) active++;
+        if (p.ready && p.deletionAt === undefined) ready++;
+      }
+      const replicas = w.kind === "DaemonSet" ? active : w.replicas;
+      return {
+        apiVersion: "apps/v1",
+        kind,
+        metadata: {
+          name,
+          namespace,
+          uid: w.uid,
+          ...(isRs
+            ? {
+                ownerReferences: [
+                  {
+                    apiVersion: "apps/v1",
+                    kind: "Deployment",
+                    name: w.name,
+                    uid: w.uid,
+                    controller: true,
+                  },
+                ],
+              }
+            : {}),
+        },
+        spec: { replicas, selector: { matchLabels: { ...w.template.labels } } },
+        status: { replicas: active, readyReplicas: ready, availableReplicas: ready },
+      };
+    }
+    const resource = kind.toLowerCase() + "s";
+    throw new KubeApiError(404, "NotFound", `${resource}.apps "${name}" not found`);
+  }
+
+  #lease(l: LeaseRec): Lease {
+    return {
+      metadata: {
+        name: l.name,
+        namespace: l.namespace,
+        uid: l.uid,
+        resourceVersion: String(l.rv),
+        creationTimestamp: new Date(l.createdAt).toISOString(),
+        labels: { ...l.labels },
+        annotations: { ...l.annotations },
+      },
+      spec: { ...l.spec },
+    };
+  }
+
+  async getLease(namespace: string, name: string): Promise<Lease> {
+    this.#gate("coordination.getLease");
+    const l = this.view.kube.leases.get(`${namespace}/${name}`);
+    if (!l)
+      throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
+    return this.#lease(l);
+  }
+
+  async createLease(namespace: string, lease: Lease): Promise<Lease> {
+    this.#gate("coordination.createLease");
+    const k = this.view.kube;
+    const key = `${namespace}/${lease.metadata.name}`;
+    if (k.leases.has(key))
+      throw new KubeApiError(
+        409,
+        "AlreadyExists",
+        `leases.coordination.k8s.io "${lease.metadata.name}" already exists`,
+      );
+    const rec: LeaseRec = {
+      namespace,
+      name: lease.metadata.name,
+      uid: k.uid(),
+      rv: k.nextRv(),
+      spec: { ...lease.spec },
+      createdAt: this.view.clock.nowMs(),
+      labels: { ...(lease.metadata.labels ?? {}) },
+      annotations: { ...(lease.metadata.annotations ?? {}) },
+    };
+    k.leases.set(key, rec);
+    this.view.timeline.record("lease.create", { lease: key, holder: rec.spec.holderIdentity });
+    return this.#lease(rec);
+  }
+
+  async updateLease(namespace: string, lease: Lease): Promise<Lease> {
+    this.#gate("coordination.updateLease");
+    const k = this.view.kube;
+    const key = `${namespace}/${lease.metadata.name}`;
+    const rec = k.leases.get(key);
+    if (!rec)
+      throw new KubeApiError(
+        404,
+        "NotFound",
+        `leases.coordination.k8s.io "${lease.metadata.name}" not found`,
+      );
+    if (
+      lease.metadata.resourceVersion !== undefined &&
+      lease.metadata.resourceVersion !== String(rec.rv)
+    )
+      throw new KubeApiError(
+        409,
+        "Conflict",
+        `Operation cannot be fulfilled on leases.coordination.k8s.io "${lease.metadata.name}": the object has been modified; please apply your changes to the latest version and try again`,
+      );
+    rec.spec = { ...lease.spec };
+    rec.labels = { ...(lease.metadata.labels ?? rec.labels) };
+    rec.annotations = { ...(lease.metadata.annotations ?? rec.annotations) };
+    rec.rv = k.nextRv();
+    this.view.timeline.record("lease.update", { lease: key, holder: rec.spec.holderIdentity });
+    return this.#lease(rec);
+  }
+
+  async deleteLease(namespace: string, name: string): Promise<void> {
+    this.#gate("coordination.deleteLease");
+    const key = `${namespace}/${name}`;
+    if (!this.view.kube.leases.delete(key))
+      throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
+    this.view.timeline.record("lease.delete", { lease: key });
+  }
+}

@@ -1,0 +1,430 @@
+// Scenarios: the YAML a sandbox world is built from — zones, node groups (EKS managed or
+// self-managed Auto Scaling groups, with versions and launch template versions per instance),
+// workloads (replicas, PDBs, tolerations, grace periods), timings and faults. Validated with zod;
+// every problem is reported as file:line:col like policy errors. The format is documented in
+// docs by example: src/sandbox/scenarios/demo.yaml.
+import { isDocument, LineCounter, parseAllDocuments } from "yaml";
+import { z } from "zod";
+import { formatPath, type Diagnostic } from "../../policy/diagnostic.js";
+import { parseDuration } from "../../policy/duration.js";
+import { locate, type PolicySource } from "../../policy/source.js";
+import { parseCpu, parseMemory } from "../model/quantities.js";
+
+/** Seconds, from a number of seconds or a Go-style duration ("90s", "15m", "1h30m"). */
+const seconds = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {
+  if (typeof v === "number") return v;
+  const ms = parseDuration(v);
+  if (ms === undefined) {
+    ctx.addIssue({ code: "custom", message: `"${v}" is not a duration (write 90s, 15m, 1h30m)` });
+    return z.NEVER;
+  }
+  return ms / 1000;
+});
+const cpu = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {
+  const n = parseCpu(v);
+  if (Number.isNaN(n)) {
+    ctx.addIssue({
+      code: "custom",
+      message: `"${v}" is not a CPU quantity (write 2, 1.5 or 500m)`,
+    });
+    return z.NEVER;
+  }
+  return n;
+});
+const memory = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {
+  const n = parseMemory(v);
+  if (Number.isNaN(n)) {
+    ctx.addIssue({ code: "custom", message: `"${v}" is not a memory quantity (write 512Mi, 8Gi)` });
+    return z.NEVER;
+  }
+  return n;
+});
+const intOrPercent = z.union([
+  z.number().int().nonnegative(),
+  z.string().regex(/^\d{1,3}%$/, 'write a number or a percentage such as "50%"'),
+]);
+const labels = z.record(z.string(), z.string());
+const taint = z.strictObject({
+  key: z.string().min(1),
+  value: z.string().optional(),
+  effect: z.enum(["NoSchedule", "PreferNoSchedule", "NoExecute"]),
+});
+const toleration = z.strictObject({
+  key: z.string().optional(),
+  operator: z.enum(["Exists", "Equal"]).optional(),
+  value: z.string().optional(),
+  effect: z.enum(["NoSchedule", "PreferNoSchedule", "NoExecute"]).optional(),
+});
+const selector = z.strictObject({
+  matchLabels: labels.optional(),
+  matchExpressions: z
+    .array(
+      z.strictObject({
+        key: z.string(),
+        operator: z.enum(["In", "NotIn", "Exists", "DoesNotExist"]),
+        values: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
+});
+const pdbBudget = {
+  minAvailable: intOrPercent.optional(),
+  maxUnavailable: intOrPercent.optional(),
+  unhealthyPodEvictionPolicy: z.enum(["IfHealthyBudget", "AlwaysAllow"]).optional(),
+};
+
+const nodeGroup = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9_.-]*$/,
+        "a node group name is letters, digits, '-', '_' and '.'",
+      ),
+    type: z.enum(["managed", "self-managed"]),
+    /** Managed: the Kubernetes version of the group; self-managed: what its AMIs run. */
+    version: z
+      .string()
+      .regex(/^\d+\.\d+$/, 'write a minor version such as "1.32"')
+      .optional(),
+    releaseVersion: z.string().optional(),
+    zones: z.array(z.string()).min(1).optional(),
+    instanceType: z.string().default("m6i.large"),
+    capacity: z
+      .strictObject({
+        cpu: cpu.default(2000),
+        memory: memory.default(8 * 1024 ** 3),
+        pods: z.number().int().positive().default(29),
+      })
+      .prefault({}),
+    size: z.strictObject({
+      min: z.number().int().nonnegative(),
+      max: z.number().int().nonnegative(),
+      desired: z.number().int().nonnegative(),
+    }),
+    updateConfig: z
+      .strictObject({
+        maxUnavailable: z.number().int().min(1).max(100).optional(),
+        maxUnavailablePercentage: z.number().int().min(1).max(100).optional(),
+        updateStrategy: z.enum(["DEFAULT", "MINIMAL"]).optional(),
+      })
+      .optional(),
+    launchTemplate: z
+      .strictObject({
+        name: z.string().optional(),
+        /** How many versions exist (1..n). */
+        versions: z.number().int().positive().default(1),
+        default: z.number().int().positive().optional(),
+        /** What the group is configured with. */
+        use: z
+          .union([z.literal("$Latest"), z.literal("$Default"), z.number().int().positive()])
+          .default("$Latest"),
+      })
+      .optional(),
+    /** Launch template version per instance; the rest run the configured version. */
+    instances: z
+      .array(
+        z.strictObject({
+          version: z.number().int().positive(),
+          count: z.number().int().positive(),
+          zone: z.string().optional(),
+        }),
+      )
+      .optional(),
+    mixedInstances: z.boolean().default(false),
+    labels: labels.default({}),
+    taints: z.array(taint).default([]),
+    tags: z.record(z.string(), z.string()).default({}),
+  })
+  .superRefine((g, ctx) => {
+    if (g.size.min > g.size.desired || g.size.desired > g.size.max)
+      ctx.addIssue({
+        code: "custom",
+        path: ["size"],
+        message: `min ≤ desired ≤ max does not hold (${g.size.min}, ${g.size.desired}, ${g.size.max})`,
+      });
+    if (g.type === "managed" && !g.releaseVersion)
+      ctx.addIssue({
+        code: "custom",
+        path: ["releaseVersion"],
+        message: "a managed node group needs its releaseVersion",
+      });
+    if (g.type === "self-managed" && g.updateConfig)
+      ctx.addIssue({
+        code: "custom",
+        path: ["updateConfig"],
+        message: "updateConfig is for EKS managed node groups",
+      });
+    const total = (g.instances ?? []).reduce((n, i) => n + i.count, 0);
+    if (total > g.size.desired)
+      ctx.addIssue({
+        code: "custom",
+        path: ["instances"],
+        message: `${total} instances listed, more than desired (${g.size.desired})`,
+      });
+    const versions = g.launchTemplate?.versions ?? 1;
+    (g.instances ?? []).forEach((i, k) => {
+      if (i.version > versions)
+        ctx.addIssue({
+          code: "custom",
+          path: ["instances", k, "version"],
+          message: `the launch template has ${versions} version(s)`,
+        });
+    });
+  });
+
+const workload = z
+  .strictObject({
+    kind: z.enum(["Deployment", "StatefulSet", "DaemonSet", "Pod"]),
+    name: z
+      .string()
+      .regex(
+        /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
+        "a workload name is a DNS label (lower-case letters, digits, '-')",
+      ),
+    namespace: z.string().default("default"),
+    replicas: z.number().int().nonnegative().default(1),
+    labels: labels.optional(),
+    requests: z
+      .strictObject({ cpu: cpu.default(100), memory: memory.default(128 * 1024 ** 2) })
+      .prefault({}),
+    tolerations: z.array(toleration).default([]),
+    nodeSelector: labels.default({}),
+    terminationGracePeriod: seconds.default(30),
+    preStop: seconds.default(0),
+    start: seconds.default(5),
+    ready: seconds.default(5),
+    readinessProbe: z.boolean().default(true),
+    stuckTerminating: z.boolean().default(false),
+    pdb: z.strictObject({ name: z.string().optional(), ...pdbBudget }).optional(),
+  })
+  .superRefine((w, ctx) => {
+    if (w.pdb && (w.pdb.minAvailable === undefined) === (w.pdb.maxUnavailable === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: ["pdb"],
+        message: "a PodDisruptionBudget sets exactly one of minAvailable and maxUnavailable",
+      });
+  });
+
+const pdb = z
+  .strictObject({
+    name: z.string(),
+    namespace: z.string().default("default"),
+    selector,
+    ...pdbBudget,
+  })
+  .superRefine((p, ctx) => {
+    if ((p.minAvailable === undefined) === (p.maxUnavailable === undefined))
+      ctx.addIssue({
+        code: "custom",
+        message: "a PodDisruptionBudget sets exactly one of minAvailable and maxUnavailable",
+      });
+  });
+
+const timings = z
+  .strictObject({
+    boot: seconds.default(60),
+    bootJitter: seconds.default(15),
+    register: seconds.default(10),
+    nodeReady: seconds.default(20),
+    terminate: seconds.default(30),
+    nodeDelete: seconds.default(10),
+    launchRetry: seconds.default(30),
+    scheduler: seconds.default(1),
+    controller: seconds.default(0),
+    podShutdown: seconds.default(2),
+    drainTimeout: seconds.default(900),
+    postDrain: seconds.default(60),
+    nodeCreationTimeout: seconds.default(1200),
+    evictionRetry: seconds.default(5),
+    configUpdate: seconds.default(30),
+  })
+  .prefault({});
+
+const faults = z
+  .strictObject({
+    launchFailures: z
+      .array(
+        z.strictObject({
+          zone: z.string().optional(),
+          group: z.string().optional(),
+          from: seconds.default(0),
+          for: seconds,
+        }),
+      )
+      .default([]),
+    nodesNeverReady: z
+      .array(z.strictObject({ group: z.string().optional(), from: seconds.default(0) }))
+      .default([]),
+    /** Workloads ("name" or "namespace/name") whose pods never finish terminating. */
+    stuckTerminating: z.array(z.string()).default([]),
+    throttle: z
+      .array(
+        z.strictObject({
+          api: z.enum(["kubernetes", "aws"]),
+          rate: z.number().min(0).max(1),
+          retryAfter: seconds.default(1),
+        }),
+      )
+      .default([]),
+  })
+  .prefault({});
+
+export const scenarioSchema = z
+  .strictObject({
+    apiVersion: z.literal("noderoll.io/v1"),
+    kind: z.literal("SandboxScenario"),
+    metadata: z.strictObject({ name: z.string().min(1), description: z.string().optional() }),
+    seed: z.number().int().default(1),
+    start: z.iso.datetime({ offset: true }).default("2026-01-05T09:00:00Z"),
+    cluster: z.strictObject({
+      name: z.string().min(1),
+      region: z.string().default("eu-west-1"),
+      version: z.string().regex(/^\d+\.\d+$/, 'write a minor version such as "1.33"'),
+    }),
+    /** EKS AMI release versions per Kubernetes minor version, oldest first (the last is latest). */
+    releases: z.record(z.string(), z.array(z.string()).min(1)).default({}),
+    zones: z.array(z.string()).min(1),
+    timings,
+    nodeGroups: z.array(nodeGroup).min(1),
+    workloads: z.array(workload).default([]),
+    pdbs: z.array(pdb).default([]),
+    autoscaler: z
+      .strictObject({
+        enabled: z.boolean().default(false),
+        scanInterval: seconds.default(10),
+        pendingFor: seconds.default(30),
+      })
+      .prefault({}),
+    faults,
+    /** Record pod-level events in the timeline (verbose for big clusters). */
+    podEvents: z.boolean().default(false),
+  })
+  .superRefine((s, ctx) => {
+    const names = new Set<string>();
+    s.nodeGroups.forEach((g, i) => {
+      if (names.has(g.name))
+        ctx.addIssue({
+          code: "custom",
+          path: ["nodeGroups", i, "name"],
+          message: `node group "${g.name}" appears twice`,
+        });
+      names.add(g.name);
+      (g.zones ?? []).forEach((z, k) => {
+        if (!s.zones.includes(z))
+          ctx.addIssue({
+            code: "custom",
+            path: ["nodeGroups", i, "zones", k],
+            message: `zone "${z}" is not among the scenario's zones (${s.zones.join(", ")})`,
+          });
+      });
+      if (g.type === "managed" && g.releaseVersion && g.version) {
+        const list = s.releases[g.version];
+        if (!list?.includes(g.releaseVersion))
+          ctx.addIssue({
+            code: "custom",
+            path: ["nodeGroups", i, "releaseVersion"],
+            message: `release ${g.releaseVersion} is not listed under releases."${g.version}"`,
+          });
+      }
+    });
+    const wl = new Set<string>();
+    s.workloads.forEach((w, i) => {
+      const key = `${w.namespace}/${w.name}`;
+      if (wl.has(key))
+        ctx.addIssue({
+          code: "custom",
+          path: ["workloads", i, "name"],
+          message: `workload "${key}" appears twice`,
+        });
+      wl.add(key);
+    });
+    s.faults.stuckTerminating.forEach((name, i) => {
+      if (!s.workloads.some((w) => w.name === name || `${w.namespace}/${w.name}` === name))
+        ctx.addIssue({
+          code: "custom",
+          path: ["faults", "stuckTerminating", i],
+          message: `no workload "${name}" in this scenario`,
+        });
+    });
+  });
+
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+export type Scenario = z.output<typeof scenarioSchema>;
+
+export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; errors: Diagnostic[] };
+
+/** Parse and validate scenario YAML; errors carry file:line:col. */
+export function parseScenario(text: string, file = "scenario.yaml"): ScenarioResult {
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(text, {
+    lineCounter: lines,
+    prettyErrors: false,
+    uniqueKeys: true,
+  });
+  const list = Array.isArray(docs) ? docs : [];
+  const errors: Diagnostic[] = [];
+  for (const d of list)
+    for (const e of d.errors) {
+      const at = lines.linePos(e.pos[0]);
+      errors.push({
+        file,
+        line: at.line,
+        col: at.col,
+        path: "",
+        message: `YAML syntax error: ${e.message.split("\n")[0]}`,
+        severity: "error",
+      });
+    }
+  if (errors.length) return { ok: false, errors };
+  const doc = list.find((d) => isDocument(d) && d.contents !== null);
+  if (!doc)
+    return {
+      ok: false,
+      errors: [
+        {
+          file,
+          line: 1,
+          col: 1,
+          path: "",
+          message: "the file holds no scenario",
+          severity: "error",
+        },
+      ],
+    };
+  const value: unknown = doc.toJS({ maxAliasCount: 1000 });
+  const source: PolicySource = { file, text, doc, lines };
+  const result = scenarioSchema.safeParse(value);
+  if (result.success) return { ok: true, scenario: result.data };
+  for (const issue of result.error.issues) {
+    const path = issue.path as PropertyKey[];
+    let message = issue.message;
+    let at: { line: number; col: number };
+    if (issue.code === "unrecognized_keys") {
+      const key = issue.keys[0] ?? "";
+      at = locate(source, path, key);
+      message = `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+    } else at = locate(source, path);
+    errors.push({
+      file,
+      line: at.line,
+      col: at.col,
+      path: formatPath(path),
+      message,
+      severity: "error",
+    });
+  }
+  errors.sort((a, b) => a.line - b.line || a.col - b.col);
+  return { ok: false, errors };
+}
+
+/** Validate a scenario given as an object (the generator's, or a test's). Throws on errors. */
+export function scenarioFrom(input: ScenarioInput): Scenario {
+  const r = scenarioSchema.safeParse(input);
+  if (!r.success)
+    throw new Error(
+      r.error.issues.map((i) => `${formatPath(i.path as PropertyKey[])}: ${i.message}`).join("\n"),
+    );
+  return r.data;
+}

@@ -1,0 +1,41 @@
+// What the parts of the EKS simulator share: the services it drives (EC2, Auto Scaling, the
+// Kubernetes cluster), its timings, and the record of an update.
+import type { EksUpdate } from "../../../ports/cloud.js";
+import type { VirtualClock } from "../../model/clock.js";
+import type { Timeline } from "../../model/observers.js";
+import type { Random } from "../../model/random.js";
+import type { KubeSim } from "../kube/kube.js";
+import type { AutoScalingSim } from "./auto-scaling.js";
+import type { Ec2Sim } from "./ec2.js";
+
+export interface EksTimings {
+  /** How long a drain may take before PodEvictionFailure (15 minutes). */
+  drainTimeoutSeconds: number;
+  /** The wait after a drain before terminating (60 s). */
+  postDrainSeconds: number;
+  /** How long scale-up waits for new nodes before NodeCreationFailure. */
+  nodeCreationTimeoutSeconds: number;
+  /** Between eviction retries. */
+  evictionRetrySeconds: number;
+  /** An UpdateNodegroupConfig takes this long. */
+  configUpdateSeconds: number;
+}
+
+export interface EksContext {
+  clock: VirtualClock;
+  random: Random;
+  timeline: Timeline;
+  ec2: Ec2Sim;
+  autoScaling: AutoScalingSim;
+  kube: KubeSim;
+  timings: EksTimings;
+  clusterName: string;
+}
+
+export interface UpdateRec {
+  update: EksUpdate;
+  nodegroup?: string;
+}
+
+export const PHASES = ["setup", "scale-up", "upgrade", "scale-down"] as const;
+export type Phase = (typeof PHASES)[number];

@@ -1,0 +1,137 @@
+// The workload controllers: ReplicaSet (a Deployment's pods, replaced at once), StatefulSet
+// (stable ordinal names, a replacement only once the old pod is gone), DaemonSet (one pod per
+// node that fits, bound directly) and bare Pods. They create the pods a workload lacks; the
+// scheduler and the kubelets take it from there.
+import type { NodeRec, PodRec, PodTemplate, WorkloadRec } from "../../model/records.js";
+import type { Budgets } from "./budgets.js";
+import type { Kubelet } from "./kubelet.js";
+import type { Scheduler } from "./scheduler.js";
+import { tolerates } from "./scheduler-rules.js";
+import type { KubeContext, KubeState } from "./state.js";
+
+export class Controllers {
+  readonly daemonSets: WorkloadRec[] = [];
+  #queued = new Set<WorkloadRec>();
+
+  constructor(
+    private readonly state: KubeState,
+    private readonly ctx: KubeContext,
+    private readonly parts: { kubelet: Kubelet; scheduler: Scheduler; budgets: Budgets },
+  ) {}
+
+  addWorkload(w: WorkloadRec, initial: { readyNow: boolean }): void {
+    this.state.workloads.set(w.key, w);
+    if (w.kind === "DaemonSet") this.daemonSets.push(w);
+    this.state.zoneCounts.set(w.key, new Map());
+    this.ctx.availability.track(w.key, w.kind === "DaemonSet" ? 1 : w.replicas, 0);
+    this.reconcile(w, initial.readyNow);
+  }
+
+  /** Create the pods a workload lacks (ReplicaSet, StatefulSet, DaemonSet controllers). */
+  reconcile(w: WorkloadRec, readyNow = false): void {
+    if (w.kind === "DaemonSet") {
+      const covered = new Set<string>();
+      for (const p of w.pods) if (p.nodeName && p.deletionAt === undefined) covered.add(p.nodeName);
+      for (const node of this.state.nodeList()) {
+        if (covered.has(node.name) || node.deleted) continue;
+        if (!this.#daemonFits(w.template, node)) continue;
+        this.#createPod(w, { node, readyNow });
+      }
+      return;
+    }
+    if (w.kind === "StatefulSet") {
+      // Pods keep their ordinal names; a replacement waits until the old pod is gone.
+      const have = new Set<number>();
+      for (const p of w.pods) if (p.ordinal !== undefined) have.add(p.ordinal);
+      for (let i = 0; i < w.replicas; i++)
+        if (!have.has(i)) this.#createPod(w, { ordinal: i, readyNow });
+      return;
+    }
+    if (w.kind === "Pod") {
+      if (w.pods.size === 0 && w.podSeq === 0) this.#createPod(w, { readyNow });
+      return;
+    }
+    // ReplicaSet: terminating pods do not count; replacements are created at once.
+    let active = 0;
+    for (const p of w.pods) if (p.deletionAt === undefined) active++;
+    for (let i = active; i < w.replicas; i++) this.#createPod(w, { readyNow });
+  }
+
+  /** Reconcile `w` after the controllers' reaction time (once, however many changes). */
+  queueReconcile(w: WorkloadRec): void {
+    if (this.#queued.has(w)) return;
+    this.#queued.add(w);
+    this.ctx.clock.after(this.ctx.timings.controllerSeconds * 1000, () => {
+      this.#queued.delete(w);
+      this.reconcile(w);
+    });
+  }
+
+  /** A node just registered: each DaemonSet puts its pod there (they tolerate not-ready). */
+  nodeAdded(node: NodeRec): void {
+    for (const w of this.daemonSets)
+      this.ctx.clock.after(this.ctx.timings.controllerSeconds * 1000, () => {
+        if (!node.deleted && this.#daemonFits(w.template, node)) {
+          for (const p of node.pods) if (p.workload === w && p.deletionAt === undefined) return;
+          this.#createPod(w, { node, readyNow: false });
+        }
+      });
+  }
+
+  #daemonFits(t: PodTemplate, node: NodeRec): boolean {
+    for (const [k, v] of Object.entries(t.nodeSelector)) if (node.labels[k] !== v) return false;
+    // DaemonSet pods tolerate unschedulable / not-ready automatically; other taints must be tolerated.
+    return node.taints.every(
+      (taint) =>
+        taint.effect === "PreferNoSchedule" || t.tolerations.some((tol) => tolerates(tol, taint)),
+    );
+  }
+
+  #podName(w: WorkloadRec, ordinal: number | undefined): string {
+    if (w.kind === "StatefulSet") return `${w.name}-${ordinal}`;
+    if (w.kind === "Pod") return w.name;
+    w.podSeq++;
+    // Generated names retry on a clash, as the API server's generateName does.
+    const base = w.kind === "Deployment" ? w.replicaSet : w.name;
+    let name: string;
+    do name = `${base}-${this.ctx.random.hex(5)}`;
+    while (this.state.pods.has(`${w.namespace}/${name}`));
+    return name;
+  }
+
+  #createPod(
+    w: WorkloadRec,
+    opts: { ordinal?: number; node?: NodeRec; readyNow: boolean },
+  ): PodRec {
+    const { kubelet, scheduler, budgets } = this.parts;
+    const now = this.ctx.clock.nowMs();
+    const name = this.#podName(w, opts.ordinal);
+    const pod: PodRec = {
+      namespace: w.namespace,
+      name,
+      uid: this.state.uid(),
+      rv: this.state.nextRv(),
+      labels: { ...w.template.labels },
+      workload: w,
+      phase: "Pending",
+      ready: false,
+      createdAt: now,
+      template: w.template,
+      pdbs: [],
+      timers: [],
+      gone: false,
+      ...(opts.ordinal !== undefined ? { ordinal: opts.ordinal } : {}),
+    };
+    if (w.kind === "StatefulSet") pod.labels["statefulset.kubernetes.io/pod-name"] = name;
+    if (w.kind === "Pod") w.podSeq++;
+    const key = `${pod.namespace}/${pod.name}`;
+    this.state.pods.set(key, pod);
+    w.pods.add(pod);
+    budgets.attach(w, pod);
+    if (this.ctx.podEvents) this.ctx.timeline.record("pod.create", { pod: key });
+    this.state.emitPod("ADDED", pod);
+    if (opts.node) kubelet.bind(pod, opts.node, opts.readyNow);
+    else scheduler.admit(pod, opts.readyNow);
+    return pod;
+  }
+}

@@ -1,0 +1,156 @@
+// Records → Kubernetes objects: what the API server would return for a node, a pod or a
+// PodDisruptionBudget of the simulated cluster. The records are richer and mutable; these
+// objects are fresh copies, built when a client reads or a watch event goes out.
+import type { Node, Pod, PodDisruptionBudget } from "../../../ports/cluster.js";
+import type { NodeRec, PdbRec, PodRec } from "../../model/records.js";
+import { formatCpu, formatMemory } from "../../model/quantities.js";
+import { pdbStatus } from "./disruption.js";
+import { UNSCHEDULABLE_TAINT } from "./scheduler-rules.js";
+
+/** A node record as the API server shows it. */
+export function toNode(n: NodeRec): Node {
+  const taints = n.taints.map((t) => ({ ...t }));
+  return {
+    metadata: {
+      name: n.name,
+      uid: n.uid,
+      resourceVersion: String(n.rv),
+      creationTimestamp: new Date(n.createdAt).toISOString(),
+      labels: { ...n.labels },
+      annotations: { ...n.annotations },
+    },
+    spec: {
+      providerID: `aws:///${n.zone}/${n.instanceId}`,
+      ...(n.unschedulable ? { unschedulable: true } : {}),
+      ...(taints.length || n.unschedulable
+        ? {
+            taints:
+              n.unschedulable && !taints.some((t) => t.key === UNSCHEDULABLE_TAINT)
+                ? [...taints, { key: UNSCHEDULABLE_TAINT, effect: "NoSchedule" as const }]
+                : taints,
+          }
+        : {}),
+    },
+    status: {
+      capacity: {
+        cpu: formatCpu(n.capacity.cpu),
+        memory: formatMemory(n.capacity.memory),
+        pods: String(n.capacity.pods),
+      },
+      allocatable: {
+        cpu: formatCpu(n.capacity.cpu),
+        memory: formatMemory(n.capacity.memory),
+        pods: String(n.capacity.pods),
+      },
+      conditions: [
+        {
+          type: "Ready",
+          status: n.ready ? "True" : n.deleted ? "Unknown" : "False",
+          reason: n.ready ? "KubeletReady" : "KubeletNotReady",
+        },
+      ],
+      nodeInfo: { kubeletVersion: n.kubeletVersion },
+    },
+  };
+}
+
+/** A pod record as the API server shows it (one container, owned by its controller). */
+export function toPod(p: PodRec): Pod {
+  const w = p.workload;
+  const t = p.template;
+  const owner =
+    w && w.kind !== "Pod"
+      ? [
+          {
+            apiVersion: "apps/v1",
+            kind: w.kind === "Deployment" ? "ReplicaSet" : w.kind,
+            name: w.kind === "Deployment" ? (w.replicaSet as string) : w.name,
+            uid: w.uid,
+            controller: true,
+          },
+        ]
+      : undefined;
+  return {
+    metadata: {
+      name: p.name,
+      namespace: p.namespace,
+      uid: p.uid,
+      resourceVersion: String(p.rv),
+      creationTimestamp: new Date(p.createdAt).toISOString(),
+      ...(p.deletionAt !== undefined
+        ? { deletionTimestamp: new Date(p.deletionAt).toISOString() }
+        : {}),
+      labels: { ...p.labels },
+      ...(owner ? { ownerReferences: owner } : {}),
+    },
+    spec: {
+      ...(p.nodeName ? { nodeName: p.nodeName } : {}),
+      containers: [
+        {
+          name: "main",
+          image: "public.ecr.aws/docker/library/busybox:stable",
+          resources: {
+            requests: { cpu: formatCpu(t.requests.cpu), memory: formatMemory(t.requests.memory) },
+          },
+          ...(t.readinessProbe
+            ? { readinessProbe: { httpGet: { path: "/healthz", port: 8080 } } }
+            : {}),
+          ...(t.preStopSeconds > 0
+            ? { lifecycle: { preStop: { sleep: { seconds: t.preStopSeconds } } } }
+            : {}),
+        },
+      ],
+      tolerations: t.tolerations.map((x) => ({ ...x })),
+      ...(Object.keys(t.nodeSelector).length ? { nodeSelector: { ...t.nodeSelector } } : {}),
+      terminationGracePeriodSeconds: t.terminationGracePeriodSeconds,
+      ...(t.priorityClassName ? { priorityClassName: t.priorityClassName } : {}),
+    },
+    status: {
+      phase: p.phase,
+      conditions: [
+        { type: "PodScheduled", status: p.nodeName ? "True" : "False" },
+        { type: "Ready", status: p.ready ? "True" : "False" },
+      ],
+      ...(p.startedAt !== undefined ? { startTime: new Date(p.startedAt).toISOString() } : {}),
+    },
+  };
+}
+
+/** A PodDisruptionBudget record with its status as the disruption controller computes it now. */
+export function toPdb(b: PdbRec, now: number): PodDisruptionBudget {
+  const s = pdbStatus(b, now);
+  const disrupted: Record<string, string> = {};
+  for (const [name, at] of b.disrupted) disrupted[name] = new Date(at).toISOString();
+  return {
+    metadata: {
+      name: b.name,
+      namespace: b.namespace,
+      uid: b.uid,
+      resourceVersion: String(b.rv),
+      generation: b.generation,
+    },
+    spec: {
+      selector: b.selector,
+      ...(b.minAvailable !== undefined ? { minAvailable: b.minAvailable } : {}),
+      ...(b.maxUnavailable !== undefined ? { maxUnavailable: b.maxUnavailable } : {}),
+      ...(b.unhealthyPodEvictionPolicy
+        ? { unhealthyPodEvictionPolicy: b.unhealthyPodEvictionPolicy }
+        : {}),
+    },
+    status: {
+      observedGeneration: b.generation,
+      disruptionsAllowed: s.disruptionsAllowed,
+      currentHealthy: s.currentHealthy,
+      desiredHealthy: s.desiredHealthy,
+      expectedPods: s.expectedPods,
+      disruptedPods: disrupted,
+      conditions: [
+        {
+          type: "DisruptionAllowed",
+          status: s.disruptionsAllowed > 0 ? "True" : "False",
+          reason: s.disruptionsAllowed > 0 ? "SufficientPods" : "InsufficientPods",
+        },
+      ],
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// The Kubernetes simulator: nodes, pods, workloads and their controllers, the scheduler, the
+// kubelet's pod lifecycle, PodDisruptionBudgets and eviction, Leases and watches. This class is
+// the face the rest of the sandbox uses; the work is done by its parts, which share one
+// KubeState (state.ts): NodeLifecycle (nodes.ts), Controllers (controllers.ts), Scheduler
+// (scheduler.ts), Kubelet (kubelet.ts) and Budgets (budgets.ts).
+import type { EvictionOutcome, Node, Pod } from "../../../ports/cluster.js";
+import type { LeaseRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "../../model/records.js";
+import { Budgets } from "./budgets.js";
+import { Controllers } from "./controllers.js";
+import { Kubelet } from "./kubelet.js";
+import { NodeLifecycle, type NodePatchInput, type NodeRegistration } from "./nodes.js";
+import { Scheduler } from "./scheduler.js";
+import { KubeState, type KubeContext, type Watcher } from "./state.js";
+
+export type { KubeContext, KubeTimings, Watcher, WatchSink } from "./state.js";
+
+export class KubeSim {
+  readonly nodes: Map<string, NodeRec>;
+  /** namespace/name → pod */
+  readonly pods: Map<string, PodRec>;
+  readonly workloads: Map<string, WorkloadRec>;
+  /** namespace → PDBs */
+  readonly pdbs: Map<string, PdbRec[]>;
+  readonly leases: Map<string, LeaseRec>;
+  /** Pods waiting for the scheduler, in arrival order. */
+  readonly pending: Set<PodRec>;
+  readonly #state: KubeState;
+  readonly #nodes: NodeLifecycle;
+  readonly #controllers: Controllers;
+  readonly #scheduler: Scheduler;
+  readonly #kubelet: Kubelet;
+  readonly #budgets: Budgets;
+
+  constructor(readonly ctx: KubeContext) {
+    const state = new KubeState(ctx.random);
+    this.#state = state;
+    this.nodes = state.nodes;
+    this.pods = state.pods;
+    this.workloads = state.workloads;
+    this.pdbs = state.pdbs;
+    this.leases = state.leases;
+    this.pending = state.pending;
+    this.#kubelet = new Kubelet(state, ctx, {
+      wakeScheduler: () => this.#scheduler.wake(),
+      queueReconcile: (w) => this.#controllers.queueReconcile(w),
+    });
+    const kubelet = this.#kubelet;
+    this.#scheduler = new Scheduler(state, ctx, kubelet);
+    this.#budgets = new Budgets(state, ctx, kubelet);
+    const scheduler = this.#scheduler;
+    this.#controllers = new Controllers(state, ctx, { kubelet, scheduler, budgets: this.#budgets });
+    const controllers = this.#controllers;
+    this.#nodes = new NodeLifecycle(state, ctx, { kubelet, scheduler, controllers });
+  }
+
+  get rv(): number {
+    return this.#state.rv;
+  }
+  nextRv(): number {
+    return this.#state.nextRv();
+  }
+  uid(): string {
+    return this.#state.uid();
+  }
+  daemonSets(): WorkloadRec[] {
+    return this.#controllers.daemonSets;
+  }
+
+  // ---------------------------------------------------------------- nodes
+
+  registerNode(input: NodeRegistration): NodeRec {
+    return this.#nodes.register(input);
+  }
+  setNodeReady(node: NodeRec, ready: boolean): void {
+    this.#nodes.setReady(node, ready);
+  }
+  deleteNode(name: string): void {
+    this.#nodes.delete(name);
+  }
+  patchNode(name: string, patch: NodePatchInput, by = "client"): NodeRec {
+    return this.#nodes.patch(name, patch, by);
+  }
+  /** Nodes in a stable order (by name) for listing and for the scheduler's rotation. */
+  nodeList(): NodeRec[] {
+    return this.#state.nodeList();
+  }
+
+  // ---------------------------------------------------------------- workloads and pods
+
+  addWorkload(w: WorkloadRec, initial: { readyNow: boolean }): void {
+    this.#controllers.addWorkload(w, initial);
+  }
+  addPdb(pdb: PdbRec): void {
+    this.#budgets.add(pdb);
+  }
+  /** Create the pods a workload lacks (ReplicaSet, StatefulSet, DaemonSet controllers). */
+  reconcile(w: WorkloadRec, readyNow = false): void {
+    this.#controllers.reconcile(w, readyNow);
+  }
+  /** One scheduling pass over the pending pods. */
+  runScheduler(): void {
+    this.#scheduler.run();
+  }
+  /** Why a pending pod does not fit anywhere (the FailedScheduling message's reasons). */
+  whyPending(pod: PodRec): string[] {
+    return this.#scheduler.whyPending(pod);
+  }
+  /** Delete a pod gracefully (grace 0: at once). */
+  deletePod(pod: PodRec, graceSeconds?: number, by = "client"): void {
+    this.#kubelet.deletePod(pod, graceSeconds, by);
+  }
+  /** The pod object is gone (containers stopped, or garbage-collected with its node). */
+  removePod(pod: PodRec): void {
+    this.#kubelet.removePod(pod);
+  }
+  /** The eviction subresource: decide as the API server does, then delete. */
+  evict(
+    namespace: string,
+    name: string,
+    opts: { dryRun?: boolean; by?: string } = {},
+  ): EvictionOutcome {
+    return this.#budgets.evict(namespace, name, opts);
+  }
+  pdbStatus(pdb: PdbRec): PdbRec["status"] {
+    return this.#budgets.status(pdb);
+  }
+
+  // ---------------------------------------------------------------- watches
+
+  addNodeWatcher(w: Watcher<Node>): void {
+    this.#state.addNodeWatcher(w);
+  }
+  removeNodeWatcher(w: Watcher<Node>): void {
+    this.#state.removeNodeWatcher(w);
+  }
+  addPodWatcher(w: Watcher<Pod>): void {
+    this.#state.addPodWatcher(w);
+  }
+  removePodWatcher(w: Watcher<Pod>): void {
+    this.#state.removePodWatcher(w);
+  }
+}

@@ -1,0 +1,155 @@
+// A pod's life on its node: bound (its requests counted against the node), started, Ready once
+// its probe passes on a Ready node, deleted gracefully (not ready at once, preStop, then the
+// containers stop within the grace period) and finally gone. Availability per workload follows
+// every change.
+import type { NodeRec, PodRec, WorkloadRec } from "../../model/records.js";
+import { isPodReady } from "./disruption.js";
+import type { KubeContext, KubeState } from "./state.js";
+
+/** What the kubelet tells the other parts (late-bound: they are built after it). */
+export interface KubeletHooks {
+  /** Pending pods may fit now (capacity was freed). */
+  wakeScheduler(): void;
+  /** A workload lost a pod: its controller should look again. */
+  queueReconcile(w: WorkloadRec): void;
+}
+
+export class Kubelet {
+  constructor(
+    private readonly state: KubeState,
+    private readonly ctx: KubeContext,
+    private readonly hooks: KubeletHooks,
+  ) {}
+
+  /** The pod goes to the node; its kubelet starts it (at once when `readyNow`). */
+  bind(pod: PodRec, node: NodeRec, readyNow: boolean): void {
+    pod.nodeName = node.name;
+    pod.rv = this.state.nextRv();
+    node.pods.add(pod);
+    node.used.cpu += pod.template.requests.cpu;
+    node.used.memory += pod.template.requests.memory;
+    node.used.pods += 1;
+    const wkey = pod.workload?.key;
+    if (wkey) {
+      node.byWorkload.set(wkey, (node.byWorkload.get(wkey) ?? 0) + 1);
+      const z = this.state.zoneCounts.get(wkey);
+      if (z) z.set(node.zone, (z.get(node.zone) ?? 0) + 1);
+    }
+    if (this.ctx.podEvents)
+      this.ctx.timeline.record("pod.bind", {
+        pod: `${pod.namespace}/${pod.name}`,
+        node: node.name,
+      });
+    this.state.emitPod("MODIFIED", pod);
+    if (readyNow) {
+      pod.phase = "Running";
+      pod.startedAt = this.ctx.clock.nowMs();
+      this.setReady(pod, true);
+      return;
+    }
+    this.#start(pod, node);
+  }
+
+  /** Containers start after startSeconds; the readiness probe passes readySeconds later. */
+  #start(pod: PodRec, node: NodeRec): void {
+    const t = pod.template;
+    pod.timers.push(
+      this.ctx.clock.after(t.startSeconds * 1000, () => {
+        if (pod.gone || pod.deletionAt !== undefined) return;
+        pod.phase = "Running";
+        pod.startedAt = this.ctx.clock.nowMs();
+        pod.rv = this.state.nextRv();
+        this.state.emitPod("MODIFIED", pod);
+        // Readiness needs a Ready node: a DaemonSet pod on a node that is still joining
+        // turns Ready once the node does.
+        const probe = () => {
+          if (pod.gone || pod.deletionAt !== undefined || node.deleted) return;
+          if (!node.ready) return void pod.timers.push(this.ctx.clock.after(5_000, probe));
+          this.setReady(pod, true);
+        };
+        pod.timers.push(this.ctx.clock.after(t.readySeconds * 1000, probe));
+      }),
+    );
+  }
+
+  setReady(pod: PodRec, ready: boolean): void {
+    if (pod.ready === ready) return;
+    const wasAvailable = isPodReady(pod);
+    pod.ready = ready;
+    pod.rv = this.state.nextRv();
+    for (const pdb of pod.pdbs) pdb.dirty = true;
+    const isAvailable = isPodReady(pod);
+    if (pod.workload && wasAvailable !== isAvailable)
+      this.ctx.availability.change(pod.workload.key, isAvailable ? 1 : -1);
+    this.state.emitPod("MODIFIED", pod);
+  }
+
+  /**
+   * Delete a pod gracefully: it stops being ready at once, runs preStop, then its containers
+   * stop; the object goes away after min(preStop + shutdown, grace). Grace 0 removes it now.
+   */
+  deletePod(pod: PodRec, graceSeconds?: number, by = "client"): void {
+    if (pod.gone) return;
+    const grace = graceSeconds ?? pod.template.terminationGracePeriodSeconds;
+    if (pod.deletionAt !== undefined && grace !== 0) return;
+    const key = `${pod.namespace}/${pod.name}`;
+    if (this.ctx.podEvents) this.ctx.timeline.record("pod.delete", { pod: key, by, grace });
+    if (pod.deletionAt === undefined) {
+      const wasAvailable = isPodReady(pod);
+      pod.deletionAt = this.ctx.clock.nowMs();
+      pod.rv = this.state.nextRv();
+      for (const pdb of pod.pdbs) pdb.dirty = true;
+      if (pod.workload && wasAvailable) this.ctx.availability.change(pod.workload.key, -1);
+      this.state.emitPod("MODIFIED", pod);
+      if (pod.workload) this.hooks.queueReconcile(pod.workload);
+    }
+    const unbound = !pod.nodeName;
+    if (grace === 0 || unbound) return this.removePod(pod);
+    if (pod.workload?.stuckTerminating) return; // a finalizer that never clears
+    const stopAfter = Math.min(
+      pod.template.preStopSeconds + this.ctx.timings.shutdownSeconds,
+      grace,
+    );
+    pod.timers.push(this.ctx.clock.after(stopAfter * 1000, () => this.removePod(pod)));
+  }
+
+  /** The pod object is gone (containers stopped, or garbage-collected with its node). */
+  removePod(pod: PodRec): void {
+    if (pod.gone) return;
+    if (isPodReady(pod) && pod.workload) this.ctx.availability.change(pod.workload.key, -1);
+    pod.gone = true;
+    for (const t of pod.timers) t.cancel();
+    pod.timers = [];
+    this.state.pending.delete(pod);
+    const key = `${pod.namespace}/${pod.name}`;
+    if (this.state.pods.get(key) === pod) this.state.pods.delete(key);
+    this.#release(pod);
+    for (const pdb of pod.pdbs) {
+      pdb.pods.delete(pod);
+      pdb.disrupted.delete(pod.name);
+      pdb.dirty = true;
+    }
+    if (this.ctx.podEvents) this.ctx.timeline.record("pod.gone", { pod: key });
+    this.state.emitPod("DELETED", pod);
+    if (pod.workload) {
+      pod.workload.pods.delete(pod);
+      if (pod.workload.kind !== "Pod") this.hooks.queueReconcile(pod.workload);
+    }
+    this.hooks.wakeScheduler();
+  }
+
+  /** Give the pod's requests back to its node. */
+  #release(pod: PodRec): void {
+    const node = pod.nodeName ? this.state.nodes.get(pod.nodeName) : undefined;
+    if (!node || !node.pods.delete(pod)) return;
+    node.used.cpu -= pod.template.requests.cpu;
+    node.used.memory -= pod.template.requests.memory;
+    node.used.pods -= 1;
+    const wkey = pod.workload?.key;
+    if (wkey) {
+      node.byWorkload.set(wkey, (node.byWorkload.get(wkey) ?? 1) - 1);
+      const z = this.state.zoneCounts.get(wkey);
+      if (z) z.set(node.zone, (z.get(node.zone) ?? 1) - 1);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+// The scheduler's rules, as pure functions over the sandbox records: which nodes a pod may go
+// to (filters) and which it prefers (scores). Only what node rolls exercise: unschedulable
+// nodes, NoSchedule / NoExecute taints, PreferNoSchedule as a preference, tolerations
+// (including the empty-key Exists that tolerates everything), nodeSelector and capacity.
+import type { Taint, Toleration } from "../../../ports/cluster.js";
+import type { NodeRec, PodTemplate } from "../../model/records.js";
+
+export const UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
+export const NOT_READY_TAINT = "node.kubernetes.io/not-ready";
+
+/** Does one toleration tolerate one taint (Kubernetes' ToleratesTaint)? */
+export function tolerates(t: Toleration, taint: Taint): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  // An empty key with operator Exists matches every key (and, without effect, every taint).
+  if (!t.key) return t.operator === "Exists";
+  if (t.key !== taint.key) return false;
+  if (t.operator === "Exists") return true;
+  return (t.value ?? "") === (taint.value ?? "");
+}
+
+export function toleratesAll(
+  tolerations: readonly Toleration[],
+  taints: readonly Taint[],
+): boolean {
+  return taints.every((taint) => tolerations.some((t) => tolerates(t, taint)));
+}
+
+/** The pod tolerates every possible taint ({operator: Exists} without key or effect). */
+export function toleratesEverything(tolerations: readonly Toleration[]): boolean {
+  return tolerations.some((t) => !t.key && t.operator === "Exists" && !t.effect);
+}
+
+const selectorEntries = new WeakMap<PodTemplate, [string, string][]>();
+
+/** The fast form of `unfit` for the scheduler's loop: no allocation, no message. */
+export function fits(node: NodeRec, pod: PodTemplate): boolean {
+  if (node.deleted || !node.ready) return false;
+  if (node.used.pods + 1 > node.capacity.pods) return false;
+  if (node.used.cpu + pod.requests.cpu > node.capacity.cpu) return false;
+  if (node.used.memory + pod.requests.memory > node.capacity.memory) return false;
+  const tols = pod.tolerations;
+  if (node.unschedulable) {
+    let ok = false;
+    for (const t of tols) if (tolerates(t, UNSCHEDULABLE)) ok = true;
+    if (!ok) return false;
+  }
+  for (const taint of node.taints) {
+    if (taint.effect === "PreferNoSchedule") continue;
+    let ok = false;
+    for (const t of tols)
+      if (tolerates(t, taint)) {
+        ok = true;
+        break;
+      }
+    if (!ok) return false;
+  }
+  let entries = selectorEntries.get(pod);
+  if (!entries) selectorEntries.set(pod, (entries = Object.entries(pod.nodeSelector)));
+  for (const [k, v] of entries) if (node.labels[k] !== v) return false;
+  return true;
+}
+
+const UNSCHEDULABLE: Taint = { key: UNSCHEDULABLE_TAINT, effect: "NoSchedule" };
+
+/** Why the pod cannot go to the node, or undefined when it can. */
+export function unfit(node: NodeRec, pod: PodTemplate): string | undefined {
+  if (node.deleted) return "node deleted";
+  if (!node.ready) return "node(s) had untolerated taint {node.kubernetes.io/not-ready: }";
+  if (node.unschedulable) {
+    const t: Taint = { key: UNSCHEDULABLE_TAINT, effect: "NoSchedule" };
+    if (!pod.tolerations.some((tol) => tolerates(tol, t))) return "node(s) were unschedulable";
+  }
+  for (const taint of node.taints) {
+    if (taint.effect === "PreferNoSchedule") continue;
+    if (!pod.tolerations.some((t) => tolerates(t, taint)))
+      return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ""}}`;
+  }
+  for (const [k, v] of Object.entries(pod.nodeSelector))
+    if (node.labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
+  if (node.used.pods + 1 > node.capacity.pods) return "Too many pods";
+  if (node.used.cpu + pod.requests.cpu > node.capacity.cpu) return "Insufficient cpu";
+  if (node.used.memory + pod.requests.memory > node.capacity.memory) return "Insufficient memory";
+  return undefined;
+}
+
+/**
+ * Lower is better. PreferNoSchedule taints the pod does not tolerate weigh most (the scheduler
+ * avoids such nodes unless nothing else fits); then spreading the workload over nodes and
+ * zones; then the least allocated node.
+ */
+export function score(
+  node: NodeRec,
+  pod: PodTemplate,
+  workloadKey: string | undefined,
+  zoneCounts: Map<string, number> | undefined,
+): number {
+  let s = 0;
+  for (const taint of node.taints)
+    if (taint.effect === "PreferNoSchedule") {
+      let ok = false;
+      for (const t of pod.tolerations) if (tolerates(t, taint)) ok = true;
+      if (!ok) s += 1_000_000;
+    }
+  if (workloadKey) {
+    s += 10_000 * (node.byWorkload.get(workloadKey) ?? 0);
+    s += 1_000 * (zoneCounts?.get(node.zone) ?? 0);
+  }
+  const cpu = node.capacity.cpu ? node.used.cpu / node.capacity.cpu : 0;
+  const mem = node.capacity.memory ? node.used.memory / node.capacity.memory : 0;
+  s += Math.round(((cpu + mem) / 2) * 100);
+  return s;
+}

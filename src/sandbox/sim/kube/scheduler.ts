@@ -1,0 +1,101 @@
+// The scheduler actor: pending pods wait for a pass (schedulerSeconds after something changed);
+// a pass binds each pod it can place. Placement follows kube-scheduler's shape: look at nodes
+// from a rotating start, stop after enough feasible ones, take the best score (the rules are in
+// scheduler-rules.ts).
+import type { NodeRec, PodRec } from "../../model/records.js";
+import type { Kubelet } from "./kubelet.js";
+import { fits, score, unfit } from "./scheduler-rules.js";
+import type { KubeContext, KubeState } from "./state.js";
+
+export class Scheduler {
+  #queued = false;
+  #nextStart = 0;
+
+  constructor(
+    private readonly state: KubeState,
+    private readonly ctx: KubeContext,
+    private readonly kubelet: Kubelet,
+  ) {}
+
+  /** A pass soon, if pods are pending and none is queued yet. */
+  wake(): void {
+    if (this.#queued || this.state.pending.size === 0) return;
+    this.#queued = true;
+    this.ctx.clock.after(this.ctx.timings.schedulerSeconds * 1000, () => {
+      this.#queued = false;
+      this.run();
+    });
+  }
+
+  /** A new pod: bound now when the scenario is being built and a node fits, else pending. */
+  admit(pod: PodRec, readyNow: boolean): void {
+    if (readyNow) {
+      const node = this.pickNode(pod, true);
+      if (node) return this.kubelet.bind(pod, node, true);
+    }
+    this.state.pending.add(pod);
+    this.wake();
+  }
+
+  /** One scheduling pass over the pending pods. */
+  run(): void {
+    for (const pod of [...this.state.pending]) {
+      if (pod.gone || pod.deletionAt !== undefined) {
+        this.state.pending.delete(pod);
+        continue;
+      }
+      const node = this.pickNode(pod);
+      if (node) {
+        this.state.pending.delete(pod);
+        this.kubelet.bind(pod, node, false);
+      }
+    }
+  }
+
+  /**
+   * Like kube-scheduler, look at nodes from a rotating start and stop after enough feasible
+   * ones (percentageOfNodesToScore's adaptive default), then take the best score.
+   */
+  pickNode(pod: PodRec, initial = false): NodeRec | undefined {
+    const all = this.state.nodeList();
+    const nodes = pod.template.tolerations.length === 0 ? this.state.openNodes() : all;
+    const n = nodes.length;
+    if (n === 0) return undefined;
+    const pct = Math.max(5, 50 - Math.floor(all.length / 125));
+    // Building a scenario's initial state is not a scheduling decision worth simulating in
+    // full: a smaller sample spreads the pods just as well, much faster.
+    const want = initial
+      ? Math.min(n, 64)
+      : n < 100
+        ? n
+        : Math.max(100, Math.floor((n * pct) / 100));
+    const wkey = pod.workload?.key;
+    const zones = wkey ? this.state.zoneCounts.get(wkey) : undefined;
+    let best: NodeRec | undefined;
+    let bestScore = Infinity;
+    let found = 0;
+    let i = 0;
+    for (; i < n && found < want; i++) {
+      const node = nodes[(this.#nextStart + i) % n] as NodeRec;
+      if (!fits(node, pod.template)) continue;
+      found++;
+      const s = score(node, pod.template, wkey, zones);
+      if (s < bestScore) {
+        bestScore = s;
+        best = node;
+      }
+    }
+    this.#nextStart = (this.#nextStart + i) % n;
+    return best;
+  }
+
+  /** Why a pending pod does not fit anywhere (the FailedScheduling message's reasons). */
+  whyPending(pod: PodRec): string[] {
+    const reasons = new Map<string, number>();
+    for (const node of this.state.nodeList()) {
+      const r = unfit(node, pod.template);
+      if (r) reasons.set(r, (reasons.get(r) ?? 0) + 1);
+    }
+    return [...reasons].map(([r, c]) => `${c} ${r}`);
+  }
+}

@@ -1,0 +1,162 @@
+// What the parts of the Kubernetes simulator share: the object stores (nodes, pods, workloads,
+// PDBs, Leases), the indexes that keep a 1,000-node, 30,000-pod roll far from O(n²) (nodes in
+// name order, the nodes open to any pod, pods per workload and zone), resourceVersions and
+// uids, and the watchers that see every change.
+import type { Node, Pod, WatchEvent } from "../../../ports/cluster.js";
+import type { VirtualClock } from "../../model/clock.js";
+import type { Availability, Timeline } from "../../model/observers.js";
+import type { Random } from "../../model/random.js";
+import type { LeaseRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "../../model/records.js";
+import { toNode, toPod } from "./convert.js";
+
+export interface KubeTimings {
+  /** Node Ready this long after the kubelet registers. */
+  nodeReadySeconds: number;
+  /** The scheduler binds pending pods this long after they appear. */
+  schedulerSeconds: number;
+  /** Controllers react to a change after this long. */
+  controllerSeconds: number;
+  /** A terminating pod's containers stop this long after preStop (SIGTERM handling). */
+  shutdownSeconds: number;
+}
+
+export interface KubeContext {
+  clock: VirtualClock;
+  random: Random;
+  timeline: Timeline;
+  availability: Availability;
+  timings: KubeTimings;
+  region: string;
+  /** Record pod-level events (create, bind, evict, delete) in the timeline. */
+  podEvents: boolean;
+}
+
+/** Where watch events go: a port's watch stream, or the wire's watch hub. */
+export interface WatchSink<T> {
+  push(event: WatchEvent<T>): void;
+}
+
+export interface Watcher<T> {
+  filter: (obj: T) => boolean;
+  stream: WatchSink<T>;
+}
+
+export class KubeState {
+  rv = 1000;
+  readonly nodes = new Map<string, NodeRec>();
+  /** namespace/name → pod */
+  readonly pods = new Map<string, PodRec>();
+  readonly workloads = new Map<string, WorkloadRec>();
+  /** namespace → PDBs */
+  readonly pdbs = new Map<string, PdbRec[]>();
+  readonly leases = new Map<string, LeaseRec>();
+  /** Pods waiting for the scheduler, in arrival order. */
+  readonly pending = new Set<PodRec>();
+  /** workload key → zone → active pods, for spreading. */
+  readonly zoneCounts = new Map<string, Map<string, number>>();
+  nodeWatchers: Watcher<Node>[] = [];
+  podWatchers: Watcher<Pod>[] = [];
+  #uid = 0;
+  #nodeOrder: NodeRec[] = [];
+  #nodeOrderDirty = true;
+  #open: NodeRec[] = [];
+  #openDirty = true;
+
+  constructor(private readonly random: Random) {}
+
+  nextRv(): number {
+    return ++this.rv;
+  }
+  uid(): string {
+    return `${(++this.#uid).toString(16).padStart(8, "0")}-${this.random.hex(4)}-4${this.random.hex(3)}-a${this.random.hex(3)}-${this.random.hex(12)}`;
+  }
+
+  // ---------------------------------------------------------------- node indexes
+
+  /** A new node: stored, and placed in name order in place (binary search), not by re-sorting. */
+  addNode(node: NodeRec): void {
+    this.nodes.set(node.name, node);
+    this.#openDirty = true;
+    if (this.#nodeOrderDirty) return;
+    const list = this.#nodeOrder;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((list[mid] as NodeRec).name < node.name) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, node);
+  }
+
+  /** A node object went away. */
+  removeNode(node: NodeRec): void {
+    this.#openDirty = true;
+    this.nodes.delete(node.name);
+    if (!this.#nodeOrderDirty) {
+      const i = this.#nodeOrder.indexOf(node);
+      if (i >= 0) this.#nodeOrder.splice(i, 1);
+    }
+  }
+
+  /** A node's readiness, taints or schedulability changed: which nodes are open may too. */
+  nodeChanged(): void {
+    this.#openDirty = true;
+  }
+
+  /** Nodes in a stable order (by name) for listing and for the scheduler's rotation. */
+  nodeList(): NodeRec[] {
+    if (this.#nodeOrderDirty) {
+      this.#nodeOrder = [...this.nodes.values()].sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+      );
+      this.#nodeOrderDirty = false;
+    }
+    return this.#nodeOrder;
+  }
+
+  /**
+   * Nodes a pod without tolerations could use at all (Ready, schedulable, no NoSchedule or
+   * NoExecute taint): most pods only need to look at these, which keeps a big roll — with
+   * every old node tainted — from scanning the whole cluster for every pod.
+   */
+  openNodes(): NodeRec[] {
+    if (this.#openDirty) {
+      this.#open = this.nodeList().filter(
+        (n) =>
+          n.ready &&
+          !n.unschedulable &&
+          !n.deleted &&
+          n.taints.every((t) => t.effect === "PreferNoSchedule"),
+      );
+      this.#openDirty = false;
+    }
+    return this.#open;
+  }
+
+  // ---------------------------------------------------------------- watchers
+
+  addNodeWatcher(w: Watcher<Node>): void {
+    this.nodeWatchers.push(w);
+  }
+  removeNodeWatcher(w: Watcher<Node>): void {
+    this.nodeWatchers = this.nodeWatchers.filter((x) => x !== w);
+  }
+  addPodWatcher(w: Watcher<Pod>): void {
+    this.podWatchers.push(w);
+  }
+  removePodWatcher(w: Watcher<Pod>): void {
+    this.podWatchers = this.podWatchers.filter((x) => x !== w);
+  }
+
+  emitNode(type: WatchEvent<Node>["type"], n: NodeRec): void {
+    if (this.nodeWatchers.length === 0) return;
+    const obj = toNode(n);
+    for (const w of this.nodeWatchers) if (w.filter(obj)) w.stream.push({ type, object: obj });
+  }
+  emitPod(type: WatchEvent<Pod>["type"], p: PodRec): void {
+    if (this.podWatchers.length === 0) return;
+    const obj = toPod(p);
+    for (const w of this.podWatchers) if (w.filter(obj)) w.stream.push({ type, object: obj });
+  }
+}

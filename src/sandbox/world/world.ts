@@ -1,0 +1,269 @@
+// The world: AWS state, Kubernetes state and the virtual clock in one object, built from a
+// scenario, with the actors that make it move (Auto Scaling, EC2 boot, kubelets, scheduler,
+// controllers, the PDB controller, EKS's update workflow, an optional cluster autoscaler) and
+// the ports the engine talks to (`world.cloud`, `world.cluster`, `world.clock`). This is where
+// the sandbox's parts are put together: the simulators (sim/), the port faces over them
+// (ports/), each given just the view it needs, and the starting state (build.ts).
+import type { Cloud } from "../../ports/cloud.js";
+import type { Cluster } from "../../ports/cluster.js";
+import { formatDiagnostic } from "../../policy/diagnostic.js";
+import { VirtualClock } from "../model/clock.js";
+import { Availability, Timeline } from "../model/observers.js";
+import { Random } from "../model/random.js";
+import type {
+  AsgRec,
+  InstanceRec,
+  NodeRec,
+  PdbRec,
+  PodRec,
+  WorkloadRec,
+} from "../model/records.js";
+import { ApiGate, type Throttle } from "../ports/api-gate.js";
+import { SandboxCloud } from "../ports/cloud-face.js";
+import { SandboxCluster } from "../ports/cluster-face.js";
+import { demoScenario } from "../scenarios/demo.js";
+import {
+  parseScenario,
+  scenarioFrom,
+  type Scenario,
+  type ScenarioInput,
+} from "../scenarios/schema.js";
+import { AutoScalingSim } from "../sim/aws/auto-scaling.js";
+import { Ec2Sim } from "../sim/aws/ec2.js";
+import { EksSim } from "../sim/aws/eks.js";
+import { ClusterAutoscaler } from "../sim/cluster-autoscaler.js";
+import { KubeSim } from "../sim/kube/kube.js";
+import { buildWorld } from "./build.js";
+
+export type { Throttle } from "../ports/api-gate.js";
+
+export class World {
+  readonly scenario: Scenario;
+  readonly clock: VirtualClock;
+  readonly random: Random;
+  readonly timeline: Timeline;
+  readonly availability: Availability;
+  readonly kube: KubeSim;
+  readonly ec2: Ec2Sim;
+  readonly autoScaling: AutoScalingSim;
+  readonly eks: EksSim;
+  readonly autoscaler?: ClusterAutoscaler;
+  /** The ports, as the roll engine sees them. */
+  readonly cloud: Cloud;
+  readonly cluster: Cluster;
+  /** Counts the calls through the ports and throttles them as the scenario asks. */
+  readonly gate: ApiGate;
+  readonly throttles: Throttle[];
+  /** API calls made through the ports, by "service.method". */
+  readonly calls: Map<string, number>;
+
+  /** A world from a validated scenario (parseScenario, scenarioFrom, demoScenario, generateScenario). */
+  constructor(s: Scenario) {
+    this.scenario = s;
+    this.clock = new VirtualClock(Date.parse(s.start));
+    this.random = new Random(s.seed);
+    this.timeline = new Timeline(this.clock);
+    this.availability = new Availability(this.clock);
+    this.throttles = s.faults.throttle;
+    this.gate = new ApiGate(this.throttles, this.random);
+    this.calls = this.gate.calls;
+    this.kube = this.#kube(s);
+    this.ec2 = this.#ec2(s);
+    this.autoScaling = this.#autoScaling(s);
+    this.eks = this.#eks(s);
+    const { eks, ec2, autoScaling, kube, random, availability } = this;
+    buildWorld(s, { now: this.clock.nowMs(), random, availability, ec2, autoScaling, eks, kube });
+    const base = { clock: this.clock, timeline: this.timeline, gate: this.gate };
+    const { name: clusterName, region } = s.cluster;
+    this.cloud = new SandboxCloud({ ...base, clusterName, region, eks, autoScaling, ec2 });
+    this.cluster = new SandboxCluster({ ...base, kube });
+    if (s.autoscaler.enabled)
+      this.autoscaler = new ClusterAutoscaler(
+        { clock: this.clock, kube, autoScaling, groupOf: (name) => this.asg(name) },
+        s.autoscaler.scanInterval,
+        s.autoscaler.pendingFor,
+      );
+    this.availability.reset();
+  }
+
+  #kube(s: Scenario): KubeSim {
+    const t = s.timings;
+    return new KubeSim({
+      clock: this.clock,
+      random: this.random,
+      timeline: this.timeline,
+      availability: this.availability,
+      region: s.cluster.region,
+      podEvents: s.podEvents,
+      timings: {
+        nodeReadySeconds: t.nodeReady,
+        schedulerSeconds: t.scheduler,
+        controllerSeconds: t.controller,
+        shutdownSeconds: t.podShutdown,
+      },
+    });
+  }
+
+  #ec2(s: Scenario): Ec2Sim {
+    const t = s.timings;
+    const start = this.clock.nowMs();
+    return new Ec2Sim({
+      clock: this.clock,
+      random: this.random,
+      timeline: this.timeline,
+      kube: this.kube,
+      region: s.cluster.region,
+      timings: {
+        bootSeconds: t.boot,
+        bootJitterSeconds: t.bootJitter,
+        registerSeconds: t.register,
+        terminateSeconds: t.terminate,
+        nodeDeleteSeconds: t.nodeDelete,
+      },
+      neverReady: s.faults.nodesNeverReady.map((f) => ({ ...f, from: start + f.from * 1000 })),
+      nodeLabels: (asg, inst) => this.eks.nodeLabels(asg, inst),
+    });
+  }
+
+  #autoScaling(s: Scenario): AutoScalingSim {
+    const start = this.clock.nowMs();
+    return new AutoScalingSim({
+      clock: this.clock,
+      random: this.random,
+      timeline: this.timeline,
+      ec2: this.ec2,
+      timings: { launchRetrySeconds: s.timings.launchRetry },
+      launchFaults: s.faults.launchFailures.map((f) => ({
+        ...f,
+        from: start + f.from * 1000,
+        until: start + (f.from + f.for) * 1000,
+      })),
+    });
+  }
+
+  #eks(s: Scenario): EksSim {
+    const t = s.timings;
+    const eks = new EksSim(
+      {
+        clock: this.clock,
+        random: this.random,
+        timeline: this.timeline,
+        ec2: this.ec2,
+        autoScaling: this.autoScaling,
+        kube: this.kube,
+        clusterName: s.cluster.name,
+        timings: {
+          drainTimeoutSeconds: t.drainTimeout,
+          postDrainSeconds: t.postDrain,
+          nodeCreationTimeoutSeconds: t.nodeCreationTimeout,
+          evictionRetrySeconds: t.evictionRetry,
+          configUpdateSeconds: t.configUpdate,
+        },
+      },
+      s.cluster.version,
+    );
+    eks.releases = s.releases;
+    return eks;
+  }
+
+  /** A world from a scenario written as an object (validated here; throws on errors). */
+  static from(input: ScenarioInput): World {
+    return new World(scenarioFrom(input));
+  }
+
+  /** A world from scenario YAML; throws with file:line:col messages when it is invalid. */
+  static fromYaml(text: string, file = "scenario.yaml"): World {
+    const r = parseScenario(text, file);
+    if (!r.ok) throw new Error(r.errors.map(formatDiagnostic).join("\n"));
+    return new World(r.scenario);
+  }
+  /** The built-in demo cluster. */
+  static demo(): World {
+    return new World(demoScenario());
+  }
+
+  // ---------------------------------------------------------------- driving time
+
+  /** Run async code (the roll engine, a test's steps) in virtual time until it settles. */
+  run<T>(task: Promise<T> | (() => Promise<T>), limitMs?: number): Promise<T> {
+    return this.clock.run(task, limitMs);
+  }
+  advance(ms: number): Promise<void> {
+    return this.clock.advance(ms);
+  }
+  /** Advance until the predicate holds; false when `limitMs` of virtual time pass first. */
+  until(predicate: () => boolean, limitMs = 3600_000): Promise<boolean> {
+    return this.clock.until(predicate, limitMs);
+  }
+
+  /** Until an EKS update is no longer InProgress; returns its final record. */
+  async waitForUpdate(updateId: string, limitMs = 24 * 3600_000) {
+    await this.until(
+      () => this.eks.describeUpdate(updateId).update.status !== "InProgress",
+      limitMs,
+    );
+    return this.eks.describeUpdate(updateId).update;
+  }
+
+  // ---------------------------------------------------------------- reading the world
+
+  /** An Auto Scaling group by its name, or by the EKS managed node group's name. */
+  asg(name: string): AsgRec {
+    const ng = this.eks.nodegroups.get(name);
+    return this.autoScaling.group(ng ? ng.asg : name);
+  }
+  /** Sizes of a group (by node group or ASG name). */
+  sizes(name: string): { min: number; max: number; desired: number } {
+    const g = this.asg(name);
+    return { min: g.min, max: g.max, desired: g.desired };
+  }
+  /** Live instances of a group. */
+  instances(name: string): InstanceRec[] {
+    return this.autoScaling.active(this.asg(name));
+  }
+  /** Nodes whose instance belongs to the group (attached or not yet deleted). */
+  nodes(name: string): NodeRec[] {
+    const g = this.asg(name);
+    const groupName = g.nodegroup ?? g.name;
+    return [...this.kube.nodes.values()].filter((n) => n.group === groupName);
+  }
+  workload(name: string): WorkloadRec {
+    const hit = [...this.kube.workloads.values()].filter(
+      (w) => w.key === name || w.name === name || `${w.namespace}/${w.name}` === name,
+    );
+    if (hit.length !== 1) throw new Error(`no single workload named "${name}"`);
+    return hit[0] as WorkloadRec;
+  }
+  pod(namespaceSlashName: string): PodRec | undefined {
+    return this.kube.pods.get(
+      namespaceSlashName.includes("/") ? namespaceSlashName : `default/${namespaceSlashName}`,
+    );
+  }
+  pdb(namespace: string, name: string): PdbRec | undefined {
+    return this.kube.pdbs.get(namespace)?.find((p) => p.name === name);
+  }
+  downtimeSeconds(workload: string): number {
+    return this.availability.downtimeSeconds(this.workload(workload).key);
+  }
+  /** Nothing pending, every workload at its replicas and Ready (DaemonSets: on every Ready node). */
+  settled(): boolean {
+    if (this.kube.pending.size > 0) return false;
+    for (const w of this.kube.workloads.values()) {
+      if (w.kind === "DaemonSet") {
+        for (const p of w.pods)
+          if (
+            p.deletionAt === undefined &&
+            !p.ready &&
+            p.nodeName &&
+            this.kube.nodes.get(p.nodeName)?.ready
+          )
+            return false;
+        continue;
+      }
+      let ready = 0;
+      for (const p of w.pods) if (p.ready && p.deletionAt === undefined) ready++;
+      if (ready < w.replicas) return false;
+    }
+    return true;
+  }
+}
