@@ -1,4 +1,5 @@
-// The AWS side as a port: the EKS, Auto Scaling and EC2 calls noderoll makes, with records
+// The AWS side as a port: the EKS, Auto Scaling and EC2 calls noderoll makes — only those the
+// core calls (the sandbox adds what its own tests and wire faces need, src/sandbox/ports/api.ts), with records
 // shaped like the AWS SDK's (EKS camelCase, Auto Scaling / EC2 PascalCase) so the real
 // adapters map them 1:1 and the sandbox can stand in for AWS. Only the fields noderoll reads are
 // typed; adapters may pass more. Every call may throw AwsApiError (throttling above all).
@@ -181,11 +182,6 @@ export interface AutoScaling {
     AutoScalingGroupNames?: string[];
     Filters?: { Name: string; Values: string[] }[];
   }): Promise<AutoScalingGroup[]>;
-  setDesiredCapacity(input: {
-    AutoScalingGroupName: string;
-    DesiredCapacity: number;
-    HonorCooldown?: boolean;
-  }): Promise<void>;
   updateAutoScalingGroup(input: {
     AutoScalingGroupName: string;
     MinSize?: number;
@@ -202,20 +198,6 @@ export interface AutoScaling {
     InstanceId: string;
     ShouldDecrementDesiredCapacity: boolean;
   }): Promise<ScalingActivity>;
-  createOrUpdateTags(input: { Tags: Tag[] }): Promise<void>;
-  suspendProcesses(input: {
-    AutoScalingGroupName: string;
-    ScalingProcesses?: string[];
-  }): Promise<void>;
-  resumeProcesses(input: {
-    AutoScalingGroupName: string;
-    ScalingProcesses?: string[];
-  }): Promise<void>;
-  /** Newest first, as the API returns them. */
-  describeScalingActivities(input: {
-    AutoScalingGroupName: string;
-    MaxRecords?: number;
-  }): Promise<ScalingActivity[]>;
 }
 
 // ---- EC2 -------------------------------------------------------------------------------------

@@ -186,7 +186,6 @@ export interface Cluster {
 
   /** All namespaces when namespace is undefined. */
   listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>>;
-  getPod(namespace: string, name: string): Promise<Pod>;
   deletePod(namespace: string, name: string, opts?: { gracePeriodSeconds?: number }): Promise<void>;
   evictPod(namespace: string, name: string, opts?: { dryRun?: boolean }): Promise<EvictionOutcome>;
   watchPods(namespace: string | undefined, opts?: WatchOptions): AsyncIterable<WatchEvent<Pod>>;
@@ -203,5 +202,4 @@ export interface Cluster {
   createLease(namespace: string, lease: Lease): Promise<Lease>;
   /** 409 Conflict when metadata.resourceVersion is not the current one. */
   updateLease(namespace: string, lease: Lease): Promise<Lease>;
-  deleteLease?(namespace: string, name: string): Promise<void>;
 }

@@ -5,6 +5,14 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  AutoScalingClient,
+  CreateOrUpdateTagsCommand,
+  DescribeScalingActivitiesCommand,
+  ResumeProcessesCommand,
+  SetDesiredCapacityCommand,
+  SuspendProcessesCommand,
+} from "@aws-sdk/client-auto-scaling";
 import { DescribeClusterCommand, EKSClient } from "@aws-sdk/client-eks";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +20,7 @@ import { awsCloud } from "../../src/adapters/aws/cloud.js";
 import { createEksToken } from "../../src/adapters/aws/eks-token.js";
 import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
 import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
-import type { Cloud, Cluster, Node, WatchEvent } from "../../src/ports/index.js";
+import type { Cloud, Cluster, Node, Pod, WatchEvent } from "../../src/ports/index.js";
 import { AwsApiError, KubeApiError } from "../../src/ports/index.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
@@ -22,6 +30,10 @@ let world: World;
 let server: SandboxServer;
 let cloud: Cloud;
 let cluster: Cluster;
+/** The Kubernetes API as the adapter reaches it, for calls the Cluster port does not make. */
+let http: KubeHttp;
+/** The SDK itself, for Auto Scaling calls the Cloud port does not make (the aws CLI's). */
+let autoScaling: AutoScalingClient;
 const waits: number[] = [];
 const dir = mkdtempSync(join(tmpdir(), "noderoll-sdk-"));
 
@@ -35,9 +47,12 @@ beforeAll(async () => {
   cloud = awsCloud({ region: "eu-west-1", credentials: async () => DEFAULT_CREDENTIALS });
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(kubeconfig);
-  cluster = kubernetesCluster(
-    new KubeHttp({ kubeConfig, retry: { sleep: async (ms) => void waits.push(ms) } }),
-  );
+  http = new KubeHttp({ kubeConfig, retry: { sleep: async (ms) => void waits.push(ms) } });
+  cluster = kubernetesCluster(http);
+  autoScaling = new AutoScalingClient({
+    region: "eu-west-1",
+    credentials: async () => DEFAULT_CREDENTIALS,
+  });
 });
 afterAll(() => server?.close());
 
@@ -165,34 +180,45 @@ describe("Auto Scaling and EC2 through the SDK", () => {
     );
   });
 
-  it("changes capacity, tags, processes; detaches and terminates; lists activities", async () => {
+  it("changes capacity, tags, processes (the SDK); detaches and terminates; lists activities", async () => {
     await cloud.autoScaling.updateAutoScalingGroup({
       AutoScalingGroupName: "workers",
       MaxSize: 13,
       LaunchTemplate: { LaunchTemplateName: "workers", Version: "$Latest" },
     });
-    await cloud.autoScaling.setDesiredCapacity({
-      AutoScalingGroupName: "workers",
-      DesiredCapacity: 9,
-    });
+    await autoScaling.send(
+      new SetDesiredCapacityCommand({ AutoScalingGroupName: "workers", DesiredCapacity: 9 }),
+    );
     expect(world.sizes("workers")).toEqual({ min: 4, max: 13, desired: 9 });
-    await cloud.autoScaling.createOrUpdateTags({
-      Tags: [
-        { Key: "noderoll.io/roll", Value: "r1", ResourceId: "workers", PropagateAtLaunch: false },
-      ],
-    });
+    await autoScaling.send(
+      new CreateOrUpdateTagsCommand({
+        Tags: [
+          {
+            Key: "noderoll.io/roll",
+            Value: "r1",
+            ResourceId: "workers",
+            ResourceType: "auto-scaling-group",
+            PropagateAtLaunch: false,
+          },
+        ],
+      }),
+    );
     expect(world.asg("workers").tags).toContainEqual(
       expect.objectContaining({ Key: "noderoll.io/roll", Value: "r1" }),
     );
-    await cloud.autoScaling.suspendProcesses({
-      AutoScalingGroupName: "workers",
-      ScalingProcesses: ["AZRebalance"],
-    });
+    await autoScaling.send(
+      new SuspendProcessesCommand({
+        AutoScalingGroupName: "workers",
+        ScalingProcesses: ["AZRebalance"],
+      }),
+    );
     expect([...world.asg("workers").suspended]).toEqual(["AZRebalance"]);
-    await cloud.autoScaling.resumeProcesses({
-      AutoScalingGroupName: "workers",
-      ScalingProcesses: ["AZRebalance"],
-    });
+    await autoScaling.send(
+      new ResumeProcessesCommand({
+        AutoScalingGroupName: "workers",
+        ScalingProcesses: ["AZRebalance"],
+      }),
+    );
     expect(world.asg("workers").suspended.size).toBe(0);
     const [a, b] = world.instances("workers").map((i) => i.id);
     const detached = await cloud.autoScaling.detachInstances({
@@ -206,10 +232,12 @@ describe("Auto Scaling and EC2 through the SDK", () => {
       ShouldDecrementDesiredCapacity: true,
     });
     expect(term.Description).toContain(b);
-    const acts = await cloud.autoScaling.describeScalingActivities({
-      AutoScalingGroupName: "workers",
-      MaxRecords: 5,
-    });
+    const acts =
+      (
+        await autoScaling.send(
+          new DescribeScalingActivitiesCommand({ AutoScalingGroupName: "workers", MaxRecords: 5 }),
+        )
+      ).Activities ?? [];
     expect(acts.length).toBeGreaterThanOrEqual(2);
     expect(acts[0]!.StartTime).toBeInstanceOf(Date);
     await cloud.ec2.terminateInstances({ InstanceIds: [a!] });
@@ -239,7 +267,7 @@ describe("Auto Scaling and EC2 through the SDK", () => {
   it("turns AWS error documents into the port's errors", async () => {
     expect(
       await rejection(
-        cloud.autoScaling.setDesiredCapacity({
+        cloud.autoScaling.updateAutoScalingGroup({
           AutoScalingGroupName: "workers",
           DesiredCapacity: 99,
         }),
@@ -247,7 +275,10 @@ describe("Auto Scaling and EC2 through the SDK", () => {
     ).toMatchObject({ code: "ValidationError", status: 400 });
     expect(
       await rejection(
-        cloud.autoScaling.setDesiredCapacity({ AutoScalingGroupName: "nope", DesiredCapacity: 1 }),
+        cloud.autoScaling.updateAutoScalingGroup({
+          AutoScalingGroupName: "nope",
+          DesiredCapacity: 1,
+        }),
       ),
     ).toMatchObject({ code: "ValidationError" });
     expect(
@@ -345,7 +376,10 @@ describe("Kubernetes through kubernetesCluster() with the served kubeconfig (TLS
     const page = await cluster.listPods(undefined, { limit: 4 });
     expect(page.items).toHaveLength(4);
     expect(page.metadata.continue).toBeTruthy();
-    const one = await cluster.getPod("default", web.items[0]!.metadata.name);
+    const one = await http.json<Pod>({
+      method: "GET",
+      path: `/api/v1/namespaces/default/pods/${web.items[0]!.metadata.name}`,
+    });
     expect(one.metadata.uid).toBe(web.items[0]!.metadata.uid);
   });
 
@@ -411,7 +445,10 @@ describe("Kubernetes through kubernetesCluster() with the served kubeconfig (TLS
         cluster.updateLease("kube-system", { ...got, spec: { holderIdentity: "run-3" } }),
       ),
     ).toMatchObject({ status: 409, reason: "Conflict" });
-    await cluster.deleteLease!("kube-system", "noderoll-demo");
+    await http.json({
+      method: "DELETE",
+      path: "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/noderoll-demo",
+    });
     expect(await rejection(cluster.getLease("kube-system", "noderoll-demo"))).toMatchObject({
       status: 404,
     });

@@ -3,13 +3,8 @@
 // variables (the SDK reads them itself), errors turned into AwsApiError.
 import {
   AutoScalingClient,
-  CreateOrUpdateTagsCommand,
   DescribeAutoScalingGroupsCommand,
-  DescribeScalingActivitiesCommand,
   DetachInstancesCommand,
-  ResumeProcessesCommand,
-  SetDesiredCapacityCommand,
-  SuspendProcessesCommand,
   TerminateInstanceInAutoScalingGroupCommand,
   UpdateAutoScalingGroupCommand,
   type AutoScalingGroup as SdkAsg,
@@ -243,8 +238,6 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
           } while (NextToken);
           return out;
         }),
-      setDesiredCapacity: (input) =>
-        call(async () => void (await as.send(new SetDesiredCapacityCommand(input)))),
       updateAutoScalingGroup: (input) =>
         call(async () => void (await as.send(new UpdateAutoScalingGroupCommand(input)))),
       detachInstances: (input) =>
@@ -256,28 +249,6 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
           activity(
             (await as.send(new TerminateInstanceInAutoScalingGroupCommand(input))).Activity ??
               ({} as Activity),
-          ),
-        ),
-      createOrUpdateTags: (input) =>
-        call(
-          async () =>
-            void (await as.send(
-              new CreateOrUpdateTagsCommand({
-                Tags: input.Tags.map((t) => ({
-                  ...t,
-                  ResourceType: t.ResourceType ?? "auto-scaling-group",
-                })),
-              }),
-            )),
-        ),
-      suspendProcesses: (input) =>
-        call(async () => void (await as.send(new SuspendProcessesCommand(input)))),
-      resumeProcesses: (input) =>
-        call(async () => void (await as.send(new ResumeProcessesCommand(input)))),
-      describeScalingActivities: (input) =>
-        call(async () =>
-          ((await as.send(new DescribeScalingActivitiesCommand(input))).Activities ?? []).map(
-            activity,
           ),
         ),
     },

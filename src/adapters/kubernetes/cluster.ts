@@ -147,11 +147,6 @@ export function kubernetesCluster(http: KubeHttp): Cluster {
     },
     listPods: (namespace, opts) =>
       http.json<List<Pod>>({ method: "GET", path: ns(namespace, "pods"), query: listQuery(opts) }),
-    getPod: (namespace, name) =>
-      http.json<Pod>({
-        method: "GET",
-        path: `${ns(namespace, "pods")}/${encodeURIComponent(name)}`,
-      }),
     deletePod: async (namespace, name, opts) => {
       await http.json({
         method: "DELETE",
@@ -215,11 +210,5 @@ export function kubernetesCluster(http: KubeHttp): Cluster {
         path: `${ns(namespace, "leases", "/apis/coordination.k8s.io/v1")}/${encodeURIComponent(lease.metadata.name)}`,
         body: { apiVersion: "coordination.k8s.io/v1", kind: "Lease", ...lease },
       }),
-    deleteLease: async (namespace, name) => {
-      await http.json({
-        method: "DELETE",
-        path: `${ns(namespace, "leases", "/apis/coordination.k8s.io/v1")}/${encodeURIComponent(name)}`,
-      });
-    },
   };
 }

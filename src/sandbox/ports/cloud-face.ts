@@ -1,10 +1,10 @@
-// The Cloud port (src/ports/cloud.ts) served by the sandbox: EKS, Auto Scaling and EC2 over the
+// The Cloud port (src/ports/cloud.ts), and the sandbox's own additions to it (api.ts), served by the
+// sandbox: EKS, Auto Scaling and EC2 over the
 // simulators, AWS-shaped records built from their state, AWS-shaped errors, and throttling
 // (ThrottlingException) when a scenario asks.
 import type {
   AutoScaling,
   AutoScalingGroup,
-  Cloud,
   Ec2,
   Ec2Instance,
   Eks,
@@ -16,6 +16,7 @@ import type {
   UpdateNodegroupVersionInput,
 } from "../../ports/cloud.js";
 import { AwsApiError } from "../../ports/errors.js";
+import type { SandboxAutoScalingApi, SandboxCloudApi } from "./api.js";
 import type { VirtualClock } from "../model/clock.js";
 import type { Timeline } from "../model/observers.js";
 import type { AsgRec, InstanceRec } from "../model/records.js";
@@ -125,7 +126,7 @@ export class SandboxEks implements Eks {
   }
 }
 
-export class SandboxAutoScaling implements AutoScaling {
+export class SandboxAutoScaling implements SandboxAutoScalingApi {
   constructor(private readonly view: CloudView) {}
 
   async describeAutoScalingGroups(
@@ -149,7 +150,9 @@ export class SandboxAutoScaling implements AutoScaling {
     }
     return groups.map((g) => groupRecord(this.view, g));
   }
-  async setDesiredCapacity(input: Input<AutoScaling, "setDesiredCapacity">): Promise<void> {
+  async setDesiredCapacity(
+    input: Input<SandboxAutoScalingApi, "setDesiredCapacity">,
+  ): Promise<void> {
     gate(this.view, "autoscaling.setDesiredCapacity");
     const asg = this.view.autoScaling;
     asg.setCapacity(
@@ -197,7 +200,9 @@ export class SandboxAutoScaling implements AutoScaling {
       "client",
     );
   }
-  async createOrUpdateTags(input: Input<AutoScaling, "createOrUpdateTags">): Promise<void> {
+  async createOrUpdateTags(
+    input: Input<SandboxAutoScalingApi, "createOrUpdateTags">,
+  ): Promise<void> {
     gate(this.view, "autoscaling.createOrUpdateTags");
     for (const tag of input.Tags) {
       const g = this.view.autoScaling.group(tag.ResourceId ?? "");
@@ -209,7 +214,7 @@ export class SandboxAutoScaling implements AutoScaling {
       this.view.timeline.record("asg.tag", { group: g.name, key: tag.Key, value: tag.Value });
     }
   }
-  async suspendProcesses(input: Input<AutoScaling, "suspendProcesses">): Promise<void> {
+  async suspendProcesses(input: Input<SandboxAutoScalingApi, "suspendProcesses">): Promise<void> {
     gate(this.view, "autoscaling.suspendProcesses");
     const g = this.view.autoScaling.group(input.AutoScalingGroupName);
     for (const p of input.ScalingProcesses ?? ALL_PROCESSES) g.suspended.add(p);
@@ -218,7 +223,7 @@ export class SandboxAutoScaling implements AutoScaling {
       processes: input.ScalingProcesses ?? ALL_PROCESSES,
     });
   }
-  async resumeProcesses(input: Input<AutoScaling, "resumeProcesses">): Promise<void> {
+  async resumeProcesses(input: Input<SandboxAutoScalingApi, "resumeProcesses">): Promise<void> {
     gate(this.view, "autoscaling.resumeProcesses");
     const g = this.view.autoScaling.group(input.AutoScalingGroupName);
     for (const p of input.ScalingProcesses ?? ALL_PROCESSES) g.suspended.delete(p);
@@ -229,7 +234,7 @@ export class SandboxAutoScaling implements AutoScaling {
     this.view.autoScaling.reconcileSoon(g);
   }
   async describeScalingActivities(
-    input: Input<AutoScaling, "describeScalingActivities">,
+    input: Input<SandboxAutoScalingApi, "describeScalingActivities">,
   ): Promise<ScalingActivity[]> {
     gate(this.view, "autoscaling.describeScalingActivities");
     const g = this.view.autoScaling.group(input.AutoScalingGroupName);
@@ -279,9 +284,9 @@ export class SandboxEc2 implements Ec2 {
 }
 
 /** The Cloud port: the three services over one view of the world. */
-export class SandboxCloud implements Cloud {
+export class SandboxCloud implements SandboxCloudApi {
   readonly eks: Eks;
-  readonly autoScaling: AutoScaling;
+  readonly autoScaling: SandboxAutoScaling;
   readonly ec2: Ec2;
 
   constructor(view: CloudView) {

@@ -1,8 +1,8 @@
-// The Cluster port (src/ports/cluster.ts) served by the sandbox: Kubernetes-shaped objects,
+// The Cluster port (src/ports/cluster.ts), and the sandbox's own additions to it (api.ts), served by
+// the sandbox: Kubernetes-shaped objects,
 // scoped and paginated lists, watches, eviction, Leases with resourceVersion conflicts, and
 // API priority-and-fairness throttling (429 + Retry-After) when a scenario asks for it.
 import type {
-  Cluster,
   EvictionOutcome,
   Lease,
   List,
@@ -16,6 +16,7 @@ import type {
   Workload,
 } from "../../ports/cluster.js";
 import { KubeApiError } from "../../ports/errors.js";
+import type { SandboxClusterApi } from "./api.js";
 import type { VirtualClock } from "../model/clock.js";
 import type { Timeline } from "../model/observers.js";
 import type { LeaseRec, NodeRec, PodRec, WorkloadRec } from "../model/records.js";
@@ -46,7 +47,7 @@ function nodeField(n: Node, field: string): string {
   return field === "metadata.name" ? n.metadata.name : String(n.spec.unschedulable ?? false);
 }
 
-export class SandboxCluster implements Cluster {
+export class SandboxCluster implements SandboxClusterApi {
   constructor(private readonly view: ClusterView) {}
 
   /** Count the call; answer 429 with Retry-After when a throttling fault turns it away. */

@@ -1,7 +1,7 @@
 // The Auto Scaling face: the query protocol (form POST in, XML out, namespace 2011-01-01) over
 // the Cloud port's Auto Scaling. Throttling is the `Throttling` code with HTTP 400, as Auto Scaling
 // answers it; the SDK's retry strategy knows that code.
-import type { AutoScaling, AutoScalingGroup, ScalingActivity } from "../../ports/cloud.js";
+import type { AutoScalingGroup, ScalingActivity } from "../../ports/cloud.js";
 import { AwsApiError } from "../../ports/errors.js";
 import { queryErrorXml, toXml, type XmlValue } from "./query-protocol.js";
 import {
@@ -16,6 +16,7 @@ import {
   QueryFace,
   type QueryDialect,
 } from "./query-face.js";
+import type { SandboxAutoScalingApi } from "../ports/api.js";
 
 export const AUTOSCALING_NS = "http://autoscaling.amazonaws.com/doc/2011-01-01/";
 
@@ -60,7 +61,7 @@ export class AutoScalingFace extends QueryFace {
     },
   };
 
-  constructor(private readonly autoScaling: AutoScaling) {
+  constructor(private readonly autoScaling: SandboxAutoScalingApi) {
     super();
   }
 
@@ -71,7 +72,7 @@ export class AutoScalingFace extends QueryFace {
   }
 }
 
-type Action = (as: AutoScaling, p: Params) => Promise<XmlValue | null>;
+type Action = (as: SandboxAutoScalingApi, p: Params) => Promise<XmlValue | null>;
 
 const group = (p: Params) => need(p, "AutoScalingGroupName");
 

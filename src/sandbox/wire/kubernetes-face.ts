@@ -3,7 +3,7 @@
 // checked as EKS would (a presigned STS URL) or against the sandbox's static token. Every
 // failure is a Status body with the API server's status code and reason; nothing a client
 // sends can crash the server.
-import type { Cluster, Lease, Node, Pod, Workload } from "../../ports/cluster.js";
+import type { Lease, Node, Pod, Workload } from "../../ports/cluster.js";
 import { KubeApiError } from "../../ports/errors.js";
 import type { VirtualClock } from "../model/clock.js";
 import type { ApiGate } from "../ports/api-gate.js";
@@ -38,6 +38,7 @@ import {
 } from "./kube-request.js";
 import { WatchHub, watchStream, type KubeEvents, type WatchKind } from "./kube-watch.js";
 import { DEFAULT_CREDENTIALS, verifyEksToken, type SandboxCredentials } from "./sts-face.js";
+import type { SandboxClusterApi } from "../ports/api.js";
 
 /** The bearer token `serveSandbox` writes into the kubeconfig. */
 export const SANDBOX_TOKEN = "noderoll-sandbox-token";
@@ -56,7 +57,7 @@ export interface KubernetesFaceOptions {
 /** What the Kubernetes face needs of the world. */
 export interface KubernetesWireView {
   /** The Cluster port, which answers every resource request. */
-  cluster: Cluster;
+  cluster: SandboxClusterApi;
   clusterName: string;
   /** The control plane's version ("1.33"), for /version. */
   version: string;

@@ -4,8 +4,6 @@
 // the ports the engine talks to (`world.cloud`, `world.cluster`, `world.clock`). This is where
 // the sandbox's parts are put together: the simulators (sim/), the port faces over them
 // (ports/), each given just the view it needs, and the starting state (build.ts).
-import type { Cloud } from "../../ports/cloud.js";
-import type { Cluster } from "../../ports/cluster.js";
 import { formatDiagnostic } from "../../policy/diagnostic.js";
 import { VirtualClock } from "../model/clock.js";
 import { Availability, Timeline } from "../model/observers.js";
@@ -49,8 +47,8 @@ export class World {
   readonly eks: EksSim;
   readonly autoscaler?: ClusterAutoscaler;
   /** The ports, as the roll engine sees them. */
-  readonly cloud: Cloud;
-  readonly cluster: Cluster;
+  readonly cloud: SandboxCloud;
+  readonly cluster: SandboxCluster;
   /** Counts the calls through the ports and throttles them as the scenario asks. */
   readonly gate: ApiGate;
   readonly throttles: Throttle[];
