@@ -1,6 +1,6 @@
 // Time as a port. The roll engine never reads Date.now() or calls setTimeout itself: it asks a
 // Clock. In production that is wall-clock time; in the sandbox and the tests it is virtual time
-// (src/sandbox/clock.ts), so a 15-minute drain timeout costs no real time and replays exactly.
+// (src/sandbox/model/clock.ts), so a 15-minute drain timeout costs no real time and replays exactly.
 
 export interface Clock {
   /** The current time (virtual in the sandbox). */

@@ -1,4 +1,4 @@
-// The invariants of DESIGN.md, checked after every event of a roll in the sandbox: a test that
+// The invariants of docs/design.md, checked after every event of a roll in the sandbox: a test that
 // breaks one fails with the event and the state that broke it.
 import type { Plan } from "../../src/plan/index.js";
 import type { RollEvent } from "../../src/ports/index.js";

@@ -1,11 +1,13 @@
-// Reference 002's observations, reproduced: during a node group update a single-replica
-// workload is down while its pod moves; one with replicas ≥ 2 and a PDB minAvailable ≥ 1 is not.
+// What operators report of EKS node group updates, reproduced (see the Kubernetes docs on
+// disruptions, https://kubernetes.io/docs/concepts/workloads/pods/disruptions/): during a node
+// group update a single-replica workload is down while its pod moves; one with replicas ≥ 2 and
+// a PDB minAvailable ≥ 1 is not.
 import { describe, expect, it } from "vitest";
 import type { PodRec } from "../../src/sandbox/model/records.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario, plainScenario } from "./helpers.js";
 
-describe("downtime during drains (reference 002)", () => {
+describe("downtime during drains (PodDisruptionBudgets and replicas)", () => {
   it("an EKS update takes a replicas-1 workload down, and not one with replicas 3 and minAvailable 2", async () => {
     const world = World.from(
       managedScenario({

@@ -1,4 +1,6 @@
-// Reference 000 (EKS managed node group update behaviour) as executable scenarios.
+// EKS managed node group update behaviour (Amazon EKS user guide, "Understand each phase of node
+// updates", https://docs.aws.amazon.com/eks/latest/userguide/managed-node-update-behavior.html) as
+// executable scenarios.
 import { describe, expect, it } from "vitest";
 import {
   EXCLUDE_LB_LABEL,
@@ -24,7 +26,7 @@ function eksResizes(world: World): TimelineEvent[] {
   return world.timeline.of("asg.resize").filter((e) => e.by === "eks");
 }
 
-describe("EKS managed node group update (reference 000)", () => {
+describe("EKS managed node group update (EKS user guide)", () => {
   it("scales up by 2 × zones when that is more than maxUnavailable: 5 zones, maxUnavailable 1 → +10", async () => {
     const world = World.from(managedScenario({ zones: 5, nodes: 5, max: 10, maxUnavailable: 1 }));
     const before = world.sizes("ng");
@@ -443,7 +445,7 @@ describe("EKS updates after a failure", () => {
   });
 });
 
-describe("the known causes of PodEvictionFailure (reference 000)", () => {
+describe("the known causes of PodEvictionFailure (EKS user guide)", () => {
   it("several PDBs on one pod: every eviction answers 500, the drain never ends", async () => {
     const world = World.from(
       managedScenario({
