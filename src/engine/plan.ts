@@ -6,6 +6,7 @@
 import { closest } from "../policy/suggest.js";
 import { orderGroups, type Group, type Policy, type Role } from "../policy/index.js";
 import {
+  isDetached,
   liveInstances,
   NO_SCHEDULE,
   preflight,
@@ -104,7 +105,10 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
   const settings = settingsOf(ctx, kind, group);
   const force = options.force ?? false;
   const roll = { ...settings.roll, force: settings.roll.force || force };
-  const members = liveInstances(live).length;
+  // The group as the policy sees it: its members. Instances an earlier run detached for surge
+  // are replaced too, but they count against maxSurge, never as members: budgets taken from
+  // members + detached would grow with every interrupted run.
+  const members = liveInstances(live).filter((i) => !i.detachedForSurge).length;
   const target = kind.target(group, live, snapshot);
   const replacements = kind.select(live, target, {
     nodesByInstance: ctx.nodesByInstance,
@@ -116,7 +120,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
   const budgets = kind.budgets(settings, { size, needUpdate: replacements.length });
   const schedule = kind.schedule(live, {
     replacements,
-    upToDate: members - replacements.length,
+    upToDate: members - replacements.filter((r) => !isDetached(r)).length,
     zones: live.zones,
     settings: roll,
     budgets,

@@ -62,3 +62,33 @@ export function crashAfter(world: World, afterMs: number): Crashable {
     died,
   };
 }
+
+/**
+ * Ports of the world that die right after the run's `k`-th event: feed `onEvent` to the run's
+ * event log. Events the run emits later without touching the world change nothing in it.
+ */
+export function crashAtEvent(
+  world: World,
+  k: number,
+): Crashable & { onEvent: (e: unknown) => void } {
+  let dead = false;
+  let seen = 0;
+  let resolve = () => {};
+  const died = new Promise<void>((r) => (resolve = r));
+  const isDead = () => dead;
+  const clock: Clock = {
+    now: () => world.clock.now(),
+    sleep: (ms, signal) =>
+      dead ? never() : world.clock.sleep(ms, signal).then(() => (dead ? never<void>() : undefined)),
+  };
+  return {
+    ports: { cloud: freeze(world.cloud, isDead), cluster: freeze(world.cluster, isDead), clock },
+    died,
+    onEvent: () => {
+      if (dead || ++seen < k) return;
+      dead = true;
+      resolve();
+      world.clock.notify();
+    },
+  };
+}

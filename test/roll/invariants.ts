@@ -1,6 +1,6 @@
 // The invariants of docs/design.md, checked after every event of a roll in the sandbox: a test that
 // breaks one fails with the event and the state that broke it.
-import type { Plan } from "../../src/plan/index.js";
+import { DETACHED_LABEL, type Plan } from "../../src/plan/index.js";
 import type { RollEvent } from "../../src/ports/index.js";
 import { pdbStatus } from "../../src/sandbox/sim/kube/disruption.js";
 import type { World } from "../../src/sandbox/world/world.js";
@@ -41,6 +41,7 @@ export class Invariants {
   check = (e: RollEvent): void => {
     this.checkOrder(e);
     this.checkCapacity(e);
+    this.checkInFlight(e);
     if (!this.options.force) this.checkBudgets(e);
   };
 
@@ -74,6 +75,36 @@ export class Invariants {
         this.fail(
           e,
           `${g.name} has ${ready} ready schedulable nodes, below ${desired} − ${g.budgets.maxUnavailable} = ${floor}`,
+        );
+    }
+  }
+
+  /**
+   * What noderoll rolls itself (a self-managed group) never has more than maxSurge + maxUnavailable
+   * of its nodes out of service (cordoned, not yet gone) and never more than maxSurge of its
+   * instances detached for surge — whichever run detached them — with the budgets as the policy
+   * sees the group (its members, not the instances detached from it).
+   */
+  private checkInFlight(e: RollEvent): void {
+    for (const g of this.plan.groups) {
+      if (g.kind !== "self-managed" || g.replacements.length === 0) continue;
+      const { maxSurge, maxUnavailable } = g.budgets;
+      const out = this.world.nodes(g.name).filter((n) => !n.deleted && n.unschedulable).length;
+      if (out > Math.max(1, maxSurge + maxUnavailable))
+        this.fail(
+          e,
+          `${g.name} has ${out} nodes out of service, more than maxSurge ${maxSurge} + maxUnavailable ${maxUnavailable}`,
+        );
+      const detached = [...this.world.ec2.instances.values()].filter(
+        (i) =>
+          !i.asg &&
+          (i.state === "pending" || i.state === "running") &&
+          this.world.kube.nodes.get(i.nodeName)?.labels[DETACHED_LABEL] === g.name,
+      ).length;
+      if (detached > maxSurge)
+        this.fail(
+          e,
+          `${g.name} has ${detached} instances detached for surge, more than maxSurge ${maxSurge}`,
         );
     }
   }

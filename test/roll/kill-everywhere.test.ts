@@ -1,0 +1,156 @@
+// Kill at every event boundary, not at a few random moments: an uninterrupted roll is run once to
+// count its events; then, for every k, a fresh world, a run killed right after its k-th event,
+// and a fresh run that must finish the job. The invariants — capacity, PodDisruptionBudgets,
+// order, and the in-flight bounds (never more than maxSurge + maxUnavailable nodes out of
+// service, never more than maxSurge instances detached, by any run) — are checked after every
+// event of both runs. The demo rolls both engines and surges; the generated cluster mixes kinds.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { apply } from "../../src/engine/apply.js";
+import { observeAndPlan } from "../../src/engine/index.js";
+import { loadPolicy, type Policy } from "../../src/policy/index.js";
+import { EventLog } from "../../src/ports/index.js";
+import { generateScenario } from "../../src/sandbox/scenarios/generate.js";
+import { World } from "../../src/sandbox/world/world.js";
+import { crashAtEvent } from "./crash.js";
+import { Invariants } from "./invariants.js";
+
+function load(text: string, file: string): Policy {
+  const r = loadPolicy(text, file);
+  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
+  return r.policy;
+}
+
+const demoPolicy = load(readFileSync("policies/demo.yaml", "utf8"), "policies/demo.yaml");
+
+/** A generated cluster of both kinds, and a policy that surges the self-managed groups. */
+const generated = () => generateScenario({ nodes: 18, groups: 3, podsPerNode: 3, seed: 7 });
+const generatedPolicy = load(
+  `apiVersion: noderoll.io/v1
+kind: UpgradePolicy
+metadata: { name: generated }
+cluster: { name: generated, region: eu-west-1 }
+defaults: { maxSurge: "50%", maxUnavailable: 1, postDrainDelay: 0s, interval: 5s }
+groups:
+${generated()
+  .nodeGroups.map((g) =>
+    g.type === "managed"
+      ? `  - { name: ${g.name}, target: { kubernetesVersion: "1.33" }, rollingUpdate: { maxUnavailable: 2 } }`
+      : `  - { name: ${g.name}, target: { launchTemplateVersion: $Latest } }`,
+  )
+  .join("\n")}
+`,
+  "generated.yaml",
+);
+
+interface Case {
+  name: string;
+  world: () => World;
+  policy: Policy;
+}
+
+const CASES: Case[] = [
+  { name: "the demo", world: () => World.demo(), policy: demoPolicy },
+  {
+    name: "a generated mixed cluster",
+    world: () => new World(generated()),
+    policy: generatedPolicy,
+  },
+];
+
+function leftovers(world: World): string[] {
+  const out: string[] = [];
+  for (const n of world.kube.nodes.values()) {
+    if (n.deleted) continue;
+    if (n.unschedulable) out.push(`${n.name} cordoned`);
+    if (n.taints.some((t) => t.key.startsWith("noderoll.io/"))) out.push(`${n.name} tainted`);
+    if (n.labels["noderoll.io/detached-from"]) out.push(`${n.name} detached`);
+    if (n.annotations["noderoll.io/scale-down-disabled"]) out.push(`${n.name} protected`);
+  }
+  for (const i of world.ec2.instances.values())
+    if (i.state !== "terminated" && !i.asg) out.push(`instance ${i.id} orphaned`);
+  return out;
+}
+
+async function killedAt(c: Case, k: number): Promise<string[]> {
+  const world = c.world();
+  const { plan } = await world.run(observeAndPlan(c.policy, "p.yaml", world));
+  const order = plan.groups.map((g) => g.name);
+  const first = new Invariants(world, plan, { order });
+  const dying = crashAtEvent(world, k);
+  const log = new EventLog(world.clock);
+  log.on(first.check);
+  log.on(dying.onEvent);
+  await world.run(
+    Promise.race([apply(c.policy, "p.yaml", dying.ports, log, { runId: "dies" }), dying.died]),
+  );
+  const second = new Invariants(world, plan, { order });
+  const next = new EventLog(world.clock);
+  next.on(second.check);
+  const r = await world.run(
+    apply(c.policy, "p.yaml", world, next, { runId: "resumes" }),
+    48 * 3600_000,
+  );
+  // Terminated instances' nodes go away a little after the roll ends.
+  await world.advance(10 * 60_000);
+  const again = await world.run(observeAndPlan(c.policy, "p.yaml", world));
+  return [
+    ...first.violations.map((v) => `killed run: ${v}`),
+    ...second.violations.map((v) => `next run: ${v}`),
+    ...(r.result === "success" ? [] : [`next run ${r.result}: ${r.message}`]),
+    ...leftovers(world),
+    ...(again.plan.summary.nodesToReplace > 0
+      ? [`${again.plan.summary.nodesToReplace} nodes still to replace`]
+      : []),
+  ];
+}
+
+async function eventsOfWholeRoll(c: Case): Promise<number> {
+  const world = c.world();
+  const log = new EventLog(world.clock);
+  const r = await world.run(apply(c.policy, "p.yaml", world, log, { runId: "whole" }));
+  expect(r.result).toBe("success");
+  return log.events.length;
+}
+
+describe("killed at every event boundary, then resumed", () => {
+  it.each(CASES)("$name converges from every boundary with every invariant held", async (c) => {
+    const n = await eventsOfWholeRoll(c);
+    expect(n).toBeGreaterThan(50);
+    const failures: string[] = [];
+    for (let k = 1; k <= n; k++) {
+      const problems = await killedAt(c, k);
+      if (problems.length > 0)
+        failures.push(`killed after event ${k}: ${problems.slice(0, 3).join("; ")}`);
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
+  });
+});
+
+describe("a run killed while the demo's workers surge", () => {
+  it("leaves budgets that come from the group's members: the next run detaches nothing more", async () => {
+    const world = World.demo();
+    const log = new EventLog(world.clock);
+    let detached = 0;
+    const kill = crashAtEvent(world, 1);
+    log.on((e) => {
+      if (e.type === "instance.detach" && e.group === "workers" && ++detached === 4)
+        kill.onEvent(e);
+    });
+    await world.run(
+      Promise.race([apply(demoPolicy, "p.yaml", kill.ports, log, { runId: "dies" }), kill.died]),
+    );
+    expect(detached).toBe(4);
+    const { plan } = await world.run(observeAndPlan(demoPolicy, "p.yaml", world));
+    const workers = plan.groups.find((g) => g.name === "workers")!;
+    // 50% of the group's 8 (its desired capacity), not of 8 + the 4 detached.
+    expect(workers.budgets.maxSurge).toBe(4);
+    expect(
+      workers.replacements.filter((r) => r.reasons.some((x) => x.kind === "detached-for-surge")),
+    ).toHaveLength(4);
+    const next = new EventLog(world.clock);
+    const r = await world.run(apply(demoPolicy, "p.yaml", world, next, { runId: "resumes" }));
+    expect(r.result).toBe("success");
+    expect(next.events.filter((e) => e.type === "instance.detach")).toEqual([]);
+  });
+});
