@@ -6,7 +6,7 @@
 // control-plane scalability (surge bursts).
 import { matchesSelector } from "./selector.js";
 import type { LiveGroup, PdbInfo, PodInfo, Snapshot } from "./snapshot.js";
-import type { Finding } from "./types.js";
+import type { Finding, FindingCode } from "./types.js";
 
 export interface PreflightInput {
   group: LiveGroup;
@@ -21,6 +21,33 @@ export interface PreflightInput {
 }
 
 const MAX_LISTED = 10;
+
+/**
+ * What force does about each finding that would stop a group; a blocker missing here stops the
+ * group whatever force says (EKS starts no update on a node group that is not ACTIVE). With force
+ * the finding stays, as a warning that says what will happen.
+ */
+export const WITH_FORCE: Partial<Record<FindingCode, string>> = {
+  "pdb-blocks":
+    "after the drain timeout the pods it protects are deleted, past the PodDisruptionBudget",
+  "multiple-pdbs":
+    "after the drain timeout these pods are deleted (the eviction API refuses them)",
+  "tolerates-everything":
+    "after the drain timeout what is left is deleted and the node terminated; these pods start again elsewhere",
+};
+
+/** A finding that stops the group, or with force (where force helps) a warning saying what happens. */
+export function stopping(
+  code: FindingCode,
+  force: boolean,
+  message: string,
+  objects: string[],
+): Finding {
+  const withForce = WITH_FORCE[code];
+  if (force && withForce)
+    return { code, severity: "warning", message: `with force: ${withForce}: ${message}`, objects };
+  return { code, severity: "blocker", message, objects };
+}
 
 const podId = (p: PodInfo) => `${p.namespace}/${p.name}`;
 const pdbId = (p: PdbInfo) => `${p.namespace}/${p.name}`;
@@ -95,14 +122,14 @@ function pdbFindings(pods: PodInfo[], pdbs: PdbInfo[], force: boolean): Finding[
     }
   }
   for (const [b, on] of blocking) {
-    out.push({
-      code: "pdb-blocks",
-      severity: force ? "warning" : "blocker",
-      message: force
-        ? `PodDisruptionBudget ${pdbId(b)} never allows a disruption; with force its pods (${list(on)}) are deleted after the drain timeout`
-        : `PodDisruptionBudget ${pdbId(b)} never allows a disruption (${describePdb(b)}): draining ${list(on)} would fail with PodEvictionFailure; scale the workload up, relax the PDB, or use force`,
-      objects: [`PodDisruptionBudget/${pdbId(b)}`, ...on],
-    });
+    out.push(
+      stopping(
+        "pdb-blocks",
+        force,
+        `PodDisruptionBudget ${pdbId(b)} never allows a disruption (${describePdb(b)}): draining ${list(on)} would fail with PodEvictionFailure; scale the workload up, relax the PDB, or use force`,
+        [`PodDisruptionBudget/${pdbId(b)}`, ...on],
+      ),
+    );
   }
   for (const [b, on] of closed) {
     out.push({
@@ -113,12 +140,14 @@ function pdbFindings(pods: PodInfo[], pdbs: PdbInfo[], force: boolean): Finding[
     });
   }
   if (multiple.length > 0) {
-    out.push({
-      code: "multiple-pdbs",
-      severity: force ? "warning" : "blocker",
-      message: `more than one PodDisruptionBudget selects ${list(multiple)}: the eviction API refuses such pods (HTTP 500), so their drain would fail`,
-      objects: multiple,
-    });
+    out.push(
+      stopping(
+        "multiple-pdbs",
+        force,
+        `more than one PodDisruptionBudget selects ${list(multiple)}: the eviction API refuses such pods (HTTP 500), so their drain would fail`,
+        multiple,
+      ),
+    );
   }
   return out;
 }
@@ -128,7 +157,7 @@ function describePdb(b: PdbInfo): string {
   return `minAvailable ${b.minAvailable} of ${b.expectedPods} pod${b.expectedPods === 1 ? "" : "s"}`;
 }
 
-function workloadFindings(pods: PodInfo[], snapshot: Snapshot): Finding[] {
+function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): Finding[] {
   const out: Finding[] = [];
   const replicas = new Map(snapshot.workloads.map((w) => [w.id, w.replicas]));
   const single = new Set<string>();
@@ -158,12 +187,14 @@ function workloadFindings(pods: PodInfo[], snapshot: Snapshot): Finding[] {
       objects: [...single],
     });
   if (everything.length > 0)
-    out.push({
-      code: "tolerates-everything",
-      severity: "blocker",
-      message: `pods that tolerate every taint return to the cordoned node, so the drain cannot empty it (EKS: PodEvictionFailure): ${list(everything)}`,
-      objects: everything,
-    });
+    out.push(
+      stopping(
+        "tolerates-everything",
+        force,
+        `pods that tolerate every taint return to the cordoned node, so the drain cannot empty it (EKS: PodEvictionFailure): ${list(everything)}`,
+        everything,
+      ),
+    );
   if (preStop.length > 0)
     out.push({
       code: "prestop-exceeds-grace",
@@ -202,6 +233,6 @@ export function preflight(input: PreflightInput): Finding[] {
     ...surgeBurst(input),
     ...input.groupFindings,
     ...pdbFindings(pods, input.snapshot.pdbs, input.force),
-    ...workloadFindings(pods, input.snapshot),
+    ...workloadFindings(pods, input.snapshot, input.force),
   ];
 }

@@ -1,0 +1,72 @@
+// What force overrides, finding by finding (src/plan/preflight.ts, WITH_FORCE): a blocker force can
+// get past becomes a warning that says "with force: …" and the group rolls; one force cannot help
+// with (a node group EKS will not update) still stops it.
+import { describe, expect, it } from "vitest";
+import { observeAndPlan } from "../../src/engine/index.js";
+import { WITH_FORCE } from "../../src/plan/index.js";
+import { World } from "../../src/sandbox/world/world.js";
+import { managedScenario } from "../sandbox/helpers.js";
+import { ofType, policyFor, roll, selfManagedWorld } from "./scenarios.js";
+
+const tolerant = {
+  workloads: [
+    {
+      kind: "Deployment" as const,
+      name: "agent",
+      replicas: 2,
+      tolerations: [{ operator: "Exists" as const }],
+    },
+  ],
+};
+
+describe("force, finding by finding", () => {
+  it("says what it overrides: PDBs that never allow, several PDBs, pods that tolerate every taint", () => {
+    expect(Object.keys(WITH_FORCE).sort()).toEqual([
+      "multiple-pdbs",
+      "pdb-blocks",
+      "tolerates-everything",
+    ]);
+  });
+
+  it("without force refuses a group whose pods tolerate every taint; with force rolls it and says so", async () => {
+    const policy = policyFor("groups: [{ name: w, rollingUpdate: { drainTimeout: 2m } }]\n");
+    const refused = await roll(
+      selfManagedWorld([{ name: "w", nodes: 3 }], tolerant as never),
+      policy,
+    );
+    expect(refused.result).toMatchObject({
+      result: "failure",
+      message: expect.stringMatching(
+        /^PodEvictionFailure: not started, it would fail: pods that tolerate every taint/,
+      ),
+    });
+    expect(ofType(refused.events, "node.cordon")).toHaveLength(0);
+
+    const world = selfManagedWorld([{ name: "w", nodes: 3 }], tolerant as never);
+    const forced = await roll(world, policy, { force: true, reason: "CVE-2026-0002" });
+    const finding = forced.plan.groups[0]!.findings.find((f) => f.code === "tolerates-everything");
+    expect(finding).toMatchObject({
+      severity: "warning",
+      message: expect.stringMatching(
+        /^with force: after the drain timeout what is left is deleted and the node terminated/,
+      ),
+    });
+    expect(forced.plan.groups[0]!.status).toBe("roll");
+    expect(forced.invariants.violations).toEqual([]);
+    expect(forced.result.result).toBe("success");
+    expect(world.instances("w").every((i) => i.ltVersion === 2)).toBe(true);
+  });
+
+  it("with force, EKS's force update replaces a managed group whose pods tolerate every taint", async () => {
+    const world = World.from(managedScenario({ nodes: 3, workloads: tolerant.workloads }) as never);
+    const policy = policyFor(
+      'groups: [{ name: ng, target: { kubernetesVersion: "1.33" } }]\n',
+      world.scenario.cluster.name,
+    );
+    const { plan } = await world.run(observeAndPlan(policy, "p.yaml", world, { force: true }));
+    expect(plan.groups[0]!.status).toBe("roll");
+    const forced = await roll(world, policy, { force: true, reason: "CVE-2026-0003" });
+    expect(forced.result.result).toBe("success");
+    expect(ofType(forced.events, "eks.update")[0]).toMatchObject({ updateType: "VersionUpdate" });
+  });
+});
