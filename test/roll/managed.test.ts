@@ -53,3 +53,33 @@ describe("EKS managed node groups (delegated)", () => {
     expect(ofType(events, "phase.end").find((e) => e.result === "failure")).toBeDefined();
   });
 });
+
+describe("EKS's PodEvictionFailure, explained", () => {
+  it("names the pods EKS could not evict and the PDBs that held them, with eviction.blocked events", async () => {
+    const world = World.from(
+      managedScenario({
+        zones: 2,
+        nodes: 4,
+        workloads: [{ kind: "Deployment", name: "web", replicas: 2, pdb: { minAvailable: 1 } }],
+      }),
+    );
+    // Someone tightens the budget once the update has started: EKS's drain is then refused.
+    const tighten = (e: { type: string; updateType?: string }) => {
+      if (e.type !== "eks.update" || e.updateType !== "VersionUpdate") return;
+      const pdb = world.pdb("default", "web")!;
+      delete pdb.minAvailable;
+      pdb.maxUnavailable = 0;
+      pdb.dirty = true;
+    };
+    const { result, events } = await roll(world, policy(), {}, 48 * 3600_000, tighten);
+    expect(result).toMatchObject({
+      result: "failure",
+      message: expect.stringMatching(
+        /^PodEvictionFailure: EKS update .* ended Failed: PodEvictionFailure.* Pods EKS could not evict: default\/web-[\w-]+ on [\w.-]+ \(PodDisruptionBudget web allows no disruption\)/,
+      ),
+    });
+    const blocked = ofType(events, "eviction.blocked");
+    expect(blocked.length).toBeGreaterThan(0);
+    expect(blocked.every((b) => b.group === "ng" && b.pdb === "web")).toBe(true);
+  });
+});

@@ -87,6 +87,8 @@ export async function roll(
   policy: Policy,
   options: Partial<ApplyOptions> = {},
   limitMs = 48 * 3600_000,
+  /** Called after the invariants with every event, to act on the world mid-roll. */
+  onEvent?: (e: RollEvent) => void,
 ): Promise<Rolled> {
   const { plan } = await world.run(
     observeAndPlan(policy, "policy.yaml", world, {
@@ -98,6 +100,7 @@ export async function roll(
   const order = plan.groups.map((g) => g.name);
   const invariants = new Invariants(world, plan, { force: options.force ?? false, order });
   log.on(invariants.check);
+  if (onEvent) log.on(onEvent);
   const result = await world.run(
     apply(policy, "policy.yaml", world, log, { runId: "test-run", ...options }),
     limitMs,

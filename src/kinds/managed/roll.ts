@@ -8,6 +8,7 @@ import type { ManagedGroupInfo } from "../../plan/index.js";
 import { isReady, type EksUpdate, type UpdateConfig } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
 import type { GroupJob } from "../kind.js";
+import { describeBlockers, evictionBlockers } from "./evictions.js";
 import { PhaseTracker } from "./phases.js";
 
 const POLL_MS = 15_000;
@@ -191,11 +192,20 @@ async function follow(ctx: RollContext, job: Job, watch: GroupWatch): Promise<vo
   if (!update) return watch.tracker.finish("success", "nothing to replace");
   const done = await waitForUpdate(ctx, job, update, watch.observe);
   await watch.observe();
-  if (done.status !== "Successful")
+  if (done.status !== "Successful") {
+    const evictions = done.errors.filter((e) => e.errorCode === "PodEvictionFailure");
+    const blocked = evictions.length
+      ? await evictionBlockers(
+          ctx,
+          job,
+          evictions.flatMap((e) => e.resourceIds),
+        )
+      : [];
     throw new RollError(
       failureCode(done),
-      `EKS update ${done.id} of ${job.plan.name} ended ${done.status}: ${describeFailure(done)}`,
+      `EKS update ${done.id} of ${job.plan.name} ended ${done.status}: ${describeFailure(done)}${describeBlockers(blocked)}`,
     );
+  }
   watch.tracker.finish("success");
   const ready = [...job.nodes.byName.values()].filter(
     (n) => n.metadata.labels?.[NODEGROUP_LABEL] === job.plan.name && isReady(n),
