@@ -10,6 +10,16 @@ export interface Clock {
    * signal aborts first, so cancelled waits never leak timers.
    */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Milliseconds on a monotonic clock, for elapsed time: unlike now(), it never steps when the
+   * machine's clock is set (NTP on a fresh VM). Absent: elapsed time is taken from now().
+   */
+  monotonic?(): number;
+}
+
+/** Elapsed-time milliseconds from a clock: monotonic where it has one. */
+export function monotonicMs(clock: Clock): number {
+  return clock.monotonic ? clock.monotonic() : clock.now().getTime();
 }
 
 /** The error a cancelled sleep rejects with; same name as the DOM's, so callers test `name`. */
@@ -24,6 +34,7 @@ export function abortError(signal?: AbortSignal): Error {
 /** The wall clock, for real runs. */
 export const systemClock: Clock = {
   now: () => new Date(),
+  monotonic: () => performance.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(abortError(signal));

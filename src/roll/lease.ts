@@ -8,7 +8,7 @@
 // holder renews well within that duration and, when it cannot renew for RENEW_DEADLINE_MS,
 // aborts everything in flight — so it has stopped touching the cluster before anyone else could
 // take the Lease. Compare-and-swap on resourceVersion keeps two runs from both winning.
-import { KubeApiError, type Lease } from "../ports/index.js";
+import { KubeApiError, monotonicMs, type Lease } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
 
 export const LEASE_NAMESPACE = "kube-system";
@@ -21,7 +21,10 @@ export const RENEW_DEADLINE_MS = 60_000;
 const RETRY_MS = 5_000;
 /** How often a run waiting for the Lease looks at it again. */
 const POLL_MS = 10_000;
-/** A Lease that claims more than this is not waited for: its holder must release it. */
+/**
+ * A Lease that claims more than this is a hold (an operator freezing rolls, say), not a run: it
+ * is never taken over, whatever it looks like; its holder must release it.
+ */
 const LONGEST_WAIT_MS = 3600_000;
 const RUN_URL_ANNOTATION = "noderoll.io/run-url";
 
@@ -65,7 +68,15 @@ interface Observed {
 
 type Attempt =
   | { ok: true; takenOver?: string }
-  | { ok: false; holder: string; runUrl?: string; expiresAt: number; alive: boolean };
+  | {
+      ok: false;
+      holder: string;
+      runUrl?: string;
+      expiresAt: number;
+      alive: boolean;
+      /** Held for longer than any run: never taken over. */
+      hold: boolean;
+    };
 
 export class ClusterLock {
   private renewing?: Promise<void>;
@@ -100,6 +111,22 @@ export class ClusterLock {
       current = await this.ctx.cluster.getLease(LEASE_NAMESPACE, this.me.name);
     } catch (e) {
       if (!(e instanceof KubeApiError) || e.status !== 404) throw e;
+      // Deleted under a holder we saw: it may not know yet (it learns at its next renewal), so
+      // the deletion counts as a change of the record and is waited out like one.
+      if (this.observed) {
+        const since = this.observed.resourceVersion === "" ? this.observed.since : undefined;
+        const now = monotonicMs(this.ctx.clock);
+        if (since === undefined) this.observed = { resourceVersion: "", since: now, alive: true };
+        const from = this.observed.since;
+        if (now - from < LEASE_DURATION_SECONDS * 1000)
+          return {
+            ok: false,
+            holder: "(deleted)",
+            expiresAt: from + LEASE_DURATION_SECONDS * 1000,
+            alive: false,
+            hold: false,
+          };
+      }
       return this.write(() =>
         this.ctx.cluster.createLease(LEASE_NAMESPACE, {
           metadata: this.meta(),
@@ -115,6 +142,7 @@ export class ClusterLock {
         holder,
         expiresAt: stale.expiresAt,
         alive: this.observed?.alive ?? false,
+        hold: stale.hold,
         ...(current.metadata.annotations?.[RUN_URL_ANNOTATION] && {
           runUrl: current.metadata.annotations[RUN_URL_ANNOTATION],
         }),
@@ -139,15 +167,19 @@ export class ClusterLock {
     }
   }
 
-  /** Note what the record is now; it is free once unchanged for its duration on our clock. */
-  private observe(current: Lease): { free: boolean; expiresAt: number } {
-    const now = this.ctx.clock.now().getTime();
+  /**
+   * Note what the record is now; it is free once unchanged for its duration, measured on our own
+   * monotonic clock (a clock that steps, or another machine's, must not shorten it).
+   */
+  private observe(current: Lease): { free: boolean; expiresAt: number; hold: boolean } {
+    const now = monotonicMs(this.ctx.clock);
     const rv = current.metadata.resourceVersion ?? "";
     if (this.observed?.resourceVersion !== rv)
       this.observed = { resourceVersion: rv, since: now, alive: this.observed !== undefined };
-    const seconds = current.spec.leaseDurationSeconds ?? LEASE_DURATION_SECONDS;
-    const expiresAt = this.observed.since + Math.min(seconds * 1000, LONGEST_WAIT_MS);
-    return { free: now >= expiresAt, expiresAt };
+    const ms = (current.spec.leaseDurationSeconds ?? LEASE_DURATION_SECONDS) * 1000;
+    if (ms > LONGEST_WAIT_MS) return { free: false, expiresAt: Infinity, hold: true };
+    const expiresAt = this.observed.since + ms;
+    return { free: now >= expiresAt, expiresAt, hold: false };
   }
 
   /**
@@ -155,7 +187,7 @@ export class ClusterLock {
    * renewing is waited out (its Lease unchanged for its duration), however short `waitMs` is.
    */
   async acquire(waitMs: number): Promise<void> {
-    const until = this.ctx.clock.now().getTime() + waitMs;
+    const until = monotonicMs(this.ctx.clock) + waitMs;
     for (;;) {
       const r = await this.attempt();
       if (r.ok) {
@@ -167,7 +199,8 @@ export class ClusterLock {
         this.renewing = this.renewLoop();
         return;
       }
-      const now = this.ctx.clock.now().getTime();
+      const now = monotonicMs(this.ctx.clock);
+      if (r.hold) throw this.held(r);
       const waitingOut = !r.alive && r.expiresAt <= now + LONGEST_WAIT_MS;
       if (now + POLL_MS > until && !waitingOut) throw this.held(r);
       await this.ctx.clock.sleep(POLL_MS, this.ctx.signal);
@@ -175,39 +208,74 @@ export class ClusterLock {
   }
 
   private held(r: Extract<Attempt, { ok: false }>): RollError {
+    const who = `${r.holder}${r.runUrl ? ` (${r.runUrl})` : ""}`;
+    if (r.hold)
+      return new RollError(
+        "LockHeld",
+        `cluster lock ${LEASE_NAMESPACE}/${this.me.name} is held by ${who} for longer than any roll runs: a hold, not a run. It is never taken over; its holder must release it`,
+      );
     const state = r.alive
       ? "it is renewing it"
-      : `it stopped renewing it; it is free once unchanged for its duration`;
+      : "it stopped renewing it; it is free once unchanged for its duration";
     return new RollError(
       "LockHeld",
-      `another roll holds cluster lock ${LEASE_NAMESPACE}/${this.me.name}: ${r.holder}${r.runUrl ? ` (${r.runUrl})` : ""}; ${state}. Wait for it to finish (or run with a longer --lock-wait / lock-wait)`,
+      `another roll holds cluster lock ${LEASE_NAMESPACE}/${this.me.name}: ${who}; ${state}. Wait for it to finish, then run again (the command line's --lock-wait waits for it)`,
     );
   }
 
   /**
-   * Renew every RENEW_EVERY_MS; a failed renewal is retried every few seconds. Not renewed for
-   * RENEW_DEADLINE_MS, or taken by another run: `onLost` says so, and the caller aborts
-   * everything in flight at once.
+   * Renew every RENEW_EVERY_MS; a failed renewal is retried every few seconds. Every attempt is
+   * bounded by what is left of RENEW_DEADLINE_MS (a renewal that hangs or is throttled counts as
+   * failed at the deadline, as client-go bounds its renew attempt). Not renewed by the deadline,
+   * or the Lease taken or deleted: `onLost` says so, and the caller aborts everything in flight.
    */
   private async renewLoop(): Promise<void> {
-    let renewed = this.ctx.clock.now().getTime();
+    let renewed = monotonicMs(this.ctx.clock);
     try {
       for (;;) {
         await this.ctx.clock.sleep(RENEW_EVERY_MS, this.stop.signal);
-        for (;;) {
-          const outcome = await this.renewOnce().catch(() => "failed" as const);
-          if (outcome === "renewed") break;
-          if (outcome === "taken") return this.onLost?.("another run holds the cluster lock now");
-          if (this.ctx.clock.now().getTime() - renewed >= RENEW_DEADLINE_MS)
-            return this.onLost?.(
-              `the cluster lock could not be renewed for ${RENEW_DEADLINE_MS / 1000} s`,
-            );
-          await this.ctx.clock.sleep(RETRY_MS, this.stop.signal);
-        }
-        renewed = this.ctx.clock.now().getTime();
+        const lost = await this.renewBy(renewed + RENEW_DEADLINE_MS);
+        if (this.stop.signal.aborted) return;
+        if (lost) return this.onLost?.(lost);
+        renewed = monotonicMs(this.ctx.clock);
       }
     } catch {
       return; // stopped
+    }
+  }
+
+  /** Renew before `deadline` (monotonic ms): undefined when renewed, else why the lock is lost. */
+  private async renewBy(deadline: number): Promise<string | undefined> {
+    for (;;) {
+      const outcome = await this.boundedRenewal(deadline - monotonicMs(this.ctx.clock));
+      if (outcome === "renewed") return undefined;
+      if (outcome === "taken") return "another run holds the cluster lock now";
+      if (outcome === "gone") return "the cluster lock was deleted";
+      if (this.stop.signal.aborted) return undefined;
+      if (outcome === "late" || monotonicMs(this.ctx.clock) >= deadline)
+        return `the cluster lock could not be renewed for ${RENEW_DEADLINE_MS / 1000} s`;
+      await this.ctx.clock.sleep(RETRY_MS, this.stop.signal);
+    }
+  }
+
+  private async boundedRenewal(
+    leftMs: number,
+  ): Promise<"renewed" | "taken" | "gone" | "failed" | "late"> {
+    if (leftMs <= 0) return "late";
+    const timer = new AbortController();
+    const late = this.ctx.clock
+      .sleep(leftMs, AbortSignal.any([timer.signal, this.stop.signal]))
+      .then(
+        () => "late" as const,
+        () => "late" as const,
+      );
+    const attempt = this.renewOnce().catch((e: unknown) =>
+      e instanceof KubeApiError && e.status === 404 ? ("gone" as const) : ("failed" as const),
+    );
+    try {
+      return await Promise.race([attempt, late]);
+    } finally {
+      timer.abort();
     }
   }
 

@@ -19,12 +19,32 @@ interface Run {
   done: Promise<ApplyResult>;
 }
 
-/** Ports that record every mutating call, optionally with a skewed clock or failing leases. */
-function portsOf(
-  world: World,
-  run: Pick<Run, "changes">,
-  o: { skewMs?: number; leaseFailsAfterMs?: number } = {},
-) {
+interface Faults {
+  /** The run's wall clock is this far off (its monotonic clock is not). */
+  skewMs?: number;
+  /** The wall clock steps by stepMs once stepAtMs have passed since the run began. */
+  stepAtMs?: number;
+  stepMs?: number;
+  /** From this long after the run began, lease calls fail with 503 … */
+  leaseFailsAfterMs?: number;
+  /** … or answer 429 with Retry-After … */
+  lease429AfterMs?: number;
+  /** … or hang for hangMs before they go through. */
+  leaseHangsAfterMs?: number;
+  hangMs?: number;
+}
+
+function leaseFault(world: World, start: number, o: Faults): (() => Promise<never>) | undefined {
+  const el = world.clock.nowMs() - start;
+  if (o.leaseFailsAfterMs !== undefined && el >= o.leaseFailsAfterMs)
+    return () => Promise.reject(new KubeApiError(503, "ServiceUnavailable", "lease API down"));
+  if (o.lease429AfterMs !== undefined && el >= o.lease429AfterMs)
+    return () => Promise.reject(new KubeApiError(429, "TooManyRequests", "slow down", 60));
+  return undefined;
+}
+
+/** Ports that record every mutating call, with the faults asked for on the lease and the clock. */
+function portsOf(world: World, run: Pick<Run, "changes">, o: Faults = {}) {
   const start = world.clock.nowMs();
   const wrap = <T extends object>(target: T, service: string): T =>
     new Proxy(target, {
@@ -33,21 +53,27 @@ function portsOf(
         if (typeof v !== "function") return v && typeof v === "object" ? wrap(v, String(key)) : v;
         return (...args: unknown[]) => {
           const name = String(key);
-          if (
-            /Lease$/.test(name) &&
-            o.leaseFailsAfterMs !== undefined &&
-            world.clock.nowMs() - start >= o.leaseFailsAfterMs
-          )
-            return Promise.reject(new KubeApiError(503, "ServiceUnavailable", "lease API down"));
-          if (MUTATING.test(name) && !/Lease$/.test(name))
+          const call = () => (v as (...a: unknown[]) => unknown).apply(t, args);
+          if (/Lease$/.test(name)) {
+            const fault = leaseFault(world, start, o);
+            if (fault) return fault();
+            const hangs = o.leaseHangsAfterMs !== undefined;
+            if (hangs && world.clock.nowMs() - start >= o.leaseHangsAfterMs!)
+              return world.clock.sleep(o.hangMs!).then(call);
+          } else if (MUTATING.test(name))
             run.changes.push({ t: Math.floor(world.clock.nowMs()), call: `${service}.${name}` });
-          return (v as (...a: unknown[]) => unknown).apply(t, args);
+          return call();
         };
       },
     });
   const clock: Clock = {
-    now: () => new Date(world.clock.nowMs() + (o.skewMs ?? 0)),
+    now: () => {
+      const n = world.clock.nowMs();
+      const stepped = o.stepAtMs !== undefined && n - start >= o.stepAtMs ? o.stepMs! : 0;
+      return new Date(n + (o.skewMs ?? 0) + stepped);
+    },
     sleep: (ms, signal) => world.clock.sleep(ms, signal),
+    monotonic: () => world.clock.nowMs(),
   };
   return { cloud: wrap(world.cloud, "cloud"), cluster: wrap(world.cluster, "cluster"), clock };
 }
@@ -57,7 +83,7 @@ function start(
   policy: Policy,
   name: string,
   runId: string,
-  opts: { afterMs?: number; skewMs?: number; leaseFailsAfterMs?: number; lockWaitMs?: number } = {},
+  opts: Faults & { afterMs?: number; lockWaitMs?: number } = {},
 ): Run {
   const run: Run = { name, log: new EventLog(world.clock), changes: [], done: undefined as never };
   run.done = (async () => {
@@ -152,5 +178,75 @@ describe("one roll per cluster, attacked", () => {
     // a never released (it could not), so its span ends when it stopped changing things.
     expect(b.changes.every((c) => c.t >= bHolds)).toBe(true);
     expect(world.instances("w").every((i) => i.ltVersion === 2)).toBe(true);
+  });
+});
+
+describe("one roll per cluster, attacked harder", () => {
+  const waiting = { afterMs: 150_000, lockWaitMs: 3600_000 };
+
+  it.each([
+    ["hang for minutes", { leaseHangsAfterMs: 180_000, hangMs: 400_000 }],
+    ["are throttled (429, Retry-After 60)", { lease429AfterMs: 180_000 }],
+    [
+      "fail while its wall clock steps back 10 minutes",
+      { leaseFailsAfterMs: 180_000, stepAtMs: 185_000, stepMs: -600_000 },
+    ],
+  ])("a holder whose renewals %s stops before the waiting run takes over", async (_, faults) => {
+    const world = selfManagedWorld([{ name: "w", nodes: 6 }]);
+    const a = start(world, policy, "a", "run-a", faults as Faults);
+    const b = start(world, policy, "b", "run-b", waiting);
+    const [ra, rb] = await world.run(Promise.all([a.done, b.done]));
+    expect(ra.result).toBe("cancelled");
+    expect(rb.result).toBe("success");
+    const bHolds = at(ofType(b.log.events, "lock.acquire")[0]!);
+    expect(a.changes.filter((c) => c.t >= bHolds)).toEqual([]);
+  });
+
+  it.each([5_000, 12_000, 25_000, 155_000])(
+    "a waiting run whose wall clock steps 10 minutes forward %i ms in does not take a live lease",
+    async (stepAtMs) => {
+      const world = selfManagedWorld([{ name: "w", nodes: 6 }]);
+      const a = start(world, policy, "a", "run-a");
+      const b = start(world, policy, "b", "run-b", { ...waiting, stepAtMs, stepMs: 600_000 });
+      const [ra, rb] = await world.run(Promise.all([a.done, b.done]));
+      expect(ra.result).toBe("success");
+      expect(rb.result).toBe("success");
+      expectExclusive([a, b]);
+    },
+  );
+
+  it.each([181_000, 185_000, 195_000, 205_000])(
+    "a lease deleted %i ms into the roll is waited out, not taken at once",
+    async (deleteAt) => {
+      const world = selfManagedWorld([{ name: "w", nodes: 6 }]);
+      const a = start(world, policy, "a", "run-a");
+      const b = start(world, policy, "b", "run-b", waiting);
+      void (async () => {
+        await world.clock.sleep(deleteAt);
+        await world.cluster.deleteLease("kube-system", "noderoll-engine");
+      })();
+      const [ra, rb] = await world.run(Promise.all([a.done, b.done]));
+      expect(ra.result).toBe("cancelled");
+      expect(rb.result).toBe("success");
+      const bHolds = at(ofType(b.log.events, "lock.acquire")[0]!);
+      expect(a.changes.filter((c) => c.t >= bHolds)).toEqual([]);
+    },
+  );
+
+  it("a hold longer than any roll (an operator's freeze) is refused at once, never taken over", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 2 }]);
+    await world.run(
+      world.cluster.createLease("kube-system", {
+        metadata: { name: "noderoll-engine", namespace: "kube-system" },
+        spec: { holderIdentity: "ops-freeze", leaseDurationSeconds: 86_400 },
+      }),
+    );
+    const b = start(world, policy, "b", "run-b", { lockWaitMs: 0 });
+    const r = await world.run(b.done);
+    expect(r).toMatchObject({
+      result: "failure",
+      message: expect.stringMatching(/held by ops-freeze for longer than any roll runs: a hold/),
+    });
+    expect(b.changes).toEqual([]);
   });
 });

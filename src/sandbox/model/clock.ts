@@ -40,6 +40,10 @@ export class VirtualClock implements Clock {
   now(): Date {
     return new Date(this.#now);
   }
+  /** Virtual time does not step: it is its own monotonic clock. */
+  monotonic(): number {
+    return this.nowMs();
+  }
   nowMs(): number {
     return this.#now;
   }
