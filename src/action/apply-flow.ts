@@ -145,14 +145,13 @@ async function planFirst(
 function progressLog(
   ports: { clock: LivePorts["clock"] },
   policy: Policy,
-  kubeconfig: string | undefined,
   progress: Progress,
   groups: LogGroups,
   updates: Coalescer<Progress>,
 ): EventLog {
   const log = new EventLog(ports.clock, false);
   log.on((e) => {
-    recordLease(e, policy, kubeconfig);
+    recordLease(e, policy);
     applyEvent(progress, e);
     if (e.type === "phase.start") groups.start(`${e.group}: ${e.phase}`);
     const line = eventLine(e);
@@ -219,7 +218,7 @@ async function applyOne(
       PROGRESS_INTERVAL_MS,
     );
     coalescer = updates;
-    const log = progressLog(first.ports, policy, ctx.inputs.kubeconfig, progress, groups, updates);
+    const log = progressLog(first.ports, policy, progress, groups, updates);
     const outcome = await apply(policy, file, first.ports, log, {
       runId: `noderoll-gha-${ctx.env.runId ?? process.pid}${ctx.env.job ? `-${ctx.env.job}` : ""}`,
       ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),

@@ -57,6 +57,10 @@ export function readInputs(get: (name: string) => string): ActionInputs {
   if (maxDurationMs === undefined || maxDurationMs <= 0)
     throw new InputError(`input max-duration takes a duration such as 5h30m, not "${maxText}"`);
   const groups = list(get("groups"));
+  if (get("groups") !== "" && groups.length === 0)
+    throw new InputError(
+      `input groups "${get("groups")}" names no group; name groups (comma-separated), or leave it empty to roll every group`,
+    );
   const reason = get("reason");
   const kubeconfig = get("kubeconfig");
   return {

@@ -7,7 +7,7 @@ import * as core from "@actions/core";
 import { connectLive } from "../adapters/connect.js";
 import { LEASE_DURATION_SECONDS, releaseLease } from "../roll/lease.js";
 import { errorMessage } from "./context.js";
-import { LEASE_STATE, type LeaseState } from "./lease-state.js";
+import { LEASE_STATE, parseLeaseState } from "./lease-state.js";
 
 async function post(): Promise<void> {
   const raw = core.getState(LEASE_STATE);
@@ -15,13 +15,18 @@ async function post(): Promise<void> {
     core.info("noderoll: no cluster lock left to release");
     return;
   }
-  const s = JSON.parse(raw) as LeaseState;
+  const s = parseLeaseState(raw);
+  if (!s) {
+    core.warning("noderoll: the saved cluster lock state is not one this action wrote; left alone");
+    return;
+  }
+  const kubeconfig = core.getInput("kubeconfig");
   const where = `kube-system/${s.name} of cluster ${s.cluster}`;
   try {
     const ports = await connectLive({
       clusterName: s.cluster,
       region: s.region,
-      ...(s.kubeconfig && { kubeconfig: s.kubeconfig }),
+      ...(kubeconfig && { kubeconfig }),
     });
     const released = await releaseLease(ports.cluster, s.name, s.holder);
     core.info(

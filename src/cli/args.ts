@@ -41,6 +41,11 @@ export function durationArg(
 /** `--groups` as given, checked against the policy: a name it does not have is a usage error. */
 export function groupsOf(policy: Policy, value: string | undefined): string[] | undefined {
   const groups = splitList(value);
+  // "--groups ," must not come out as every group (a stray comma in an emergency dispatch).
+  if (value !== undefined && !groups)
+    throw new GroupsError(
+      `--groups ${JSON.stringify(value)} names no group; name groups (comma-separated), or leave --groups out to roll every group`,
+    );
   const problem = unknownGroupsProblem(policy, groups, "--groups");
   if (problem) throw new GroupsError(problem);
   return groups;

@@ -30,8 +30,9 @@ const MAX_LISTED = 10;
 export const WITH_FORCE: Partial<Record<FindingCode, string>> = {
   "pdb-blocks":
     "after the drain timeout the pods it protects are deleted, past the PodDisruptionBudget",
-  "multiple-pdbs":
-    "after the drain timeout these pods are deleted (the eviction API refuses them)",
+  "multiple-pdbs": "after the drain timeout these pods are deleted (the eviction API refuses them)",
+  "pdb-closed-now":
+    "if it has not opened by the drain timeout, the pods it protects are deleted past it",
   "tolerates-everything":
     "after the drain timeout what is left is deleted and the node terminated; these pods start again elsewhere",
 };
@@ -66,13 +67,14 @@ function movable(pods: PodInfo[]): PodInfo[] {
 
 /** A PDB that cannot allow a disruption whatever happens (not only right now). */
 function neverAllows(pdb: PdbInfo): boolean {
-  if (pdb.maxUnavailable === 0 || pdb.maxUnavailable === "0%") return true;
+  const expected = pdb.expectedPods;
+  // Percentages scale and round up, as the disruption controller reads them
+  // (GetScaledValueFromIntOrPercent with roundUp): minAvailable "80%" of 3 pods is all 3.
+  const scaled = (v: number | string) =>
+    typeof v === "number" ? v : Math.ceil((Number(v.replace("%", "")) * expected) / 100);
+  if (pdb.maxUnavailable !== undefined) return expected > 0 && scaled(pdb.maxUnavailable) === 0;
   if (pdb.minAvailable === "100%") return true;
-  return (
-    typeof pdb.minAvailable === "number" &&
-    pdb.expectedPods > 0 &&
-    pdb.minAvailable >= pdb.expectedPods
-  );
+  return pdb.minAvailable !== undefined && expected > 0 && scaled(pdb.minAvailable) >= expected;
 }
 
 /**
@@ -135,7 +137,7 @@ function pdbFindings(pods: PodInfo[], pdbs: PdbInfo[], force: boolean): Finding[
     out.push({
       code: "pdb-closed-now",
       severity: "warning",
-      message: `PodDisruptionBudget ${pdbId(b)} allows no disruption right now (${b.currentHealthy} healthy, ${b.desiredHealthy} required): the drain of ${list(on)} waits until it does`,
+      message: `${force ? `with force: ${WITH_FORCE["pdb-closed-now"]}: ` : ""}PodDisruptionBudget ${pdbId(b)} allows no disruption right now (${b.currentHealthy} healthy, ${b.desiredHealthy} required): the drain of ${list(on)} waits until it does`,
       objects: [`PodDisruptionBudget/${pdbId(b)}`, ...on],
     });
   }
@@ -157,6 +159,23 @@ function describePdb(b: PdbInfo): string {
   return `minAvailable ${b.minAvailable} of ${b.expectedPods} pod${b.expectedPods === 1 ? "" : "s"}`;
 }
 
+/**
+ * Whether a pod tolerates the taint a cordon puts on a node (node.kubernetes.io/unschedulable,
+ * NoSchedule), so the scheduler may put it back: every taint tolerated (Exists, no key), or that
+ * key tolerated, for NoSchedule or for every effect
+ * (https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/).
+ */
+export function toleratesCordon(tolerations: PodInfo["tolerations"]): boolean {
+  return tolerations.some((t) => {
+    if (t.effect && t.effect !== "NoSchedule") return false;
+    if (!t.key) return t.operator === "Exists";
+    return (
+      t.key === "node.kubernetes.io/unschedulable" &&
+      (t.operator === "Exists" || (t.value ?? "") === "")
+    );
+  });
+}
+
 function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): Finding[] {
   const out: Finding[] = [];
   const replicas = new Map(snapshot.workloads.map((w) => [w.id, w.replicas]));
@@ -171,8 +190,7 @@ function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): 
     if (!pod.owner || replicas.get(workload) === 1) single.add(workload);
     if (pod.owner && pod.owner.kind !== "Job" && pod.containers.some((c) => !c.readinessProbe))
       noProbe.add(workload);
-    if (pod.tolerations.some((t) => t.operator === "Exists" && !t.key && !t.effect))
-      everything.push(podId(pod));
+    if (toleratesCordon(pod.tolerations)) everything.push(podId(pod));
     const sleep = Math.max(0, ...pod.containers.map((c) => c.preStopSleepSeconds ?? 0));
     if (sleep > 0 && sleep >= pod.terminationGracePeriodSeconds)
       preStop.push(
@@ -191,7 +209,7 @@ function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): 
       stopping(
         "tolerates-everything",
         force,
-        `pods that tolerate every taint return to the cordoned node, so the drain cannot empty it (EKS: PodEvictionFailure): ${list(everything)}`,
+        `pods that tolerate every taint, or the cordon's (node.kubernetes.io/unschedulable), return to the cordoned node, so the drain cannot empty it (EKS: PodEvictionFailure): ${list(everything)}`,
         everything,
       ),
     );

@@ -11,6 +11,20 @@ export interface Diagnostic {
   severity: "error" | "warning";
 }
 
+/**
+ * Text from a policy shown on one line: control characters (a newline in a quoted key, say)
+ * escaped as JSON does, so a message can never start a new line — where a CI log would read it
+ * as a workflow command — nor break a table or an annotation.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => JSON.stringify(c).slice(1, -1));
+}
+
+/** A diagnostic with its message and path on one line each. */
+export function diagnostic(d: Diagnostic): Diagnostic {
+  return { ...d, path: oneLine(d.path), message: oneLine(d.message), file: oneLine(d.file) };
+}
+
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.path ? `${d.path}: ` : "";
   const tag = d.severity === "warning" ? "warning: " : "";

@@ -13,7 +13,7 @@ import {
   type Document,
   type Node as YamlNode,
 } from "yaml";
-import type { Diagnostic } from "./diagnostic.js";
+import { diagnostic, type Diagnostic } from "./diagnostic.js";
 import { MAX_NESTING, nesting, openBrackets } from "./scan.js";
 
 /** Policies are a few kilobytes; anything near this is a mistake or an attack. */
@@ -32,7 +32,7 @@ export type ParseResult =
   { ok: true; source: PolicySource; value: unknown } | { ok: false; errors: Diagnostic[] };
 
 function diag(file: string, line: number, col: number, message: string, path = ""): Diagnostic {
-  return { file, line, col, path, message, severity: "error" };
+  return diagnostic({ file, line, col, path, message, severity: "error" });
 }
 
 export function parsePolicySource(text: string, file: string): ParseResult {
@@ -70,10 +70,11 @@ export function parsePolicySource(text: string, file: string): ParseResult {
       'the file declares "%YAML 1.1", whose rules read yes/no as booleans and 9:00 as a number; remove the directive (policies are YAML 1.2)',
     );
   }
+  // A file that does not say it is a policy (a credentials file, a Kubernetes manifest, a
+  // kubeconfig a path was pointed at) is not one: say so without quoting a byte of it.
+  const ours = OURS.test(text);
   if (list.some((d) => d.errors.length > 0)) {
-    // A file with none of a policy's keys is not a policy (a credentials file a path was
-    // pointed at, say): say so without quoting a byte of it.
-    if (!POLICY_KEY_LINE.test(text)) return refuse(NOT_A_POLICY);
+    if (!ours) return refuse(NOT_A_POLICY);
     const yamlErrors = list
       .flatMap((d) => d.errors.map((e) => yamlDiagnostic(file, lines, e, text)))
       .slice(0, 20);
@@ -87,7 +88,7 @@ export function parsePolicySource(text: string, file: string): ParseResult {
     );
   }
   const doc = nonEmpty[0] as Document.Parsed;
-  const tags = unsupportedTags(doc, file, lines, text);
+  const tags = ours ? unsupportedTags(doc, file, lines, text) : [];
   if (tags.length > 0) return { ok: false, errors: tags.slice(0, 20) };
   let value: unknown;
   try {
@@ -99,17 +100,9 @@ export function parsePolicySource(text: string, file: string): ParseResult {
 }
 
 /** A line that starts with one of a policy's top-level keys. */
-export const POLICY_KEYS = [
-  "apiVersion",
-  "kind",
-  "metadata",
-  "cluster",
-  "defaults",
-  "window",
-  "order",
-  "groups",
-] as const;
-const POLICY_KEY_LINE = new RegExp(`^(${POLICY_KEYS.join("|")})[ \\t]*:`, "m");
+/** What marks a file as a policy, right or wrong: our apiVersion or our kind. */
+const OURS =
+  /apiVersion["']?[ \t]*:[ \t]*["']?noderoll\.io\/|kind["']?[ \t]*:[ \t]*["']?UpgradePolicy\b/;
 
 export const NOT_A_POLICY =
   'not a noderoll policy: expected YAML with "apiVersion: noderoll.io/v1" and "kind: UpgradePolicy" (nothing of the file is shown)';
@@ -159,6 +152,9 @@ function unsupportedTags(
 
 function aliasMessage(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
+  const unresolved = /Unresolved alias[^:]*:\s*(\S+)/.exec(text);
+  if (unresolved)
+    return `the alias "*${unresolved[1]}" refers to no anchor: set "&${unresolved[1]}" on a value before the alias`;
   if (/alias/i.test(text)) {
     return `aliases expand to too much data (more than ${MAX_ALIAS_COUNT} expansions); a policy should not need that many "*" references`;
   }

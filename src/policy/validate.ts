@@ -2,19 +2,14 @@
 // line and column with what was expected and what was found.
 import * as z from "zod";
 import { defaultUnavailable, KOPS_DEFAULTS, surgesNever, VALIDATION_PERIOD_MS } from "./budget.js";
-import { byPosition, formatPath, type Diagnostic } from "./diagnostic.js";
+import { byPosition, diagnostic, formatPath, type Diagnostic } from "./diagnostic.js";
 import { describeValue } from "./describe.js";
 import { parseDuration } from "./duration.js";
 import { entryMatches } from "./order.js";
-import {
-  locate,
-  NOT_A_POLICY,
-  parsePolicySource,
-  POLICY_KEYS,
-  type PolicySource,
-} from "./source.js";
+import { locate, NOT_A_POLICY, parsePolicySource, type PolicySource } from "./source.js";
 import {
   GroupSchema,
+  KIND,
   PolicySchema,
   RollingUpdateSchema,
   ROLES,
@@ -31,17 +26,16 @@ export type LoadResult =
 type Path = readonly PropertyKey[];
 
 /**
- * Whether a document is a policy at all, right or wrong: a mapping with a policy's keys, not
- * another tool's file (a kubeconfig has apiVersion and kind too, but not ours). Only a policy's
- * values are ever quoted back in an error.
+ * Whether a document is a policy at all, right or wrong: a mapping with our apiVersion or our
+ * kind — not another tool's file (a kubeconfig has apiVersion and kind too, but not ours; a Helm
+ * values file has neither). Only a policy's values are ever quoted back in an error.
  */
 function isPolicyShaped(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
-  if (!POLICY_KEYS.some((k) => k in v)) return false;
-  const ours = (x: unknown) =>
-    x === undefined || (typeof x === "string" && /^noderoll\.io\/|^UpgradePolicy$/.test(x));
-  return ours(v.apiVersion) || ours(v.kind);
+  return (
+    (typeof v.apiVersion === "string" && v.apiVersion.startsWith("noderoll.io/")) || v.kind === KIND
+  );
 }
 
 /** Parse and validate a policy file's text. Pure: the caller reads the file. */
@@ -54,13 +48,14 @@ export function loadPolicy(text: string, file: string): LoadResult {
     message: string,
     key?: string,
     severity: Diagnostic["severity"] = "error",
-  ): Diagnostic => ({
-    file,
-    ...locate(source, path, key),
-    path: formatPath(key !== undefined ? [...path, key] : path),
-    message,
-    severity,
-  });
+  ): Diagnostic =>
+    diagnostic({
+      file,
+      ...locate(source, path, key),
+      path: formatPath(key !== undefined ? [...path, key] : path),
+      message,
+      severity,
+    });
 
   if (!isPolicyShaped(value)) {
     // A policy written as a list of its keys gets the shape explained; anything else is not ours.

@@ -56,6 +56,25 @@ describe("the post step", () => {
     expect((await lease()).spec.holderIdentity).toBe("another-run/0123abcd");
   });
 
+  it("trusts nothing in the saved state but what it wrote: a forged state is left alone", async () => {
+    const r = await runPost(
+      { cwd: workspace({}), event: "push", payload: {}, sha: "0".repeat(40), inputs: {} },
+      {
+        "noderoll-lease": JSON.stringify({
+          cluster: "demo",
+          region: "eu-west-1",
+          name: "kube-system-anything",
+          holder: "x/12345678",
+          kubeconfig: "policies/evil-kubeconfig.yaml",
+        }),
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /::warning::noderoll: the saved cluster lock state is not one this action wrote; left alone/,
+    );
+  });
+
   it("does nothing when the main step released the lock itself", async () => {
     const r = await runPost(
       { cwd: workspace({}), event: "push", payload: {}, sha: "0".repeat(40), inputs: {} },

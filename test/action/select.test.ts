@@ -74,6 +74,13 @@ describe("inputs", () => {
     });
   });
 
+  it("refuses a groups input that names no group (a stray comma must not mean every group)", () => {
+    const get = (env: Record<string, string>) => inputFromEnv({ INPUT_POLICY: "p.yaml", ...env });
+    expect(() => readInputs(get({ INPUT_GROUPS: " , " }))).toThrow(
+      /input groups " ," names no group/,
+    );
+  });
+
   it("refuses what it cannot read, naming the input", () => {
     const get = (env: Record<string, string>) => inputFromEnv({ INPUT_POLICY: "p.yaml", ...env });
     expect(() => readInputs(get({ INPUT_FORCE: "maybe" }))).toThrow(

@@ -189,3 +189,21 @@ describe("--groups naming a group the policy does not have", () => {
     },
   );
 });
+
+describe("--groups that names no group at all", () => {
+  it.each([",", " , "])("%j is refused, not taken as every group", (value) => {
+    const r = runCli([
+      "apply",
+      "--policy",
+      "policies/demo.yaml",
+      "--sandbox",
+      "demo",
+      "--groups",
+      value,
+    ]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /names no group; name groups \(comma-separated\), or leave --groups out/,
+    );
+  });
+});

@@ -20,10 +20,11 @@ const tolerant = {
 };
 
 describe("force, finding by finding", () => {
-  it("says what it overrides: PDBs that never allow, several PDBs, pods that tolerate every taint", () => {
+  it("says what it overrides: PDBs that never allow or are closed, several PDBs, pods that tolerate the cordon", () => {
     expect(Object.keys(WITH_FORCE).sort()).toEqual([
       "multiple-pdbs",
       "pdb-blocks",
+      "pdb-closed-now",
       "tolerates-everything",
     ]);
   });
@@ -68,5 +69,31 @@ describe("force, finding by finding", () => {
     const forced = await roll(world, policy, { force: true, reason: "CVE-2026-0003" });
     expect(forced.result.result).toBe("success");
     expect(ofType(forced.events, "eks.update")[0]).toMatchObject({ updateType: "VersionUpdate" });
+  });
+});
+
+describe("what the preflight sees that it used to miss", () => {
+  it("a PDB whose percentage rounds up to every pod never allows: a blocker, not a wait", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 3 }], {
+      workloads: [{ kind: "Deployment", name: "web", replicas: 3, pdb: { minAvailable: "80%" } }],
+    } as never);
+    const { result, plan, events } = await roll(world, policyFor("groups: [{ name: w }]\n"));
+    expect(plan.groups[0]!.findings.map((f) => `${f.severity}:${f.code}`)).toContain(
+      "blocker:pdb-blocks",
+    );
+    expect(result.message).toMatch(/^PodEvictionFailure: not started/);
+    expect(ofType(events, "node.cordon")).toHaveLength(0);
+  });
+
+  it.each([
+    [{ operator: "Exists", effect: "NoSchedule" }],
+    [{ key: "node.kubernetes.io/unschedulable", operator: "Exists" }],
+  ])("pods tolerating the cordon (%j) are found before the roll", async (toleration) => {
+    const world = selfManagedWorld([{ name: "w", nodes: 3 }], {
+      workloads: [{ kind: "Deployment", name: "web", replicas: 2, tolerations: [toleration] }],
+    } as never);
+    const { result, plan } = await roll(world, policyFor("groups: [{ name: w }]\n"));
+    expect(plan.groups[0]!.status).toBe("blocked");
+    expect(result.message).toMatch(/tolerate every taint, or the cordon's/);
   });
 });
