@@ -77,7 +77,7 @@ describe("inputs", () => {
   it("refuses a groups input that names no group (a stray comma must not mean every group)", () => {
     const get = (env: Record<string, string>) => inputFromEnv({ INPUT_POLICY: "p.yaml", ...env });
     expect(() => readInputs(get({ INPUT_GROUPS: " , " }))).toThrow(
-      /input groups " ," names no group/,
+      /input groups "," names no group/,
     );
   });
 
