@@ -77,12 +77,15 @@ export function outsideWorkspace(file: string, workspace: string): string | unde
   const rel = relative(root, real);
   if (outside(rel)) return OUTSIDE;
   if (
-    rel.split(sep).includes(".git") ||
-    relative(resolve(workspace), written).split(sep).includes(".git")
+    rel.split(sep).some(isGitDir) ||
+    relative(resolve(workspace), written).split(sep).some(isGitDir)
   )
     return "the path leads into the repository's .git directory; policies must be files of the repository";
   return undefined;
 }
+
+/** ".git" as any file system spells it (macOS and Windows runners ignore case). */
+const isGitDir = (part: string) => part.toLowerCase() === ".git";
 
 const OUTSIDE =
   "the path leads outside the workspace (a symlink, an absolute path or a relative path out of the checkout); policies must be files of the repository";
