@@ -94,6 +94,15 @@ describe("validation", () => {
     ).toEqual([]);
   });
 
+  it('accepts maxSurge: 0 (and "0%") on a control-plane group: it says "no surge"', () => {
+    for (const surge of ["0", '"0%"'])
+      expect(
+        errorsOf(
+          `${base}groups:\n  - name: cp\n    role: control-plane\n    rollingUpdate: { maxSurge: ${surge} }\n`,
+        ),
+      ).toEqual([]);
+  });
+
   it("checks order entries against roles and group names, globs included", () => {
     const groups = "groups:\n  - name: ingress-a\n  - name: batch\n";
     expect(errorsOf(`${base}order: [ingress-*, node, batch]\n${groups}`)).toEqual([]);
