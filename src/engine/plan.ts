@@ -8,6 +8,7 @@ import { orderGroups, type Group, type Policy, type Role } from "../policy/index
 import {
   liveInstances,
   NO_SCHEDULE,
+  planWindow,
   preflight,
   summarize,
   type GroupPlan,
@@ -182,6 +183,7 @@ export function buildPlan(
     cluster: snapshot.cluster,
     takenAt: snapshot.takenAt.toISOString(),
     options: { force: options.force ?? false, ...(options.groups && { groups: options.groups }) },
+    ...(policy.window && { window: planWindow(policy.window, snapshot.takenAt) }),
     summary: summarize(groups),
     groups,
   };
