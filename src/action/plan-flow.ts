@@ -13,7 +13,12 @@ import {
   planCheckRun,
   renderPlanMarkdown,
   renderPlanText,
+  planHeadline,
+  reviewedMarker,
+  type RunInfo,
 } from "../render/index.js";
+import type { Plan } from "../plan/index.js";
+import type { Check } from "./github.js";
 import {
   errorMessage,
   refuseUnknownGroups,
@@ -25,6 +30,7 @@ import {
   annotateInLog,
   annotationsOf,
   diagnosticsOf,
+  findingDiagnostics,
   invalidMarkdown,
   loadPolicyFile,
   type PolicyFile,
@@ -57,6 +63,45 @@ async function reportInvalid(ctx: RunContext, p: PolicyFile, target: PlanTarget)
       fitMarkdown(() => markdown, COMMENT_LIMIT, `\n${stickyMarker(p.name)}`),
     );
   ctx.summary.add(markdown);
+}
+
+/** The plan on GitHub: the check run (with annotations), the sticky comment, the summary. */
+async function reportPlan(
+  ctx: RunContext,
+  p: PolicyFile,
+  plan: Plan,
+  target: PlanTarget,
+  check: Check | undefined,
+): Promise<void> {
+  const name = plan.policy.name;
+  const info: RunInfo = {
+    sha: target.headSha,
+    ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
+    ...(ctx.inputs.maxDurationMs !== undefined && { maxDurationMs: ctx.inputs.maxDurationMs }),
+  };
+  const payload = planCheckRun(plan, info);
+  // Policy warnings and the plan's findings, on the lines they are about.
+  const notes = [...(p.load.ok ? p.load.warnings : []), ...findingDiagnostics(plan, p)];
+  if (check?.created)
+    await check.complete(
+      payload.conclusion ?? "neutral",
+      payload.output,
+      annotationsOf(notes, ctx.env.workspace),
+    );
+  else annotateInLog(notes, ctx.env.workspace);
+  // The comment carries the reviewed plan (hidden), for apply to compare with on merge.
+  if (ctx.inputs.comment && target.pullRequest !== undefined)
+    await ctx.gh.comment(
+      target.pullRequest,
+      name,
+      fitMarkdown(
+        (d) => renderPlanMarkdown(plan, d, info),
+        COMMENT_LIMIT,
+        `\n${reviewedMarker(plan, target.headSha)}\n${stickyMarker(name)}`,
+        ctx.env.runUrl,
+      ),
+    );
+  ctx.summary.addFitted((d) => renderPlanMarkdown(plan, d, info));
 }
 
 async function planOne(
@@ -104,30 +149,8 @@ async function planOne(
   const planJson = writePlanJson(ctx, plan, jsonNames);
   core.info(renderPlanText(plan));
   core.info(`plan JSON: ${planJson}`);
-  const payload = planCheckRun(plan);
-  if (check?.created)
-    await check.complete(
-      payload.conclusion ?? "neutral",
-      payload.output,
-      annotationsOf(p.load.warnings, ctx.env.workspace),
-    );
-  else annotateInLog(p.load.warnings, ctx.env.workspace);
-  if (ctx.inputs.comment && target.pullRequest !== undefined)
-    await ctx.gh.comment(
-      target.pullRequest,
-      policy.metadata.name,
-      fitMarkdown(
-        (d) => renderPlanMarkdown(plan, d),
-        COMMENT_LIMIT,
-        `\n${stickyMarker(policy.metadata.name)}`,
-      ),
-    );
-  ctx.summary.addFitted((d) => renderPlanMarkdown(plan, d));
-  const blocked = plan.summary.blocked > 0;
-  if (blocked)
-    core.warning(
-      `${policy.metadata.name}: ${plan.summary.blocked} group(s) blocked; apply would stop there (see the plan)`,
-    );
+  await reportPlan(ctx, p, plan, target, check);
+  if (plan.summary.blocked > 0) core.warning(`${policy.metadata.name}: ${planHeadline(plan)}`);
   return {
     file,
     name: policy.metadata.name,
