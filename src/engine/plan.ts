@@ -114,7 +114,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     ...(roll.maxNodeAgeMs !== undefined && { maxNodeAgeMs: roll.maxNodeAgeMs }),
   });
   const size = Math.max(live.desired, members);
-  const budgets = kind.budgets(settings, { size, needUpdate: replacements.length });
+  const budgets = kind.budgets(settings, { size, needUpdate: replacements.length }, live);
   const schedule = kind.schedule(live, {
     replacements,
     upToDate: members - replacements.length,
