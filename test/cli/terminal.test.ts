@@ -1,6 +1,7 @@
 // The terminal while a roll runs, fed by a real roll of the demo cluster in the sandbox: on a
 // TTY a status line redrawn in place under the event lines, in colour unless NO_COLOR is set;
 // off a TTY plain lines and a heartbeat. Reading a cluster counts what it lists.
+import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readPolicyFile } from "../../src/adapters/files/read-policy.js";
 import { counted, readLine } from "../../src/cli/reading.js";
@@ -95,5 +96,46 @@ describe("reading a cluster", () => {
     expect(readLine(stats, 12_300)).toMatch(
       /^reading live state · 12s · 2 requests · 17 nodes and \d+ pods listed$/,
     );
+  });
+});
+
+/** What a terminal shows after `written`: "\r\x1b[K" wipes the line being drawn. */
+function screenOf(written: string): string {
+  let out = "";
+  for (const part of written.split("\r\x1b[K")) {
+    out = out.slice(0, out.lastIndexOf("\n") + 1) + part;
+  }
+  return out;
+}
+
+describe("the README's terminal samples", () => {
+  it("are what the terminal shows for the demo roll, on a TTY and in a log", async () => {
+    const { plan, events } = await roll;
+    const tty = screen(true);
+    const onTty = new Terminal(tty, { NO_COLOR: "1" }, plan);
+    const third = events.filter(
+      (e) => e.type === "instance.terminate" && e.group === "workers",
+    )[2]!;
+    for (const e of events.slice(0, events.indexOf(third) + 1)) onTty.event(e);
+    const frame = screenOf(tty.out).split("\n").slice(-10).join("\n");
+    const log = screen(false);
+    const inLog = new Terminal(log, {}, plan);
+    for (const e of events) inLog.event(e);
+    const lines = log.out.split("\n");
+    const from = lines.findIndex((l) => l.includes("ingress: self-managed"));
+    const to = lines.findIndex((l) => l.includes("ingress: success"));
+    const excerpt = lines.slice(from, to + 1).join("\n");
+    expect(frame.split("\n").at(-1)).toMatch(/^workers upgrade 3\/8 · \d+m\d+s · ETA ~/);
+    expect(excerpt).toMatch(/still rolling · ingress/);
+    const files = { tty: "docs/images/terminal-tty.txt", log: "docs/images/terminal-log.txt" };
+    if (process.env.UPDATE_SCREENSHOTS) {
+      writeFileSync(files.tty, `${frame}\n`);
+      writeFileSync(files.log, `${excerpt}\n`);
+    }
+    const readme = readFileSync("README.md", "utf8");
+    expect(readme).toContain(`\`\`\`text\n${readFileSync(files.tty, "utf8")}\`\`\``);
+    expect(readme).toContain(`\`\`\`text\n${readFileSync(files.log, "utf8")}\`\`\``);
+    expect(readFileSync(files.tty, "utf8")).toBe(`${frame}\n`);
+    expect(readFileSync(files.log, "utf8")).toBe(`${excerpt}\n`);
   });
 });
