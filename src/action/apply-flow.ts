@@ -47,10 +47,13 @@ import {
   diagnosticsOf,
   invalidMarkdown,
   loadPolicyFile,
+  type PolicyFile,
 } from "./policy-file.js";
 import type { Check } from "./github.js";
 import { recordLease } from "./lease-state.js";
 import { leftAlone, pendingWork } from "./pending.js";
+// The command line's read progress, shared: a big cluster's read says how far it has got.
+import { withReadProgress } from "../cli/reading.js";
 import type { Trigger } from "./route.js";
 
 export interface ApplyTarget {
@@ -157,7 +160,11 @@ async function planFirst(
     force: target.force,
     ...(target.groups && { groups: target.groups }),
   });
-  const { plan } = await planner.observe(ports);
+  const { plan } = await withReadProgress(
+    ports,
+    (l) => core.info(l.trimEnd()),
+    (p) => planner.observe(p),
+  );
   const planJson = writePlanJson(ctx, plan, jsonNames);
   core.info(renderPlanText(plan));
   core.info(`plan JSON: ${planJson}`);
@@ -353,6 +360,46 @@ async function applyOne(
   }
 }
 
+/** Invalid policies: each reported on its lines, and nothing at all is applied. */
+async function refuseInvalid(
+  ctx: RunContext,
+  loaded: PolicyFile[],
+  target: ApplyTarget,
+): Promise<PolicyOutcome[]> {
+  const invalid = loaded.filter((p) => !p.load.ok);
+  for (const p of invalid) {
+    const markdown = invalidMarkdown(p, "noderoll apply", {
+      sha: target.sha,
+      ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
+    });
+    const check = ctx.inputs.checkRun
+      ? ctx.gh.checkRun(applyCheckName(p.name), target.sha)
+      : undefined;
+    const annotated =
+      check !== undefined &&
+      (await check.start({ title: "Validating the policy", summary: "…" }, ctx.env.runUrl)) &&
+      (await check.complete(
+        "failure",
+        { title: "Invalid policy: nothing was applied", summary: markdown },
+        annotationsOf(diagnosticsOf(p), ctx.env.workspace),
+      ));
+    if (!annotated) annotateInLog(diagnosticsOf(p), ctx.env.workspace);
+    ctx.summary.add(markdown);
+  }
+  const valid = loaded.filter((p) => p.load.ok);
+  if (valid.length > 0)
+    ctx.summary.add(
+      `Not applied, because ${invalid.length === 1 ? "a policy is" : "policies are"} invalid: ${valid.map((p) => `\`${p.file}\``).join(", ")}\n`,
+    );
+  return loaded.map((p) => ({
+    file: p.file,
+    name: p.name,
+    result: p.load.ok ? ("skipped" as const) : ("invalid" as const),
+    hasChanges: false,
+    message: p.load.ok ? "not applied: another policy is invalid" : "invalid policy",
+  }));
+}
+
 export async function applyFlow(
   ctx: RunContext,
   files: readonly string[],
@@ -360,45 +407,12 @@ export async function applyFlow(
 ): Promise<PolicyOutcome[]> {
   // Every policy is validated before anything is applied: an invalid one stops the run.
   const loaded = files.map((f) => loadPolicyFile(f, ctx.env.workspace));
-  const invalid = loaded.filter((p) => !p.load.ok);
-  for (const p of loaded) {
-    const diags = diagnosticsOf(p);
-    if (diags.length === 0) continue;
-    for (const d of diags)
+  for (const p of loaded)
+    for (const d of diagnosticsOf(p))
       core.info(
         `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.path ? `${d.path}: ` : ""}${d.message}`,
       );
-  }
-  if (invalid.length > 0) {
-    for (const p of invalid) {
-      const markdown = invalidMarkdown(p, "noderoll apply");
-      const check = ctx.inputs.checkRun
-        ? ctx.gh.checkRun(applyCheckName(p.name), target.sha)
-        : undefined;
-      const annotated =
-        check !== undefined &&
-        (await check.start({ title: "Validating the policy", summary: "…" }, ctx.env.runUrl)) &&
-        (await check.complete(
-          "failure",
-          { title: "Invalid policy: nothing was applied", summary: markdown },
-          annotationsOf(diagnosticsOf(p), ctx.env.workspace),
-        ));
-      if (!annotated) annotateInLog(diagnosticsOf(p), ctx.env.workspace);
-      ctx.summary.add(markdown);
-    }
-    const valid = loaded.filter((p) => p.load.ok);
-    if (valid.length > 0)
-      ctx.summary.add(
-        `Not applied, because ${invalid.length === 1 ? "a policy is" : "policies are"} invalid: ${valid.map((p) => `\`${p.file}\``).join(", ")}\n`,
-      );
-    return loaded.map((p) => ({
-      file: p.file,
-      name: p.name,
-      result: p.load.ok ? ("skipped" as const) : ("invalid" as const),
-      hasChanges: false,
-      message: p.load.ok ? "not applied: another policy is invalid" : "invalid policy",
-    }));
-  }
+  if (loaded.some((p) => !p.load.ok)) return refuseInvalid(ctx, loaded, target);
   const out: PolicyOutcome[] = [];
   const jsonNames = new Set<string>();
   for (const p of loaded) {

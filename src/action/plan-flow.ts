@@ -14,11 +14,14 @@ import {
   renderPlanMarkdown,
   renderPlanText,
   planHeadline,
+  provenance,
   reviewedMarker,
   type RunInfo,
 } from "../render/index.js";
 import type { Plan } from "../plan/index.js";
 import type { Check } from "./github.js";
+// The command line's read progress, shared: a big cluster's read says how far it has got.
+import { withReadProgress } from "../cli/reading.js";
 import {
   errorMessage,
   refuseUnknownGroups,
@@ -44,7 +47,10 @@ export interface PlanTarget {
 async function reportInvalid(ctx: RunContext, p: PolicyFile, target: PlanTarget): Promise<void> {
   const diags = diagnosticsOf(p);
   const errors = p.load.ok ? 0 : p.load.errors.length;
-  const markdown = invalidMarkdown(p, "noderoll plan");
+  const markdown = invalidMarkdown(p, "noderoll plan", {
+    sha: target.headSha,
+    ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
+  });
   let annotated = false;
   if (ctx.inputs.checkRun) {
     const check = ctx.gh.checkRun(planCheckName(p.name), target.headSha);
@@ -135,14 +141,23 @@ async function planOne(
   let plan;
   try {
     const ports = await ctx.connect(policy);
-    ({ plan } = await observeAndPlan(policy, file, ports, {
+    const options = {
       force: ctx.inputs.force,
       ...(ctx.inputs.groups && { groups: ctx.inputs.groups }),
-    }));
+    };
+    ({ plan } = await withReadProgress(
+      ports,
+      (l) => core.info(l.trimEnd()),
+      (p) => observeAndPlan(policy, file, p, options),
+    ));
   } catch (e) {
     const message = `could not read the live state of cluster ${policy.cluster.name} (${policy.cluster.region}): ${errorMessage(e)}`;
     core.error(`${file}: ${message}`);
-    await check?.complete("failure", { title: "Could not plan", summary: message });
+    const from = provenance({
+      sha: target.headSha,
+      ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
+    });
+    await check?.complete("failure", { title: "Could not plan", summary: `${message}\n\n${from}` });
     ctx.summary.add(`### noderoll plan · \`${policy.metadata.name}\` · ❌ error\n\n${message}\n`);
     return { file, name: policy.metadata.name, result: "error", hasChanges: false, message };
   }

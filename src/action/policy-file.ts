@@ -17,7 +17,7 @@ import {
 } from "../policy/index.js";
 import type { Plan } from "../plan/index.js";
 import { locate } from "../policy/source.js";
-import { cell } from "../render/index.js";
+import { cell, provenance, type RunInfo } from "../render/index.js";
 import { repoPath } from "./env.js";
 
 export interface PolicyFile {
@@ -165,13 +165,14 @@ export function annotateInLog(diags: readonly Diagnostic[], workspace: string): 
   }
 }
 
-export function invalidMarkdown(p: PolicyFile, title: string): string {
+export function invalidMarkdown(p: PolicyFile, title: string, info: RunInfo = {}): string {
   const errors = p.load.ok ? [] : p.load.errors;
   const shown = errors.slice(0, 100);
+  const from = provenance(info);
   return [
     `### ${title} · \`${p.name}\` · ❌ invalid policy`,
     "",
-    `\`${p.file}\` has ${errors.length} error${errors.length === 1 ? "" : "s"}; nothing was read or changed.`,
+    `\`${p.file}\` has ${errors.length} error${errors.length === 1 ? "" : "s"}; nothing was read or changed.${from ? ` ${from}` : ""}`,
     "",
     "| line | key | problem |",
     "| --: | --- | --- |",
