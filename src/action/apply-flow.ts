@@ -15,13 +15,21 @@ import {
   applyCheckName,
   applyEvent,
   COMMENT_LIMIT,
+  cutWords,
   emptyProgress,
   fitMarkdown,
+  heartbeatLine,
+  planDrift,
   progressCheckRun,
+  readReviewed,
   renderPlanMarkdown,
   renderPlanText,
   renderProgressMarkdown,
+  reviewedMarkerIn,
+  seedFromPlan,
+  type MarkdownDetail,
   type Progress,
+  type RunInfo,
 } from "../render/index.js";
 import { EventLog, type RollEvent } from "../ports/index.js";
 import type { LivePorts } from "../adapters/connect.js";
@@ -39,9 +47,13 @@ import {
   diagnosticsOf,
   invalidMarkdown,
   loadPolicyFile,
+  type PolicyFile,
 } from "./policy-file.js";
 import type { Check } from "./github.js";
 import { recordLease } from "./lease-state.js";
+import { leftAlone, pendingWork } from "./pending.js";
+// The command line's read progress, shared: a big cluster's read says how far it has got.
+import { withReadProgress } from "../adapters/read-progress.js";
 import type { Trigger } from "./route.js";
 
 export interface ApplyTarget {
@@ -52,6 +64,11 @@ export interface ApplyTarget {
   reason?: string;
   /** The merged pull request whose comment follows the roll. */
   pullRequest?: number;
+  /**
+   * The policy files this run came for (a push: those it changed; a schedule: none). Other
+   * files are applied only when their plan has work (pending.ts); absent: all files.
+   */
+  changed?: string[];
 }
 
 /** Sent at once when a phase or group changes; anything else waits for the interval. */
@@ -61,15 +78,22 @@ export const PROGRESS_INTERVAL_MS = 5000;
 
 function withReason(title: string, p: Progress): string {
   const tail = p.reason ? ` · reason: ${p.reason}` : p.force ? " · force" : "";
-  return `${title}${tail}`.slice(0, 255);
+  return cutWords(`${title}${tail}`);
 }
 
-function commentBody(p: Progress, plan: Plan | undefined, name: string): string {
-  const marker = `\n${stickyMarker(name)}`;
+/** The plan under the progress, collapsed: the reviewer has read it already. */
+function planBelow(plan: Plan | undefined, d: MarkdownDetail, info: RunInfo): string {
+  if (!plan) return "";
+  return `\n<details>\n<summary>The plan this roll carries out</summary>\n\n${renderPlanMarkdown(plan, d, info)}\n</details>\n`;
+}
+
+function commentBody(p: Progress, plan: Plan | undefined, r: Reporters): string {
+  const markers = `\n${r.reviewed ? `${r.reviewed}\n` : ""}${stickyMarker(r.name)}`;
   return fitMarkdown(
-    (d) => `${renderProgressMarkdown(p)}${plan ? `\n${renderPlanMarkdown(plan, d)}` : ""}`,
+    (d) => `${renderProgressMarkdown(p, "noderoll apply", r.info)}${planBelow(plan, d, r.info)}`,
     COMMENT_LIMIT,
-    marker,
+    markers,
+    r.info.runUrl,
   );
 }
 
@@ -93,6 +117,9 @@ interface Reporters {
   check?: Check;
   pullRequest?: number;
   name: string;
+  info: RunInfo;
+  /** The reviewed plan's hidden marker, carried from the plan comment into this one. */
+  reviewed?: string;
 }
 
 async function sendProgress(
@@ -101,23 +128,22 @@ async function sendProgress(
   p: Progress,
   plan?: Plan,
 ): Promise<void> {
-  const payload = progressCheckRun(p);
+  const payload = progressCheckRun(p, r.info);
   await r.check?.update({ ...payload.output, title: withReason(payload.output.title, p) });
   if (ctx.inputs.comment && r.pullRequest !== undefined)
-    await ctx.gh.comment(r.pullRequest, r.name, commentBody(p, plan, r.name));
+    await ctx.gh.comment(r.pullRequest, r.name, commentBody(p, plan, r));
 }
 
 async function finish(ctx: RunContext, r: Reporters, p: Progress, plan?: Plan): Promise<void> {
-  const payload = progressCheckRun(p);
+  const payload = progressCheckRun(p, r.info);
   await r.check?.complete(payload.conclusion ?? "neutral", {
     ...payload.output,
     title: withReason(payload.output.title, p),
   });
   if (ctx.inputs.comment && r.pullRequest !== undefined)
-    await ctx.gh.comment(r.pullRequest, r.name, commentBody(p, plan, r.name));
+    await ctx.gh.comment(r.pullRequest, r.name, commentBody(p, plan, r));
   ctx.summary.addFitted(
-    (d) =>
-      `${renderProgressMarkdown(p)}${plan ? `\n<details>\n<summary>The plan it rolled</summary>\n\n${renderPlanMarkdown(plan, d)}\n</details>\n` : ""}`,
+    (d) => `${renderProgressMarkdown(p, "noderoll apply", r.info)}${planBelow(plan, d, r.info)}`,
   );
 }
 
@@ -134,7 +160,11 @@ async function planFirst(
     force: target.force,
     ...(target.groups && { groups: target.groups }),
   });
-  const { plan } = await planner.observe(ports);
+  const { plan } = await withReadProgress(
+    ports,
+    (l) => core.info(l.trimEnd()),
+    (p) => planner.observe(p),
+  );
   const planJson = writePlanJson(ctx, plan, jsonNames);
   core.info(renderPlanText(plan));
   core.info(`plan JSON: ${planJson}`);
@@ -155,29 +185,78 @@ function progressLog(
     applyEvent(progress, e);
     if (e.type === "phase.start") groups.start(`${e.group}: ${e.phase}`);
     const line = eventLine(e);
-    if (line) core.info(`${e.t.slice(11, 19)} ${line}`);
+    if (line) {
+      core.info(`${e.t.slice(11, 19)} ${line}`);
+      lastLogLine = Date.now();
+    }
     if (e.type === "phase.end") groups.end();
     if (e.type !== "roll.end") void updates.offer(structuredClone(progress), URGENT.has(e.type));
   });
   return log;
 }
 
+/** Nothing in the log for this long (wall time), and a heartbeat line says where the roll is. */
+export const HEARTBEAT_MS = 45_000;
+let lastLogLine = Date.now();
+
+function heartbeat(progress: Progress, clock: { now(): Date }): ReturnType<typeof setInterval> {
+  const timer = setInterval(() => {
+    if (!progress.startedAt || progress.result || Date.now() - lastLogLine < HEARTBEAT_MS) return;
+    core.info(`${clock.now().toISOString().slice(11, 19)} ${heartbeatLine(progress, clock.now())}`);
+    lastLogLine = Date.now();
+  }, HEARTBEAT_MS / 3);
+  timer.unref();
+  return timer;
+}
+
+const TRIGGER: Record<Trigger, string> = {
+  push: "merge",
+  dispatch: "workflow_dispatch",
+  schedule: "schedule",
+};
+
 function startProgress(policy: Policy, target: ApplyTarget): Progress {
+  const of = target.pullRequest !== undefined ? ` of #${target.pullRequest}` : "";
   return {
     ...emptyProgress(),
     policy: policy.metadata.name,
     cluster: policy.cluster.name,
     force: target.force,
+    trigger: `${TRIGGER[target.trigger]}${target.trigger === "push" ? of : ""}`,
     ...(target.reason && { reason: target.reason }),
   };
 }
 
-function reportersFor(ctx: RunContext, name: string, target: ApplyTarget): Reporters {
+async function reportersFor(
+  ctx: RunContext,
+  name: string,
+  target: ApplyTarget,
+): Promise<Reporters> {
+  // Read before this run writes the comment: it holds the plan the reviewers saw.
+  const body =
+    target.pullRequest !== undefined && target.trigger === "push"
+      ? await ctx.gh.commentBody(target.pullRequest, name)
+      : undefined;
+  const reviewed = reviewedMarkerIn(body);
   return {
     name,
+    info: { sha: target.sha, ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }) },
+    ...(reviewed && { reviewed }),
     ...(target.pullRequest !== undefined && { pullRequest: target.pullRequest }),
     ...(ctx.inputs.checkRun && { check: ctx.gh.checkRun(applyCheckName(name), target.sha) }),
   };
+}
+
+/** When the plan about to be applied is not the one reviewed on the pull request: say how. */
+function checkDrift(r: Reporters, plan: Plan, progress: Progress): void {
+  const reviewed = readReviewed(r.reviewed);
+  if (!reviewed) return;
+  const drift = planDrift(reviewed, plan);
+  if (drift.length === 0) return;
+  progress.drift = drift;
+  core.warning(
+    `${r.name}: the plan to apply differs from the one reviewed on pull request #${r.pullRequest}: ${drift.join("; ").replace(/`/g, "")}`,
+  );
 }
 
 function logOutcome(name: string, outcome: ApplyResult, target: ApplyTarget): void {
@@ -185,6 +264,46 @@ function logOutcome(name: string, outcome: ApplyResult, target: ApplyTarget): vo
   if (outcome.result === "failure") core.error(line);
   else if (outcome.result === "success") core.notice(line);
   else core.warning(line);
+}
+
+/** The roll itself, once planned: reported as it goes, finished whatever happens. */
+async function roll(
+  ctx: RunContext,
+  first: Awaited<ReturnType<typeof planFirst>>,
+  run: {
+    file: string;
+    policy: Policy;
+    target: ApplyTarget;
+    progress: Progress;
+    reporters: Reporters;
+    groups: LogGroups;
+  },
+): Promise<ApplyResult> {
+  const { file, policy, target, progress, reporters, groups } = run;
+  const updates = new Coalescer<Progress>(
+    (p) => sendProgress(ctx, reporters, p, first.plan),
+    PROGRESS_INTERVAL_MS,
+  );
+  const log = progressLog(first.ports, policy, progress, groups, updates);
+  const beat = heartbeat(progress, first.ports.clock);
+  try {
+    return await apply(policy, file, first.ports, log, {
+      runId: `noderoll-gha-${ctx.env.runId ?? process.pid}${ctx.env.job ? `-${ctx.env.job}` : ""}`,
+      ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
+      force: target.force,
+      ...(target.groups && { groups: target.groups }),
+      ...(target.reason && { reason: target.reason }),
+      ...(ctx.inputs.maxDurationMs !== undefined && { maxDurationMs: ctx.inputs.maxDurationMs }),
+      ignoreWindow: ctx.inputs.ignoreWindow && target.trigger === "dispatch",
+      signal: ctx.signal,
+      planner: first.planner,
+    });
+  } finally {
+    clearInterval(beat);
+    groups.end();
+    // Whatever progress is still queued goes first, so the conclusion is the last word.
+    await updates.flush();
+  }
 }
 
 async function applyOne(
@@ -196,59 +315,38 @@ async function applyOne(
 ): Promise<PolicyOutcome> {
   const name = policy.metadata.name;
   const progress = startProgress(policy, target);
-  const reporters = reportersFor(ctx, name, target);
+  const reporters = await reportersFor(ctx, name, target);
   await reporters.check?.start(
     {
       title: withReason("Reading live state", progress),
-      summary: renderProgressMarkdown(progress),
+      summary: renderProgressMarkdown(progress, "noderoll apply", reporters.info),
     },
     ctx.env.runUrl,
   );
   const groups = new LogGroups();
   let plan: Plan | undefined;
-  let coalescer: Coalescer<Progress> | undefined;
   try {
     groups.start(`noderoll plan ${name}`);
     const first = await planFirst(ctx, file, policy, target, jsonNames);
     plan = first.plan;
     groups.end();
-    const shown = plan;
-    const updates = new Coalescer<Progress>(
-      (p) => sendProgress(ctx, reporters, p, shown),
-      PROGRESS_INTERVAL_MS,
-    );
-    coalescer = updates;
-    const log = progressLog(first.ports, policy, progress, groups, updates);
-    const outcome = await apply(policy, file, first.ports, log, {
-      runId: `noderoll-gha-${ctx.env.runId ?? process.pid}${ctx.env.job ? `-${ctx.env.job}` : ""}`,
-      ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
-      force: target.force,
-      ...(target.groups && { groups: target.groups }),
-      ...(target.reason && { reason: target.reason }),
-      ...(ctx.inputs.maxDurationMs !== undefined && { maxDurationMs: ctx.inputs.maxDurationMs }),
-      ignoreWindow: ctx.inputs.ignoreWindow && target.trigger === "dispatch",
-      signal: ctx.signal,
-      planner: first.planner,
-    });
-    groups.end();
-    await updates.flush();
+    seedFromPlan(progress, plan);
+    checkDrift(reporters, plan, progress);
+    const outcome = await roll(ctx, first, { file, policy, target, progress, reporters, groups });
     if (!progress.result)
       Object.assign(progress, { result: outcome.result, message: outcome.message });
     await finish(ctx, reporters, progress, plan);
     logOutcome(name, outcome, target);
-    const { planJson } = first;
     return {
       file,
       name,
       result: outcome.result,
       hasChanges: hasChanges(plan),
-      planJson,
+      planJson: first.planJson,
       message: outcome.message,
     };
   } catch (e) {
     groups.end();
-    // Whatever progress is still queued goes first, so the conclusion is the last word.
-    await coalescer?.flush();
     const message = errorMessage(e);
     const cancelled = ctx.signal.aborted;
     Object.assign(progress, {
@@ -261,6 +359,46 @@ async function applyOne(
   }
 }
 
+/** Invalid policies: each reported on its lines, and nothing at all is applied. */
+async function refuseInvalid(
+  ctx: RunContext,
+  loaded: PolicyFile[],
+  target: ApplyTarget,
+): Promise<PolicyOutcome[]> {
+  const invalid = loaded.filter((p) => !p.load.ok);
+  for (const p of invalid) {
+    const markdown = invalidMarkdown(p, "noderoll apply", {
+      sha: target.sha,
+      ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
+    });
+    const check = ctx.inputs.checkRun
+      ? ctx.gh.checkRun(applyCheckName(p.name), target.sha)
+      : undefined;
+    const annotated =
+      check !== undefined &&
+      (await check.start({ title: "Validating the policy", summary: "…" }, ctx.env.runUrl)) &&
+      (await check.complete(
+        "failure",
+        { title: "Invalid policy: nothing was applied", summary: markdown },
+        annotationsOf(diagnosticsOf(p), ctx.env.workspace),
+      ));
+    if (!annotated) annotateInLog(diagnosticsOf(p), ctx.env.workspace);
+    ctx.summary.add(markdown);
+  }
+  const valid = loaded.filter((p) => p.load.ok);
+  if (valid.length > 0)
+    ctx.summary.add(
+      `Not applied, because ${invalid.length === 1 ? "a policy is" : "policies are"} invalid: ${valid.map((p) => `\`${p.file}\``).join(", ")}\n`,
+    );
+  return loaded.map((p) => ({
+    file: p.file,
+    name: p.name,
+    result: p.load.ok ? ("skipped" as const) : ("invalid" as const),
+    hasChanges: false,
+    message: p.load.ok ? "not applied: another policy is invalid" : "invalid policy",
+  }));
+}
+
 export async function applyFlow(
   ctx: RunContext,
   files: readonly string[],
@@ -268,45 +406,12 @@ export async function applyFlow(
 ): Promise<PolicyOutcome[]> {
   // Every policy is validated before anything is applied: an invalid one stops the run.
   const loaded = files.map((f) => loadPolicyFile(f, ctx.env.workspace));
-  const invalid = loaded.filter((p) => !p.load.ok);
-  for (const p of loaded) {
-    const diags = diagnosticsOf(p);
-    if (diags.length === 0) continue;
-    for (const d of diags)
+  for (const p of loaded)
+    for (const d of diagnosticsOf(p))
       core.info(
         `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.path ? `${d.path}: ` : ""}${d.message}`,
       );
-  }
-  if (invalid.length > 0) {
-    for (const p of invalid) {
-      const markdown = invalidMarkdown(p, "noderoll apply");
-      const check = ctx.inputs.checkRun
-        ? ctx.gh.checkRun(applyCheckName(p.name), target.sha)
-        : undefined;
-      const annotated =
-        check !== undefined &&
-        (await check.start({ title: "Validating the policy", summary: "…" }, ctx.env.runUrl)) &&
-        (await check.complete(
-          "failure",
-          { title: "Invalid policy: nothing was applied", summary: markdown },
-          annotationsOf(diagnosticsOf(p), ctx.env.workspace),
-        ));
-      if (!annotated) annotateInLog(diagnosticsOf(p), ctx.env.workspace);
-      ctx.summary.add(markdown);
-    }
-    const valid = loaded.filter((p) => p.load.ok);
-    if (valid.length > 0)
-      ctx.summary.add(
-        `Not applied, because ${invalid.length === 1 ? "a policy is" : "policies are"} invalid: ${valid.map((p) => `\`${p.file}\``).join(", ")}\n`,
-      );
-    return loaded.map((p) => ({
-      file: p.file,
-      name: p.name,
-      result: p.load.ok ? ("skipped" as const) : ("invalid" as const),
-      hasChanges: false,
-      message: p.load.ok ? "not applied: another policy is invalid" : "invalid policy",
-    }));
-  }
+  if (loaded.some((p) => !p.load.ok)) return refuseInvalid(ctx, loaded, target);
   const out: PolicyOutcome[] = [];
   const jsonNames = new Set<string>();
   for (const p of loaded) {
@@ -322,7 +427,20 @@ export async function applyFlow(
       continue;
     }
     const refused = refuseUnknownGroups(ctx, p.file, p.load.policy, target.groups);
-    out.push(refused ?? (await applyOne(ctx, p.file, p.load.policy, target, jsonNames)));
+    if (refused) {
+      out.push(refused);
+      continue;
+    }
+    if (target.changed && !target.changed.includes(p.file)) {
+      const what = target.trigger === "push" ? "this push" : `this ${target.trigger}`;
+      const work = await pendingWork(ctx, p.file, p.load.policy, what);
+      if (!work.apply) {
+        out.push(leftAlone(p.file, p.name, work));
+        continue;
+      }
+      core.notice(work.why);
+    }
+    out.push(await applyOne(ctx, p.file, p.load.policy, target, jsonNames));
   }
   return out;
 }

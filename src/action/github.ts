@@ -12,7 +12,11 @@ import {
   type RepoRef,
   type RetryOptions,
 } from "../adapters/github/client.js";
-import { stickyMarker, upsertStickyComment } from "../adapters/github/sticky-comment.js";
+import {
+  readStickyComment,
+  stickyMarker,
+  upsertStickyComment,
+} from "../adapters/github/sticky-comment.js";
 import type { Conclusion } from "../render/index.js";
 
 /** Rate limits: wait at most a minute at a time, four tries; then report and go on. */
@@ -83,6 +87,14 @@ export class GitHubOut {
       upsertStickyComment(o, repo, issue, stickyMarker(policyName), body, RETRY),
     );
     return r !== undefined;
+  }
+
+  /** The body of the policy's comment on a pull request, if it has one. */
+  async commentBody(issue: number, policyName: string): Promise<string | undefined> {
+    const found = await this.read(`read the comment of pull request #${issue}`, (o, repo) =>
+      readStickyComment(o, repo, issue, stickyMarker(policyName)),
+    );
+    return found?.body;
   }
 
   /** A check run on `sha`; its methods never throw (see `write`). */

@@ -67,7 +67,7 @@ async function selectFiles(
   env: RunEnv,
   gh: GitHubOut,
   decision: Decision,
-): Promise<{ files: string[]; pullRequest?: number; note?: string }> {
+): Promise<{ files: string[]; pullRequest?: number; note?: string; changed?: string[] }> {
   const expanded = expandPolicies(inputs.policy, env.workspace);
   if (decision.kind === "plan" && decision.pullRequest !== undefined) {
     if (!inputs.policy.some(isGlob)) return { files: expanded };
@@ -89,6 +89,8 @@ async function selectFiles(
     };
   }
   if (decision.kind === "apply" && decision.trigger === "push") {
+    // Every named policy is considered, not only the changed ones: a merge whose job GitHub
+    // cancelled while it waited in the concurrency group is applied by the next run (pending.ts).
     const pullRequest = await gh.pullOfCommit(decision.sha);
     let changed = decision.changedFiles;
     if (!changed && pullRequest !== undefined) changed = await gh.pullFiles(pullRequest);
@@ -100,15 +102,18 @@ async function selectFiles(
     }
     const n = narrowToChanged(inputs.policy, expanded, changed, false);
     if (n.unchanged.length > 0)
-      core.info(`not applied (this push does not change them): ${n.unchanged.join(", ")}`);
+      core.info(
+        `not changed by this push, applied only if their plan has work: ${n.unchanged.join(", ")}`,
+      );
     return {
-      files: n.files,
+      files: [...new Set([...n.files, ...expanded])],
+      changed: n.files,
       ...(pullRequest !== undefined && { pullRequest }),
-      ...(n.files.length === 0 && {
-        note: `the push to ${env.ref} changes no policy file that \`${inputs.policy.join(", ")}\` names`,
-      }),
     };
   }
+  // A schedule came for no file in particular: each is applied only if its plan has work.
+  if (decision.kind === "apply" && decision.trigger === "schedule")
+    return { files: expanded, changed: [] };
   return { files: expanded };
 }
 
@@ -146,6 +151,7 @@ function runFlow(
   decision: Extract<Decision, { kind: "plan" | "apply" }>,
   files: string[],
   pullRequest: number | undefined,
+  changed?: string[],
 ): Promise<PolicyOutcome[]> {
   if (decision.kind === "plan")
     return planFlow(ctx, files, {
@@ -159,6 +165,7 @@ function runFlow(
     ...(decision.groups && { groups: decision.groups }),
     ...(decision.reason && { reason: decision.reason }),
     ...(pullRequest !== undefined && { pullRequest }),
+    ...(changed && { changed }),
   });
 }
 
@@ -230,11 +237,11 @@ async function run(summary: JobSummary, controller: AbortController): Promise<Ru
     return "refused";
   }
   if (decision.kind === "plan" && decision.warning) core.warning(decision.warning);
-  const { files, pullRequest, note } = await selectFiles(inputs, env, gh, decision);
+  const { files, pullRequest, note, changed } = await selectFiles(inputs, env, gh, decision);
   if (files.length === 0)
     return nothingToDo(summary, note ?? `no policy file matches \`${inputs.policy.join(", ")}\``);
   const ctx = runContext(inputs, env, gh, summary, controller.signal);
-  return conclude(summary, await runFlow(ctx, decision, files, pullRequest), decision);
+  return conclude(summary, await runFlow(ctx, decision, files, pullRequest, changed), decision);
 }
 
 async function main(): Promise<void> {

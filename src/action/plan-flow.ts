@@ -13,7 +13,15 @@ import {
   planCheckRun,
   renderPlanMarkdown,
   renderPlanText,
+  planHeadline,
+  provenance,
+  reviewedMarker,
+  type RunInfo,
 } from "../render/index.js";
+import type { Plan } from "../plan/index.js";
+import type { Check } from "./github.js";
+// The command line's read progress, shared: a big cluster's read says how far it has got.
+import { withReadProgress } from "../adapters/read-progress.js";
 import {
   errorMessage,
   refuseUnknownGroups,
@@ -25,6 +33,7 @@ import {
   annotateInLog,
   annotationsOf,
   diagnosticsOf,
+  findingDiagnostics,
   invalidMarkdown,
   loadPolicyFile,
   type PolicyFile,
@@ -38,7 +47,10 @@ export interface PlanTarget {
 async function reportInvalid(ctx: RunContext, p: PolicyFile, target: PlanTarget): Promise<void> {
   const diags = diagnosticsOf(p);
   const errors = p.load.ok ? 0 : p.load.errors.length;
-  const markdown = invalidMarkdown(p, "noderoll plan");
+  const markdown = invalidMarkdown(p, "noderoll plan", {
+    sha: target.headSha,
+    ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
+  });
   let annotated = false;
   if (ctx.inputs.checkRun) {
     const check = ctx.gh.checkRun(planCheckName(p.name), target.headSha);
@@ -57,6 +69,45 @@ async function reportInvalid(ctx: RunContext, p: PolicyFile, target: PlanTarget)
       fitMarkdown(() => markdown, COMMENT_LIMIT, `\n${stickyMarker(p.name)}`),
     );
   ctx.summary.add(markdown);
+}
+
+/** The plan on GitHub: the check run (with annotations), the sticky comment, the summary. */
+async function reportPlan(
+  ctx: RunContext,
+  p: PolicyFile,
+  plan: Plan,
+  target: PlanTarget,
+  check: Check | undefined,
+): Promise<void> {
+  const name = plan.policy.name;
+  const info: RunInfo = {
+    sha: target.headSha,
+    ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
+    ...(ctx.inputs.maxDurationMs !== undefined && { maxDurationMs: ctx.inputs.maxDurationMs }),
+  };
+  const payload = planCheckRun(plan, info);
+  // Policy warnings and the plan's findings, on the lines they are about.
+  const notes = [...(p.load.ok ? p.load.warnings : []), ...findingDiagnostics(plan, p)];
+  if (check?.created)
+    await check.complete(
+      payload.conclusion ?? "neutral",
+      payload.output,
+      annotationsOf(notes, ctx.env.workspace),
+    );
+  else annotateInLog(notes, ctx.env.workspace);
+  // The comment carries the reviewed plan (hidden), for apply to compare with on merge.
+  if (ctx.inputs.comment && target.pullRequest !== undefined)
+    await ctx.gh.comment(
+      target.pullRequest,
+      name,
+      fitMarkdown(
+        (d) => renderPlanMarkdown(plan, d, info),
+        COMMENT_LIMIT,
+        `\n${reviewedMarker(plan, target.headSha)}\n${stickyMarker(name)}`,
+        ctx.env.runUrl,
+      ),
+    );
+  ctx.summary.addFitted((d) => renderPlanMarkdown(plan, d, info));
 }
 
 async function planOne(
@@ -90,44 +141,31 @@ async function planOne(
   let plan;
   try {
     const ports = await ctx.connect(policy);
-    ({ plan } = await observeAndPlan(policy, file, ports, {
+    const options = {
       force: ctx.inputs.force,
       ...(ctx.inputs.groups && { groups: ctx.inputs.groups }),
-    }));
+    };
+    ({ plan } = await withReadProgress(
+      ports,
+      (l) => core.info(l.trimEnd()),
+      (p) => observeAndPlan(policy, file, p, options),
+    ));
   } catch (e) {
     const message = `could not read the live state of cluster ${policy.cluster.name} (${policy.cluster.region}): ${errorMessage(e)}`;
     core.error(`${file}: ${message}`);
-    await check?.complete("failure", { title: "Could not plan", summary: message });
+    const from = provenance({
+      sha: target.headSha,
+      ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
+    });
+    await check?.complete("failure", { title: "Could not plan", summary: `${message}\n\n${from}` });
     ctx.summary.add(`### noderoll plan · \`${policy.metadata.name}\` · ❌ error\n\n${message}\n`);
     return { file, name: policy.metadata.name, result: "error", hasChanges: false, message };
   }
   const planJson = writePlanJson(ctx, plan, jsonNames);
   core.info(renderPlanText(plan));
   core.info(`plan JSON: ${planJson}`);
-  const payload = planCheckRun(plan);
-  if (check?.created)
-    await check.complete(
-      payload.conclusion ?? "neutral",
-      payload.output,
-      annotationsOf(p.load.warnings, ctx.env.workspace),
-    );
-  else annotateInLog(p.load.warnings, ctx.env.workspace);
-  if (ctx.inputs.comment && target.pullRequest !== undefined)
-    await ctx.gh.comment(
-      target.pullRequest,
-      policy.metadata.name,
-      fitMarkdown(
-        (d) => renderPlanMarkdown(plan, d),
-        COMMENT_LIMIT,
-        `\n${stickyMarker(policy.metadata.name)}`,
-      ),
-    );
-  ctx.summary.addFitted((d) => renderPlanMarkdown(plan, d));
-  const blocked = plan.summary.blocked > 0;
-  if (blocked)
-    core.warning(
-      `${policy.metadata.name}: ${plan.summary.blocked} group(s) blocked; apply would stop there (see the plan)`,
-    );
+  await reportPlan(ctx, p, plan, target, check);
+  if (plan.summary.blocked > 0) core.warning(`${policy.metadata.name}: ${planHeadline(plan)}`);
   return {
     file,
     name: policy.metadata.name,

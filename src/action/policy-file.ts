@@ -15,7 +15,9 @@ import {
   type Diagnostic,
   type LoadResult,
 } from "../policy/index.js";
-import { cell } from "../render/index.js";
+import type { Plan } from "../plan/index.js";
+import { locate } from "../policy/source.js";
+import { cell, provenance, type RunInfo } from "../render/index.js";
 import { repoPath } from "./env.js";
 
 export interface PolicyFile {
@@ -127,6 +129,31 @@ export function annotationsOf(diags: readonly Diagnostic[], workspace: string): 
   }));
 }
 
+/**
+ * A plan's preflight findings as diagnostics on each group's `- name:` line of the policy, so
+ * the pull request's "Files changed" shows them where the group is written (blockers as
+ * errors, warnings as warnings; info stays in the comment).
+ */
+export function findingDiagnostics(plan: Plan, p: PolicyFile): Diagnostic[] {
+  if (!p.load.ok) return [];
+  const { policy, source } = p.load;
+  return plan.groups.flatMap((g) => {
+    const index = policy.groups.findIndex((x) => x.name === g.name);
+    if (index < 0) return [];
+    const at = locate(source, ["groups", index, "name"]);
+    return g.findings
+      .filter((f) => f.severity !== "info")
+      .map((f) => ({
+        file: p.file,
+        line: at.line,
+        col: at.col,
+        path: `groups[${index}].name`,
+        message: `${g.name}: ${f.message}`,
+        severity: f.severity === "blocker" ? ("error" as const) : ("warning" as const),
+      }));
+  });
+}
+
 /** Annotations as workflow commands: for when no check run can carry them. */
 export function annotateInLog(diags: readonly Diagnostic[], workspace: string): void {
   for (const d of diags) {
@@ -141,13 +168,14 @@ export function annotateInLog(diags: readonly Diagnostic[], workspace: string): 
   }
 }
 
-export function invalidMarkdown(p: PolicyFile, title: string): string {
+export function invalidMarkdown(p: PolicyFile, title: string, info: RunInfo = {}): string {
   const errors = p.load.ok ? [] : p.load.errors;
   const shown = errors.slice(0, 100);
+  const from = provenance(info);
   return [
     `### ${title} · \`${p.name}\` · ❌ invalid policy`,
     "",
-    `\`${p.file}\` has ${errors.length} error${errors.length === 1 ? "" : "s"}; nothing was read or changed.`,
+    `\`${p.file}\` has ${errors.length} error${errors.length === 1 ? "" : "s"}; nothing was read or changed.${from ? ` ${from}` : ""}`,
     "",
     "| line | key | problem |",
     "| --: | --- | --- |",

@@ -8,27 +8,30 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { connectLive } from "../adapters/connect.js";
-import { parseDuration } from "../policy/index.js";
+import { parseDuration, type Policy } from "../policy/index.js";
 import type { Plan } from "../plan/index.js";
 import { Planner } from "../engine/observe.js";
 import {
-  fitMarkdown,
+  applyEvent,
   COMMENT_LIMIT,
+  emptyProgress,
+  fitMarkdown,
+  foldEvents,
+  progressCheckRun,
   renderPlanJson,
   renderPlanMarkdown,
   renderPlanText,
-  foldEvents,
-  applyEvent,
-  emptyProgress,
-  progressCheckRun,
-  renderProgressLine,
   renderProgressMarkdown,
+  reviewedMarker,
+  seedFromPlan,
   type CheckRunPayload,
 } from "../render/index.js";
 import { apply, type ApplyResult } from "../engine/apply.js";
 import { EventLog, type RollEvent } from "../ports/index.js";
-import { durationArg, groupsOf, policyOrExit, UsageError } from "./args.js";
+import { durationArg, groupsOf, hintContext, policyOrExit, UsageError } from "./args.js";
+import { withReadProgress } from "../adapters/read-progress.js";
 import { loadWorld } from "./sandbox-world.js";
+import { Terminal } from "./terminal.js";
 
 const OPTIONS = {
   policy: { type: "string" },
@@ -65,7 +68,7 @@ function writeOut(dir: string, plan: Plan, events: RollEvent[]): void {
   writeFileSync(join(dir, "events.jsonl"), events.map((e) => JSON.stringify(e)).join("\n") + "\n");
   // The check run as the action moves it: one payload per phase change, then the conclusion.
   const payloads: CheckRunPayload[] = [];
-  const progress = emptyProgress();
+  const progress = seedFromPlan({ ...emptyProgress(), trigger: "cli" }, plan);
   let last = "";
   for (const e of events) {
     applyEvent(progress, e);
@@ -80,13 +83,79 @@ function writeOut(dir: string, plan: Plan, events: RollEvent[]): void {
     last = key;
   }
   writeFileSync(join(dir, "check-runs.json"), JSON.stringify(payloads, null, 2) + "\n");
-  const final = foldEvents(events);
+  const final = { ...foldEvents(events, plan), trigger: "cli" };
   const comment = fitMarkdown(
-    (d) => `${renderProgressMarkdown(final)}\n${renderPlanMarkdown(plan, d)}`,
+    (d) =>
+      `${renderProgressMarkdown(final)}\n<details>\n<summary>The plan it rolled</summary>\n\n${renderPlanMarkdown(plan, d)}\n</details>\n`,
     COMMENT_LIMIT,
-    `\n<!-- noderoll:policy:${plan.policy.name} -->`,
+    `\n${reviewedMarker(plan)}\n<!-- noderoll:policy:${plan.policy.name} -->`,
   );
   writeFileSync(join(dir, "comment.md"), comment);
+}
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS }>>["values"];
+
+interface Run {
+  policy: Policy;
+  file: string;
+  groups: string[] | undefined;
+  values: Values;
+  signal: AbortSignal;
+  maxDurationMs: number | undefined;
+  lockWaitMs: number | undefined;
+}
+
+/** The terminal follows the roll; between events a TTY's status line ticks, a log gets a beat. */
+function follow(run: Run, log: EventLog, plan: Plan, clock: { now(): Date }) {
+  const { values } = run;
+  const terminal = new Terminal(process.stdout, process.env, plan);
+  log.on((e) => {
+    if (values.events) appendFileSync(values.events, JSON.stringify(e) + "\n");
+    if (!values.quiet) terminal.event(e);
+  });
+  const ticker = setInterval(
+    () => !values.quiet && terminal.tick(clock.now()),
+    process.stdout.isTTY ? 1000 : 15_000,
+  );
+  ticker.unref();
+  return () => {
+    clearInterval(ticker);
+    terminal.close();
+  };
+}
+
+async function roll(
+  run: Run,
+  ports: Parameters<typeof apply>[2],
+  drive: <T>(p: Promise<T>) => Promise<T>,
+  live: boolean,
+): Promise<number> {
+  const { policy, file, groups, values } = run;
+  const planner = new Planner(policy, file, { force: values.force, ...(groups && { groups }) });
+  const observe = (p: typeof ports) => planner.observe(p);
+  const { plan } = await drive(
+    live ? withReadProgress(ports, (l) => process.stderr.write(l), observe) : observe(ports),
+  );
+  if (!values.quiet) process.stdout.write(renderPlanText(plan) + "\n");
+  const log = new EventLog(ports.clock);
+  const stop = follow(run, log, plan, ports.clock);
+  const result = await drive(
+    apply(policy, file, ports, log, {
+      runId: values["run-id"] ?? `noderoll-cli-${hostname()}-${process.pid}`,
+      force: values.force,
+      ignoreWindow: values["ignore-window"],
+      signal: run.signal,
+      planner,
+      ...(groups && { groups }),
+      ...(values.reason && { reason: values.reason }),
+      ...(run.maxDurationMs !== undefined && { maxDurationMs: run.maxDurationMs }),
+      ...(run.lockWaitMs !== undefined && { lockWaitMs: run.lockWaitMs }),
+    }),
+  ).finally(stop);
+  if (values.out) writeOut(values.out, plan, log.events);
+  // One closing line: the result and what to do next.
+  process.stdout.write(`${result.result}: ${result.message}\n`);
+  return exitCodeFor(result);
 }
 
 export async function runApply(args: string[]): Promise<number> {
@@ -100,7 +169,6 @@ export async function runApply(args: string[]): Promise<number> {
   const loaded = policyOrExit(values.policy);
   if ("exitCode" in loaded) return loaded.exitCode;
   const { policy } = loaded;
-  const file = values.policy as string;
   const groups = groupsOf(policy, values.groups);
   const controller = new AbortController();
   const stop = (signal: string) => {
@@ -115,44 +183,25 @@ export async function runApply(args: string[]): Promise<number> {
     mkdirSync(dirname(values.events), { recursive: true });
     writeFileSync(values.events, "");
   }
-  const run = async (
-    ports: Parameters<typeof apply>[2],
-    drive: <T>(p: Promise<T>) => Promise<T>,
-  ) => {
-    const planner = new Planner(policy, file, { force: values.force, ...(groups && { groups }) });
-    const { plan } = await drive(planner.observe(ports));
-    if (!values.quiet) process.stdout.write(renderPlanText(plan) + "\n");
-    const log = new EventLog(ports.clock);
-    log.on((e) => {
-      if (values.events) appendFileSync(values.events, JSON.stringify(e) + "\n");
-      const line = renderProgressLine(e);
-      if (line && !values.quiet) process.stdout.write(`${e.t.slice(11, 19)} ${line}\n`);
-    });
-    const result = await drive(
-      apply(policy, file, ports, log, {
-        runId: values["run-id"] ?? `noderoll-cli-${hostname()}-${process.pid}`,
-        force: values.force,
-        ignoreWindow: values["ignore-window"],
-        signal: controller.signal,
-        planner,
-        ...(groups && { groups }),
-        ...(values.reason && { reason: values.reason }),
-        ...(maxDurationMs !== undefined && { maxDurationMs }),
-        ...(lockWaitMs !== undefined && { lockWaitMs }),
-      }),
-    );
-    if (values.out) writeOut(values.out, plan, log.events);
-    process.stdout.write(`${result.result}: ${result.message}\n`);
-    return exitCodeFor(result);
+  const file = values.policy as string;
+  const run: Run = {
+    policy,
+    file,
+    groups,
+    values,
+    signal: controller.signal,
+    maxDurationMs,
+    lockWaitMs,
   };
   if (values.sandbox !== undefined) {
     const world = loadWorld(values.sandbox);
-    return run(world, (p) => world.run(p));
+    return roll(run, world, (p) => world.run(p), false);
   }
+  if (values.kubeconfig) hintContext.kubeconfig = values.kubeconfig;
   const ports = await connectLive({
     clusterName: policy.cluster.name,
     region: policy.cluster.region,
     ...(values.kubeconfig && { kubeconfig: values.kubeconfig }),
   });
-  return run(ports, (p) => p);
+  return roll(run, ports, (p) => p, true);
 }

@@ -1,8 +1,12 @@
 // Shared command-line plumbing: usage errors (exit 2), policy loading with located errors.
 import { formatDiagnostic, unknownGroupsProblem, type Policy } from "../policy/index.js";
 import { readPolicyFile } from "../adapters/files/read-policy.js";
+import type { HintContext } from "./hints.js";
 
 export class UsageError extends Error {}
+
+/** What a hint for a raw error may name: the policy's cluster and region, the kubeconfig. */
+export const hintContext: HintContext = {};
 
 /** A policy, or its errors printed and exit code 1 (nothing else happens). */
 export function policyOrExit(file: string | undefined): { policy: Policy } | { exitCode: number } {
@@ -14,6 +18,7 @@ export function policyOrExit(file: string | undefined): { policy: Policy } | { e
     process.stderr.write(`${file}: invalid policy; nothing was read or changed\n`);
     return { exitCode: 1 };
   }
+  Object.assign(hintContext, { cluster: r.policy.cluster.name, region: r.policy.cluster.region });
   return { policy: r.policy };
 }
 

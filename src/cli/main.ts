@@ -1,35 +1,73 @@
 // The command line. Exit codes: 0 success, 1 invalid input or failure, 2 usage (plan:
 // --detailed-exitcode 2 = changes), 3 apply stopped early (run it again to continue).
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { policyJsonSchemaText } from "../policy/index.js";
 import { generateScenarioYaml } from "../sandbox/scenarios/generate.js";
 import { serveSandbox } from "../sandbox/wire/serve.js";
 import { loadWorld } from "./sandbox-world.js";
 import { runApply } from "./apply.js";
-import { GroupsError, UsageError } from "./args.js";
+import { GroupsError, hintContext, UsageError } from "./args.js";
+import { hintFor } from "./hints.js";
 import { runPlan } from "./plan.js";
 import { renderValidationText, validateFiles } from "./validate.js";
 
-const USAGE = `usage: noderoll <command> [options]
+/** Each command's usage, for `noderoll CMD --help` and `noderoll help CMD`. */
+const COMMANDS: Record<string, string> = {
+  validate: `validate POLICY... [--format text|json]
+    Check policy files; every error as file:line:col: path: message.
+    Exit 0 valid, 1 invalid, 2 usage.`,
+  plan: `plan --policy P [--sandbox S] [--format text|markdown|json] [--detailed-exitcode]
+     [--groups a,b] [--force] [--kubeconfig PATH]
+    What apply would do; changes nothing. Exit 0 (with --detailed-exitcode: 0 no changes,
+    2 changes), 1 error.`,
+  apply: `apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b] [--force --reason TEXT]
+      [--max-duration 5h30m] [--ignore-window] [--lock-wait 10m] [--out DIR] [--kubeconfig PATH]
+      [--quiet]
+    Roll the nodes, with live progress. Exit 0 done, 1 failed, 3 stopped early (cancelled,
+    --max-duration, window closed: run it again to continue), 2 usage.`,
+  sandbox: `sandbox serve [--scenario S] [--port N] [--kubeconfig PATH] [--speed X]
+    The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, STS, GitHub);
+    Ctrl-C stops it.
+sandbox generate --nodes N --groups G --pods-per-node P [--seed S]
+    A large synthetic scenario on stdout.`,
+  schema: `schema
+    The policy's JSON Schema (for editors without network: save it and point
+    "# yaml-language-server: $schema=./upgrade-policy.schema.json" at the file).`,
+  help: `help [COMMAND]
+    This text, or one command's.`,
+};
 
-commands:
-  validate POLICY... [--format text|json]        check policy files; exit 0 valid, 1 invalid, 2 usage
-  plan --policy P [--sandbox S] [--format text|markdown|json] [--detailed-exitcode]
-       [--groups a,b] [--force] [--kubeconfig PATH]
-                                                 what apply would do; changes nothing
-  apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b] [--force --reason TEXT]
-        [--max-duration 5h30m] [--ignore-window] [--lock-wait 10m] [--out DIR] [--kubeconfig PATH]
-                                                 roll the nodes; exit 0 done, 1 failed, 3 stopped early
-  sandbox serve [--scenario S] [--port N] [--kubeconfig PATH] [--speed X]
-                                                 the sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS,
-                                                 Auto Scaling, EC2, STS, GitHub); Ctrl-C stops it
-  sandbox generate --nodes N --groups G --pods-per-node P [--seed S]
-                                                 a large synthetic scenario on stdout
-  schema                                         the policy's JSON Schema (for editors)
+const USAGE = `usage: noderoll <command> [options]     (noderoll help <command>, noderoll --version)
+
+${Object.values(COMMANDS)
+  .map((u) => `  ${u.replace(/\n/g, "\n  ")}`)
+  .join("\n")}
 
 Without --sandbox, plan and apply read the live cluster: AWS from the default credential chain,
 Kubernetes from --kubeconfig or from EKS itself. --sandbox demo is the built-in demo cluster.
 `;
+
+function usageOf(command: string | undefined): string {
+  if (command === undefined) return USAGE;
+  const text = COMMANDS[command];
+  if (!text)
+    throw new UsageError(`no command "${command}"; commands: ${Object.keys(COMMANDS).join(", ")}`);
+  return `usage: noderoll ${text}\n`;
+}
+
+/** The package's version, from the package.json beside dist/ (or the source tree). */
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      version?: string;
+    };
+    if (pkg.version) return pkg.version;
+  } catch {
+    // run from elsewhere: fall through
+  }
+  return "unknown";
+}
 
 function runValidate(args: string[]): number {
   const { values, positionals } = parseArgs({
@@ -114,39 +152,56 @@ async function runSandbox(args: string[]): Promise<number> {
   );
 }
 
+async function dispatch(command: string | undefined, rest: string[]): Promise<number> {
+  switch (command) {
+    case "validate":
+      return runValidate(rest);
+    case "plan":
+      return await runPlan(rest);
+    case "apply":
+      return await runApply(rest);
+    case "sandbox":
+      return await runSandbox(rest);
+    case "schema":
+      process.stdout.write(policyJsonSchemaText());
+      return 0;
+    case "help":
+      process.stdout.write(usageOf(rest[0]));
+      return 0;
+    case "--help":
+    case "-h":
+      process.stdout.write(USAGE);
+      return 0;
+    case "--version":
+    case "-V":
+      process.stdout.write(`noderoll ${version()}\n`);
+      return 0;
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : "no command given");
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    switch (command) {
-      case "validate":
-        return runValidate(rest);
-      case "plan":
-        return await runPlan(rest);
-      case "apply":
-        return await runApply(rest);
-      case "sandbox":
-        return await runSandbox(rest);
-      case "schema":
-        process.stdout.write(policyJsonSchemaText());
-        return 0;
-      case "help":
-      case "--help":
-      case "-h":
-        process.stdout.write(USAGE);
-        return 0;
-      default:
-        throw new UsageError(command ? `unknown command "${command}"` : "no command given");
+    // `noderoll CMD --help` is a question, not a mistake: answer it before parsing options.
+    if (command && COMMANDS[command] && (rest.includes("--help") || rest.includes("-h"))) {
+      process.stdout.write(usageOf(command));
+      return 0;
     }
+    return await dispatch(command, rest);
   } catch (e) {
     if (e instanceof GroupsError) {
       process.stderr.write(`noderoll: ${e.message}\n`);
       return 2;
     }
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-      process.stderr.write(`noderoll: ${(e as Error).message}\n\n${USAGE}`);
+      const help = command && COMMANDS[command] ? usageOf(command) : USAGE;
+      process.stderr.write(`noderoll: ${(e as Error).message}\n\n${help}`);
       return 2;
     }
-    process.stderr.write(`noderoll: ${(e as Error).message}\n`);
+    const hint = hintFor(e, { ...hintContext, env: process.env });
+    process.stderr.write(`noderoll: ${(e as Error).message}\n${hint ? `hint: ${hint}\n` : ""}`);
     return 1;
   }
 }

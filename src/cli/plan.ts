@@ -7,7 +7,8 @@ import { connectLive } from "../adapters/connect.js";
 import { observeAndPlan } from "../engine/observe.js";
 import { hasChanges, type Plan } from "../plan/index.js";
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from "../render/index.js";
-import { groupsOf, policyOrExit, UsageError } from "./args.js";
+import { groupsOf, hintContext, policyOrExit, UsageError } from "./args.js";
+import { withReadProgress } from "../adapters/read-progress.js";
 import { loadWorld } from "./sandbox-world.js";
 
 export const PLAN_OPTIONS = {
@@ -40,12 +41,14 @@ export async function runPlan(args: string[]): Promise<number> {
     const world = loadWorld(values.sandbox);
     plan = (await world.run(observeAndPlan(policy, values.policy as string, world, options))).plan;
   } else {
+    if (values.kubeconfig) hintContext.kubeconfig = values.kubeconfig;
     const ports = await connectLive({
       clusterName: policy.cluster.name,
       region: policy.cluster.region,
       ...(values.kubeconfig && { kubeconfig: values.kubeconfig }),
     });
-    plan = (await observeAndPlan(policy, values.policy as string, ports, options)).plan;
+    const read = (p: typeof ports) => observeAndPlan(policy, values.policy as string, p, options);
+    plan = (await withReadProgress(ports, (l) => process.stderr.write(l), read)).plan;
   }
   process.stdout.write(renderPlan(plan, values.format));
   if (plan.summary.errors > 0) return 1;

@@ -233,11 +233,20 @@ export async function apply(
     ...(options.runUrl && { run: options.runUrl }),
   });
   const holder = holderIdentity(options.runId);
-  const lock = new ClusterLock(ctx, policy.cluster.name, holder, options.runUrl, (why) => {
+  const lost = (why: string) => {
     // Everything in flight stops now: another run may hold the cluster soon.
     ctx.emit({ type: "note", message: `${why}: stopping everything in flight` });
     lockLost.abort();
-  });
+  };
+  // The lock's own calls go to the ports as they are: it retries against its own deadline.
+  const lock = new ClusterLock(
+    ctx,
+    policy.cluster.name,
+    holder,
+    options.runUrl,
+    lost,
+    ports.cluster,
+  );
   let outcome: ApplyResult = {
     result: "success",
     message: `${order.length} group${order.length === 1 ? "" : "s"} rolled`,

@@ -9,6 +9,7 @@ import {
   isDetached,
   liveInstances,
   NO_SCHEDULE,
+  planWindow,
   preflight,
   summarize,
   type GroupPlan,
@@ -117,7 +118,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     ...(roll.maxNodeAgeMs !== undefined && { maxNodeAgeMs: roll.maxNodeAgeMs }),
   });
   const size = Math.max(live.desired, members);
-  const budgets = kind.budgets(settings, { size, needUpdate: replacements.length });
+  const budgets = kind.budgets(settings, { size, needUpdate: replacements.length }, live);
   const schedule = kind.schedule(live, {
     replacements,
     upToDate: members - replacements.filter((r) => !isDetached(r)).length,
@@ -186,6 +187,7 @@ export function buildPlan(
     cluster: snapshot.cluster,
     takenAt: snapshot.takenAt.toISOString(),
     options: { force: options.force ?? false, ...(options.groups && { groups: options.groups }) },
+    ...(policy.window && { window: planWindow(policy.window, snapshot.takenAt) }),
     summary: summarize(groups),
     groups,
   };

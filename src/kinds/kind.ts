@@ -91,7 +91,8 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
   observe(input: ObserveInput): Promise<L[]>;
   resolve(policy: Policy, group: Group): GroupSettings;
   conflicts(written: WrittenSettings): Conflict[];
-  budgets(settings: GroupSettings, facts: BudgetFacts): ResolvedBudgets;
+  /** `live` is the group as observed (absent when resolving without a cluster). */
+  budgets(settings: GroupSettings, facts: BudgetFacts, live?: L): ResolvedBudgets;
   target(group: Group, live: L, snapshot: Snapshot): Target;
   select(live: L, target: Target, input: SelectInput): Replacement[];
   configChanges(group: Group, live: L, target: Target, settings: GroupSettings): ConfigChange[];

@@ -9,3 +9,4 @@ export * from "./snapshot.js";
 export * from "./summary.js";
 export * from "./types.js";
 export * from "./waves.js";
+export * from "./window.js";

@@ -115,6 +115,25 @@ export interface PlanSummary {
   estimatedMs: number;
 }
 
+/**
+ * The policy's maintenance window, and where the plan's moment falls in it, so a reader can see
+ * whether a merge now would start anything and whether the estimate fits.
+ */
+export interface PlanWindow {
+  days: string[];
+  start: string;
+  end: string;
+  timeZone: string;
+  /** Whether the window was open when live state was read (`takenAt`). */
+  openAtPlan: boolean;
+  /** When open: the end of this opening (ISO). */
+  closesAt?: string;
+  /** When closed: the next opening (ISO); absent when it never opens within 15 days. */
+  nextOpening?: string;
+  /** The length of one opening, ms. */
+  openingMs: number;
+}
+
 export interface Plan {
   /** Bumped only on an incompatible change of this shape. */
   schemaVersion: 1;
@@ -122,6 +141,8 @@ export interface Plan {
   cluster: { name: string; region: string; version: string };
   takenAt: string;
   options: { force: boolean; groups?: string[] };
+  /** The maintenance window, when the policy has one. */
+  window?: PlanWindow;
   summary: PlanSummary;
   groups: GroupPlan[];
 }

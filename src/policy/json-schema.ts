@@ -3,6 +3,15 @@
 import * as z from "zod";
 import { leafJsonSchema, PolicySchema } from "./schema.js";
 
+/**
+ * Where editors fetch the schema: the committed file at the `v1` tag, the tag workflows use
+ * (`uses: octo-org/noderoll@v1`), so the schema a policy is checked against moves with the
+ * action's major version and never with a branch. `noderoll schema` prints the same for use
+ * without a network.
+ */
+export const SCHEMA_URL =
+  "https://raw.githubusercontent.com/octo-org/noderoll/v1/policies/upgrade-policy.schema.json";
+
 export function policyJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(PolicySchema, {
     target: "draft-7",
@@ -12,7 +21,7 @@ export function policyJsonSchema(): Record<string, unknown> {
       if (fragment) Object.assign(ctx.jsonSchema, fragment);
     },
   });
-  return { ...schema, $id: "https://noderoll.io/schemas/upgrade-policy.v1.json" };
+  return { ...schema, $id: SCHEMA_URL };
 }
 
 export function policyJsonSchemaText(): string {

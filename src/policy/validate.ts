@@ -1,7 +1,15 @@
 // Turning a policy file into a typed Policy, or into every problem it has, each located to
 // line and column with what was expected and what was found.
 import * as z from "zod";
-import { defaultUnavailable, KOPS_DEFAULTS, surgesNever, VALIDATION_PERIOD_MS } from "./budget.js";
+import {
+  defaultUnavailable,
+  isPercent,
+  KOPS_DEFAULTS,
+  percentOf,
+  surgesNever,
+  VALIDATION_PERIOD_MS,
+  type Budget,
+} from "./budget.js";
 import { byPosition, diagnostic, formatPath, type Diagnostic } from "./diagnostic.js";
 import { describeValue } from "./describe.js";
 import { parseDuration } from "./duration.js";
@@ -24,6 +32,8 @@ export type LoadResult =
   | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
 
 type Path = readonly PropertyKey[];
+
+const isZeroBudget = (b: Budget) => (isPercent(b) ? percentOf(b) === 0 : b === 0);
 
 /**
  * Whether a document is a policy at all, right or wrong: a mapping with our apiVersion or our
@@ -280,11 +290,12 @@ function checkPolicy(policy: Policy, at: At): { errors: Diagnostic[]; warnings: 
     if (!group) return;
     const own = group.rollingUpdate;
     const role: Role = group.role ?? "node";
-    if (role === "control-plane" && own?.maxSurge !== undefined) {
+    // `maxSurge: 0` (or "0%") says "no surge", which is what a control-plane group does anyway.
+    if (role === "control-plane" && own?.maxSurge !== undefined && !isZeroBudget(own.maxSurge)) {
       errors.push(
         at(
           ["groups", i, "rollingUpdate"],
-          "a control-plane group cannot surge: its nodes are replaced in place, maxUnavailable at a time; remove maxSurge",
+          "a control-plane group cannot surge: its nodes are replaced in place, maxUnavailable at a time; remove maxSurge or set it to 0",
           "maxSurge",
         ),
       );

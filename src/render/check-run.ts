@@ -1,16 +1,31 @@
 // What a check run says: for a plan (completed at once) and for a roll (in progress through
-// the phases, then completed). Pure payloads; the GitHub adapter sends them.
-import { summaryLine, type Plan } from "../plan/index.js";
+// the phases, then completed). The title leads with what matters (where apply stops, how many
+// of the planned nodes are done), cut at a word; the summary is the Markdown; the text is the
+// per-node timeline. Pure payloads; the GitHub adapter sends them.
+import type { Plan } from "../plan/index.js";
 import { PHASES } from "../ports/index.js";
+import { planHeadline } from "./headline.js";
+import type { RunInfo } from "./limits.js";
 import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderPlanMarkdown } from "./markdown.js";
-import { renderProgressMarkdown, type Progress } from "./progress.js";
+import { renderProgressMarkdown, renderTimeline } from "./progress-markdown.js";
+import { nodeCounts, wasBlocked, type Progress } from "./progress.js";
 
 export type Conclusion = "success" | "failure" | "cancelled" | "neutral";
 
 export interface CheckRunPayload {
   status: "in_progress" | "completed";
   conclusion?: Conclusion;
-  output: { title: string; summary: string };
+  output: { title: string; summary: string; text?: string };
+}
+
+/** GitHub shows a check run's title on one line; keep it short, and cut it between words. */
+export const TITLE_LIMIT = 250;
+
+export function cutWords(text: string, max = TITLE_LIMIT): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max - 1);
+  const space = head.lastIndexOf(" ");
+  return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,;:·(]+$/, "")}…`;
 }
 
 export function planCheckName(policyName: string): string {
@@ -21,46 +36,61 @@ export function applyCheckName(policyName: string): string {
   return `noderoll apply / ${policyName}`;
 }
 
-export function planCheckRun(plan: Plan): CheckRunPayload {
+export function planCheckRun(plan: Plan, info: RunInfo = {}): CheckRunPayload {
   const failing = plan.summary.blocked > 0 || plan.summary.errors > 0;
   return {
     status: "completed",
     conclusion: failing ? "failure" : "success",
     output: {
-      title: summaryLine(plan.summary),
-      summary: fitMarkdown((d) => renderPlanMarkdown(plan, d), CHECK_OUTPUT_LIMIT),
+      title: cutWords(planHeadline(plan)),
+      summary: fitMarkdown(
+        (d) => renderPlanMarkdown(plan, d, info),
+        CHECK_OUTPUT_LIMIT,
+        "",
+        info.runUrl,
+      ),
     },
   };
 }
 
+const ENDED = {
+  success: "Rolled",
+  failure: "Failed",
+  cancelled: "Stopped",
+  skipped: "Skipped",
+} as const;
+
 function progressTitle(p: Progress): string {
-  if (p.result)
-    return `${p.result === "success" ? "Rolled" : p.result === "failure" ? "Failed" : p.result === "cancelled" ? "Stopped" : "Skipped"}: ${p.message ?? ""}`.slice(
-      0,
-      250,
-    );
+  const { done, total } = nodeCounts(p);
+  const nodes = `${done}/${total} nodes`;
+  if (p.result) {
+    const blocked = p.groups.find(wasBlocked);
+    const why = blocked
+      ? `blocked at ${blocked.name}; ${p.groups.filter((g) => !g.started).length} groups not started`
+      : (p.message ?? "").replace(/ Run apply again.*$/, "");
+    return cutWords(`${ENDED[p.result]} ${nodes}: ${why}`);
+  }
   const running = p.groups.flatMap((g) =>
     PHASES.filter((ph) => g.phases[ph] === "running").map((ph) => `${g.name}: ${ph}`),
   );
-  const done = p.groups.reduce((n, g) => n + g.replaced, 0);
-  const total = p.groups.reduce((n, g) => n + g.toReplace, 0);
   const last = p.lastPhaseChange?.split("/");
   const where =
     running.join(", ") ||
     (last ? `${last[0]}: ${last[1]} ${last[2] === "start" ? "started" : last[2]}` : "starting");
-  return `${where} (${done}/${total} nodes)`.slice(0, 250);
+  return cutWords(`${where} · ${nodes}`);
 }
 
-export function progressCheckRun(p: Progress): CheckRunPayload {
-  const summary = renderProgressMarkdown(p).slice(0, CHECK_OUTPUT_LIMIT);
-  if (!p.result) return { status: "in_progress", output: { title: progressTitle(p), summary } };
-  const conclusion: Conclusion =
-    p.result === "success"
-      ? "success"
-      : p.result === "cancelled"
-        ? "cancelled"
-        : p.result === "skipped"
-          ? "neutral"
-          : "failure";
-  return { status: "completed", conclusion, output: { title: progressTitle(p), summary } };
+const CONCLUSION = {
+  success: "success",
+  failure: "failure",
+  cancelled: "cancelled",
+  skipped: "neutral",
+} as const;
+
+export function progressCheckRun(p: Progress, info: RunInfo = {}): CheckRunPayload {
+  const summary = renderProgressMarkdown(p, "noderoll apply", info).slice(0, CHECK_OUTPUT_LIMIT);
+  const text = renderTimeline(p, CHECK_OUTPUT_LIMIT);
+  const output = { title: progressTitle(p), summary, ...(text && { text }) };
+  if (!p.result) return { status: "in_progress", output };
+  return { status: "completed", conclusion: CONCLUSION[p.result], output };
 }

@@ -1,17 +1,24 @@
 // The plan as GitHub-flavoured Markdown for the sticky PR comment, the check run and the job
-// summary: the Terraform-style first line, a table of groups, a section per group with its
-// preflight findings, long parts in <details>, and a Mermaid gantt of the predicted schedule.
-// Bodies are kept under GitHub's limits by dropping detail in steps (fitMarkdown).
+// summary: what stops or hurts first (alerts), the Terraform-style line, the window and time
+// limits, a table of groups, a section per group with its preflight findings, long parts in
+// <details>, and a Mermaid gantt of the predicted schedule (gantt.ts). Bodies are kept under
+// GitHub's limits by dropping detail in steps (fitMarkdown), with a note at the top.
 import { describeReason, summaryLine, type GroupPlan, type Plan } from "../plan/index.js";
+import { gantt, type GanttDetail } from "./gantt.js";
+import { alertLines } from "./headline.js";
+import { limitAlert, limitLines, type RunInfo } from "./limits.js";
+import { planFingerprint } from "./reviewed.js";
+import { readableTime } from "./time.js";
 import {
   budgetText,
   estimate,
+  KIND_LABEL,
   kindWord,
   reasonCounts,
   STATUS_WORD,
-  surgeBar,
   surgeBudgetWord,
   waveSummary,
+  whyCell,
 } from "./words.js";
 
 const ICON: Record<GroupPlan["status"], string> = {
@@ -26,12 +33,19 @@ const FINDING_ICON = { blocker: "⛔", warning: "⚠️", info: "ℹ️" } as co
 export interface MarkdownDetail {
   /** Rows of the per-group node table; Infinity for all. */
   nodeRows: number;
-  gantt: boolean;
+  /** The schedule chart: a bar per wave, a bar per group, or none. */
+  gantt: GanttDetail | false;
   /** Findings per group. */
   findings: number;
+  /** What was cut to fit, said at the top (fitMarkdown fills it in). */
+  note?: string;
 }
 
-export const FULL_DETAIL: MarkdownDetail = { nodeRows: Infinity, gantt: true, findings: Infinity };
+export const FULL_DETAIL: MarkdownDetail = {
+  nodeRows: Infinity,
+  gantt: "waves",
+  findings: Infinity,
+};
 
 /** Table cells may not hold "|" or newlines. */
 export function cell(text: string): string {
@@ -41,11 +55,12 @@ export function cell(text: string): string {
 function overviewTable(plan: Plan): string[] {
   const rows = plan.groups.map((g, i) => {
     const replace = g.replacements.length > 0 ? `${g.replacements.length} of ${g.nodes}` : "-";
-    return `| ${i + 1} | \`${cell(g.name)}\` | ${cell(kindWord(g))} | ${ICON[g.status]} ${STATUS_WORD[g.status]} | ${replace} | ${cell(budgetText(g))} | ${estimate(g.schedule.estimatedMs)} |`;
+    const time = g.replacements.length > 0 ? estimate(g.schedule.estimatedMs) : "-";
+    return `| ${i + 1} | \`${cell(g.name)}\` | ${KIND_LABEL[g.kind]} | ${ICON[g.status]} ${STATUS_WORD[g.status]} | ${replace} | ${cell(whyCell(g))} | ${cell(budgetText(g))} | ${time} |`;
   });
   return [
-    "| # | group | kind | status | replace | budgets | estimate |",
-    "| -: | --- | --- | --- | --: | --- | --: |",
+    "| # | group | kind | status | replace | why | budgets | estimate |",
+    "| -: | --- | --- | --- | --: | --- | --- | --: |",
     ...rows,
   ];
 }
@@ -91,6 +106,13 @@ function groupSection(g: GroupPlan, i: number, detail: MarkdownDetail): string[]
     "",
   ];
   for (const e of g.errors) out.push(`- ❌ ${e}`);
+  // Blockers before anything else of the group: they decide whether it rolls at all.
+  const ordered = [...g.findings].sort(
+    (a, b) => Number(b.severity === "blocker") - Number(a.severity === "blocker"),
+  );
+  const findings = ordered.slice(0, detail.findings);
+  for (const f of findings.filter((x) => x.severity === "blocker"))
+    out.push(`- ${FINDING_ICON.blocker} **blocker**: ${f.message}`);
   for (const c of g.configChanges) out.push(`- ⚙️ \`${c.field}\`: ${c.from} → **${c.to}**`);
   if (g.replacements.length > 0) {
     out.push(
@@ -99,66 +121,50 @@ function groupSection(g: GroupPlan, i: number, detail: MarkdownDetail): string[]
     out.push(`- Budgets: ${budgetLine(g)}`);
     out.push(`- Schedule: ${waveSummary(g)}; ${estimate(g.schedule.estimatedMs)}`);
   }
-  const findings = g.findings.slice(0, detail.findings);
-  for (const f of findings)
+  for (const f of findings.filter((x) => x.severity !== "blocker"))
     out.push(`- ${FINDING_ICON[f.severity]} **${f.severity}**: ${f.message}`);
   if (g.findings.length > findings.length)
     out.push(`- … ${g.findings.length - findings.length} more findings`);
   for (const n of g.notes) out.push(`- ${n}`);
-  if (detail.nodeRows > 0) out.push("", ...nodeTable(g, detail.nodeRows));
+  if (detail.nodeRows > 0 && g.replacements.length > 0)
+    out.push("", ...nodeTable(g, detail.nodeRows));
   return [...out, ""];
 }
 
-/** Mermaid gantt of the waves, one section per group, on a timeline of seconds from the start. */
-export function gantt(plan: Plan): string[] {
-  const groups = plan.groups.filter((g) => g.schedule.waves.length > 0);
-  if (groups.length === 0) return [];
-  const lines = [
-    "```mermaid",
-    "gantt",
-    "  title Predicted schedule (estimate)",
-    "  dateFormat X",
-    "  axisFormat %H:%M",
+/** "commit `abc1234` · [run](…)": which commit and which run a body speaks for. */
+export function provenance(info: RunInfo): string {
+  const parts = [
+    ...(info.sha ? [`commit \`${info.sha.slice(0, 7)}\``] : []),
+    ...(info.runUrl ? [`[workflow run](${info.runUrl})`] : []),
   ];
-  let offset = 0;
-  for (const g of groups) {
-    lines.push(`  section ${g.name.replace(/[:#;]/g, "_")}`);
-    if (g.schedule.waves[0] && g.schedule.waves[0].startMs > 0) {
-      lines.push(
-        `  ${surgeBar(g)} : ${Math.round(offset / 1000)}, ${Math.round((offset + g.schedule.waves[0].startMs) / 1000)}`,
-      );
-    }
-    g.schedule.waves.forEach((w, i) => {
-      const start = Math.round((offset + w.startMs) / 1000);
-      const end = Math.max(start + 1, Math.round((offset + w.startMs + w.durationMs) / 1000));
-      lines.push(
-        `  ${w.canary ? "canary" : `wave ${i + 1}`} (${w.nodes.length}) : ${start}, ${end}`,
-      );
-    });
-    offset += g.schedule.estimatedMs;
-  }
-  return [...lines, "```"];
+  return parts.join(" · ");
 }
 
-export function renderPlanMarkdown(plan: Plan, detail: MarkdownDetail = FULL_DETAIL): string {
-  const out = [
-    `### noderoll plan · \`${plan.policy.name}\``,
-    "",
-    `**${summaryLine(plan.summary)}**`,
-    "",
-    `Cluster \`${plan.cluster.name}\` (${plan.cluster.region}, Kubernetes ${plan.cluster.version}) · policy \`${plan.policy.file}\` · read ${plan.takenAt}${plan.summary.estimatedMs > 0 ? ` · estimated ${estimate(plan.summary.estimatedMs)}` : ""}`,
-    "",
-  ];
+function metaLine(plan: Plan, info: RunInfo): string {
+  const where = `Cluster \`${plan.cluster.name}\` (${plan.cluster.region}, Kubernetes ${plan.cluster.version}) · policy \`${plan.policy.file}\``;
+  const from = provenance(info);
+  return `${where} · read ${readableTime(plan.takenAt)}${from ? ` · ${from}` : ""} · plan \`${planFingerprint(plan)}\``;
+}
+
+export function renderPlanMarkdown(
+  plan: Plan,
+  detail: MarkdownDetail = FULL_DETAIL,
+  info: RunInfo = {},
+): string {
+  const out = [`### noderoll plan · \`${plan.policy.name}\``, ""];
+  if (detail.note) out.push(detail.note, "");
+  out.push(...alertLines(plan), `**${summaryLine(plan.summary)}**`, "", metaLine(plan, info), "");
+  out.push(...limitLines(plan, info), ...limitAlert(plan, info));
   if (plan.options.force)
     out.push(
       "> [!WARNING]",
-      "> **force**: every selected node is replaced, past PodDisruptionBudgets.",
+      "> **force**: every selected node is replaced, past PodDisruptionBudgets after the drain timeout.",
       "",
     );
   if (plan.groups.length > 0) out.push(...overviewTable(plan), "");
   plan.groups.forEach((g, i) => out.push(...groupSection(g, i, detail)));
   if (detail.gantt) {
-    const chart = gantt(plan);
+    const chart = gantt(plan, detail.gantt);
     if (chart.length > 0)
       out.push(
         "<details>",
@@ -180,12 +186,12 @@ export const CHECK_OUTPUT_LIMIT = 65_535;
 const STEPS: { detail: MarkdownDetail; note: string }[] = [
   { detail: FULL_DETAIL, note: "" },
   {
-    detail: { nodeRows: 50, gantt: true, findings: Infinity },
-    note: "node lists cut to 50 rows per group",
+    detail: { nodeRows: 50, gantt: "groups", findings: Infinity },
+    note: "node lists cut to 50 rows per group, one schedule bar per group",
   },
   {
-    detail: { nodeRows: 10, gantt: false, findings: 20 },
-    note: "node lists cut to 10 rows, schedule chart and some findings left out",
+    detail: { nodeRows: 10, gantt: "groups", findings: 20 },
+    note: "node lists cut to 10 rows, one schedule bar per group, some findings left out",
   },
   {
     detail: { nodeRows: 0, gantt: false, findings: 5 },
@@ -193,24 +199,35 @@ const STEPS: { detail: MarkdownDetail; note: string }[] = [
   },
 ];
 
+function shortenedNote(limit: number, what: string, fullAt?: string): string {
+  const where = fullAt
+    ? `the [job summary](${fullAt}) and \`--format json\``
+    : "the job summary and `--format json`";
+  return `> [!NOTE]\n> Shortened to fit GitHub's limit of ${limit} characters: ${what}. The full plan is in ${where}.`;
+}
+
 /**
- * The most detailed rendering that fits in `limit` characters, with a note of what was cut;
- * as a last resort the text itself is cut. `suffix` (a hidden marker) is always kept.
+ * The most detailed rendering that fits in `limit` characters, with a note at the top of what
+ * was cut (the renderer places `detail.note` under its heading) and where the whole plan is
+ * (`fullAt`, the run's page with the job summary); as a last resort the text itself is cut.
+ * `suffix` (hidden markers) is always kept.
  */
 export function fitMarkdown(
   render: (detail: MarkdownDetail) => string,
   limit: number,
   suffix = "",
+  fullAt?: string,
 ): string {
   for (const step of STEPS) {
-    const note = step.note
-      ? `\n> [!NOTE]\n> Shortened to fit GitHub's limit of ${limit} characters: ${step.note}. The full plan is in the job summary and \`--format json\`.\n`
-      : "";
-    const body = `${render(step.detail)}${note}${suffix}`;
+    const detail = step.note
+      ? { ...step.detail, note: shortenedNote(limit, step.note, fullAt) }
+      : step.detail;
+    const body = `${render(detail)}${suffix}`;
     if (body.length <= limit) return body;
   }
-  const note = `\n\n> [!NOTE]\n> Cut at GitHub's limit of ${limit} characters. The full plan is in the job summary and \`--format json\`.\n`;
-  const head = render(STEPS[STEPS.length - 1]!.detail).slice(
+  const last = STEPS[STEPS.length - 1]!;
+  const note = `\n\n${shortenedNote(limit, "cut at the limit", fullAt)}\n`;
+  const head = render({ ...last.detail, note: shortenedNote(limit, last.note, fullAt) }).slice(
     0,
     limit - note.length - suffix.length,
   );

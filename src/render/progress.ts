@@ -1,13 +1,11 @@
-// Progress of a roll, folded from its events: per group, the state of each of the four phases
-// and how many nodes are done. Rendered into the check run, the PR comment and the job summary,
-// so a reader never needs to know which engine ran.
-import {
-  PHASES,
-  type GroupKindId,
-  type Phase,
-  type Result,
-  type RollEvent,
-} from "../ports/index.js";
+// Progress of a roll, folded from its events and seeded with the plan it carries out: per
+// group, the state of each of the four phases, the nodes planned and done, whether it was
+// blocked or never started; the run's start, end and estimate; a per-node timeline. Rendered
+// into the check run, the PR comment, the job summary and the terminal, so a reader never needs
+// to know which engine ran.
+import type { GroupPlan, Plan } from "../plan/index.js";
+import type { GroupKindId, Phase, Result, RollEvent } from "../ports/index.js";
+import { nodeLine } from "./lines.js";
 
 export type PhaseState = "pending" | "running" | Result;
 
@@ -18,6 +16,11 @@ export interface GroupProgress {
   nodes: number;
   toReplace: number;
   replaced: number;
+  /** What the plan said of the group before the roll. */
+  planned?: GroupPlan["status"];
+  estimatedMs?: number;
+  /** Set once apply has reached the group. */
+  started?: boolean;
   result?: Result;
   message?: string;
 }
@@ -26,18 +29,34 @@ export interface Progress {
   cluster?: string;
   policy?: string;
   reason?: string;
+  /** What started the roll: "push", "dispatch", "schedule", "cli". */
+  trigger?: string;
   force: boolean;
   startedAt?: string;
   endedAt?: string;
+  /** The plan's estimate for the whole roll. */
+  estimatedMs?: number;
   result?: Result;
   message?: string;
   groups: GroupProgress[];
   /** The phase that last changed, "group/phase", so reporters can flush on phase changes. */
   lastPhaseChange?: string;
+  /** Pods whose eviction a PodDisruptionBudget refused at least once, "ns/name (pdb)". */
   blocked: string[];
   /** Pods deleted past their PodDisruptionBudgets because of force ("ns/name"). */
   forced: string[];
+  /** "HH:MM:SS line" per node-level event, for the check run's text. */
+  timeline: string[];
+  /** The node being drained per group, and since when. */
+  draining: Record<string, { node: string; since: string }>;
+  /** What EKS last said of each managed group's update ("VersionUpdate InProgress"). */
+  eks: Record<string, string>;
+  /** How the plan to apply differs from the reviewed one, when it does. */
+  drift?: string[];
 }
+
+/** Timeline entries kept: the newest, so a long roll's text stays readable and bounded. */
+export const TIMELINE_LIMIT = 2000;
 
 const emptyPhases = (): Record<Phase, PhaseState> => ({
   setup: "pending",
@@ -47,7 +66,15 @@ const emptyPhases = (): Record<Phase, PhaseState> => ({
 });
 
 export function emptyProgress(): Progress {
-  return { force: false, groups: [], blocked: [], forced: [] };
+  return {
+    force: false,
+    groups: [],
+    blocked: [],
+    forced: [],
+    timeline: [],
+    draining: {},
+    eks: {},
+  };
 }
 
 function group(p: Progress, name: string): GroupProgress {
@@ -59,16 +86,50 @@ function group(p: Progress, name: string): GroupProgress {
   return g;
 }
 
+/** Seed the groups with what the plan says, so pending groups show their planned counts. */
+export function seedFromPlan(p: Progress, plan: Plan): Progress {
+  for (const g of plan.groups)
+    Object.assign(group(p, g.name), {
+      kind: g.kind,
+      nodes: g.nodes,
+      toReplace: g.replacements.length,
+      planned: g.status,
+      estimatedMs: g.schedule.estimatedMs,
+    });
+  p.estimatedMs = plan.summary.estimatedMs;
+  return p;
+}
+
+function record(p: Progress, e: RollEvent): void {
+  const line = nodeLine(e);
+  if (!line) return;
+  p.timeline.push(`${e.t.slice(11, 19)} ${line}`);
+  if (p.timeline.length > TIMELINE_LIMIT) p.timeline.splice(0, p.timeline.length - TIMELINE_LIMIT);
+}
+
+function onNode(p: Progress, e: RollEvent): void {
+  if (e.type === "node.drain.start") p.draining[e.group] = { node: e.node, since: e.t };
+  if (e.type === "node.drain.end") {
+    delete p.draining[e.group];
+    for (const pod of e.deleted ?? []) if (!p.forced.includes(pod)) p.forced.push(pod);
+  }
+  if (e.type === "instance.terminate") group(p, e.group).replaced += 1;
+  if (e.type === "eks.update") p.eks[e.group] = `${e.updateType} ${e.status}`;
+  if (e.type === "eviction.blocked" && !p.blocked.includes(`${e.pod} (${e.pdb})`))
+    p.blocked.push(`${e.pod} (${e.pdb})`);
+}
+
 /** Apply one event (mutates and returns the same object: reporters fold long logs). */
 export function applyEvent(p: Progress, e: RollEvent): Progress {
+  record(p, e);
   switch (e.type) {
     case "roll.start":
       Object.assign(p, {
         cluster: e.cluster,
         policy: e.policy,
-        reason: e.reason,
         force: e.force,
         startedAt: e.t,
+        ...(e.reason && { reason: e.reason }),
       });
       for (const name of e.groups) group(p, name);
       break;
@@ -76,10 +137,16 @@ export function applyEvent(p: Progress, e: RollEvent): Progress {
       Object.assign(p, { result: e.result, message: e.message, endedAt: e.t });
       break;
     case "group.start":
-      Object.assign(group(p, e.group), { kind: e.kind, nodes: e.nodes, toReplace: e.replace });
+      Object.assign(group(p, e.group), {
+        kind: e.kind,
+        nodes: e.nodes,
+        toReplace: e.replace,
+        started: true,
+      });
       break;
     case "group.end":
       Object.assign(group(p, e.group), { result: e.result, message: e.message });
+      delete p.draining[e.group];
       break;
     case "phase.start":
       group(p, e.group).phases[e.phase] = "running";
@@ -89,80 +156,27 @@ export function applyEvent(p: Progress, e: RollEvent): Progress {
       group(p, e.group).phases[e.phase] = e.result;
       p.lastPhaseChange = `${e.group}/${e.phase}/${e.result}`;
       break;
-    case "instance.terminate":
-      group(p, e.group).replaced += 1;
-      break;
-    case "node.drain.end":
-      for (const pod of e.deleted ?? []) if (!p.forced.includes(pod)) p.forced.push(pod);
-      break;
-    case "eviction.blocked":
-      if (!p.blocked.includes(`${e.pod} (${e.pdb})`)) p.blocked.push(`${e.pod} (${e.pdb})`);
-      break;
     default:
-      break;
+      onNode(p, e);
   }
   return p;
 }
 
-export function foldEvents(events: readonly RollEvent[]): Progress {
-  return events.reduce(applyEvent, emptyProgress());
+export function foldEvents(events: readonly RollEvent[], plan?: Plan): Progress {
+  const start = emptyProgress();
+  if (plan) seedFromPlan(start, plan);
+  return events.reduce(applyEvent, start);
 }
 
-const PHASE_ICON: Record<PhaseState, string> = {
-  pending: "·",
-  running: "⏳",
-  success: "✅",
-  failure: "❌",
-  cancelled: "⏹️",
-  skipped: "—",
-};
-
-export function renderProgressMarkdown(p: Progress, title = "noderoll apply"): string {
-  const state = p.result
-    ? { success: "✅ done", failure: "❌ failed", cancelled: "⏹️ cancelled", skipped: "— skipped" }[
-        p.result
-      ]
-    : "⏳ in progress";
-  const out = [`### ${title} · \`${p.policy ?? "?"}\` · ${state}`, ""];
-  if (p.reason) out.push(`**Reason:** ${p.reason}${p.force ? " · **force**" : ""}`, "");
-  else if (p.force) out.push("**force**", "");
-  out.push(
-    `| group | ${PHASES.join(" | ")} | nodes replaced |`,
-    `| --- | ${PHASES.map(() => ":-:").join(" | ")} | --: |`,
-  );
-  for (const g of p.groups) {
-    out.push(
-      `| \`${g.name}\` | ${PHASES.map((ph) => `${PHASE_ICON[g.phases[ph]]} ${g.phases[ph]}`).join(" | ")} | ${g.replaced} / ${g.toReplace} |`,
-    );
-  }
-  out.push("");
-  for (const g of p.groups) if (g.message) out.push(`- \`${g.name}\`: ${g.message}`);
-  if (p.blocked.length > 0)
-    out.push(
-      `- Evictions refused by PodDisruptionBudgets: ${p.blocked.slice(0, 20).join(", ")}${p.blocked.length > 20 ? ` and ${p.blocked.length - 20} more` : ""}`,
-    );
-  if (p.forced.length > 0)
-    out.push(
-      `- **force**: deleted past their PodDisruptionBudgets after the drain timeout: ${p.forced
-        .slice(0, 20)
-        .map((x) => `\`${x}\``)
-        .join(", ")}${p.forced.length > 20 ? ` and ${p.forced.length - 20} more` : ""}`,
-    );
-  if (p.message) out.push("", p.message);
-  return `${out.join("\n")}\n`;
+/** Whether apply refused to start the group (its plan was blocked when it got there). */
+export function wasBlocked(g: GroupProgress): boolean {
+  return g.result === "failure" && (g.message?.includes("not started") ?? false);
 }
 
-export function renderProgressLine(e: RollEvent): string | undefined {
-  switch (e.type) {
-    case "phase.start":
-      return `${e.group}: ${e.phase} …`;
-    case "phase.end":
-      return `${e.group}: ${e.phase} ${e.result}${e.message ? ` (${e.message})` : ""}`;
-    case "group.end":
-      return `${e.group}: ${e.result}${e.message ? ` (${e.message})` : ""}`;
-    case "roll.end":
-      return `roll ${e.result}${e.message ? `: ${e.message}` : ""}`;
-    default:
-      return undefined;
-  }
+/** Nodes done and planned, all groups. */
+export function nodeCounts(p: Progress): { done: number; total: number } {
+  return {
+    done: p.groups.reduce((n, g) => n + g.replaced, 0),
+    total: p.groups.reduce((n, g) => n + g.toReplace, 0),
+  };
 }

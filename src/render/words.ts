@@ -1,5 +1,10 @@
 // Small wording helpers shared by the text and Markdown renderers.
-import { describeReason, type GroupPlan, type Replacement } from "../plan/index.js";
+import {
+  describeReason,
+  type GroupPlan,
+  type ReplaceReason,
+  type Replacement,
+} from "../plan/index.js";
 import { formatDuration } from "../policy/index.js";
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -39,6 +44,57 @@ const KIND_WORDS: Record<
 
 export function kindWord(g: GroupPlan): string {
   return KIND_WORDS[g.kind].name;
+}
+
+/** The kind in a table cell: "managed" (EKS managed node group) or "ASG" (self-managed). */
+export const KIND_LABEL: Record<GroupPlan["kind"], string> = {
+  managed: "managed",
+  "self-managed": "ASG",
+  missing: "not found",
+};
+
+/** "1.33.1" for "1.33.1-20250715", unless the dates are all that differ. */
+function release(from: string, to: string): [string, string] {
+  const short = (v: string) => v.replace(/-\d{8}$/, "");
+  return short(from) === short(to) ? [from, to] : [short(from), short(to)];
+}
+
+/** A replacement reason in a few words, for the overview's "why" column. */
+export function shortReason(r: ReplaceReason): string {
+  switch (r.kind) {
+    case "release-version": {
+      const [from, to] = release(r.from, r.to);
+      return `AMI ${from} → ${to}`;
+    }
+    case "kubernetes-version":
+      return `Kubernetes ${r.from} → ${r.to}`;
+    case "launch-template":
+      return `launch template ${r.from ?? "?"} → ${r.to}`;
+    case "max-node-age":
+      return `older than ${Math.floor(r.maxMs / 86_400_000)}d`;
+    case "annotated":
+      return "annotated";
+    case "detached-for-surge":
+      return "left detached";
+    case "group-update":
+      return "whole-group update";
+    case "forced":
+      return "force";
+  }
+}
+
+/** Why a group changes, in one cell: its reasons (most common first) and config changes. */
+export function whyCell(g: GroupPlan): string {
+  const counts = new Map<string, number>();
+  for (const r of g.replacements)
+    for (const reason of r.reasons)
+      if (reason.kind !== "group-update")
+        counts.set(shortReason(reason), (counts.get(shortReason(reason)) ?? 0) + 1);
+  const reasons = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([t]) => t);
+  const config = g.configChanges.map((c) => `${c.field.replace(/^.*\./, "")} ${c.from} → ${c.to}`);
+  const all = [...reasons, ...config];
+  if (g.status === "error") return "see errors";
+  return all.length > 0 ? all.join(", ") : "-";
 }
 
 /** "EKS scale-up" or "maxSurge": what the group's surge is called. */
@@ -84,6 +140,7 @@ export function waveSummary(g: GroupPlan): string {
 }
 
 export function budgetText(g: GroupPlan): string {
-  if (g.kind === "missing") return "-";
+  // Budgets only mean something for a group that replaces nodes.
+  if (g.kind === "missing" || g.replacements.length === 0) return "-";
   return `maxUnavailable ${g.budgets.maxUnavailable} · ${surgeWord(g)} ${g.budgets.maxSurge}`;
 }

@@ -8,7 +8,7 @@
 // holder renews well within that duration and, when it cannot renew for RENEW_DEADLINE_MS,
 // aborts everything in flight — so it has stopped touching the cluster before anyone else could
 // take the Lease. Compare-and-swap on resourceVersion keeps two runs from both winning.
-import { KubeApiError, monotonicMs, type Lease } from "../ports/index.js";
+import { KubeApiError, monotonicMs, type Cluster, type Lease } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
 
 export const LEASE_NAMESPACE = "kube-system";
@@ -84,14 +84,19 @@ export class ClusterLock {
   private observed?: Observed;
   readonly me: LeaseHolder;
 
+  /** The Lease API, not retried underneath: the lock times its own retries against its deadline. */
+  private readonly leases: Cluster;
+
   constructor(
     private readonly ctx: RollContext,
     cluster: string,
     holder: string,
     runUrl?: string,
     private readonly onLost?: (why: string) => void,
+    leases: Cluster = ctx.cluster,
   ) {
     this.me = { name: leaseName(cluster), holder, ...(runUrl && { runUrl }) };
+    this.leases = leases;
   }
 
   private meta(resourceVersion?: string): Lease["metadata"] {
@@ -108,7 +113,7 @@ export class ClusterLock {
     const now = this.ctx.clock.now();
     let current: Lease;
     try {
-      current = await this.ctx.cluster.getLease(LEASE_NAMESPACE, this.me.name);
+      current = await this.leases.getLease(LEASE_NAMESPACE, this.me.name);
     } catch (e) {
       if (!(e instanceof KubeApiError) || e.status !== 404) throw e;
       // Deleted under a holder we saw: it may not know yet (it learns at its next renewal), so
@@ -128,7 +133,7 @@ export class ClusterLock {
           };
       }
       return this.write(() =>
-        this.ctx.cluster.createLease(LEASE_NAMESPACE, {
+        this.leases.createLease(LEASE_NAMESPACE, {
           metadata: this.meta(),
           spec: spec(this.me.holder, now),
         }),
@@ -148,7 +153,7 @@ export class ClusterLock {
         }),
       };
     const r = await this.write(() =>
-      this.ctx.cluster.updateLease(LEASE_NAMESPACE, {
+      this.leases.updateLease(LEASE_NAMESPACE, {
         metadata: this.meta(current.metadata.resourceVersion),
         spec: spec(this.me.holder, now, current.spec),
       }),
@@ -224,10 +229,9 @@ export class ClusterLock {
   }
 
   /**
-   * Renew every RENEW_EVERY_MS; a failed renewal is retried every few seconds. Every attempt is
-   * bounded by what is left of RENEW_DEADLINE_MS (a renewal that hangs or is throttled counts as
-   * failed at the deadline, as client-go bounds its renew attempt). Not renewed by the deadline,
-   * or the Lease taken or deleted: `onLost` says so, and the caller aborts everything in flight.
+   * Renew every RENEW_EVERY_MS; a failed renewal is retried every few seconds. Not renewed by
+   * RENEW_DEADLINE_MS, or the Lease taken or deleted: `onLost` says so, and the caller aborts
+   * everything in flight.
    */
   private async renewLoop(): Promise<void> {
     let renewed = monotonicMs(this.ctx.clock);
@@ -244,45 +248,33 @@ export class ClusterLock {
     }
   }
 
-  /** Renew before `deadline` (monotonic ms): undefined when renewed, else why the lock is lost. */
+  /**
+   * Renew before `deadline` (monotonic ms): undefined when renewed, else why the lock is lost.
+   * Each attempt is bounded by the port's own request timeout (the adapters' deadlines; the
+   * sandbox answers a stalled call the same way) and is not retried underneath (the lock's
+   * ports do not retry throttling): an attempt that fails once the deadline has passed loses
+   * the lock. A renewal that succeeds late still holds it: the record changed, so no other run
+   * can have seen it unchanged for its duration.
+   */
   private async renewBy(deadline: number): Promise<string | undefined> {
     for (;;) {
-      const outcome = await this.boundedRenewal(deadline - monotonicMs(this.ctx.clock));
+      const outcome = await this.renewOnce().catch((e: unknown) =>
+        e instanceof KubeApiError && e.status === 404 ? ("gone" as const) : ("failed" as const),
+      );
       if (outcome === "renewed") return undefined;
       if (outcome === "taken") return "another run holds the cluster lock now";
       if (outcome === "gone") return "the cluster lock was deleted";
       if (this.stop.signal.aborted) return undefined;
-      if (outcome === "late" || monotonicMs(this.ctx.clock) >= deadline)
+      if (monotonicMs(this.ctx.clock) >= deadline)
         return `the cluster lock could not be renewed for ${RENEW_DEADLINE_MS / 1000} s`;
       await this.ctx.clock.sleep(RETRY_MS, this.stop.signal);
     }
   }
 
-  private async boundedRenewal(
-    leftMs: number,
-  ): Promise<"renewed" | "taken" | "gone" | "failed" | "late"> {
-    if (leftMs <= 0) return "late";
-    const timer = new AbortController();
-    const late = this.ctx.clock
-      .sleep(leftMs, AbortSignal.any([timer.signal, this.stop.signal]))
-      .then(
-        () => "late" as const,
-        () => "late" as const,
-      );
-    const attempt = this.renewOnce().catch((e: unknown) =>
-      e instanceof KubeApiError && e.status === 404 ? ("gone" as const) : ("failed" as const),
-    );
-    try {
-      return await Promise.race([attempt, late]);
-    } finally {
-      timer.abort();
-    }
-  }
-
   private async renewOnce(): Promise<"renewed" | "taken"> {
-    const current = await this.ctx.cluster.getLease(LEASE_NAMESPACE, this.me.name);
+    const current = await this.leases.getLease(LEASE_NAMESPACE, this.me.name);
     if (current.spec.holderIdentity !== this.me.holder) return "taken";
-    await this.ctx.cluster.updateLease(LEASE_NAMESPACE, {
+    await this.leases.updateLease(LEASE_NAMESPACE, {
       ...current,
       spec: { ...current.spec, renewTime: microTime(this.ctx.clock.now()) },
     });
@@ -294,7 +286,7 @@ export class ClusterLock {
     this.stop.abort();
     await this.renewing;
     try {
-      await releaseLease(this.ctx.cluster, this.me.name, this.me.holder);
+      await releaseLease(this.leases, this.me.name, this.me.holder);
     } finally {
       this.ctx.emit({ type: "lock.release", holder: this.me.holder });
     }

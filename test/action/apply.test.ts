@@ -29,8 +29,10 @@ afterEach(async () => {
 
 /** The cell of `phase` in `group`'s row of a progress table. */
 function phaseCell(markdown: string, group: string, phase: string): string | undefined {
-  const header = markdown.split("\n").find((l) => l.startsWith("| group |"));
-  const row = markdown.split("\n").find((l) => l.startsWith(`| \`${group}\` |`));
+  const header = markdown.split("\n").find((l) => l.startsWith("| # | group |"));
+  const row = markdown
+    .split("\n")
+    .find((l) => new RegExp(`^\\| \\d+ \\| \`${group}\` \\|`).test(l));
   if (!header || !row) return undefined;
   const cols = header.split("|").map((c) => c.trim());
   return row.split("|").map((c) => c.trim())[cols.indexOf(phase)];
@@ -84,8 +86,12 @@ describe("action on a merge to the default branch", () => {
     expect(JSON.parse(readFileSync(r.outputs["plan-json"]!, "utf8")).summary.nodesToReplace).toBe(
       17,
     );
-    // Only the policy the push changed was applied.
-    expect(r.stdout).toContain("not applied (this push does not change them): policies/other.yaml");
+    // The policy the push changed was applied; the other was planned, found nothing to do
+    // (the same cluster, rolled a moment ago) and left alone.
+    expect(r.stdout).toContain(
+      "this push did not change policies/other.yaml, and the cluster matches it: nothing to do",
+    );
+    expect(gh.checkRuns.some((c) => c.name === "noderoll apply / other")).toBe(false);
 
     const check = gh.checkRuns.find((c) => c.name === "noderoll apply / demo")!;
     expect(check).toMatchObject({ head_sha: MERGE, status: "completed", conclusion: "success" });
@@ -105,10 +111,23 @@ describe("action on a merge to the default branch", () => {
 
     const comments = gh.comments.filter((c) => c.issue === 12);
     expect(comments).toHaveLength(1);
-    expect(comments[0]!.body).toContain("### noderoll apply · `demo` · ✅ done");
-    expect(comments[0]!.body).toContain(
-      "| `workers` | ✅ success | ✅ success | ✅ success | — skipped | 8 / 8 |",
+    const body = comments[0]!.body;
+    expect(body).toContain("### noderoll apply · `demo` · ✅ done");
+    expect(body).toMatch(
+      /^\*\*17 of 17 planned nodes replaced\*\* · started .* · ended \d\d:\d\d UTC · took [\dhms]+ \(estimated ~\d+m/m,
     );
+    expect(body).toContain(`trigger: merge of #12 · commit \`${MERGE.slice(0, 7)}\``);
+    expect(body).toContain(
+      "| 3 | `workers` | ASG | ✅ success | ✅ success | ✅ success | — skipped | 8 / 8 | ✅ rolled |",
+    );
+    // The plan it rolled is there, folded away; the reviewed plan's marker is carried along.
+    expect(body).toContain("<details>\n<summary>The plan this roll carries out</summary>");
+    expect(body).toMatch(/<!-- noderoll:reviewed [\w-]+ -->/);
+    expect(body).not.toContain("differs from the one reviewed");
+    // The check run's text is the node-by-node timeline.
+    const text = (check.history.at(-1)!.output as { text?: string }).text ?? "";
+    expect(text).toMatch(/^#### Node by node\n/);
+    expect(text).toMatch(/\d\d:\d\d:\d\d workers: drained ip-[\w.-]+ \(\d+ pods? evicted\)/);
     expect(r.summary).toContain("### noderoll apply · `demo` · ✅ done");
     expect(r.stdout).toContain("::group::workers: upgrade");
 
@@ -170,9 +189,11 @@ describe("action on an emergency dispatch", () => {
       .at(-1)!;
     expect(check.conclusion).toBe("success");
     expect(check.output.title).toContain(`reason: ${reason}`);
-    expect(check.output.summary).toContain(`**Reason:** ${reason} · **force**`);
+    expect(check.output.summary).toContain(
+      `trigger: workflow_dispatch · reason: ${reason} · **force**`,
+    );
     expect(check.output.summary).toMatch(/\*\*force\*\*: deleted past their PodDisruptionBudgets/);
-    expect(r.summary).toContain(`**Reason:** ${reason}`);
+    expect(r.summary).toContain(`reason: ${reason}`);
     expect(r.summary).toMatch(
       /deleted past their PodDisruptionBudgets after the drain timeout: `default\/db-/,
     );

@@ -102,3 +102,57 @@ describe("example workflows", () => {
     }
   });
 });
+
+describe("workflows that cannot lose a merge", () => {
+  it("the rolling workflows also run on a schedule, which applies (mode apply), and never cancel a roll", () => {
+    for (const f of ["apply.yml", "fleet.yml"]) {
+      const wf = parse(readFileSync(join(workflowDir, f), "utf8")) as {
+        on: { schedule?: { cron: string }[]; push?: unknown };
+        jobs: Record<
+          string,
+          {
+            concurrency: { "cancel-in-progress": boolean | string };
+            steps: { uses?: string; with?: Record<string, string> }[];
+          }
+        >;
+      };
+      expect(wf.on.push, f).toBeDefined();
+      expect(wf.on.schedule?.[0]?.cron, f).toMatch(/^[\d*/,-]+ [\d*/,-]+ \* \* [\d*,-]+$/);
+      const job = Object.values(wf.jobs)[0]!;
+      const step = job.steps.find((x) => x.uses?.includes("/noderoll@"))!;
+      expect(step.with?.mode, f).toBe(
+        "${{ github.event_name == 'schedule' && 'apply' || 'auto' }}",
+      );
+      expect(String(job.concurrency["cancel-in-progress"]), f).not.toBe("true");
+    }
+  });
+});
+
+describe("least privilege, for plan and for apply", () => {
+  const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].flatMap((m) =>
+    m[1]!.includes("kind: ClusterRole\n") ? m[1]!.split(/^---$/m).map((d) => parse(d)) : [],
+  ) as { kind: string; metadata: { name: string }; rules?: { verbs: string[] }[] }[];
+  const role = (name: string) =>
+    blocks.find((d) => d.kind === "ClusterRole" && d.metadata.name === name);
+
+  it("the plan's ClusterRole only reads; apply's is a separate role", () => {
+    const plan = role("noderoll-plan")!;
+    expect(
+      plan.rules!.flatMap((r) => r.verbs).every((v) => ["get", "list", "watch"].includes(v)),
+    ).toBe(true);
+    expect(role("noderoll")!.rules!.flatMap((r) => r.verbs)).toContain("patch");
+    expect(readme).toContain("--kubernetes-groups noderoll-plan");
+  });
+
+  it("the plan role's IAM policy only reads; the apply role's adds the changes", () => {
+    const policies = [...readme.matchAll(/```json\n([\s\S]*?)```/g)]
+      .map((m) => JSON.parse(m[1]!) as { Statement: { Sid?: string; Action: string | string[] }[] })
+      .filter((p) => p.Statement.some((x) => x.Sid === "NoderollRead"));
+    expect(policies).toHaveLength(2);
+    const actions = (p: (typeof policies)[number]) => p.Statement.flatMap((x) => x.Action);
+    expect(actions(policies[0]!).every((a) => /:(Describe|List)/.test(a))).toBe(true);
+    expect(actions(policies[1]!)).toEqual(
+      expect.arrayContaining([...actions(policies[0]!), "eks:UpdateNodegroupVersion"]),
+    );
+  });
+});

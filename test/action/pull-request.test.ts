@@ -80,6 +80,20 @@ describe("action on a pull request", () => {
     expect(check.output.title).toBe(
       "Plan: 3 groups to roll (17 nodes), 0 config changes, 0 blocked.",
     );
+    // Which commit and which run, in the comment and the check run alike.
+    expect(ours()[0]!.body).toContain(`commit \`${HEAD.slice(0, 7)}\` · [workflow run](`);
+    expect(check.output.summary).toContain(`commit \`${HEAD.slice(0, 7)}\``);
+    // Preflight findings point at the group's `- name:` line of the policy.
+    expect(check.annotations).toContainEqual(
+      expect.objectContaining({
+        path: "policies/demo.yaml",
+        start_line: fastDemoPolicy().split("\n").indexOf("  - name: system") + 1,
+        annotation_level: "warning",
+        message: expect.stringMatching(
+          /^groups\[0\]\.name: system: system launches 6 nodes at once/,
+        ),
+      }),
+    );
     expect(first.outputs["has-changes"]).toBe("true");
     expect(first.outputs.result).toBe("planned");
     const plan = JSON.parse(readFileSync(first.outputs["plan-json"]!, "utf8"));

@@ -120,6 +120,21 @@ describe("the structure of src/", () => {
     expect(found).toEqual([]);
   });
 
+  it("keeps the entry points apart: the action imports no cli/, the sandbox no adapter", () => {
+    const imports = (f: { text: string }) =>
+      [...f.text.matchAll(/from "([^"]+)"/g)].map((m) => m[1]!);
+    const bad = files.flatMap((f) =>
+      imports(f)
+        .filter(
+          (i) =>
+            (f.path.startsWith("src/action/") && i.includes("/cli/")) ||
+            (f.path.startsWith("src/sandbox/") && i.includes("/adapters/")),
+        )
+        .map((i) => `${f.path} imports ${i}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
   it("lets no engine part go back to the policy's resolution: the plan carries it", () => {
     const found = files
       .filter((f) => /^src\/(roll|engine)\//.test(f.path))

@@ -10,9 +10,13 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd?: string; input?: string } = {}): CliResult {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): CliResult {
   const r = spawnSync(process.execPath, [`${ROOT}dist/cli.js`, ...args], {
     cwd: options.cwd ?? ROOT,
+    ...(options.env && { env: options.env }),
     input: options.input,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,

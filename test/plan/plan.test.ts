@@ -147,6 +147,43 @@ describe("managed node groups (EKS semantics)", () => {
     expect(buildPlan(one, "p.yaml", snapshot([g])).groups[0]!.budgets.maxSurge).toBe(10);
   });
 
+  it("keeps the live updateConfig when the policy sets no maxUnavailable (no silent slowdown)", () => {
+    const g = managed("big", instances("b", 100, zones, 3), {
+      updateConfig: { maxUnavailablePercentage: 10 },
+    });
+    const target = '{ kubernetesVersion: "1.33" }';
+    const kept = buildPlan(
+      policy(`groups: [{ name: big, target: ${target} }]\n`),
+      "p.yaml",
+      snapshot([g]),
+    ).groups[0]!;
+    expect(kept.configChanges).toEqual([]);
+    expect(kept.updateConfig).toBeUndefined();
+    expect(kept.budgets.maxUnavailable).toBe(10);
+    expect(kept.budgets.derivation.maxUnavailable).toBe(
+      "the node group's live updateConfig, kept (the policy sets none): 10% of 100 nodes, rounded down = 10",
+    );
+    // Written as the same 10 %, the plan is the same roll; written as 1, it is ten times slower
+    // and says so: a config change, and the estimate.
+    const same = buildPlan(
+      policy(
+        `groups: [{ name: big, target: ${target}, rollingUpdate: { maxUnavailable: "10%" } }]\n`,
+      ),
+      "p.yaml",
+      snapshot([g]),
+    ).groups[0]!;
+    expect(same.schedule.estimatedMs).toBe(kept.schedule.estimatedMs);
+    const one = buildPlan(
+      policy(`groups: [{ name: big, target: ${target}, rollingUpdate: { maxUnavailable: 1 } }]\n`),
+      "p.yaml",
+      snapshot([g]),
+    ).groups[0]!;
+    expect(one.configChanges).toEqual([
+      { field: "updateConfig.maxUnavailable", from: "10%", to: "1" },
+    ]);
+    expect(one.schedule.estimatedMs).toBeGreaterThan(5 * kept.schedule.estimatedMs);
+  });
+
   it("errors on settings EKS cannot honour, written on the group", () => {
     const g = managed("system", instances("m", 3, zones, 3));
     const gp = buildPlan(

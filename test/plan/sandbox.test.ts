@@ -17,7 +17,7 @@ function load(policyFile: string, scenarioFile: string): { policy: Policy; world
 
 describe("plans of the example policies", () => {
   it("policies/mixed.yaml on prod-eu: every old instance and only those, for the right reasons", async () => {
-    const { policy, world } = load("policies/mixed.yaml", "test/fixtures/scenarios/prod-eu.yaml");
+    const { policy, world } = load("policies/mixed.yaml", "policies/sandbox/mixed.yaml");
     const { plan } = await world.run(observeAndPlan(policy, "policies/mixed.yaml", world));
     const byGroup = Object.fromEntries(plan.groups.map((g) => [g.name, g]));
     expect(plan.groups.map((g) => [g.name, g.status])).toEqual([
@@ -69,7 +69,7 @@ describe("plans of the example policies", () => {
   it("policies/single-managed.yaml on staging-us: the whole group, 2 at a time", async () => {
     const { policy, world } = load(
       "policies/single-managed.yaml",
-      "test/fixtures/scenarios/staging-us.yaml",
+      "policies/sandbox/single-managed.yaml",
     );
     const { plan } = await world.run(observeAndPlan(policy, "policies/single-managed.yaml", world));
     const g = plan.groups[0]!;
@@ -86,7 +86,7 @@ describe("plans of the example policies", () => {
   it("a plan after the roll has nothing left to do", async () => {
     const { policy, world } = load(
       "policies/single-managed.yaml",
-      "test/fixtures/scenarios/staging-us.yaml",
+      "policies/sandbox/single-managed.yaml",
     );
     const { apply } = await import("../../src/engine/apply.js");
     const { EventLog } = await import("../../src/ports/index.js");

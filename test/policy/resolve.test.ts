@@ -80,7 +80,7 @@ describe("resolveGroup, self-managed (kOps semantics)", () => {
 });
 
 describe("resolveGroup, EKS managed node groups", () => {
-  it("uses EKS's default of 1 and no surge", () => {
+  it("sets no updateConfig the policy does not ask for (the live one is kept), and no surge", () => {
     const p = policy("groups: [{ name: m }]\n");
     const r = resolveGroup(p, p.groups[0]!, managed(6));
     expect(r.settings).toMatchObject({
@@ -89,7 +89,7 @@ describe("resolveGroup, EKS managed node groups", () => {
       postDrainDelayMs: 60_000,
       drainTimeoutMs: 900_000,
     });
-    expect(r.updateConfig).toEqual({ maxUnavailable: 1 });
+    expect(r.updateConfig).toBeUndefined();
     expect(r.errors).toEqual([]);
   });
 

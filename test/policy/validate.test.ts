@@ -1,6 +1,7 @@
 // Validation of whole policies: the examples are valid; errors are located and all reported.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { SCHEMA_URL } from "../../src/policy/json-schema.js";
 import { formatDiagnostic, loadPolicy } from "../../src/policy/index.js";
 import { ROOT } from "../helpers/cli.js";
 
@@ -23,9 +24,7 @@ function errorsOf(text: string): string[] {
 describe("example policies", () => {
   it.each(examples)("%s is valid and starts with the schema comment", (file) => {
     const text = readFileSync(`${ROOT}policies/${file}`, "utf8");
-    expect(text.startsWith("# yaml-language-server: $schema=./upgrade-policy.schema.json\n")).toBe(
-      true,
-    );
+    expect(text.startsWith(`# yaml-language-server: $schema=${SCHEMA_URL}\n`)).toBe(true);
     const r = loadPolicy(text, file);
     expect(r.ok ? [] : r.errors.map(formatDiagnostic)).toEqual([]);
   });
@@ -92,6 +91,15 @@ describe("validation", () => {
         `${base}defaults: { maxSurge: 1 }\ngroups:\n  - name: cp\n    role: control-plane\n`,
       ),
     ).toEqual([]);
+  });
+
+  it('accepts maxSurge: 0 (and "0%") on a control-plane group: it says "no surge"', () => {
+    for (const surge of ["0", '"0%"'])
+      expect(
+        errorsOf(
+          `${base}groups:\n  - name: cp\n    role: control-plane\n    rollingUpdate: { maxSurge: ${surge} }\n`,
+        ),
+      ).toEqual([]);
   });
 
   it("checks order entries against roles and group names, globs included", () => {

@@ -62,11 +62,13 @@ function html(md: string): string {
 }
 
 describe("plan Markdown", () => {
-  it("opens with the Terraform-style summary line", () => {
-    const md = renderPlanMarkdown(demoPlan());
-    expect(md.split("\n")[2]).toBe(
-      "**Plan: 1 group to roll (6 nodes), 1 config change, 1 blocked.**",
-    );
+  it("opens with where apply stops, then the Terraform-style summary line", () => {
+    const lines = renderPlanMarkdown(demoPlan()).split("\n");
+    expect(lines.slice(2, 4)).toEqual([
+      "> [!CAUTION]",
+      "> **apply stops at group 2 `workers`** (blocked): the groups before it roll first.",
+    ]);
+    expect(lines).toContain("**Plan: 1 group to roll (6 nodes), 1 config change, 1 blocked.**");
   });
 
   it("renders the overview as a real table with one row per group", () => {
@@ -90,15 +92,17 @@ describe("plan Markdown", () => {
     expect(out).toContain("<summary>Predicted schedule</summary>");
     const code =
       /<pre><code class="language-mermaid">([\s\S]*?)<\/code><\/pre>/.exec(out)?.[1] ?? "";
-    expect(code.split("\n").slice(0, 5)).toEqual([
+    // Wall-clock times in UTC (no window), from the moment live state was read.
+    expect(code.split("\n").slice(0, 6)).toEqual([
       "gantt",
-      "  title Predicted schedule (estimate)",
-      "  dateFormat X",
+      "  title Predicted schedule from Sat 21 Nov 10:00 (UTC), estimate",
+      "  dateFormat YYYY-MM-DD HH:mm:ss",
       "  axisFormat %H:%M",
       "  section system",
+      "  scale-up : 2026-11-21 10:00:00, 2026-11-21 10:02:30",
     ]);
     expect(code).toMatch(
-      / {2}section workers\n {2}surge : \d+, \d+\n {2}canary \(1\) : \d+, \d+\n/,
+      / {2}section workers\n {2}surge : 2026-11-21 10:08:00, 2026-11-21 10:10:30\n {2}canary \(1\) : 2026-11-21 10:10:30, /,
     );
     // Node tables inside details still render as tables (a blank line after <summary>).
     expect(out).toMatch(/<summary>Nodes to replace \(6\)<\/summary>\s*<table>/);

@@ -29,7 +29,7 @@ interface Faults {
   leaseFailsAfterMs?: number;
   /** … or answer 429 with Retry-After … */
   lease429AfterMs?: number;
-  /** … or hang for hangMs before they go through. */
+  /** … or stall for hangMs, then time out as the adapters' request timeout does. */
   leaseHangsAfterMs?: number;
   hangMs?: number;
 }
@@ -57,9 +57,12 @@ function portsOf(world: World, run: Pick<Run, "changes">, o: Faults = {}) {
           if (/Lease$/.test(name)) {
             const fault = leaseFault(world, start, o);
             if (fault) return fault();
+            // A stalled connection, answered as the adapters' request timeout answers it.
             const hangs = o.leaseHangsAfterMs !== undefined;
             if (hangs && world.clock.nowMs() - start >= o.leaseHangsAfterMs!)
-              return world.clock.sleep(o.hangMs!).then(call);
+              return world.clock.sleep(o.hangMs!).then(() => {
+                throw Object.assign(new Error("no answer within 30 s"), { code: "ETIMEDOUT" });
+              });
           } else if (MUTATING.test(name))
             run.changes.push({ t: Math.floor(world.clock.nowMs()), call: `${service}.${name}` });
           return call();
@@ -185,7 +188,7 @@ describe("one roll per cluster, attacked harder", () => {
   const waiting = { afterMs: 150_000, lockWaitMs: 3600_000 };
 
   it.each([
-    ["hang for minutes", { leaseHangsAfterMs: 180_000, hangMs: 400_000 }],
+    ["stall until the request timeout (30 s)", { leaseHangsAfterMs: 180_000, hangMs: 30_000 }],
     ["are throttled (429, Retry-After 60)", { lease429AfterMs: 180_000 }],
     [
       "fail while its wall clock steps back 10 minutes",

@@ -11,21 +11,31 @@ export interface StickyResult {
   created: boolean;
 }
 
-export async function findStickyComment(
+/** The policy's comment on the issue: its id and body, or undefined. */
+export async function readStickyComment(
   octokit: Octokit,
   repo: RepoRef,
   issue: number,
   marker: string,
-): Promise<number | undefined> {
+): Promise<{ id: number; body: string } | undefined> {
   for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
     ...repo,
     issue_number: issue,
     per_page: 100,
   })) {
     const found = page.data.find((c) => c.body?.includes(marker));
-    if (found) return found.id;
+    if (found) return { id: found.id, body: found.body ?? "" };
   }
   return undefined;
+}
+
+export async function findStickyComment(
+  octokit: Octokit,
+  repo: RepoRef,
+  issue: number,
+  marker: string,
+): Promise<number | undefined> {
+  return (await readStickyComment(octokit, repo, issue, marker))?.id;
 }
 
 /** Create the policy's comment, or replace the body of the one it already has. */

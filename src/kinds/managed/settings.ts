@@ -118,6 +118,11 @@ function usableUnavailable(w: WrittenSettings): Budget | undefined {
   return candidate !== undefined && inEksRange(candidate) ? candidate : undefined;
 }
 
+/**
+ * A policy that does not set maxUnavailable leaves the node group's live updateConfig as it is
+ * (absent keys keep what is live, as for targets): writing EKS's default of 1 over a live 10 %
+ * would quietly make a big group's update take hours.
+ */
 export function resolveManaged(policy: Policy, group: Group): GroupSettings {
   const w = writtenSettings(policy, group);
   const notes = inheritedNotes(w);
@@ -125,12 +130,14 @@ export function resolveManaged(policy: Policy, group: Group): GroupSettings {
   const value = usableUnavailable(w);
   if (candidate !== undefined && value === undefined && w.own.maxUnavailable === undefined)
     notes.push(
-      `maxUnavailable ${JSON.stringify(candidate)} from defaults is outside EKS's 1–100; EKS's default of 1 applies`,
+      `maxUnavailable ${JSON.stringify(candidate)} from defaults is outside EKS's 1–100; the node group's live updateConfig is kept`,
     );
-  const budget = value ?? 1;
-  const updateConfig: UpdateConfig = isPercent(budget)
-    ? { maxUnavailablePercentage: percentOf(budget) }
-    : { maxUnavailable: budget };
+  const updateConfig: UpdateConfig | undefined =
+    value === undefined
+      ? undefined
+      : isPercent(value)
+        ? { maxUnavailablePercentage: percentOf(value) }
+        : { maxUnavailable: value };
   return {
     role: w.role,
     written: w,
@@ -140,23 +147,43 @@ export function resolveManaged(policy: Policy, group: Group): GroupSettings {
       postDrainDelayMs: EKS_BEHAVIOUR.postDrainDelayMs,
       drainAndTerminate: true,
     },
-    updateConfig,
+    ...(updateConfig && { updateConfig }),
     notes,
   };
 }
 
-export function managedBudgets(s: GroupSettings, facts: BudgetFacts): ResolvedBudgets {
+/** The budget in force: the policy's, else the live updateConfig's, else EKS's default of 1. */
+function budgetInForce(
+  s: GroupSettings,
+  live: { updateConfig: UpdateConfig } | undefined,
+): { budget: Budget; from: "policy" | "live" | "default" } {
   const value = usableUnavailable(s.written);
-  const budget = value ?? 1;
+  if (value !== undefined) return { budget: value, from: "policy" };
+  const c = live?.updateConfig;
+  if (c?.maxUnavailablePercentage !== undefined)
+    return { budget: `${c.maxUnavailablePercentage}%`, from: "live" };
+  if (c?.maxUnavailable !== undefined) return { budget: c.maxUnavailable, from: "live" };
+  return { budget: 1, from: "default" };
+}
+
+export function managedBudgets(
+  s: GroupSettings,
+  facts: BudgetFacts,
+  live?: { updateConfig: UpdateConfig },
+): ResolvedBudgets {
+  const { budget, from } = budgetInForce(s, live);
   const unavailable = isPercent(budget) ? Math.max(1, roundedDown(budget, facts.size)) : budget;
+  const how = describeBudget(budget, facts.size, "down", unavailable);
   return {
     maxUnavailable: unavailable,
     maxSurge: 0,
     derivation: {
       maxUnavailable:
-        value !== undefined
-          ? describeBudget(budget, facts.size, "down", unavailable)
-          : "EKS default",
+        from === "policy"
+          ? how
+          : from === "live"
+            ? `the node group's live updateConfig, kept (the policy sets none)${how !== String(unavailable) ? `: ${how}` : ""}`
+            : "EKS default",
       maxSurge: "EKS scales up by max(2 × Availability Zones, maxUnavailable)",
     },
   };

@@ -1,0 +1,78 @@
+// One line per roll event worth reading, for the terminal, the Actions log and the check run's
+// per-node timeline: cordon, drain (with what was evicted or deleted), terminate, validation,
+// EKS's update status. The rest (labels, validation successes) stays in the event log.
+import type { RollEvent } from "../ports/index.js";
+
+const cap = (c: { min: number; max: number; desired: number }) =>
+  `desired ${c.desired} (min ${c.min}, max ${c.max})`;
+
+/** Lines of the run as a whole and of its phases. */
+export function renderProgressLine(e: RollEvent): string | undefined {
+  switch (e.type) {
+    case "phase.start":
+      return `${e.group}: ${e.phase} …`;
+    case "phase.end":
+      return `${e.group}: ${e.phase} ${e.result}${e.message ? ` (${e.message})` : ""}`;
+    case "group.end":
+      return `${e.group}: ${e.result}${e.message ? ` (${e.message})` : ""}`;
+    case "roll.end":
+      return `roll ${e.result}${e.message ? `: ${e.message}` : ""}`;
+    default:
+      return undefined;
+  }
+}
+
+function drained(e: Extract<RollEvent, { type: "node.drain.end" }>): string {
+  const deleted = e.deleted?.length
+    ? `, ${e.deleted.length} deleted past their PodDisruptionBudgets with force: ${e.deleted.join(", ")}`
+    : "";
+  return `${e.group}: drained ${e.node} (${e.evicted} pod${e.evicted === 1 ? "" : "s"} evicted${deleted})`;
+}
+
+/** What happened to one node or instance, or undefined for other events. */
+export function nodeLine(e: RollEvent): string | undefined {
+  switch (e.type) {
+    case "asg.resize":
+      return `${e.group}: Auto Scaling group ${cap(e.from)} → ${cap(e.to)}`;
+    case "instance.detach":
+      return `${e.group}: detached ${e.instance} (surge: the group launches a replacement)`;
+    case "node.taint":
+      return `${e.group}: tainted ${e.node} ${e.taint}`;
+    case "node.cordon":
+      return `${e.group}: cordoned ${e.node}`;
+    case "node.drain.start":
+      return `${e.group}: draining ${e.node}`;
+    case "node.drain.end":
+      return drained(e);
+    case "eviction.blocked":
+      return `${e.group}: eviction of ${e.pod} refused by PodDisruptionBudget ${e.pdb}; retrying`;
+    case "instance.terminate":
+      return `${e.group}: terminated ${e.instance}`;
+    case "validation":
+      return e.ok ? undefined : `validation: not yet (${e.failures.slice(0, 3).join("; ")})`;
+    case "eks.update":
+      return `${e.group}: EKS ${e.updateType} ${e.updateId} ${e.status}${e.errors.length ? `: ${e.errors.map((x) => `${x.code} ${x.message}`).join("; ")}` : ""}`;
+    default:
+      return undefined;
+  }
+}
+
+/** The log line of any event worth a line (the terminal skips roll.end: it closes itself). */
+export function eventLine(e: RollEvent): string | undefined {
+  switch (e.type) {
+    case "roll.start":
+      return `rolling ${e.groups.join(", ")} of cluster ${e.cluster}${e.force ? " with force" : ""}${e.reason ? ` (reason: ${e.reason})` : ""}`;
+    case "lock.acquire":
+      return `lock taken by ${e.holder}${e.takenOver ? ` (taken over from ${e.takenOver})` : ""}`;
+    case "lock.release":
+      return `lock released`;
+    case "group.start":
+      return `${e.group}: ${e.kind}, ${e.replace} of ${e.nodes} nodes to replace`;
+    case "window.wait":
+      return `waiting for the maintenance window (${e.until})`;
+    case "note":
+      return e.message;
+    default:
+      return nodeLine(e) ?? renderProgressLine(e);
+  }
+}

@@ -1,0 +1,58 @@
+// The roll in one line, for a terminal: on a TTY a live status line redrawn in place
+// ("workers upgrade 5/8 · 4m12s · ETA ~3m"), off a TTY (CI logs, pipes) a heartbeat every
+// half minute or so saying what the group, or EKS, is doing. Pure: the caller says what time it
+// is (the roll's clock) and writes the line.
+import { PHASES } from "../ports/index.js";
+import { formatDuration } from "../policy/index.js";
+import { nodeCounts, type GroupProgress, type Progress } from "./progress.js";
+import { roughly } from "./time.js";
+
+function current(p: Progress): GroupProgress | undefined {
+  return p.groups.find((g) => g.started && !g.result);
+}
+
+function elapsedMs(p: Progress, now: Date): number {
+  return p.startedAt ? Math.max(0, now.getTime() - new Date(p.startedAt).getTime()) : 0;
+}
+
+/** What is left by the plan's estimates: groups not started, and the rest of the current one. */
+export function remainingMs(p: Progress): number | undefined {
+  if (!p.estimatedMs) return undefined;
+  return p.groups.reduce((left, g) => {
+    if (g.result || !g.estimatedMs) return left;
+    const share = g.started && g.toReplace > 0 ? 1 - g.replaced / g.toReplace : 1;
+    return left + g.estimatedMs * share;
+  }, 0);
+}
+
+const whole = (ms: number) => formatDuration(Math.round(ms / 1000) * 1000);
+
+/** "workers upgrade 5/8 · 4m12s · ETA ~3m" */
+export function statusLine(p: Progress, now: Date): string {
+  const g = current(p);
+  const phase = g ? PHASES.find((ph) => g.phases[ph] === "running") : undefined;
+  const { done, total } = nodeCounts(p);
+  const where = g
+    ? `${g.name} ${phase ?? "between phases"} ${g.replaced}/${g.toReplace}`
+    : `${done}/${total} nodes`;
+  const left = remainingMs(p);
+  const eta = left !== undefined && left > 0 ? ` · ETA ${roughly(left)}` : "";
+  return `${where} · ${whole(elapsedMs(p, now))}${eta}`;
+}
+
+/** A line for a log nobody watches live: where the roll is and what it waits for. */
+export function heartbeatLine(p: Progress, now: Date): string {
+  const g = current(p);
+  const { done, total } = nodeCounts(p);
+  const doing: string[] = [];
+  if (g) {
+    const drain = p.draining[g.name];
+    if (drain)
+      doing.push(
+        `draining ${drain.node} for ${whole(now.getTime() - new Date(drain.since).getTime())}`,
+      );
+    if (p.eks[g.name]) doing.push(`EKS ${p.eks[g.name]}`);
+  }
+  const what = doing.length > 0 ? `: ${doing.join("; ")}` : "";
+  return `still rolling · ${statusLine(p, now)} · ${done}/${total} nodes in all${what}`;
+}

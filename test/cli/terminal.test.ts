@@ -1,0 +1,141 @@
+// The terminal while a roll runs, fed by a real roll of the demo cluster in the sandbox: on a
+// TTY a status line redrawn in place under the event lines, in colour unless NO_COLOR is set;
+// off a TTY plain lines and a heartbeat. Reading a cluster counts what it lists.
+import { readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { readPolicyFile } from "../../src/adapters/files/read-policy.js";
+import { counted, readLine } from "../../src/adapters/read-progress.js";
+import { Terminal, type Screen } from "../../src/cli/terminal.js";
+import { apply } from "../../src/engine/apply.js";
+import { Planner } from "../../src/engine/observe.js";
+import type { Plan } from "../../src/plan/index.js";
+import { EventLog, type RollEvent } from "../../src/ports/index.js";
+import { heartbeatLine, statusLine } from "../../src/render/index.js";
+import { World } from "../../src/sandbox/world/world.js";
+
+async function demoRoll(): Promise<{ plan: Plan; events: RollEvent[] }> {
+  const r = readPolicyFile("policies/demo.yaml");
+  if (!r.ok) throw new Error("demo policy invalid");
+  const world = World.demo();
+  const planner = new Planner(r.policy, "policies/demo.yaml", { force: false });
+  const { plan } = await world.run(planner.observe(world));
+  const log = new EventLog(world.clock);
+  await world.run(apply(r.policy, "policies/demo.yaml", world, log, { runId: "t", planner }));
+  return { plan, events: log.events };
+}
+
+const roll = demoRoll();
+
+function screen(isTTY: boolean): Screen & { out: string } {
+  const s = { out: "", isTTY, write: (t: string) => (s.out += t) };
+  return s;
+}
+
+describe("the terminal during a roll", () => {
+  it("on a TTY: a live status line under the lines, with the ETA from the plan, in colour", async () => {
+    const { plan, events } = await roll;
+    const tty = screen(true);
+    const term = new Terminal(tty, {}, plan);
+    const upgrading = events.findIndex(
+      (e) => e.type === "phase.start" && e.group === "workers" && e.phase === "upgrade",
+    );
+    for (const e of events.slice(0, upgrading + 1)) term.event(e);
+    // What is on screen now: the lines, and under them the status line (no newline after it).
+    const status = tty.out.split("\n").at(-1)!;
+    const ESC = "\x1b";
+    expect(status.startsWith(`${ESC}[2m`) && status.endsWith(`${ESC}[0m`)).toBe(true);
+    expect(status.slice(4, -4)).toMatch(/^workers upgrade 0\/8 · 21m3s · ETA ~[\dms]+$/);
+    expect(tty.out).toContain("\x1b[32msystem: scale-down success\x1b[0m");
+    for (const e of events.slice(upgrading + 1)) term.event(e);
+    term.close();
+    // Once the roll has ended the status line is gone: the last thing written clears it.
+    expect(tty.out.endsWith("\r\x1b[K")).toBe(true);
+  });
+
+  it("honours NO_COLOR, and off a TTY writes plain lines only", async () => {
+    const { plan, events } = await roll;
+    const noColour = screen(true);
+    const t1 = new Terminal(noColour, { NO_COLOR: "1" }, plan);
+    const pipe = screen(false);
+    const t2 = new Terminal(pipe, {}, plan);
+    for (const e of events) {
+      t1.event(e);
+      t2.event(e);
+    }
+    expect(noColour.out).not.toContain("\x1b[3");
+    expect(pipe.out).not.toContain("\x1b[");
+    expect(pipe.out).not.toContain("\r");
+    expect(pipe.out).toMatch(/^\d\d:\d\d:\d\d workers: cordoned ip-/m);
+  });
+
+  it("says where the roll is and what it waits for", async () => {
+    const { plan, events } = await roll;
+    const t = new Terminal(screen(false), {}, plan);
+    const draining = events.findIndex(
+      (e) => e.type === "node.drain.start" && e.group === "ingress",
+    );
+    for (const e of events.slice(0, draining + 1)) t.event(e);
+    const at = new Date(new Date(events[draining]!.t).getTime() + 90_000);
+    expect(statusLine(t.progress, at)).toMatch(/^ingress upgrade 0\/3 · \d+m\d+s · ETA ~/);
+    expect(heartbeatLine(t.progress, at)).toMatch(
+      /^still rolling · ingress upgrade 0\/3 · .* · 6\/17 nodes in all: draining ip-[\w.-]+ for 1m30s$/,
+    );
+  });
+});
+
+describe("reading a cluster", () => {
+  it("counts the requests and the nodes and pods listed", async () => {
+    const world = World.demo();
+    const stats = { requests: 0, nodes: 0, pods: 0 };
+    const cluster = counted(world.cluster, stats);
+    await world.run(cluster.listNodes());
+    await world.run(cluster.listPods(undefined));
+    expect(stats.requests).toBe(2);
+    expect(stats.nodes).toBe(17);
+    expect(stats.pods).toBeGreaterThan(10);
+    expect(readLine(stats, 12_300)).toMatch(
+      /^reading live state · 12s · 2 requests · 17 nodes and \d+ pods listed$/,
+    );
+  });
+});
+
+/** What a terminal shows after `written`: "\r\x1b[K" wipes the line being drawn. */
+function screenOf(written: string): string {
+  let out = "";
+  for (const part of written.split("\r\x1b[K")) {
+    out = out.slice(0, out.lastIndexOf("\n") + 1) + part;
+  }
+  return out;
+}
+
+describe("the README's terminal samples", () => {
+  it("are what the terminal shows for the demo roll, on a TTY and in a log", async () => {
+    const { plan, events } = await roll;
+    const tty = screen(true);
+    const onTty = new Terminal(tty, { NO_COLOR: "1" }, plan);
+    const third = events.filter(
+      (e) => e.type === "instance.terminate" && e.group === "workers",
+    )[2]!;
+    for (const e of events.slice(0, events.indexOf(third) + 1)) onTty.event(e);
+    const frame = screenOf(tty.out).split("\n").slice(-10).join("\n");
+    const log = screen(false);
+    const inLog = new Terminal(log, {}, plan);
+    for (const e of events) inLog.event(e);
+    const lines = log.out.split("\n");
+    const from = lines.findIndex((l) => l.includes("ingress: self-managed"));
+    const to = lines.findIndex((l) => l.includes("ingress: success"));
+    const excerpt = lines.slice(from, to + 1).join("\n");
+    expect(frame.split("\n").at(-1)).toMatch(/^workers upgrade 3\/8 · \d+m\d+s · ETA ~/);
+    expect(excerpt).toMatch(/still rolling · ingress/);
+    const files = { tty: "docs/images/terminal-tty.txt", log: "docs/images/terminal-log.txt" };
+    if (process.env.UPDATE_SCREENSHOTS) {
+      writeFileSync(files.tty, `${frame}\n`);
+      writeFileSync(files.log, `${excerpt}\n`);
+    }
+    const readme = readFileSync("README.md", "utf8");
+    expect(readme).toContain(`\`\`\`text\n${readFileSync(files.tty, "utf8")}\`\`\``);
+    expect(readme).toContain(`\`\`\`text\n${readFileSync(files.log, "utf8")}\`\`\``);
+    expect(readFileSync(files.tty, "utf8")).toBe(`${frame}\n`);
+    expect(readFileSync(files.log, "utf8")).toBe(`${excerpt}\n`);
+  });
+});

@@ -1,0 +1,253 @@
+// What a reviewer reads in the plan and the roll, rendered as GitHub renders it (marked, GFM):
+// the table's words, time limits against the window and max-duration, force's deletions, the
+// reviewed plan's fingerprint and drift, the shortened note at the top, and the roll's comment
+// and check run (planned counts, a blocked group, groups not started, each error once).
+import { marked } from "marked";
+import { describe, expect, it } from "vitest";
+import type { Plan } from "../../src/plan/index.js";
+import type { EventInput, RollEvent } from "../../src/ports/index.js";
+import {
+  COMMENT_LIMIT,
+  cutWords,
+  fitMarkdown,
+  foldEvents,
+  planCheckRun,
+  planDrift,
+  planFingerprint,
+  progressCheckRun,
+  readReviewed,
+  renderPlanMarkdown,
+  renderProgressMarkdown,
+  reviewedMarker,
+} from "../../src/render/index.js";
+import { blockedFirstPlan, manyGroupsPlan, rollingPlan } from "./plans.js";
+
+const html = (md: string) => marked.parse(md, { gfm: true, async: false }) as string;
+const text = (md: string) =>
+  html(md)
+    .replace(/<[^>]+>/g, "")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .replace(/&#39;/g, "'");
+
+function tableRows(md: string): string[][] {
+  const table = /<table>[\s\S]*?<\/table>/.exec(html(md))?.[0] ?? "";
+  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) =>
+    [...m[1]!.matchAll(/<t[dh][^>]*>([\s\S]*?)<\/t[dh]>/g)].map((c) =>
+      c[1]!.replace(/<[^>]+>/g, ""),
+    ),
+  );
+}
+
+describe("the plan's overview table", () => {
+  it("says the kind in a word, why each group changes, and no budgets where nothing rolls", () => {
+    const plan = manyGroupsPlan(1, 3);
+    plan.groups.push({ ...plan.groups[0]!, name: "quiet", status: "no-change", replacements: [] });
+    const rows = tableRows(renderPlanMarkdown(rollingPlan()));
+    expect(rows[0]).toEqual([
+      "#",
+      "group",
+      "kind",
+      "status",
+      "replace",
+      "why",
+      "budgets",
+      "estimate",
+    ]);
+    expect(rows[1]!.slice(1, 7)).toEqual([
+      "system",
+      "managed",
+      "🔄 roll",
+      "6 of 6",
+      "Kubernetes 1.32 → 1.33, AMI 1.32.9 → 1.33.5, maxUnavailable 1 → 2",
+      "maxUnavailable 2 · EKS scale-up 6",
+    ]);
+    expect(rows[2]!.slice(2, 6)).toEqual(["ASG", "🔄 roll", "3 of 3", "launch template 3 → 4"]);
+    const quiet = tableRows(renderPlanMarkdown(plan)).find((r) => r[1] === "quiet")!;
+    expect(quiet.slice(4)).toEqual(["-", "-", "-", "-"]);
+  });
+
+  it("gives times a person reads, and which commit and run the plan is for", () => {
+    const md = renderPlanMarkdown(rollingPlan(), undefined, {
+      sha: "0123456789abcdef0123456789abcdef01234567",
+      runUrl: "https://github.com/o/r/actions/runs/1",
+    });
+    expect(text(md)).toContain(
+      "read Sat 21 Nov 2026 10:00 UTC · commit 0123456 · workflow run · plan ",
+    );
+    expect(html(md)).toContain('<a href="https://github.com/o/r/actions/runs/1">workflow run</a>');
+  });
+});
+
+describe("time limits", () => {
+  it("says how many runs of max-duration and openings of the window a long roll needs", () => {
+    const plan: Plan = { ...manyGroupsPlan(30, 10) };
+    const md = text(renderPlanMarkdown(plan, undefined, { maxDurationMs: 5.5 * 3_600_000 }));
+    const hours = plan.summary.estimatedMs / 3_600_000;
+    expect(hours).toBeGreaterThan(5.5);
+    const runs = Math.ceil(plan.summary.estimatedMs / (5.5 * 3_600_000));
+    expect(md).toMatch(
+      new RegExp(
+        `Time: estimate ~[\\dhm]+ · max-duration 5h30m per run · needs ≈ ${runs} runs of 5h30m \\(max-duration\\)`,
+      ),
+    );
+    expect(md).toContain(
+      "does not finish in one go: apply starts no node once max-duration is reached, and ends early.",
+    );
+    expect(md).toContain(
+      "keep the apply workflow's schedule trigger (it resumes the roll in the next opening)",
+    );
+  });
+
+  it("names the window, closed when planned, and what a merge now would do", () => {
+    const md = text(renderPlanMarkdown(rollingPlan()));
+    expect(md).toContain(
+      "Maintenance window: Mon–Thu 09:00–16:00 Europe/Berlin · closed when planned; next opening Mon 23 Nov 09:00",
+    );
+    expect(md).toContain(
+      "a merge before Mon 23 Nov 09:00 (Europe/Berlin) ends skipped without starting a node",
+    );
+  });
+});
+
+describe("what stops or hurts, first", () => {
+  it("the check run's title says where apply stops and what will not roll", () => {
+    expect(planCheckRun(blockedFirstPlan()).output.title).toBe(
+      "Apply stops at group 1 system (blocked); ingress-b, batch will not roll",
+    );
+    expect(planCheckRun(rollingPlan()).output.title).toBe(
+      "Plan: 3 groups to roll (14 nodes), 1 config change, 0 blocked.",
+    );
+  });
+
+  it("warns, above everything else, of the pods force will delete", () => {
+    const plan = blockedFirstPlan();
+    const forced: Plan = {
+      ...plan,
+      groups: plan.groups.map((g) => ({
+        ...g,
+        status: g.status === "blocked" ? "roll" : g.status,
+        findings: g.findings.map((f) =>
+          f.code === "pdb-blocks" ? { ...f, severity: "warning" as const } : f,
+        ),
+      })),
+    };
+    const md = renderPlanMarkdown(forced);
+    expect(md.split("\n").slice(2, 4)).toEqual([
+      "> [!WARNING]",
+      "> **2 pods will be deleted** (force), past their PodDisruptionBudgets after the drain timeout: `default/coredns-a1`, `default/coredns-b2`.",
+    ]);
+    expect(planCheckRun(forced).output.title).toMatch(/; force deletes 2 pods$/);
+  });
+});
+
+describe("the plan reviewed, and the plan applied", () => {
+  it("keeps the fingerprint when only times move, and says what changed otherwise", () => {
+    const plan = rollingPlan();
+    const later: Plan = { ...plan, takenAt: "2026-11-23T08:00:00.000Z" };
+    expect(planFingerprint(later)).toBe(planFingerprint(plan));
+    const reviewed = readReviewed(`text\n${reviewedMarker(plan, "abc")}\n`)!;
+    expect(reviewed.sha).toBe("abc");
+    expect(planDrift(reviewed, later)).toEqual([]);
+    const moved: Plan = {
+      ...plan,
+      groups: plan.groups.map((g) =>
+        g.name === "system"
+          ? { ...g, target: { ...g.target, releaseVersion: "1.33.6-20251201" } }
+          : g,
+      ),
+    };
+    expect(planDrift(reviewed, moved)).toEqual([
+      "`system`: releaseVersion 1.33.5-20251101 → 1.33.6-20251201",
+    ]);
+  });
+});
+
+describe("a plan too long for a comment", () => {
+  it("says so at the top, with a link to the job summary, and keeps one bar per group", () => {
+    const plan = manyGroupsPlan(40, 250);
+    const body = fitMarkdown(
+      (d) => renderPlanMarkdown(plan, d),
+      COMMENT_LIMIT,
+      "",
+      "https://github.com/o/r/actions/runs/9",
+    );
+    const lines = body.split("\n");
+    expect(lines[2]).toBe("> [!NOTE]");
+    expect(lines[3]).toMatch(
+      /^> Shortened to fit GitHub's limit of 65536 characters: .*\[job summary\]\(https:\/\/github\.com\/o\/r\/actions\/runs\/9\)/,
+    );
+  });
+});
+
+function log(events: EventInput[]): RollEvent[] {
+  let t = Date.parse("2026-11-23T08:00:00Z");
+  return events.map((e) => ({ ...e, t: new Date((t += 60_000)).toISOString() }) as RollEvent);
+}
+
+describe("the roll's comment and check run", () => {
+  const plan = blockedFirstPlan();
+  const stopped = log([
+    {
+      type: "roll.start",
+      cluster: "prod",
+      policy: "prod",
+      groups: ["system", "ingress-b", "batch"],
+      force: false,
+    },
+    { type: "group.start", group: "system", kind: "managed", nodes: 6, replace: 6 },
+    {
+      type: "group.end",
+      group: "system",
+      result: "failure",
+      message:
+        "UpdateFailed: not started, it would fail: PodDisruptionBudget default/coredns never allows a disruption",
+    },
+    {
+      type: "roll.end",
+      result: "failure",
+      message:
+        "UpdateFailed: not started, it would fail: PodDisruptionBudget default/coredns never allows a disruption.",
+    },
+  ]);
+
+  it("marks the blocked group, shows the others' planned counts as not started, and says each error once", () => {
+    const p = foldEvents(stopped, plan);
+    const md = renderProgressMarkdown(p);
+    const rows = tableRows(md);
+    expect(rows.map((r) => [r[1], r[7], r[8]])).toEqual([
+      ["group", "nodes", "state"],
+      ["system", "0 / 6", "⛔ blocked, not started"],
+      ["ingress-b", "0 / 3", "not started"],
+      ["batch", "0 / 5", "not started"],
+    ]);
+    expect(md.match(/never allows a disruption/g)).toHaveLength(1);
+    expect(progressCheckRun(p).output.title).toBe(
+      "Failed 0/14 nodes: blocked at system; 2 groups not started",
+    );
+  });
+
+  it("counts every planned node in the title while pending, and cuts long titles between words", () => {
+    const p = foldEvents(stopped.slice(0, 1), plan);
+    expect(progressCheckRun(p).output.title).toBe("starting · 0/14 nodes");
+    const cut = cutWords(`${"word ".repeat(80)}end`, 40);
+    expect(cut.length).toBeLessThanOrEqual(40);
+    expect(cut).toMatch(/^(word )+word…$/);
+  });
+
+  it("says PodDisruptionBudgets were honoured when a roll that waited on them succeeded", () => {
+    const p = foldEvents(
+      log([
+        { type: "roll.start", cluster: "prod", policy: "prod", groups: ["batch"], force: false },
+        { type: "eviction.blocked", group: "batch", node: "n1", pod: "default/web-1", pdb: "web" },
+        { type: "roll.end", result: "success", message: "1 group rolled" },
+      ]),
+      plan,
+    );
+    const md = renderProgressMarkdown(p);
+    expect(md).toContain(
+      "PodDisruptionBudgets made 1 eviction wait (default/web-1 (web)); they were retried until allowed, and honoured",
+    );
+    expect(md).not.toContain("Evictions refused");
+  });
+});
