@@ -6,6 +6,7 @@
 import { isWindowOpen, nextWindowOpening, orderGroups, type Policy } from "../policy/index.js";
 import type { GroupPlan, LiveGroup, Plan } from "../plan/index.js";
 import {
+  describeFailure,
   instanceIdOf,
   resilient,
   type Cloud,
@@ -167,8 +168,13 @@ async function rollGroups(run: Run, order: string[]): Promise<void> {
   }
 }
 
-function outcomeOf(e: unknown, signal: AbortSignal): ApplyResult {
+function outcomeOf(e: unknown, signal: AbortSignal, stopped: string): ApplyResult {
   const code = e instanceof RollError ? e.code : undefined;
+  if (signal.aborted && !code)
+    return {
+      result: "cancelled",
+      message: `Cancelled: ${stopped}; what was in flight was abandoned, leaving only marks the next run resumes from. Run apply again to continue: it picks up where this run stopped.`,
+    };
   const result: Result =
     signal.aborted || code === "Cancelled" || code === "Deadline"
       ? "cancelled"
@@ -179,7 +185,7 @@ function outcomeOf(e: unknown, signal: AbortSignal): ApplyResult {
     result === "cancelled" || result === "skipped"
       ? " Run apply again to continue: it picks up where this run stopped."
       : "";
-  const text = (e as Error).message.replace(/\.?$/, ".");
+  const text = (e instanceof RollError ? e.message : describeFailure(e)).replace(/\.?$/, ".");
   return { result, message: `${code ? `${code}: ` : ""}${text}${next}` };
 }
 
@@ -193,6 +199,44 @@ function groupOrder(policy: Policy, groups: string[] | undefined): string[] {
     .filter((n) => !wanted || wanted.has(n));
 }
 
+/** The engine's view of the ports: retried, bounded and cancelled in one place (resilient.ts). */
+function rollContext(
+  ports: ApplyPorts,
+  log: Reporter,
+  options: ApplyOptions,
+  signal: AbortSignal,
+): RollContext {
+  const start = ports.clock.now();
+  return {
+    cloud: resilient(ports.cloud, ports.clock, { signal }),
+    cluster: resilient(ports.cluster, ports.clock, { signal }),
+    clock: ports.clock,
+    emit: log.emit,
+    signal,
+    ...(options.maxDurationMs !== undefined && {
+      deadline: new Date(start.getTime() + options.maxDurationMs),
+    }),
+  };
+}
+
+/** How long giving the lock back may take once the run has stopped (a cancelled job is killed soon). */
+const RELEASE_MS = 5_000;
+
+/** Give the lock back through ports the run's signal does not cancel, within RELEASE_MS. */
+async function release(lock: ClusterLock, ports: ApplyPorts): Promise<void> {
+  const clock = ports.clock;
+  const timer = new AbortController();
+  const cluster = resilient(ports.cluster, clock, {
+    callTimeoutMs: RELEASE_MS,
+    signal: timer.signal,
+  });
+  await Promise.race([
+    lock.release(cluster).catch(() => undefined),
+    clock.sleep(RELEASE_MS, timer.signal).catch(() => undefined),
+  ]);
+  timer.abort();
+}
+
 export async function apply(
   policy: Policy,
   file: string,
@@ -203,18 +247,7 @@ export async function apply(
   // Stopping comes from outside (SIGTERM) or from losing the cluster lock mid-roll.
   const lockLost = new AbortController();
   const signal = AbortSignal.any([options.signal ?? new AbortController().signal, lockLost.signal]);
-  const start = ports.clock.now();
-  // Throttling is retried whoever implements the ports (the sandbox throttles at the port).
-  const ctx: RollContext = {
-    cloud: resilient(ports.cloud, ports.clock),
-    cluster: resilient(ports.cluster, ports.clock),
-    clock: ports.clock,
-    emit: log.emit,
-    signal,
-    ...(options.maxDurationMs !== undefined && {
-      deadline: new Date(start.getTime() + options.maxDurationMs),
-    }),
-  };
+  const ctx = rollContext(ports, log, options, signal);
   const planner =
     options.planner ??
     new Planner(policy, file, {
@@ -232,10 +265,12 @@ export async function apply(
     ...(options.reason && { reason: options.reason }),
     ...(options.runUrl && { run: options.runUrl }),
   });
+  let stopped = "the run was cancelled";
   const holder = holderIdentity(options.runId);
   const lock = new ClusterLock(ctx, policy.cluster.name, holder, options.runUrl, (why) => {
     // Everything in flight stops now: another run may hold the cluster soon.
     ctx.emit({ type: "note", message: `${why}: stopping everything in flight` });
+    stopped = why;
     lockLost.abort();
   });
   let outcome: ApplyResult = {
@@ -255,10 +290,10 @@ export async function apply(
     await run.nodes.start();
     await rollGroups(run, order);
   } catch (e) {
-    outcome = outcomeOf(e, signal);
+    outcome = outcomeOf(e, signal, stopped);
   } finally {
     await run.nodes.close();
-    if (locked) await lock.release().catch(() => undefined);
+    if (locked) await release(lock, ports);
     ctx.emit({ type: "roll.end", result: outcome.result, message: outcome.message });
   }
   return outcome;

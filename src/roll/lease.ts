@@ -221,12 +221,15 @@ export class ClusterLock {
     return "renewed";
   }
 
-  /** Give the lease up (no holder) so the next run need not wait for it. */
-  async release(): Promise<void> {
+  /**
+   * Give the lease up (no holder) so the next run need not wait for it; through `cluster` when
+   * the run's own ports no longer answer (a cancelled run).
+   */
+  async release(cluster: RollContext["cluster"] = this.ctx.cluster): Promise<void> {
     this.stop.abort();
     await this.renewing;
     try {
-      await releaseLease(this.ctx.cluster, this.me.name, this.me.holder);
+      await releaseLease(cluster, this.me.name, this.me.holder);
     } finally {
       this.ctx.emit({ type: "lock.release", holder: this.me.holder });
     }
