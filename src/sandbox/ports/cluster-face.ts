@@ -24,7 +24,7 @@ import { toNode, toPdb, toPod } from "../sim/kube/convert.js";
 import type { KubeSim } from "../sim/kube/kube.js";
 import type { ApiGate } from "./api-gate.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
-import { WatchStream } from "./watch-stream.js";
+import { serveLifetime, WatchStream } from "./watch-stream.js";
 
 /** What the Cluster face needs of the world. */
 export interface ClusterView {
@@ -130,11 +130,16 @@ export class SandboxCluster implements SandboxClusterApi {
     const k = this.view.kube;
     const filter = this.#nodeFilter(opts);
     const watcher = { filter, stream: undefined as unknown as WatchStream<Node> };
+    let stop = () => {};
     watcher.stream = new WatchStream<Node>(
       this.view.clock,
-      () => k.removeNodeWatcher(watcher),
+      () => {
+        k.removeNodeWatcher(watcher);
+        stop();
+      },
       opts?.signal,
     );
+    stop = serveLifetime(watcher.stream, this.view.clock, opts, () => String(k.rv));
     if (opts?.resourceVersion === undefined)
       for (const n of k.nodeList()) {
         const obj = toNode(n);
@@ -204,11 +209,16 @@ export class SandboxCluster implements SandboxClusterApi {
     const k = this.view.kube;
     const filter = this.#podFilter(namespace, opts);
     const watcher = { filter, stream: undefined as unknown as WatchStream<Pod> };
+    let stop = () => {};
     watcher.stream = new WatchStream<Pod>(
       this.view.clock,
-      () => k.removePodWatcher(watcher),
+      () => {
+        k.removePodWatcher(watcher);
+        stop();
+      },
       opts?.signal,
     );
+    stop = serveLifetime(watcher.stream, this.view.clock, opts, () => String(k.rv));
     if (opts?.resourceVersion === undefined)
       for (const p of this.#pods(namespace, opts)) {
         const obj = toPod(p);
