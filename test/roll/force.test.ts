@@ -20,11 +20,12 @@ const tolerant = {
 };
 
 describe("force, finding by finding", () => {
-  it("says what it overrides: PDBs that never allow, several PDBs, pods that tolerate every taint", () => {
+  it("says what it overrides: PDBs that never allow, several PDBs, pods that tolerate every taint, pods without a controller", () => {
     expect(Object.keys(WITH_FORCE).sort()).toEqual([
       "multiple-pdbs",
       "pdb-blocks",
       "tolerates-everything",
+      "unmanaged-pods",
     ]);
   });
 
