@@ -2,6 +2,7 @@
 // --detailed-exitcode 2 = changes), 3 apply stopped early (run it again to continue).
 import { parseArgs } from "node:util";
 import { policyJsonSchemaText } from "../policy/index.js";
+import { describeFailure } from "../ports/index.js";
 import { generateScenarioYaml } from "../sandbox/scenarios/generate.js";
 import { serveSandbox } from "../sandbox/wire/serve.js";
 import { loadWorld } from "./sandbox-world.js";
@@ -146,7 +147,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`noderoll: ${(e as Error).message}\n\n${USAGE}`);
       return 2;
     }
-    process.stderr.write(`noderoll: ${(e as Error).message}\n`);
+    // Which API and call failed, after how many attempts, when it was an API call.
+    process.stderr.write(`noderoll: ${describeFailure(e)}\n`);
     return 1;
   }
 }

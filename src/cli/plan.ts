@@ -45,7 +45,11 @@ export async function runPlan(args: string[]): Promise<number> {
       region: policy.cluster.region,
       ...(values.kubeconfig && { kubeconfig: values.kubeconfig }),
     });
-    plan = (await observeAndPlan(policy, values.policy as string, ports, options)).plan;
+    try {
+      plan = (await observeAndPlan(policy, values.policy as string, ports, options)).plan;
+    } finally {
+      ports.close();
+    }
   }
   process.stdout.write(renderPlan(plan, values.format));
   if (plan.summary.errors > 0) return 1;

@@ -37,6 +37,14 @@ export interface ResilientOptions {
    * the sandbox's virtual clock a timer per request.
    */
   callTimeoutMs?: number;
+  /** Told of each retry: what failed, why (throttled, busy, no answer) and the wait. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface RetryInfo extends CallInfo {
+  why: "throttled" | "busy" | "no answer";
+  waitMs: number;
+  error: unknown;
 }
 const ATTEMPTS = { throttle: 8, tryLater: 8, network: 6 } as const;
 type Transient = keyof typeof ATTEMPTS;
@@ -163,7 +171,10 @@ async function retrying<T>(
       const kind = transient(e, call.method, call.args);
       if (!kind) throw tagCall(e, info);
       if (n + 1 >= ATTEMPTS[kind]) throw new ApiCallError(info, e);
-      await clock.sleep(waitMs(e, n), o.signal);
+      const wait = waitMs(e, n);
+      const why = kind === "throttle" ? "throttled" : kind === "tryLater" ? "busy" : "no answer";
+      o.onRetry?.({ ...info, why, waitMs: wait, error: e });
+      await clock.sleep(wait, o.signal);
     }
   }
 }
