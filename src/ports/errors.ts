@@ -134,11 +134,20 @@ export class ApiCallError extends Error {
   constructor(
     readonly info: CallInfo,
     override readonly cause: unknown,
+    /** A write that got no answer and was not repeated: it may have taken effect. */
+    readonly unconfirmed = false,
   ) {
     super(
-      `${info.api} ${info.call} failed after ${info.attempts} attempt${info.attempts === 1 ? "" : "s"}: ${describeCause(cause)}. Running it again continues from where this run stopped`,
+      `${info.api} ${info.call} failed after ${info.attempts} attempt${info.attempts === 1 ? "" : "s"}: ${describeCause(cause)}${unconfirmed ? " (not repeated: it may have taken effect)" : ""}. Running it again continues from where this run stopped`,
     );
   }
+}
+
+/** No answer came (the call may or may not have taken effect). */
+export function isLostAnswer(e: unknown): boolean {
+  return (
+    e instanceof NetworkError || (e instanceof ApiCallError && e.cause instanceof NetworkError)
+  );
 }
 
 function describeCause(e: unknown): string {

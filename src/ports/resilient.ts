@@ -169,6 +169,9 @@ async function retrying<T>(
       made += madeBy(e);
       const info = { ...callInfo(call.service, call.method, call.args), attempts: made };
       const kind = transient(e, call.method, call.args);
+      // No answer to a write that is not safe to repeat: named, and left to the caller, who
+      // may re-read whether it took effect.
+      if (!kind && e instanceof NetworkError) throw new ApiCallError(info, e, true);
       if (!kind) throw tagCall(e, info);
       if (n + 1 >= ATTEMPTS[kind]) throw new ApiCallError(info, e);
       const wait = waitMs(e, n);

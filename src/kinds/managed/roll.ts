@@ -7,9 +7,9 @@
 import type { ManagedGroupInfo } from "../../plan/index.js";
 import {
   ApiCallError,
+  isLostAnswer,
   isReady,
   isTryLater,
-  NetworkError,
   type EksUpdate,
   type Nodegroup,
   type UpdateConfig,
@@ -85,8 +85,7 @@ export function versionInput(job: Job, amiType: string | undefined): UpdateNodeg
 
 /** A failure after which EKS may have started the update anyway (the answer was lost) or be busy. */
 function mayHaveStarted(e: unknown): boolean {
-  const cause = e instanceof ApiCallError ? e.cause : e;
-  return cause instanceof NetworkError || isTryLater(cause);
+  return isLostAnswer(e) || isTryLater(e instanceof ApiCallError ? e.cause : e);
 }
 
 /** Start the version update; when its answer is lost or EKS is busy, follow the one in progress. */
@@ -159,14 +158,31 @@ class GroupWatch {
   };
 }
 
+/**
+ * The node group already runs the planned version and release (an update another run started
+ * ended between this run's plan and now): nothing to start. A launch template change is
+ * always started, EKS telling whether it is needed.
+ */
+function atTarget(job: Job, ng: Nodegroup): boolean {
+  const { target } = job.plan;
+  if (target.launchTemplateVersion !== undefined) return false;
+  if (!target.kubernetesVersion && !target.releaseVersion) return false;
+  return (
+    (!target.kubernetesVersion || target.kubernetesVersion === ng.version) &&
+    (!target.releaseVersion || target.releaseVersion === ng.releaseVersion)
+  );
+}
+
 /** The update to follow: one in progress (an updateConfig change is seen through first), or a new one. */
 async function theUpdate(
   ctx: RollContext,
   job: Job,
   ng: Nodegroup,
 ): Promise<EksUpdate | undefined> {
-  let running = ng.status === "UPDATING" ? await inProgress(ctx, job) : undefined;
-  let config = ng.updateConfig;
+  let latest = ng;
+  let running =
+    ng.status === "UPDATING" ? await inProgress(ctx, job, (n) => (latest = n)) : undefined;
+  let config = latest.updateConfig;
   if (running)
     ctx.emit({
       type: "note",
@@ -175,12 +191,18 @@ async function theUpdate(
   if (running && running.type !== "VersionUpdate") {
     // An updateConfig change an earlier run started: it must end before anything else.
     await awaitSuccess(ctx, job, running);
-    config = (await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name)).updateConfig;
+    latest = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
+    config = latest.updateConfig;
     running = undefined;
   }
   if (running) return running;
+  // UPDATING, and no update in progress any more: it ended meanwhile; see what it left.
+  if (latest.status === "UPDATING") {
+    latest = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
+    config = latest.updateConfig;
+  }
   await applyConfig(ctx, job, config);
-  if (job.plan.replacements.length === 0) return undefined;
+  if (job.plan.replacements.length === 0 || atTarget(job, latest)) return undefined;
   const started = await startVersionUpdate(ctx, job, ng.amiType);
   report(ctx, job.plan.name, { ...started, errors: [] });
   return started;

@@ -4,7 +4,7 @@
 // found from the node group's status (UPDATING) and every page of update ids, each described
 // for its status and createdAt — never by trusting the first ids listed.
 import { CONCURRENCY, mapLimit, type ManagedGroupInfo } from "../../plan/index.js";
-import type { EksUpdate } from "../../ports/index.js";
+import type { EksUpdate, Nodegroup } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
 import type { GroupJob } from "../kind.js";
 
@@ -75,8 +75,13 @@ export function failureCode(u: EksUpdate): RollError["code"] {
  * The update in progress on the node group, if any: only an UPDATING node group has one; then
  * every update id is described and the newest in progress (by createdAt) is the one.
  */
-export async function inProgress(ctx: RollContext, job: Job): Promise<EksUpdate | undefined> {
+export async function inProgress(
+  ctx: RollContext,
+  job: Job,
+  seen?: (ng: Nodegroup) => void,
+): Promise<EksUpdate | undefined> {
   const ng = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
+  seen?.(ng);
   if (ng.status !== "UPDATING") return undefined;
   const scope = { name: job.cluster, nodegroupName: job.plan.name };
   const ids = await ctx.cloud.eks.listUpdates(scope);
