@@ -15,6 +15,9 @@ import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
 
 let hole: Server;
 let port = 0;
+/** Answers with headers and the start of a body, then nothing more. */
+let half: Server;
+let halfPort = 0;
 const sockets = new Set<Socket>();
 const dir = mkdtempSync(join(tmpdir(), "noderoll-deadlines-"));
 
@@ -27,10 +30,23 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => hole.listen(0, "127.0.0.1", r));
   port = (hole.address() as { port: number }).port;
+  half = createServer((s) => {
+    sockets.add(s);
+    s.on("error", () => undefined);
+    s.on("close", () => sockets.delete(s));
+    s.once("data", () =>
+      s.write(
+        "HTTP/1.1 200 OK\r\ncontent-type: text/xml\r\ncontent-length: 4096\r\n\r\n<DescribeAutoScalingGroupsResponse>",
+      ),
+    );
+  });
+  await new Promise<void>((r) => half.listen(0, "127.0.0.1", r));
+  halfPort = (half.address() as { port: number }).port;
 });
 afterAll(async () => {
   for (const s of sockets) s.destroy();
   await new Promise<void>((r) => hole.close(() => r()));
+  await new Promise<void>((r) => half.close(() => r()));
 });
 
 /** Only a bound for "does not hang", far above the deadlines under test. */
@@ -67,27 +83,33 @@ function kubeconfig(): KubeConfig {
 }
 
 describe("requests into a dead connection", () => {
-  it("AWS: ends by the request timeout, after the SDK's own attempts, as a NetworkError", async () => {
-    const saved = process.env.AWS_ENDPOINT_URL_AUTO_SCALING;
-    process.env.AWS_ENDPOINT_URL_AUTO_SCALING = `http://127.0.0.1:${port}`;
-    try {
-      const cloud = awsCloud({
-        region: "eu-west-1",
-        credentials: async () => DEFAULT_CREDENTIALS,
-        requestTimeoutMs: 1500,
-        maxAttempts: 2,
-      });
-      const { error, ms } = await timed(
-        cloud.autoScaling.describeAutoScalingGroups({ AutoScalingGroupNames: ["w"] }),
-      );
-      expect(error).toBeInstanceOf(NetworkError);
-      expect(error).toMatchObject({ code: "ETIMEDOUT", attempts: 2 });
-      expect(ms).toBeLessThan(HANG_MS);
-    } finally {
-      if (saved === undefined) delete process.env.AWS_ENDPOINT_URL_AUTO_SCALING;
-      else process.env.AWS_ENDPOINT_URL_AUTO_SCALING = saved;
-    }
-  });
+  it.each([
+    ["no answer at all", () => port],
+    ["an answer that stalls after its headers", () => halfPort],
+  ])(
+    "AWS, %s: ends by its deadline, after the SDK's own attempts, as a NetworkError",
+    async (_, at) => {
+      const saved = process.env.AWS_ENDPOINT_URL_AUTO_SCALING;
+      process.env.AWS_ENDPOINT_URL_AUTO_SCALING = `http://127.0.0.1:${at()}`;
+      try {
+        const cloud = awsCloud({
+          region: "eu-west-1",
+          credentials: async () => DEFAULT_CREDENTIALS,
+          requestTimeoutMs: 1500,
+          maxAttempts: 2,
+        });
+        const { error, ms } = await timed(
+          cloud.autoScaling.describeAutoScalingGroups({ AutoScalingGroupNames: ["w"] }),
+        );
+        expect(error).toBeInstanceOf(NetworkError);
+        expect(error).toMatchObject({ code: "ETIMEDOUT", attempts: 2 });
+        expect(ms).toBeLessThan(HANG_MS);
+      } finally {
+        if (saved === undefined) delete process.env.AWS_ENDPOINT_URL_AUTO_SCALING;
+        else process.env.AWS_ENDPOINT_URL_AUTO_SCALING = saved;
+      }
+    },
+  );
 
   it("Kubernetes: ends by the request timeout as a NetworkError", async () => {
     const http = new KubeHttp({

@@ -3,8 +3,10 @@
 // endpoints from the standard AWS_ENDPOINT_URL_* variables (the SDK reads them itself), errors
 // turned into AwsApiError — or NetworkError when no answer came, with the attempts the SDK made.
 // The SDK's HTTP handler waits forever by default; here a connection must open within
-// CONNECT_MS and an answer come within REQUEST_MS (NodeHttpHandlerOptions in @smithy/types),
-// and every request is aborted when the adapters are closed.
+// CONNECT_MS, an answer start within REQUEST_MS, and a socket never sit idle for IDLE_MS — the
+// request timeout ends when the answer's headers arrive, so a body that stalls is caught by
+// the idle timeout (NodeHttpHandlerOptions in @smithy/types) — and every request is aborted
+// when the adapters are closed.
 import {
   AutoScalingClient,
   DescribeAutoScalingGroupsCommand,
@@ -59,6 +61,7 @@ export interface AwsCloudOptions {
 
 export const CONNECT_MS = 10_000;
 export const REQUEST_MS = 60_000;
+export const IDLE_MS = 30_000;
 
 /** The SDK clients' settings: retries, timeouts, one keep-alive agent with bounded sockets. */
 export function sdkConfig(options: AwsCloudOptions) {
@@ -70,6 +73,7 @@ export function sdkConfig(options: AwsCloudOptions) {
       connectionTimeout: options.connectionTimeoutMs ?? CONNECT_MS,
       requestTimeout: options.requestTimeoutMs ?? REQUEST_MS,
       throwOnRequestTimeout: true,
+      socketTimeout: Math.min(IDLE_MS, options.requestTimeoutMs ?? IDLE_MS),
       httpsAgent: { keepAlive: true, maxSockets: 32 },
       httpAgent: { keepAlive: true, maxSockets: 32 },
     },
@@ -79,6 +83,7 @@ export function sdkConfig(options: AwsCloudOptions) {
 
 interface SdkError {
   name?: string;
+  $fault?: string;
   Code?: string;
   code?: string;
   message?: string;
@@ -90,7 +95,9 @@ export function portError(e: unknown): unknown {
   const err = e as SdkError;
   if (err?.name === "AbortError") return e;
   const attempts = err?.$metadata?.attempts ?? 1;
-  if (err?.$metadata?.httpStatusCode === undefined) {
+  // A service's answer is an exception with a $fault; a broken or silent connection is not,
+  // even when the answer's headers had arrived (a body that stalled).
+  if (err?.$fault === undefined) {
     const net =
       err?.name === "TimeoutError"
         ? new NetworkError("ETIMEDOUT", err.message ?? "timed out")
