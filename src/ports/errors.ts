@@ -151,11 +151,12 @@ export function isLostAnswer(e: unknown): boolean {
 }
 
 function describeCause(e: unknown): string {
-  if (e instanceof KubeApiError) return `HTTP ${e.status} ${e.reason}: ${e.message}`;
-  if (e instanceof AwsApiError) return `${e.code}: ${e.message}`;
+  const text = (e as Error)?.message?.replace(/\.+$/, "") ?? String(e);
+  if (e instanceof KubeApiError) return `HTTP ${e.status} ${e.reason}: ${text}`;
+  if (e instanceof AwsApiError) return `${e.code}: ${text}`;
   if (e instanceof NetworkError)
-    return e.code === "ETIMEDOUT" ? `no answer (${e.message})` : `${e.code} (${e.message})`;
-  return (e as Error)?.message ?? String(e);
+    return e.code === "ETIMEDOUT" ? `no answer (${text})` : `${e.code} (${text})`;
+  return text;
 }
 
 const CALL = Symbol("call");

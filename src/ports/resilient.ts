@@ -46,7 +46,12 @@ export interface RetryInfo extends CallInfo {
   waitMs: number;
   error: unknown;
 }
-const ATTEMPTS = { throttle: 8, tryLater: 8, network: 6 } as const;
+/**
+ * Attempts per kind of failure, the first included. A throttled client is asked to come back
+ * later, and a roll can be patient: up to 24 attempts, each after the server's Retry-After or a
+ * backoff capped at 20 s (40 s for AWS) — minutes, not seconds, before giving up.
+ */
+const ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 } as const;
 type Transient = keyof typeof ATTEMPTS;
 
 const SERVICES: Record<string, string> = { eks: "EKS", autoScaling: "Auto Scaling", ec2: "EC2" };
@@ -63,6 +68,7 @@ function callInfo(service: string | undefined, method: string, args: unknown[]):
     };
   }
   const [a = "", b = "", c = ""] = args.map((x) => (typeof x === "string" ? x : ""));
+  const lease = (args[1] as Lease | undefined)?.metadata?.name ?? "";
   const calls: Record<string, string> = {
     listNodes: "GET nodes (list)",
     getNode: `GET nodes/${a}`,
@@ -74,8 +80,8 @@ function callInfo(service: string | undefined, method: string, args: unknown[]):
     listPodDisruptionBudgets: `GET poddisruptionbudgets (list, ${a ? `namespace ${a}` : "all namespaces"})`,
     getWorkload: `GET ${a.toLowerCase()}s ${b}/${c}`,
     getLease: `GET leases ${a}/${b}`,
-    createLease: `POST leases ${a}`,
-    updateLease: `PUT leases ${a}`,
+    createLease: `POST leases ${a}/${lease}`,
+    updateLease: `PUT leases ${a}/${lease}`,
   };
   return { api: "Kubernetes API", call: calls[method] ?? method, attempts: 0 };
 }
@@ -161,6 +167,9 @@ async function retrying<T>(
   attempt: (n: number) => Promise<T>,
 ): Promise<T> {
   let made = 0;
+  // Each kind of failure has its own budget: throttling in between does not use up the
+  // attempts a lost answer gets, nor the other way round.
+  const tries: Record<Transient, number> = { throttle: 0, tryLater: 0, network: 0 };
   for (let n = 0; ; n++) {
     try {
       return await bounded(attempt(n), clock, o);
@@ -173,8 +182,8 @@ async function retrying<T>(
       // may re-read whether it took effect.
       if (!kind && e instanceof NetworkError) throw new ApiCallError(info, e, true);
       if (!kind) throw tagCall(e, info);
-      if (n + 1 >= ATTEMPTS[kind]) throw new ApiCallError(info, e);
-      const wait = waitMs(e, n);
+      if (++tries[kind] >= ATTEMPTS[kind]) throw new ApiCallError(info, e);
+      const wait = waitMs(e, tries[kind] - 1);
       const why = kind === "throttle" ? "throttled" : kind === "tryLater" ? "busy" : "no answer";
       o.onRetry?.({ ...info, why, waitMs: wait, error: e });
       await clock.sleep(wait, o.signal);

@@ -55,8 +55,10 @@ describe("resilient ports", () => {
       .run(resilient(unsafe.cluster, clock).patchNode("a", { unschedulable: true }))
       .catch((x: unknown) => x);
     expect(unsafe.calls).toHaveLength(1);
-    expect(e).toBeInstanceOf(NetworkError);
+    expect(e).toBeInstanceOf(ApiCallError);
+    expect((e as ApiCallError).cause).toBeInstanceOf(NetworkError);
     expect(callOf(e)).toEqual({ api: "Kubernetes API", call: "PATCH nodes/a", attempts: 1 });
+    expect((e as Error).message).toMatch(/not repeated: it may have taken effect/);
   });
 
   it("never repeats DetachInstances after a lost answer, but retries AWS's try-later refusals", async () => {
@@ -64,7 +66,7 @@ describe("resilient ports", () => {
     const lost = flaky([reset()]);
     await expect(
       clock.run(resilient(lost.cloud, clock).autoScaling.detachInstances({})),
-    ).rejects.toBeInstanceOf(NetworkError);
+    ).rejects.toMatchObject({ name: "ApiCallError", cause: expect.any(NetworkError) });
     expect(lost.calls).toHaveLength(1);
     const busy = flaky([
       new AwsApiError("ScalingActivityInProgress", "Scaling activity in progress"),
@@ -86,6 +88,24 @@ describe("resilient ports", () => {
     expect(e.message).toMatch(
       /^EKS UpdateNodegroupVersion failed after 8 attempts: ResourceInUseException: busy\. Running it again continues/,
     );
+  });
+
+  it("gives throttling and lost answers budgets of their own", async () => {
+    const clock = new VirtualClock(0);
+    const throttled = () => new KubeApiError(429, "TooManyRequests", "slow down", 1);
+    // Throttled in between: the resets still get their six attempts, and the call succeeds.
+    const f = flaky([
+      reset(),
+      throttled(),
+      reset(),
+      throttled(),
+      reset(),
+      throttled(),
+      reset(),
+      reset(),
+    ]);
+    expect(await clock.run(resilient(f.cluster, clock).getNode("a"))).toBe("getNode");
+    expect(f.calls).toHaveLength(9);
   });
 
   it("counts the attempts an implementation already made (the SDK retries on its own)", async () => {

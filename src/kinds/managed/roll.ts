@@ -88,24 +88,32 @@ function mayHaveStarted(e: unknown): boolean {
   return isLostAnswer(e) || isTryLater(e instanceof ApiCallError ? e.cause : e);
 }
 
-/** Start the version update; when its answer is lost or EKS is busy, follow the one in progress. */
+/**
+ * Start the version update. When its answer is lost or EKS stays busy, the node group is read
+ * again: an update in progress is followed; none, after a lost answer, means the request never
+ * took effect, and it is made again (a re-read makes the repeat safe).
+ */
 async function startVersionUpdate(
   ctx: RollContext,
   job: Job,
   amiType: string | undefined,
 ): Promise<EksUpdate> {
   const input = versionInput(job, amiType);
-  try {
-    return await ctx.cloud.eks.updateNodegroupVersion(input);
-  } catch (e) {
-    if (!mayHaveStarted(e)) throw e;
-    const running = await inProgress(ctx, job);
-    if (running?.type !== "VersionUpdate") throw e;
-    ctx.emit({
-      type: "note",
-      message: `${job.plan.name}: the answer to UpdateNodegroupVersion was lost; following EKS update ${running.id} in progress`,
-    });
-    return running;
+  for (let n = 1; ; n++) {
+    try {
+      return await ctx.cloud.eks.updateNodegroupVersion(input);
+    } catch (e) {
+      if (!mayHaveStarted(e)) throw e;
+      const running = await inProgress(ctx, job);
+      if (running?.type === "VersionUpdate") {
+        ctx.emit({
+          type: "note",
+          message: `${job.plan.name}: UpdateNodegroupVersion got no clear answer; following EKS update ${running.id} in progress`,
+        });
+        return running;
+      }
+      if (running || !isLostAnswer(e) || n >= 3) throw e;
+    }
   }
 }
 

@@ -5,7 +5,7 @@
 import { isLostAnswer, type AsgInstance } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
 
-const TRIES = 3;
+const TRIES = 4;
 
 /** The instance as the group sees it now, or undefined once it is no longer the group's. */
 async function member(
@@ -19,7 +19,11 @@ async function member(
   return asg?.Instances.find((i) => i.InstanceId === instanceId);
 }
 
-async function confirmed(write: () => Promise<unknown>, done: () => Promise<boolean>) {
+async function confirmed(
+  ctx: RollContext,
+  write: () => Promise<unknown>,
+  done: () => Promise<boolean>,
+) {
   for (let n = 1; ; n++) {
     try {
       await write();
@@ -27,6 +31,7 @@ async function confirmed(write: () => Promise<unknown>, done: () => Promise<bool
     } catch (e) {
       if (!isLostAnswer(e) || n >= TRIES) throw e;
       if (await done()) return;
+      await ctx.clock.sleep(1000 * 2 ** n, ctx.signal);
     }
   }
 }
@@ -34,6 +39,7 @@ async function confirmed(write: () => Promise<unknown>, done: () => Promise<bool
 /** Detach an instance (surge by detaching, kOps' way), however its answer went. */
 export function detachConfirmed(ctx: RollContext, group: string, instanceId: string) {
   return confirmed(
+    ctx,
     () =>
       ctx.cloud.autoScaling.detachInstances({
         AutoScalingGroupName: group,
@@ -50,6 +56,7 @@ export function detachConfirmed(ctx: RollContext, group: string, instanceId: str
 /** Terminate an instance through its group without a decrement, however its answer went. */
 export function terminateConfirmed(ctx: RollContext, group: string, instanceId: string) {
   return confirmed(
+    ctx,
     () =>
       ctx.cloud.autoScaling.terminateInstanceInAutoScalingGroup({
         InstanceId: instanceId,

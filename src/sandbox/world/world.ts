@@ -77,12 +77,12 @@ export class World {
     buildWorld(s, { now: this.clock.nowMs(), random, availability, ec2, autoScaling, eks, kube });
     const base = { clock: this.clock, timeline: this.timeline, gate: this.gate };
     const { name: clusterName, region } = s.cluster;
-    this.cloud = withFaults(
-      new SandboxCloud({ ...base, clusterName, region, eks, autoScaling, ec2 }),
-      base,
-      "aws",
-    );
-    this.cluster = withFaults(new SandboxCluster({ ...base, kube }), base, "kubernetes");
+    // The faults' proxy only when the scenario asks for faults: big worlds pay nothing for it.
+    const hostile = network.length + watch.length + tryLater.length > 0;
+    const cloud = new SandboxCloud({ ...base, clusterName, region, eks, autoScaling, ec2 });
+    const cluster = new SandboxCluster({ ...base, kube });
+    this.cloud = hostile ? withFaults(cloud, base, "aws") : cloud;
+    this.cluster = hostile ? withFaults(cluster, base, "kubernetes") : cluster;
     if (s.autoscaler.enabled)
       this.autoscaler = new ClusterAutoscaler(
         { clock: this.clock, kube, autoScaling, groupOf: (name) => this.asg(name) },
