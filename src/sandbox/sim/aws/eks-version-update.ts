@@ -8,10 +8,13 @@
 //   scale-up    max and desired grow by max(2 × zones, maxUnavailable); wait until at least one
 //               new node per zone of the group is there and every new node is Ready with the
 //               EKS labels (else NodeCreationFailure); taint every node without the latest
-//               labels eks.amazonaws.com/nodegroup=unschedulable:NoSchedule.
+//               labels eks.amazonaws.com/nodegroup=unschedulable:NoSchedule — and, with the
+//               scenario's eks.cordon: when-new-nodes-ready, cordon them all now (an open
+//               correction to the guide: awsdocs/amazon-eks-user-guide pull request 1229).
 //   upgrade     pick up to maxUnavailable old nodes at random; drain each (evictions, PDBs
 //               honoured, 429s retried) for at most 15 minutes, then PodEvictionFailure unless
-//               `force`, which deletes what is left; cordon; wait 60 s; label it
+//               `force`, which goes on with the pods still running (they end with the node:
+//               UpdateNodegroupVersion's force, EKS API reference); cordon; wait 60 s; label it
 //               node.kubernetes.io/exclude-from-external-load-balancers=true; terminate it
 //               through the group (no decrement, so a new node replaces it); repeat.
 //   scale-down  max and desired shrink by one at a time back to the sizes before the update
@@ -20,8 +23,9 @@
 //               leave the sizes as they are.
 //
 // Where the guide is silent the sandbox chooses, and says so here: a failed update leaves the
-// group scaled up and tainted (EKS does not roll back); the surplus removed in scale-down is
-// drained like the old nodes.
+// group scaled up and tainted (EKS does not roll back) and ACTIVE, so another update may start
+// (a NodeCreationFailure stays a health issue while its instances do); the surplus removed in
+// scale-down is drained like the old nodes.
 //
 // Each phase is a generator that yields what it waits for; the driver awaits it and resumes the
 // phase. So the driver adds no wait of its own between phases, and the update interleaves with
