@@ -249,7 +249,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (controller.signal.aborted) return;
     core.warning(
-      `${signal}: the workflow was cancelled; finishing or abandoning the node in flight, then stopping. The next run continues where this one stopped.`,
+      `${signal}: the workflow was cancelled; stopping now, abandoning what is in flight. The next run continues where this one stopped.`,
     );
     controller.abort();
   };

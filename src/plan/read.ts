@@ -134,8 +134,9 @@ function preStopSeconds(c: Pod["spec"]["containers"][number]): number | undefine
 }
 
 function podInfo(p: Pod, workloadOf: Map<string, string>): PodInfo {
-  const owner =
-    p.metadata.ownerReferences?.find((o) => o.controller) ?? p.metadata.ownerReferences?.[0];
+  // Only the controller counts as the owner (kubectl drain's filters): a pod another object
+  // merely owns has no controller to bring it back.
+  const owner = p.metadata.ownerReferences?.find((o) => o.controller === true);
   const ns = p.metadata.namespace ?? "default";
   const containers: ContainerInfo[] = p.spec.containers.map((c) => {
     const sleep = preStopSeconds(c);
