@@ -172,10 +172,11 @@ async function rollGroups(run: Run, order: string[]): Promise<void> {
 
 function outcomeOf(e: unknown, signal: AbortSignal, stopped: string): ApplyResult {
   const code = e instanceof RollError ? e.code : undefined;
-  if (signal.aborted && !code)
+  // Why the run stopped (the lock lost, the job cancelled) first; where it was, after.
+  if (signal.aborted && (!code || code === "Cancelled"))
     return {
       result: "cancelled",
-      message: `Cancelled: ${stopped}; what was in flight was abandoned, leaving only marks the next run resumes from. Run apply again to continue: it picks up where this run stopped.`,
+      message: `Cancelled: ${stopped}${code ? ` (${(e as RollError).message})` : ""}; what was in flight was abandoned, leaving only marks the next run resumes from. Run apply again to continue: it picks up where this run stopped.`,
     };
   const result: Result =
     signal.aborted || code === "Cancelled" || code === "Deadline"
