@@ -17,11 +17,18 @@ interface ErrorLike {
   cause?: unknown;
 }
 
-/** The error, or the first cause in its chain, that has a socket error code. */
+/**
+ * The error in the chain that has a socket error code, preferring the socket's own (the one that
+ * names the address and port) over a wrapper that only copied the code.
+ */
 function socketError(e: unknown): ErrorLike | undefined {
+  let found: ErrorLike | undefined;
   for (let cur = e as ErrorLike | undefined, i = 0; cur && i < 5; cur = cur.cause as ErrorLike, i++)
-    if (typeof cur.code === "string" && /^E[A-Z]+$/.test(cur.code)) return cur;
-  return undefined;
+    if (typeof cur.code === "string" && /^E[A-Z]+$/.test(cur.code)) {
+      found ??= cur;
+      if (cur.address !== undefined) return cur;
+    }
+  return found;
 }
 
 /** Which API an endpoint belongs to, from the standard AWS_ENDPOINT_URL_* variables. */

@@ -49,8 +49,10 @@ export class NetworkError extends Error {
     readonly attempts = 1,
     /** false when the request certainly never reached the server. */
     readonly sent?: boolean,
+    /** The socket's own error: its address and port say which endpoint did not answer. */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 
@@ -75,9 +77,9 @@ export function asNetworkError(e: unknown): NetworkError | undefined {
   const code = typeof err?.code === "string" ? err.code : undefined;
   const message = typeof err?.message === "string" ? err.message : String(e);
   if (code && SOCKET_CODES.has(code))
-    return new NetworkError(code, message, 1, code === "ECONNREFUSED" ? false : undefined);
+    return new NetworkError(code, message, 1, code === "ECONNREFUSED" ? false : undefined, e);
   if (/socket hang up|premature close|aborted/i.test(message) && err?.name !== "AbortError")
-    return new NetworkError("ECONNRESET", message);
+    return new NetworkError("ECONNRESET", message, 1, undefined, e);
   return undefined;
 }
 

@@ -102,7 +102,7 @@ export function portError(e: unknown): unknown {
       err?.name === "TimeoutError"
         ? new NetworkError("ETIMEDOUT", err.message ?? "timed out")
         : asNetworkError(e);
-    if (net) return new NetworkError(net.code, net.message, attempts, net.sent);
+    if (net) return new NetworkError(net.code, net.message, attempts, net.sent, net.cause ?? e);
   }
   if (err?.$metadata)
     return new AwsApiError(
