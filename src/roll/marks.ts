@@ -16,20 +16,37 @@ export const EXCLUDE_LB_LABEL = "node.kubernetes.io/exclude-from-external-load-b
 export const SCALE_DOWN_DISABLED = "cluster-autoscaler.kubernetes.io/scale-down-disabled";
 export const SCALE_DOWN_BY_US = "noderoll.io/scale-down-disabled";
 
-/** Read, change, write with the node's resourceVersion; retried on conflicts. */
+/**
+ * Read, change, write with the node's resourceVersion; retried on conflicts. `known` is the
+ * node as the watched cache has it: the first write goes from it without a read — the
+ * resourceVersion precondition makes that safe, a stale copy only costs a 409 and a read. When
+ * the cached copy needs no change it is read from the API to make sure.
+ */
 export async function updateNode(
   ctx: RollContext,
   name: string,
   change: (n: Node) => Parameters<RollContext["cluster"]["patchNode"]>[1] | undefined,
+  known?: Node,
 ): Promise<Node | undefined> {
+  let cached = known?.metadata.resourceVersion ? known : undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const node = await ctx.cluster.getNode(name).catch((e: unknown) => {
-      if (e instanceof KubeApiError && e.status === 404) return undefined;
-      throw e;
-    });
+    const node =
+      cached ??
+      (await ctx.cluster.getNode(name).catch((e: unknown) => {
+        if (e instanceof KubeApiError && e.status === 404) return undefined;
+        throw e;
+      }));
+    const fromCache = cached !== undefined;
+    cached = undefined;
     if (!node) return undefined;
     const patch = change(node);
-    if (!patch) return node;
+    if (!patch) {
+      if (fromCache) {
+        attempt--;
+        continue;
+      }
+      return node;
+    }
     try {
       return await ctx.cluster.patchNode(name, {
         ...patch,
@@ -45,13 +62,24 @@ export async function updateNode(
 export const hasTaint = (n: Node, t: Taint) =>
   (n.spec.taints ?? []).some((x) => x.key === t.key && x.effect === t.effect);
 
-export async function addTaint(ctx: RollContext, name: string, taint: Taint): Promise<boolean> {
+export async function addTaint(
+  ctx: RollContext,
+  name: string,
+  taint: Taint,
+  known?: Node,
+): Promise<boolean> {
   let added = false;
-  await updateNode(ctx, name, (n) => {
-    if (hasTaint(n, taint)) return undefined;
-    added = true;
-    return { taints: [...(n.spec.taints ?? []), taint] };
-  });
+  await updateNode(
+    ctx,
+    name,
+    (n) => {
+      added = false;
+      if (hasTaint(n, taint)) return undefined;
+      added = true;
+      return { taints: [...(n.spec.taints ?? []), taint] };
+    },
+    known,
+  );
   return added;
 }
 
@@ -67,11 +95,29 @@ export async function removeTaint(ctx: RollContext, name: string, taint: Taint):
   );
 }
 
-export async function cordon(ctx: RollContext, name: string, runId: string): Promise<void> {
-  await updateNode(ctx, name, (n) =>
-    n.spec.unschedulable && n.metadata.annotations?.[CORDONED_ANNOTATION]
-      ? undefined
-      : { unschedulable: true, annotations: { [CORDONED_ANNOTATION]: runId } },
+/**
+ * Cordon (our mark with it), and with `excludeLb` exclude from external load balancers: one
+ * patch, from the cached node when there is one.
+ */
+export async function cordon(
+  ctx: RollContext,
+  name: string,
+  runId: string,
+  o: { excludeLb?: boolean; known?: Node } = {},
+): Promise<void> {
+  await updateNode(
+    ctx,
+    name,
+    (n) => {
+      const cordoned = n.spec.unschedulable && n.metadata.annotations?.[CORDONED_ANNOTATION];
+      const excluded = !o.excludeLb || n.metadata.labels?.[EXCLUDE_LB_LABEL] === "true";
+      if (cordoned && excluded) return undefined;
+      return {
+        ...(!cordoned && { unschedulable: true, annotations: { [CORDONED_ANNOTATION]: runId } }),
+        ...(!excluded && { labels: { [EXCLUDE_LB_LABEL]: "true" } }),
+      };
+    },
+    o.known,
   );
 }
 

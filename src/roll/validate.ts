@@ -19,6 +19,24 @@ export interface NodeOwner {
 
 export const VALIDATION_PERIOD_MS = 10_000;
 
+/** The nodes' part of validation: every node Ready (a node being deleted is going anyway). */
+export function nodeFailures(
+  nodes: Iterable<Node>,
+  ownerOf: (node: Node) => NodeOwner,
+): ValidationFailure[] {
+  const failures: ValidationFailure[] = [];
+  for (const n of nodes) {
+    if (n.metadata.deletionTimestamp || hasReadyCondition(n.status.conditions)) continue;
+    const owner = ownerOf(n);
+    failures.push({
+      message: `node ${n.metadata.name} is not Ready`,
+      ...(owner.group && { group: owner.group }),
+      ...(owner.controlPlane && { controlPlane: true }),
+    });
+  }
+  return failures;
+}
+
 /**
  * `cached` is the engine's watched node cache: validating from it spares the API server a
  * cluster-wide node list every 10 s (the Kubernetes docs' "efficient detection of changes":
@@ -40,16 +58,7 @@ export async function validateCluster(
       ctx.cluster.listPods("kube-system", { ...pageOf(cont), resourceVersion: "0" }),
     ).then((r) => r.items),
   ]);
-  const failures: ValidationFailure[] = [];
-  for (const n of nodes) {
-    if (n.metadata.deletionTimestamp || hasReadyCondition(n.status.conditions)) continue;
-    const owner = ownerOf(n);
-    failures.push({
-      message: `node ${n.metadata.name} is not Ready`,
-      ...(owner.group && { group: owner.group }),
-      ...(owner.controlPlane && { controlPlane: true }),
-    });
-  }
+  const failures = nodeFailures(nodes, ownerOf);
   const nodeNames = new Set(nodes.map((n) => n.metadata.name));
   for (const p of system as Pod[]) {
     if (

@@ -2,9 +2,14 @@
 // (by the node watch, not by polling the API server) until enough do, and keeping the cluster
 // autoscaler off the new nodes while the roll still needs them.
 import type { SelfManagedGroupInfo } from "../../plan/index.js";
-import { isReady, listAll, pageOf } from "../../ports/index.js";
+import { isReady, listAll, pageOf, type Node } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
-import { SCALE_DOWN_BY_US, SCALE_DOWN_DISABLED, updateNode } from "../../roll/marks.js";
+import {
+  DETACHED_LABEL,
+  SCALE_DOWN_BY_US,
+  SCALE_DOWN_DISABLED,
+  updateNode,
+} from "../../roll/marks.js";
 import type { GroupJob } from "../kind.js";
 
 type Job = GroupJob<SelfManagedGroupInfo>;
@@ -50,16 +55,57 @@ export async function waitForCapacity(
   for (;;) {
     const r = await groupReadiness(ctx, job);
     if (r.ready.length >= want(r.desired)) return r.ready;
-    if (ctx.clock.now().getTime() > deadline) {
-      throw new RollError(
-        "NodeCreationFailure",
-        `${job.plan.name}: ${r.ready.length} of ${want(r.desired)} nodes Ready after ${Math.round(timeoutMs / 60_000)} min; instances without a Ready node: ${r.waiting.join(", ") || "none launched (check the group's scaling activities)"}`,
-      );
-    }
+    if (ctx.clock.now().getTime() > deadline) throw creationFailure(job, r, want(r.desired));
     await job.nodes.changed(POLL_MS);
     if (ctx.signal.aborted)
       throw new RollError("Cancelled", "cancelled while waiting for new nodes");
   }
+}
+
+export interface Room {
+  /** How many more of the group's nodes may go out of service now without the Ready,
+   * schedulable nodes falling below desired − maxUnavailable. */
+  room: number;
+  /** The instances (members of the group) with a Ready node. */
+  ready: string[];
+  /** The members without a Ready node yet. */
+  waiting: string[];
+  desired: number;
+}
+
+/**
+ * The capacity budget from one read of the group and the watched node cache: Ready,
+ * schedulable nodes of its members and of the instances detached from it for surge, less the
+ * nodes `busy` (in flight: cordoned or about to be, whatever the cache shows yet), against
+ * desired − maxUnavailable — the invariant itself, so a node starts the moment it holds.
+ */
+export async function capacityRoom(
+  ctx: RollContext,
+  job: Job,
+  busy: ReadonlySet<string>,
+): Promise<Room> {
+  const r = await groupReadiness(ctx, job);
+  const schedulable = (n: Node | undefined): n is Node =>
+    n !== undefined &&
+    isReady(n) &&
+    !n.spec.unschedulable &&
+    !n.metadata.deletionTimestamp &&
+    !busy.has(n.metadata.name);
+  let count = 0;
+  for (const id of r.ready) if (schedulable(job.nodes.byInstance(id))) count++;
+  for (const n of job.nodes.byName.values())
+    if (n.metadata.labels?.[DETACHED_LABEL] === job.plan.name && schedulable(n)) count++;
+  const floor = r.desired - job.plan.budgets.maxUnavailable;
+  return { room: count - floor, ready: r.ready, waiting: r.waiting, desired: r.desired };
+}
+
+/** NodeCreationFailure: the group's capacity did not come back within the validation timeout. */
+export function creationFailure(job: Job, r: { ready: string[]; waiting: string[] }, want: number) {
+  const timeoutMs = job.plan.settings.validation.timeoutMs;
+  return new RollError(
+    "NodeCreationFailure",
+    `${job.plan.name}: ${r.ready.length} of ${want} nodes Ready after ${Math.round(timeoutMs / 60_000)} min; instances without a Ready node: ${r.waiting.join(", ") || "none launched (check the group's scaling activities)"}`,
+  );
 }
 
 /** Whether at least `want` Ready nodes back the group's instances now (no waiting). */
@@ -83,9 +129,15 @@ export async function protectNewNodes(
     if (old.has(id)) continue;
     const n = job.nodes.byInstance(id);
     if (n && n.metadata.annotations?.[SCALE_DOWN_DISABLED] === undefined) {
-      await updateNode(ctx, n.metadata.name, () => ({
-        annotations: { [SCALE_DOWN_DISABLED]: "true", [SCALE_DOWN_BY_US]: job.runId },
-      }));
+      await updateNode(
+        ctx,
+        n.metadata.name,
+        (x) =>
+          x.metadata.annotations?.[SCALE_DOWN_DISABLED] !== undefined
+            ? undefined
+            : { annotations: { [SCALE_DOWN_DISABLED]: "true", [SCALE_DOWN_BY_US]: job.runId } },
+        n,
+      );
     }
   }
 }
@@ -98,8 +150,15 @@ export async function releaseNewNodes(ctx: RollContext, _job: Job): Promise<void
   const { items } = await listAll((cont) => ctx.cluster.listNodes(pageOf(cont)));
   for (const n of items) {
     if (n.metadata.annotations?.[SCALE_DOWN_BY_US] === undefined) continue;
-    await updateNode(ctx, n.metadata.name, () => ({
-      annotations: { [SCALE_DOWN_DISABLED]: null, [SCALE_DOWN_BY_US]: null },
-    }));
+    // From the list just read: its resourceVersion guards the write.
+    await updateNode(
+      ctx,
+      n.metadata.name,
+      (x) =>
+        x.metadata.annotations?.[SCALE_DOWN_BY_US] === undefined
+          ? undefined
+          : { annotations: { [SCALE_DOWN_DISABLED]: null, [SCALE_DOWN_BY_US]: null } },
+      n,
+    );
   }
 }

@@ -41,7 +41,7 @@ async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<v
   if (!bastion) await validateGroup(ctx, job, 1);
   for (const r of todo) {
     if (bastion || !r.node || !job.nodes.byName.has(r.node)) continue;
-    if (await addTaint(ctx, r.node, SCHEDULED_TAINT))
+    if (await addTaint(ctx, r.node, SCHEDULED_TAINT, job.nodes.byName.get(r.node)))
       ctx.emit({
         type: "node.taint",
         group: job.plan.name,
@@ -54,7 +54,15 @@ async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<v
 async function detach(ctx: RollContext, job: Job, r: Replacement): Promise<void> {
   // Mark first: a run that dies between the two steps still finds the instance as ours.
   if (r.node)
-    await updateNode(ctx, r.node, () => ({ labels: { [DETACHED_LABEL]: job.plan.name } }));
+    await updateNode(
+      ctx,
+      r.node,
+      (n) =>
+        n.metadata.labels?.[DETACHED_LABEL] === job.plan.name
+          ? undefined
+          : { labels: { [DETACHED_LABEL]: job.plan.name } },
+      job.nodes.byName.get(r.node),
+    );
   await detachConfirmed(ctx, job.plan.name, r.instance);
   r.reasons.push({ kind: "detached-for-surge" });
   ctx.emit({ type: "instance.detach", group: job.plan.name, instance: r.instance });

@@ -1,18 +1,41 @@
 // Cluster validation for a self-managed group's roll, from the engine's watched node cache.
+import type { Node } from "../../ports/index.js";
 import type { SelfManagedGroupInfo } from "../../plan/index.js";
 import type { RollContext } from "../../roll/context.js";
-import { validateUntilStable } from "../../roll/validate.js";
+import { concerns, nodeFailures, validateUntilStable } from "../../roll/validate.js";
 import type { GroupJob } from "../kind.js";
+
+type Job = GroupJob<SelfManagedGroupInfo>;
+
+/**
+ * The group's nodes as validation sees them: without the nodes whose instances this roll has
+ * terminated (kOps deletes such a node before terminating its instance; here the node
+ * controller removes it shortly after, and until then it is gone by our hand, not failing).
+ */
+function seen(job: Job, gone: ReadonlySet<string>): () => Iterable<Node> {
+  return () => [...job.nodes.byName.values()].filter((n) => !gone.has(n.metadata.name));
+}
 
 /** Validate `count` times in a row, within the group's validation timeout. */
 export function validateGroup(
   ctx: RollContext,
-  job: GroupJob<SelfManagedGroupInfo>,
+  job: Job,
   count: number,
+  gone: ReadonlySet<string> = new Set(),
+  timeoutMs = job.plan.settings.validation.timeoutMs,
 ): Promise<void> {
   return validateUntilStable(ctx, job.ownerOf, job.plan.name, {
     count,
-    timeoutMs: job.plan.settings.validation.timeoutMs,
-    nodes: () => job.nodes.byName.values(),
+    timeoutMs,
+    nodes: seen(job, gone),
   });
+}
+
+/**
+ * Whether the nodes' part of validation would pass now, from the watched cache and without a
+ * request: the window asks this on every node change and validates only once it holds, so a
+ * validation runs as soon as it can pass instead of on a fixed period.
+ */
+export function nodesValid(job: Job, gone: ReadonlySet<string>): boolean {
+  return nodeFailures(seen(job, gone)(), job.ownerOf).every((f) => !concerns(f, job.plan.name));
 }

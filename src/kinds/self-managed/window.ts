@@ -4,15 +4,25 @@
 // by interval; a new node starts only after a completion has been validated.
 import { rollWindow } from "../../policy/index.js";
 import { isDetached, type Replacement, type SelfManagedGroupInfo } from "../../plan/index.js";
+import { isReady } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
 import { drainNode } from "../../roll/drain.js";
-import { cordon, EXCLUDE_LB_LABEL, updateNode } from "../../roll/marks.js";
+import { cordon, EXCLUDE_LB_LABEL } from "../../roll/marks.js";
 import type { GroupJob } from "../kind.js";
-import { hasCapacity, protectNewNodes, waitForCapacity } from "./capacity.js";
-import { validateGroup } from "./validate.js";
+import {
+  capacityRoom,
+  creationFailure,
+  protectNewNodes,
+  waitForCapacity,
+  type Room,
+} from "./capacity.js";
+import { nodesValid, validateGroup } from "./validate.js";
 import { terminateConfirmed } from "./writes.js";
 
 type Job = GroupJob<SelfManagedGroupInfo>;
+
+/** How often a free slot re-checks capacity when the node watch has nothing new. */
+const POLL_MS = 10_000;
 
 interface Flight {
   r: Replacement;
@@ -21,30 +31,33 @@ interface Flight {
   terminated: boolean;
 }
 
-/** Cordon, exclude from load balancers, drain and wait: everything before the termination. */
+/** Cordon and exclude from load balancers (one patch), drain and wait: everything before the
+ * termination. */
 async function emptyNode(ctx: RollContext, job: Job, node: string): Promise<void> {
   const group = job.plan.name;
   const s = job.plan.settings;
-  await cordon(ctx, node, job.runId);
+  const bastion = job.plan.role === "bastion";
+  await cordon(ctx, node, job.runId, { excludeLb: !bastion, known: job.nodes.byName.get(node) });
   ctx.emit({ type: "node.cordon", group, node });
-  if (job.plan.role === "bastion") return;
-  await updateNode(ctx, node, (n) =>
-    n.metadata.labels?.[EXCLUDE_LB_LABEL] === "true"
-      ? undefined
-      : { labels: { [EXCLUDE_LB_LABEL]: "true" } },
-  );
+  if (bastion) return;
   ctx.emit({ type: "node.label", group, node, label: `${EXCLUDE_LB_LABEL}=true` });
   await drainNode(ctx, { group, node, timeoutMs: s.drainTimeoutMs, force: s.force });
   await ctx.clock.sleep(s.postDrainDelayMs, ctx.signal);
 }
 
 /** One node's replacement; `flight.terminated` tells the window when its slot is empty. */
-async function replaceOne(ctx: RollContext, job: Job, flight: Flight): Promise<void> {
+async function replaceOne(
+  ctx: RollContext,
+  job: Job,
+  flight: Flight,
+  gone: Set<string>,
+): Promise<void> {
   const { r } = flight;
   if (r.node && job.nodes.byName.has(r.node)) await emptyNode(ctx, job, r.node);
   if (isDetached(r)) await ctx.cloud.ec2.terminateInstances({ InstanceIds: [r.instance] });
   else await terminateConfirmed(ctx, job.plan.name, r.instance);
   flight.terminated = true;
+  if (r.node) gone.add(r.node);
   ctx.emit({
     type: "instance.terminate",
     group: job.plan.name,
@@ -61,28 +74,49 @@ function stopped(ctx: RollContext, job: Job, stop: string, left: number): RollEr
   );
 }
 
+/** The window's state: what is in flight, and the nodes whose instances it has terminated. */
+interface Window {
+  inFlight: Map<string, Flight>;
+  /** Nodes of instances this roll terminated: gone by our hand, not failing validation. */
+  gone: Set<string>;
+}
+
+const busyNodes = (w: Window) =>
+  new Set([...w.inFlight.values()].flatMap((f) => (f.r.node ? [f.r.node] : [])));
+
 /**
- * After a completion: every slot of the group must be backed by a Ready node again, but for
- * those whose instance another task in flight has already terminated; then validate. A task
- * still in flight may terminate its instance while the cluster validates, leaving a slot
- * empty that no task holds any more: so capacity is checked again after validating, and the
- * wait repeated until it holds — else the window would start new nodes on an empty slot.
+ * How many nodes may start now (at most `free`): as many as the capacity budget allows, after
+ * a validation when a completion happened since the last one (kOps validates after every
+ * termination before the next node goes). Validation waits on the node watch: it runs as soon
+ * as the cache shows every node Ready, not on the next tick of a period. 0 when it must wait.
  */
-async function settle(
+async function startable(
   ctx: RollContext,
   job: Job,
-  inFlight: Map<string, Flight>,
+  w: Window,
   old: Set<string>,
-): Promise<void> {
-  const want = (d: number) => {
-    const emptied = [...inFlight.values()].filter((x) => !isDetached(x.r) && x.terminated).length;
-    return Math.max(0, d - emptied);
-  };
-  do {
-    const ready = await waitForCapacity(ctx, job, want);
-    await protectNewNodes(ctx, job, ready, old);
-    await validateGroup(ctx, job, job.plan.settings.validation.count);
-  } while (!(await hasCapacity(ctx, job, want)));
+  next: Replacement[],
+  validate: boolean,
+): Promise<{ n: number; room: Room }> {
+  const room = await capacityRoom(ctx, job, busyNodes(w));
+  await protectNewNodes(ctx, job, room.ready, old);
+  // What starting each costs the budget: nothing for a node already out of service (one an
+  // earlier run cordoned, one NotReady or gone), one for a Ready, schedulable node.
+  let n = 0;
+  let left = room.room;
+  for (const r of next) {
+    const node = r.node ? job.nodes.byName.get(r.node) : undefined;
+    const cost = node && isReady(node) && !node.spec.unschedulable ? 1 : 0;
+    if (cost > left) break;
+    left -= cost;
+    n++;
+  }
+  if (n === 0) return { n, room };
+  if (validate) {
+    if (!nodesValid(job, w.gone)) return { n: 0, room };
+    await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone);
+  }
+  return { n, room };
 }
 
 /** The sliding window: up to maxSurge + maxUnavailable nodes in flight. */
@@ -95,34 +129,78 @@ export async function upgrade(
   const window = rollWindow(job.plan.budgets);
   const old = new Set(queue.map((r) => r.instance));
   let limit = canary ? 1 : window;
-  const inFlight = new Map<string, Flight>();
+  const w: Window = { inFlight: new Map(), gone: new Set() };
+  const { inFlight } = w;
   let failure: unknown;
+  let completed = 0;
+  /** A completion happened since the last validation. */
+  let unvalidated = false;
+  /** Since when a free slot has waited for capacity or validation. */
+  let waitingSince: number | undefined;
+  const timeoutMs = job.plan.settings.validation.timeoutMs;
   while ((queue.length > 0 || inFlight.size > 0) && failure === undefined) {
     const stop = job.stopReason();
-    while (!stop && inFlight.size < limit && queue.length > 0) {
-      const flight: Flight = {
-        r: queue.shift() as Replacement,
-        done: Promise.resolve(),
-        terminated: false,
-      };
-      flight.done = replaceOne(ctx, job, flight).then(
-        () => void inFlight.delete(flight.r.instance),
-        (e: unknown) => {
-          inFlight.delete(flight.r.instance);
-          failure ??= e;
-        },
-      );
-      inFlight.set(flight.r.instance, flight);
+    const free = stop ? 0 : Math.min(limit - inFlight.size, queue.length);
+    let blocked = false;
+    if (free > 0) {
+      const { n, room } = await startable(ctx, job, w, old, queue.slice(0, free), unvalidated);
+      if (n > 0) unvalidated = false;
+      for (let i = 0; i < n; i++) {
+        const flight: Flight = {
+          r: queue.shift() as Replacement,
+          done: Promise.resolve(),
+          terminated: false,
+        };
+        flight.done = replaceOne(ctx, job, flight, w.gone).then(
+          () => {
+            inFlight.delete(flight.r.instance);
+            completed++;
+          },
+          (e: unknown) => {
+            inFlight.delete(flight.r.instance);
+            failure ??= e;
+          },
+        );
+        inFlight.set(flight.r.instance, flight);
+      }
+      blocked = n < free;
+      const now = ctx.clock.now().getTime();
+      if (n > 0 || !blocked) waitingSince = undefined;
+      if (blocked && waitingSince === undefined) waitingSince = now;
+      else if (blocked && now - (waitingSince ?? now) > timeoutMs) {
+        if (room.room <= 0) throw creationFailure(job, room, room.desired);
+        // Capacity is there, the nodes are not Ready: validation names them.
+        await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone, 0);
+      }
     }
     if (inFlight.size === 0) {
-      if (stop) throw stopped(ctx, job, stop, queue.length);
-      break;
+      if (stop) {
+        // Between nodes, as after the last: capacity back and the cluster valid first.
+        await settled(ctx, job, old);
+        throw stopped(ctx, job, stop, queue.length);
+      }
+      if (queue.length === 0) break;
     }
-    await Promise.race([...inFlight.values()].map((x) => x.done));
-    if (failure !== undefined) break;
-    await settle(ctx, job, inFlight, old);
-    limit = window;
+    const before = completed;
+    // Wake on a completion; with a slot free and waiting, also on a change of the nodes.
+    await Promise.race([
+      ...[...inFlight.values()].map((x) => x.done),
+      ...(blocked ? [job.nodes.changed(POLL_MS)] : []),
+    ]);
+    if (completed > before) {
+      unvalidated = true;
+      limit = window;
+    }
   }
   await Promise.allSettled([...inFlight.values()].map((x) => x.done));
   if (failure !== undefined) throw failure;
+  await settled(ctx, job, old);
+}
+
+/** Every slot backed by a Ready node again, and the cluster valid — the terminated nodes gone
+ * from it too: how the window leaves the group, done or stopped. */
+async function settled(ctx: RollContext, job: Job, old: Set<string>): Promise<void> {
+  const ready = await waitForCapacity(ctx, job, (d) => d);
+  await protectNewNodes(ctx, job, ready, old);
+  await validateGroup(ctx, job, job.plan.settings.validation.count);
 }
