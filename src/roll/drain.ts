@@ -9,7 +9,7 @@
 // budgets — unless force, which deletes what is left and says so. API throttling never reaches
 // the drain as a refusal: it is retried below it (src/ports/resilient.ts).
 import { matchesSelector } from "../plan/index.js";
-import { listAll, pageOf, type Pod } from "../ports/index.js";
+import { abortError, listAll, pageOf, type Pod } from "../ports/index.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
 import { guardedWatch } from "./watch.js";
 
@@ -79,6 +79,55 @@ function pdbFromMessage(message: string): string {
   return /disruption budget "?([a-z0-9][\w.-]*)"? needs/i.exec(message)?.[1] ?? "";
 }
 
+/**
+ * Pods refused by the same PodDisruptionBudget take turns, across the drains in flight: one
+ * of them asks again after the Retry-After, the others wait for its outcome instead of each
+ * asking every 10 s. When it gets through, the budget allowed a disruption: the next in line
+ * asks at once (a budget may allow several), and the one refused again waits the Retry-After.
+ * A refusal names the budget, so no budget list is needed.
+ */
+class BudgetTurns {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  /** Wait for this budget's turn (false: it came at once); `release` hands it on. */
+  async take(key: string, signal: AbortSignal): Promise<{ waited: boolean; release: () => void }> {
+    const before = this.tails.get(key);
+    let release = () => {};
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = before ? before.then(() => mine) : mine;
+    this.tails.set(key, tail);
+    const done = () => {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    };
+    if (!before) return { waited: false, release: done };
+    let onAbort = () => {};
+    try {
+      await Promise.race([
+        before,
+        new Promise<never>((_, reject) => {
+          onAbort = () => reject(abortError(signal));
+          if (signal.aborted) onAbort();
+          else signal.addEventListener("abort", onAbort, { once: true });
+        }),
+      ]);
+    } catch (e) {
+      done();
+      throw e;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+    return { waited: true, release: done };
+  }
+}
+
+const turnsOf = new WeakMap<RollContext, BudgetTurns>();
+function budgetTurns(ctx: RollContext): BudgetTurns {
+  let t = turnsOf.get(ctx);
+  if (!t) turnsOf.set(ctx, (t = new BudgetTurns()));
+  return t;
+}
+
 /** Evict one pod until the API accepts it, the deadline passes (returns the blocker) or it is gone. */
 async function evict(
   ctx: RollContext,
@@ -88,45 +137,83 @@ async function evict(
   signal: AbortSignal,
 ): Promise<Blocker | undefined> {
   const ns = pod.metadata.namespace ?? "default";
-  const id = podId(pod);
   let reported = "";
-  for (;;) {
-    const r = await ctx.cluster.evictPod(ns, pod.metadata.name);
-    if (r.status === 201 || r.status === 404) return undefined;
-    if (r.status === 500) {
-      const pdbs = await budgetsOf(ctx, pod);
-      const named = pdbs.length > 0 ? pdbs.join(", ") : "several";
-      ctx.emit({ type: "eviction.blocked", group: o.group, node: o.node, pod: id, pdb: named });
-      const why = `PodDisruptionBudgets ${named} all select it, and the eviction API refuses a pod more than one budget selects (${r.message})`;
-      return { pod: id, why, final: true };
+  let turn: (() => void) | undefined;
+  try {
+    for (;;) {
+      const r = await ctx.cluster.evictPod(ns, pod.metadata.name);
+      if (r.status === 201 || r.status === 404) return undefined;
+      const next = await refused(ctx, o, pod, r, deadline, signal, reported, turn);
+      if ("blocker" in next) return next.blocker;
+      reported = next.reported;
+      turn = next.turn;
     }
-    const pdb =
-      r.status === 429
-        ? (r.pdb ?? [...r.causes, r.message].map(pdbFromMessage).find(Boolean) ?? "")
-        : "";
-    const why =
-      r.status === 429
-        ? `PodDisruptionBudget ${pdb || "(unnamed)"} allows no disruption`
-        : `the eviction API answered ${r.status}: ${r.message}`;
-    if (why !== reported && r.status === 429) {
-      ctx.emit({
-        type: "eviction.blocked",
-        group: o.group,
-        node: o.node,
-        pod: id,
-        pdb: pdb || "unknown",
-      });
-      reported = why;
+  } finally {
+    turn?.();
+  }
+}
+
+type Refusal = Exclude<
+  Awaited<ReturnType<RollContext["cluster"]["evictPod"]>>,
+  { status: 201 | 404 }
+>;
+
+/** After a refusal: the blocker to give up with, or the wait done and the turn held. */
+async function refused(
+  ctx: RollContext,
+  o: DrainOptions,
+  pod: Pod,
+  r: Refusal,
+  deadline: number,
+  signal: AbortSignal,
+  reported: string,
+  turn: (() => void) | undefined,
+): Promise<{ blocker: Blocker | undefined } | { reported: string; turn?: () => void }> {
+  const ns = pod.metadata.namespace ?? "default";
+  const id = podId(pod);
+  if (r.status === 500) {
+    const pdbs = await budgetsOf(ctx, pod);
+    const named = pdbs.length > 0 ? pdbs.join(", ") : "several";
+    ctx.emit({ type: "eviction.blocked", group: o.group, node: o.node, pod: id, pdb: named });
+    const why = `PodDisruptionBudgets ${named} all select it, and the eviction API refuses a pod more than one budget selects (${r.message})`;
+    return { blocker: { pod: id, why, final: true } };
+  }
+  const pdb =
+    r.status === 429
+      ? (r.pdb ?? [...r.causes, r.message].map(pdbFromMessage).find(Boolean) ?? "")
+      : "";
+  const why =
+    r.status === 429
+      ? `PodDisruptionBudget ${pdb || "(unnamed)"} allows no disruption`
+      : `the eviction API answered ${r.status}: ${r.message}`;
+  if (why !== reported && r.status === 429) {
+    ctx.emit({
+      type: "eviction.blocked",
+      group: o.group,
+      node: o.node,
+      pod: id,
+      pdb: pdb || "unknown",
+    });
+    reported = why;
+  }
+  const wait =
+    r.status === 429 && r.retryAfterSeconds !== undefined ? r.retryAfterSeconds * 1000 : RETRY_MS;
+  if (ctx.clock.now().getTime() + wait > deadline || signal.aborted)
+    return { blocker: { pod: id, why } };
+  try {
+    if (!turn && r.status === 429 && pdb) {
+      const t = await budgetTurns(ctx).take(`${ns}/${pdb}`, signal);
+      // Another pod of the budget had the turn and is done: ask again at once.
+      if (t.waited) return { reported, turn: t.release };
+      turn = t.release;
     }
-    const wait =
-      r.status === 429 && r.retryAfterSeconds !== undefined ? r.retryAfterSeconds * 1000 : RETRY_MS;
-    if (ctx.clock.now().getTime() + wait > deadline || signal.aborted) return { pod: id, why };
-    try {
-      await ctx.clock.sleep(wait, signal);
-    } catch (e) {
-      if (ctx.signal.aborted || !isAbort(e)) throw e;
-      return { pod: id, why }; // the drain stopped: another pod cannot be evicted at all
-    }
+    await ctx.clock.sleep(wait, signal);
+    return { reported, ...(turn && { turn }) };
+  } catch (e) {
+    turn?.();
+    if (ctx.signal.aborted || !isAbort(e)) throw e;
+    // the drain stopped: another pod cannot be evicted at all
+    return { blocker: { pod: id, why } };
   }
 }
 
