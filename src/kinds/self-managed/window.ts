@@ -97,7 +97,10 @@ async function startable(
   old: Set<string>,
   next: Replacement[],
   validate: boolean,
-): Promise<{ n: number; room: Room }> {
+): Promise<{ n: number; room?: Room }> {
+  // Validation would fail on the nodes (the cache shows one not Ready): nothing can start,
+  // and the group need not be read to know it.
+  if (validate && !nodesValid(job, w.gone)) return { n: 0 };
   const room = await capacityRoom(ctx, job, busyNodes(w));
   await protectNewNodes(ctx, job, room.ready, old);
   // What starting each costs the budget: nothing for a node already out of service (one an
@@ -112,10 +115,7 @@ async function startable(
     n++;
   }
   if (n === 0) return { n, room };
-  if (validate) {
-    if (!nodesValid(job, w.gone)) return { n: 0, room };
-    await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone);
-  }
+  if (validate) await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone);
   return { n, room };
 }
 
@@ -168,7 +168,8 @@ export async function upgrade(
       if (n > 0 || !blocked) waitingSince = undefined;
       if (blocked && waitingSince === undefined) waitingSince = now;
       else if (blocked && now - (waitingSince ?? now) > timeoutMs) {
-        if (room.room <= 0) throw creationFailure(job, room, room.desired);
+        const r = room ?? (await capacityRoom(ctx, job, busyNodes(w)));
+        if (r.room <= 0) throw creationFailure(job, r, r.desired);
         // Capacity is there, the nodes are not Ready: validation names them.
         await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone, 0);
       }
