@@ -120,4 +120,27 @@ describe("faults on the wire", () => {
     expect(ids).toHaveLength(7);
     expect(server!.log.entries.filter((e) => e.resource === "ListUpdates")).toHaveLength(3);
   });
+
+  it("a lost answer to DetachInstances: sent once, reported as no answer, never re-sent by the SDK", async () => {
+    const { world } = await serve({
+      network: [{ api: "aws", lostAnswer: 1, calls: ["autoscaling.detachInstances"] }],
+    });
+    for (const [k, v] of Object.entries(server!.env))
+      if (k.startsWith("AWS_ENDPOINT_URL_")) process.env[k] = v;
+    const cloud = awsCloud({ region: "eu-west-1", credentials: async () => DEFAULT_CREDENTIALS });
+    const [group] = await cloud.autoScaling.describeAutoScalingGroups({});
+    const instance = group!.Instances[0]!.InstanceId;
+    // A second DetachInstances would be refused ("not part of Auto Scaling group") although
+    // the first did its work: the engine must see the lost answer and re-read instead.
+    await expect(
+      cloud.autoScaling.detachInstances({
+        AutoScalingGroupName: group!.AutoScalingGroupName,
+        InstanceIds: [instance],
+        ShouldDecrementDesiredCapacity: false,
+      }),
+    ).rejects.toMatchObject({ name: "NetworkError" });
+    expect(world.calls.get("autoscaling.detachInstances")).toBe(1);
+    const [after] = await world.cloud.autoScaling.describeAutoScalingGroups({});
+    expect(after!.Instances.map((i) => i.InstanceId)).not.toContain(instance);
+  });
 });
