@@ -163,7 +163,7 @@ async function planFirst(
   const { plan } = await withReadProgress(
     ports,
     (l) => info(l.trimEnd()),
-    (p) => planner.observe(p),
+    (p) => planner.observe({ ...p, signal: ctx.signal }),
   );
   const planJson = writePlanJson(ctx, plan, jsonNames);
   info(renderPlanText(plan));

@@ -27,7 +27,7 @@ import {
   type CheckRunPayload,
 } from "../render/index.js";
 import { apply, type ApplyResult } from "../engine/apply.js";
-import { EventLog, resilient, type RollEvent } from "../ports/index.js";
+import { EventLog, type RollEvent } from "../ports/index.js";
 import { durationArg, groupsOf, hintContext, policyOrExit, UsageError } from "./args.js";
 import { withReadProgress } from "../adapters/read-progress.js";
 import { loadWorld } from "./sandbox-world.js";
@@ -167,12 +167,7 @@ async function roll(
   const planner = new Planner(policy, file, { force: values.force, ...(groups && { groups }) });
   // Planning is cancelled by the same signal as the roll.
   const { signal } = run;
-  const observe = (p: typeof ports) =>
-    planner.observe({
-      cloud: resilient(p.cloud, p.clock, { signal }),
-      cluster: resilient(p.cluster, p.clock, { signal }),
-      clock: p.clock,
-    });
+  const observe = (p: typeof ports) => planner.observe({ ...p, signal });
   const { plan } = await drive(
     live ? withReadProgress(ports, (l) => process.stderr.write(l), observe) : observe(ports),
   );

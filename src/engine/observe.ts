@@ -61,15 +61,19 @@ export class Planner {
     return buildPlan(this.policy, this.file, snapshot, options, this.memo);
   }
 
-  /** Observe and plan the policy's groups (or only `groups`). */
+  /**
+   * Observe and plan the policy's groups (or only `groups`). With the run's `signal`, a cancelled
+   * run stops reading at once instead of retrying into closed ports.
+   */
   async observe(
-    ports: ReadPorts,
+    ports: ReadPorts & { signal?: AbortSignal },
     groups = this.options.groups,
   ): Promise<{ plan: Plan; snapshot: Snapshot }> {
     const clock = ports.clock;
+    const options = ports.signal ? { signal: ports.signal } : {};
     const p = {
-      cloud: resilient(ports.cloud, clock),
-      cluster: resilient(ports.cluster, clock),
+      cloud: resilient(ports.cloud, clock, options),
+      cluster: resilient(ports.cluster, clock, options),
       clock,
     };
     // Every group of the policy is read, whatever is planned: nodes are attributed to their
@@ -88,7 +92,7 @@ export class Planner {
 export function observeAndPlan(
   policy: Policy,
   file: string,
-  ports: ReadPorts,
+  ports: ReadPorts & { signal?: AbortSignal },
   options: PlanOptions = {},
 ): Promise<{ plan: Plan; snapshot: Snapshot }> {
   return new Planner(policy, file, options).observe(ports);
