@@ -8,7 +8,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
 import { awsCloud } from "../../src/adapters/aws/cloud.js";
 import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
-import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
+import { KubeHttp, MAX_SOCKETS } from "../../src/adapters/kubernetes/http.js";
 import { KubeApiError, NetworkError, type Cluster } from "../../src/ports/index.js";
 import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
@@ -142,5 +142,25 @@ describe("faults on the wire", () => {
     expect(world.calls.get("autoscaling.detachInstances")).toBe(1);
     const [after] = await world.cloud.autoScaling.describeAutoScalingGroups({});
     expect(after!.Instances.map((i) => i.InstanceId)).not.toContain(instance);
+  });
+
+  it("more watches open than the request pool has sockets: a request still gets through", async () => {
+    const { cluster, http } = await serve({}, 5000);
+    const watches = new AbortController();
+    const open = Array.from({ length: MAX_SOCKETS + 8 }, async () => {
+      try {
+        for await (const e of cluster.watchNodes({ timeoutSeconds: 300, signal: watches.signal }))
+          void e;
+      } catch {
+        // ended by the abort below
+      }
+    });
+    // Give every watch time to hold its socket.
+    await new Promise((r) => setTimeout(r, 500));
+    const nodes = await cluster.listNodes();
+    await expect(cluster.getNode(nodes.items[0]!.metadata.name)).resolves.toBeDefined();
+    watches.abort();
+    http.close();
+    await Promise.all(open);
   });
 });
