@@ -29,6 +29,7 @@ export class Kubelet {
     node.used.cpu += pod.template.requests.cpu;
     node.used.memory += pod.template.requests.memory;
     node.used.pods += 1;
+    this.state.usageChanged();
     const wkey = pod.workload?.key;
     if (wkey) {
       node.byWorkload.set(wkey, (node.byWorkload.get(wkey) ?? 0) + 1);
@@ -145,6 +146,7 @@ export class Kubelet {
     node.used.cpu -= pod.template.requests.cpu;
     node.used.memory -= pod.template.requests.memory;
     node.used.pods -= 1;
+    this.state.usageChanged();
     const wkey = pod.workload?.key;
     if (wkey) {
       node.byWorkload.set(wkey, (node.byWorkload.get(wkey) ?? 1) - 1);

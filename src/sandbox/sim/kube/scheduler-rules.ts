@@ -94,13 +94,7 @@ export function score(
   workloadKey: string | undefined,
   zoneCounts: Map<string, number> | undefined,
 ): number {
-  let s = 0;
-  for (const taint of node.taints)
-    if (taint.effect === "PreferNoSchedule") {
-      let ok = false;
-      for (const t of pod.tolerations) if (tolerates(t, taint)) ok = true;
-      if (!ok) s += 1_000_000;
-    }
+  let s = preferPenalty(node, pod);
   if (workloadKey) {
     s += 10_000 * (node.byWorkload.get(workloadKey) ?? 0);
     s += 1_000 * (zoneCounts?.get(node.zone) ?? 0);
@@ -108,5 +102,17 @@ export function score(
   const cpu = node.capacity.cpu ? node.used.cpu / node.capacity.cpu : 0;
   const mem = node.capacity.memory ? node.used.memory / node.capacity.memory : 0;
   s += Math.round(((cpu + mem) / 2) * 100);
+  return s;
+}
+
+/** The score's first term: 1,000,000 per PreferNoSchedule taint the pod does not tolerate. */
+export function preferPenalty(node: NodeRec, pod: PodTemplate): number {
+  let s = 0;
+  for (const taint of node.taints)
+    if (taint.effect === "PreferNoSchedule") {
+      let ok = false;
+      for (const t of pod.tolerations) if (tolerates(t, taint)) ok = true;
+      if (!ok) s += 1_000_000;
+    }
   return s;
 }

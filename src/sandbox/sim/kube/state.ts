@@ -43,6 +43,12 @@ export interface Watcher<T> {
 
 export class KubeState {
   rv = 1000;
+  /**
+   * Moves whenever something the scheduler's scan reads changes: a node added, removed, Ready
+   * or not, patched (taints, cordon, labels), or a pod bound to or released from one. The
+   * placement index (placement.ts) is rebuilt when it has moved.
+   */
+  version = 0;
   readonly nodes = new Map<string, NodeRec>();
   /** namespace/name → pod */
   readonly pods = new Map<string, PodRec>();
@@ -75,6 +81,7 @@ export class KubeState {
 
   /** A new node: stored, and placed in name order in place (binary search), not by re-sorting. */
   addNode(node: NodeRec): void {
+    this.version++;
     this.nodes.set(node.name, node);
     this.#openDirty = true;
     if (this.#nodeOrderDirty) return;
@@ -91,6 +98,7 @@ export class KubeState {
 
   /** A node object went away. */
   removeNode(node: NodeRec): void {
+    this.version++;
     this.#openDirty = true;
     this.nodes.delete(node.name);
     if (!this.#nodeOrderDirty) {
@@ -101,7 +109,13 @@ export class KubeState {
 
   /** A node's readiness, taints or schedulability changed: which nodes are open may too. */
   nodeChanged(): void {
+    this.version++;
     this.#openDirty = true;
+  }
+
+  /** A pod was bound to a node or released from it: the node's usage changed. */
+  usageChanged(): void {
+    this.version++;
   }
 
   /** Nodes in a stable order (by name) for listing and for the scheduler's rotation. */
