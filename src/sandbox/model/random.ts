@@ -1,6 +1,16 @@
 // All randomness in the sandbox comes from one seeded generator, so a scenario replays exactly:
 // same seed, same instance ids, same boot delays, same nodes EKS picks at random.
 
+const HEX = "0123456789abcdef";
+
+/**
+ * One flat string from parts. A template literal or `+` of long strings makes a rope (a
+ * ConsString per join, kept as long as the string lives); join builds the characters once.
+ */
+export function flat(...parts: string[]): string {
+  return parts.join("");
+}
+
 /** mulberry32: a tiny 32-bit PRNG, good enough for simulation and fully reproducible. */
 export class Random {
   #state: number;
@@ -24,11 +34,18 @@ export class Random {
     if (jitter <= 0) return base;
     return Math.max(0, base - jitter + this.next() * 2 * jitter);
   }
-  /** Lower-case hex digits, for ids like i-0abc... */
+  /** Lower-case hex digits, for ids like i-0abc..., one draw per digit. */
   hex(digits: number): string {
-    let out = "";
-    while (out.length < digits) out += this.int(16).toString(16);
-    return out;
+    // Appending builds flat strings up to 12 characters; beyond, V8 would keep a chain of
+    // rope nodes (ConsString, 32 bytes each) for as long as the string lives.
+    if (digits < 13) {
+      let out = "";
+      for (let i = 0; i < digits; i++) out += HEX[this.int(16)];
+      return out;
+    }
+    const out = new Array<string>(digits);
+    for (let i = 0; i < digits; i++) out[i] = HEX[this.int(16)] as string;
+    return out.join("");
   }
   /** `k` distinct items chosen at random, in random order (partial Fisher-Yates). */
   sample<T>(items: readonly T[], k: number): T[] {
@@ -45,6 +62,16 @@ export class Random {
   /** An RFC 4122-looking id (version 4 layout), from the seeded stream. */
   uuid(): string {
     const h = this.hex(32);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    return flat(
+      h.slice(0, 8),
+      "-",
+      h.slice(8, 12),
+      "-4",
+      h.slice(13, 16),
+      "-a",
+      h.slice(17, 20),
+      "-",
+      h.slice(20, 32),
+    );
   }
 }

@@ -2,6 +2,7 @@
 // (stable ordinal names, a replacement only once the old pod is gone), DaemonSet (one pod per
 // node that fits, bound directly) and bare Pods. They create the pods a workload lacks; the
 // scheduler and the kubelets take it from there.
+import { flat } from "../../model/random.js";
 import type { NodeRec, PodRec, PodTemplate, WorkloadRec } from "../../model/records.js";
 import type { Budgets } from "./budgets.js";
 import type { Kubelet } from "./kubelet.js";
@@ -94,7 +95,7 @@ export class Controllers {
     // Generated names retry on a clash, as the API server's generateName does.
     const base = w.kind === "Deployment" ? w.replicaSet : w.name;
     let name: string;
-    do name = `${base}-${this.ctx.random.hex(5)}`;
+    do name = flat(base as string, "-", this.ctx.random.hex(5));
     while (this.state.pods.has(`${w.namespace}/${name}`));
     return name;
   }
@@ -106,6 +107,8 @@ export class Controllers {
     const { kubelet, scheduler, budgets } = this.parts;
     const now = this.ctx.clock.nowMs();
     const name = this.#podName(w, opts.ordinal);
+    // Every field named here, those set later too: the record is laid out once, with no
+    // out-of-object property store (a world keeps millions of these).
     const pod: PodRec = {
       namespace: w.namespace,
       name,
@@ -113,18 +116,21 @@ export class Controllers {
       rv: this.state.nextRv(),
       labels: { ...w.template.labels },
       workload: w,
+      ordinal: opts.ordinal,
+      nodeName: undefined,
       phase: "Pending",
       ready: false,
+      deletionAt: undefined,
       createdAt: now,
+      startedAt: undefined,
       template: w.template,
       pdbs: [],
       timers: [],
       gone: false,
-      ...(opts.ordinal !== undefined ? { ordinal: opts.ordinal } : {}),
     };
     if (w.kind === "StatefulSet") pod.labels["statefulset.kubernetes.io/pod-name"] = name;
     if (w.kind === "Pod") w.podSeq++;
-    const key = `${pod.namespace}/${pod.name}`;
+    const key = flat(pod.namespace, "/", pod.name);
     this.state.pods.set(key, pod);
     w.pods.add(pod);
     budgets.attach(w, pod);

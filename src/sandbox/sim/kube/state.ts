@@ -5,7 +5,7 @@
 import type { Node, Pod, WatchEvent } from "../../../ports/cluster.js";
 import type { VirtualClock } from "../../model/clock.js";
 import type { Availability, Timeline } from "../../model/observers.js";
-import type { Random } from "../../model/random.js";
+import { flat, type Random } from "../../model/random.js";
 import type { LeaseRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "../../model/records.js";
 import { toNode, toPod } from "./convert.js";
 
@@ -74,7 +74,13 @@ export class KubeState {
     return ++this.rv;
   }
   uid(): string {
-    return `${(++this.#uid).toString(16).padStart(8, "0")}-${this.random.hex(4)}-4${this.random.hex(3)}-a${this.random.hex(3)}-${this.random.hex(12)}`;
+    const r = this.random;
+    const head = (++this.#uid).toString(16).padStart(8, "0");
+    // The same draws in the same order as before (4, 3, 3, 12 digits), as one flat string.
+    const a = r.hex(4);
+    const b = r.hex(3);
+    const c = r.hex(3);
+    return flat(head, "-", a, "-4", b, "-a", c, "-", r.hex(12));
   }
 
   // ---------------------------------------------------------------- node indexes
