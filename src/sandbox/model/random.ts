@@ -1,7 +1,7 @@
 // All randomness in the sandbox comes from one seeded generator, so a scenario replays exactly:
 // same seed, same instance ids, same boot delays, same nodes EKS picks at random.
 
-const HEX = "0123456789abcdef";
+const HEX_CODES = [..."0123456789abcdef"].map((c) => c.charCodeAt(0));
 
 /**
  * One flat string from parts. A template literal or `+` of long strings makes a rope (a
@@ -14,6 +14,7 @@ export function flat(...parts: string[]): string {
 /** mulberry32: a tiny 32-bit PRNG, good enough for simulation and fully reproducible. */
 export class Random {
   #state: number;
+  readonly #codes: number[] = [];
   constructor(seed: number) {
     this.#state = seed >>> 0;
   }
@@ -36,16 +37,12 @@ export class Random {
   }
   /** Lower-case hex digits, for ids like i-0abc..., one draw per digit. */
   hex(digits: number): string {
-    // Appending builds flat strings up to 12 characters; beyond, V8 would keep a chain of
-    // rope nodes (ConsString, 32 bytes each) for as long as the string lives.
-    if (digits < 13) {
-      let out = "";
-      for (let i = 0; i < digits; i++) out += HEX[this.int(16)];
-      return out;
-    }
-    const out = new Array<string>(digits);
-    for (let i = 0; i < digits; i++) out[i] = HEX[this.int(16)] as string;
-    return out.join("");
+    // One string from the character codes: appending digit by digit allocated a string per
+    // digit, and past 12 characters V8 keeps the chain of rope nodes (ConsString) it built.
+    const codes = this.#codes;
+    codes.length = digits;
+    for (let i = 0; i < digits; i++) codes[i] = HEX_CODES[this.int(16)] as number;
+    return String.fromCharCode.apply(null, codes);
   }
   /** `k` distinct items chosen at random, in random order (partial Fisher-Yates). */
   sample<T>(items: readonly T[], k: number): T[] {

@@ -35,6 +35,8 @@ export class Budgets {
    * quadratic step of building a large world.
    */
   #cache = new Map<WorkloadRec, { pdb: PdbRec; perPod: boolean }[]>();
+  /** When none is asked pod by pod: the one list every pod of the workload shares. */
+  #shared = new Map<WorkloadRec, readonly PdbRec[]>();
   #index = new Map<string, NamespaceBudgets>();
   /** The order PDBs were added in: a pod's budgets keep it. */
   #seq = new Map<PdbRec, number>();
@@ -47,6 +49,7 @@ export class Budgets {
 
   add(pdb: PdbRec): void {
     this.#cache.clear();
+    this.#shared.clear();
     const list = this.state.pdbs.get(pdb.namespace) ?? [];
     list.push(pdb);
     this.state.pdbs.set(pdb.namespace, list);
@@ -64,7 +67,7 @@ export class Budgets {
     for (const p of this.state.pods.values())
       if (p.namespace === pdb.namespace && matchesSelector(pdb.selector, p.labels)) {
         pdb.pods.add(p);
-        p.pdbs.push(pdb);
+        p.pdbs = [...p.pdbs, pdb];
       }
     pdb.dirty = true;
   }
@@ -89,7 +92,12 @@ export class Budgets {
   /** A new pod of `w` joins the budgets that select it. */
   attach(w: WorkloadRec, pod: PodRec): void {
     let candidates = this.#cache.get(w);
-    if (!candidates) this.#cache.set(w, (candidates = this.#candidates(w, pod)));
+    if (!candidates) {
+      candidates = this.#candidates(w, pod);
+      this.#cache.set(w, candidates);
+      if (!candidates.some((c) => c.perPod))
+        this.#shared.set(w, Object.freeze(candidates.map((c) => c.pdb)));
+    }
     if (candidates.length === 0) return;
     const selected: PdbRec[] = [];
     for (const { pdb, perPod } of candidates) {
@@ -98,8 +106,10 @@ export class Budgets {
       selected.push(pdb);
       pdb.dirty = true;
     }
-    // An array of the exact length: one grown by push keeps room for 17 (150 bytes a pod).
-    pod.pdbs = pod.pdbs.length === 0 ? selected.slice() : [...pod.pdbs, ...selected];
+    // Lists are replaced, never changed in place, so the pods of a workload share one.
+    const shared = this.#shared.get(w);
+    pod.pdbs =
+      pod.pdbs.length > 0 ? [...pod.pdbs, ...selected] : (shared ?? Object.freeze(selected));
   }
 
   status(pdb: PdbRec): PdbRec["status"] {

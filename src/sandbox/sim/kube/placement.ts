@@ -1,10 +1,11 @@
 // What the scheduler's scan reads of each node, kept in flat arrays beside the node list: used
 // and allocatable CPU, memory and pods, the zone, and whether the node is "plain" (Ready,
 // schedulable, no NoSchedule/NoExecute taint). Reading a NodeRec costs several scattered
-// objects (the record, its `used` and `capacity`, its taints, its per-workload Map); on a
-// cluster of thousands of nodes each of those is a cache miss, so the scan — 64 nodes per pod
-// when a world is built, far more during a roll — cost ~1 µs per node. The arrays give the same
-// answers (the same numbers, the same arithmetic, the same order of nodes) at a fraction of it.
+// objects (the record, its `used` and `capacity`, its taints, its pods); on a cluster of
+// thousands of nodes each of those is a cache miss, so the scan — 64 nodes per pod when a world
+// is built, far more during a roll — cost ~1 µs per node. The arrays give the same answers (the
+// same numbers, the same arithmetic, the same order of nodes) at a fraction of it. The spread
+// term (the workload's pods on each node) is counted from the workload's side.
 //
 // The arrays are rebuilt whenever anything placement reads has changed (KubeState.version) or
 // the scheduler scans another list; after a bind the scheduler made itself, only that node's
@@ -12,7 +13,7 @@
 // a PreferNoSchedule taint) is decided on the record itself, by the same rules the record scan
 // uses (scheduler-rules.ts).
 import type { NodeRec, PodRec } from "../../model/records.js";
-import { fits, preferPenalty } from "./scheduler-rules.js";
+import { fits, loadTerm, preferPenalty } from "./scheduler-rules.js";
 import type { KubeState } from "./state.js";
 
 export interface Scan {
@@ -21,20 +22,18 @@ export interface Scan {
   scanned: number;
 }
 
+/** Per node, one run of STRIDE numbers (one cache line): usage, allocatable, load term, zone. */
+const STRIDE = 8;
+const [CPU, MEM, PODS, CAP_CPU, CAP_MEM, CAP_PODS, LOAD, ZONE] = [0, 1, 2, 3, 4, 5, 6, 7];
+
 export class PlacementIndex {
   #list: readonly NodeRec[] | undefined;
   #version = -1;
   #pos = new Map<NodeRec, number>();
   #zones: string[] = [];
-  #zone = new Uint16Array(0);
+  #node = new Float64Array(0);
   /** 1: Ready, schedulable, not deleted, only PreferNoSchedule taints; 2: also has one of those. */
   #plain = new Uint8Array(0);
-  #cpu = new Float64Array(0);
-  #mem = new Float64Array(0);
-  #pods = new Float64Array(0);
-  #capCpu = new Float64Array(0);
-  #capMem = new Float64Array(0);
-  #capPods = new Float64Array(0);
   /** Pods of one workload per node position (zero elsewhere), valid at `version`. */
   #workload: { key: string; version: number } | undefined;
   #count = new Int32Array(0);
@@ -46,7 +45,7 @@ export class PlacementIndex {
   #sync(list: readonly NodeRec[]): void {
     if (list === this.#list && this.#version === this.state.version) return;
     const n = list.length;
-    if (this.#cpu.length < n) this.#allocate(Math.max(n, this.#cpu.length * 2, 64));
+    if (this.#plain.length < n) this.#allocate(Math.max(n, this.#plain.length * 2, 64));
     this.#pos.clear();
     this.#zones = [];
     const zoneIndex = new Map<string, number>();
@@ -58,11 +57,12 @@ export class PlacementIndex {
         z = this.#zones.push(node.zone) - 1;
         zoneIndex.set(node.zone, z);
       }
-      this.#zone[i] = z;
+      const at = i * STRIDE;
+      this.#node[at + ZONE] = z;
+      this.#node[at + CAP_CPU] = node.capacity.cpu;
+      this.#node[at + CAP_MEM] = node.capacity.memory;
+      this.#node[at + CAP_PODS] = node.capacity.pods;
       this.#plain[i] = plainness(node);
-      this.#capCpu[i] = node.capacity.cpu;
-      this.#capMem[i] = node.capacity.memory;
-      this.#capPods[i] = node.capacity.pods;
       this.#load(node, i);
     }
     this.#list = list;
@@ -71,25 +71,22 @@ export class PlacementIndex {
   }
 
   #allocate(size: number): void {
-    this.#zone = new Uint16Array(size);
+    this.#node = new Float64Array(size * STRIDE);
     this.#plain = new Uint8Array(size);
-    this.#cpu = new Float64Array(size);
-    this.#mem = new Float64Array(size);
-    this.#pods = new Float64Array(size);
-    this.#capCpu = new Float64Array(size);
-    this.#capMem = new Float64Array(size);
-    this.#capPods = new Float64Array(size);
     this.#count = new Int32Array(size);
     this.#counted = [];
   }
 
+  /** A node's usage, and the score's load term from it (as `score` computes it). */
   #load(node: NodeRec, i: number): void {
-    this.#cpu[i] = node.used.cpu;
-    this.#mem[i] = node.used.memory;
-    this.#pods[i] = node.used.pods;
+    const at = i * STRIDE;
+    this.#node[at + CPU] = node.used.cpu;
+    this.#node[at + MEM] = node.used.memory;
+    this.#node[at + PODS] = node.used.pods;
+    this.#node[at + LOAD] = loadTerm(node);
   }
 
-  /** Count this workload's pods per node position (what node.byWorkload holds, seen from the workload). */
+  /** Count this workload's pods per node position: those bound to a node and not yet released. */
   #countFor(pod: PodRec): boolean {
     const w = pod.workload;
     if (!w) return false;
@@ -119,37 +116,32 @@ export class PlacementIndex {
     const n = list.length;
     const spread = this.#countFor(pod);
     const zoneCounts = pod.workload ? this.state.zoneCounts.get(pod.workload.key) : undefined;
-    const perZone = this.#zones.map((z) => zoneCounts?.get(z) ?? 0);
+    const perZone = this.#zones.map((z) => 1_000 * (zoneCounts?.get(z) ?? 0));
     const selectorFree = Object.keys(t.nodeSelector).length === 0;
     const { cpu: reqCpu, memory: reqMem } = t.requests;
-    const [cpu, mem, pods, capCpu, capMem, capPods] = [
-      this.#cpu,
-      this.#mem,
-      this.#pods,
-      this.#capCpu,
-      this.#capMem,
-      this.#capPods,
-    ];
+    const v = this.#node;
+    const plainOf = this.#plain;
+    const count = this.#count;
     let best = -1;
     let bestScore = Infinity;
     let found = 0;
     let i = 0;
     for (let k = start % n; i < n && found < want; i++, k = k + 1 === n ? 0 : k + 1) {
-      const plain = this.#plain[k] as number;
+      const plain = plainOf[k] as number;
+      const at = k * STRIDE;
       if (plain !== 0 && selectorFree) {
-        if ((pods[k] as number) + 1 > (capPods[k] as number)) continue;
-        if ((cpu[k] as number) + reqCpu > (capCpu[k] as number)) continue;
-        if ((mem[k] as number) + reqMem > (capMem[k] as number)) continue;
+        if ((v[at + PODS] as number) + 1 > (v[at + CAP_PODS] as number)) continue;
+        if ((v[at + CPU] as number) + reqCpu > (v[at + CAP_CPU] as number)) continue;
+        if ((v[at + MEM] as number) + reqMem > (v[at + CAP_MEM] as number)) continue;
       } else if (!fits(list[k] as NodeRec, t)) continue;
       found++;
+      // The terms of `score` (scheduler-rules.ts), in its order: taints, spread, load.
       let s = plain === 1 ? 0 : preferPenalty(list[k] as NodeRec, t);
       if (spread) {
-        s += 10_000 * (this.#count[k] as number);
-        s += 1_000 * (perZone[this.#zone[k] as number] as number);
+        s += 10_000 * (count[k] as number);
+        s += perZone[v[at + ZONE] as number] as number;
       }
-      const c = capCpu[k] ? (cpu[k] as number) / (capCpu[k] as number) : 0;
-      const m = capMem[k] ? (mem[k] as number) / (capMem[k] as number) : 0;
-      s += Math.round(((c + m) / 2) * 100);
+      s += v[at + LOAD] as number;
       if (s < bestScore) {
         bestScore = s;
         best = k;

@@ -118,8 +118,8 @@ function scanRecords(
   want: number,
 ): Scan {
   const n = nodes.length;
-  const wkey = pod.workload?.key;
-  const zones = wkey ? state.zoneCounts.get(wkey) : undefined;
+  const w = pod.workload;
+  const zoneCounts = w ? state.zoneCounts.get(w.key) : undefined;
   let best: NodeRec | undefined;
   let bestScore = Infinity;
   let found = 0;
@@ -128,7 +128,9 @@ function scanRecords(
     const node = nodes[(start + i) % n] as NodeRec;
     if (!fits(node, pod.template)) continue;
     found++;
-    const s = score(node, pod.template, wkey, zones);
+    let sameWorkload = 0;
+    if (w) for (const p of node.pods) if (p.workload === w) sameWorkload++;
+    const s = score(node, pod.template, w && { sameWorkload, zoneCounts });
     if (s < bestScore) {
       bestScore = s;
       best = node;
