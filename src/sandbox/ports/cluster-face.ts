@@ -37,6 +37,8 @@ export interface ClusterView {
 const POD_FIELDS = ["spec.nodeName", "metadata.name", "metadata.namespace", "status.phase"];
 const NODE_FIELDS = ["metadata.name", "spec.unschedulable"];
 
+const podKey = (p: PodRec) => `${p.namespace}/${p.name}`;
+
 function podField(p: Pod, field: string): string {
   if (field === "spec.nodeName") return p.spec.nodeName ?? "";
   if (field === "metadata.name") return p.metadata.name;
@@ -63,25 +65,63 @@ export class SandboxCluster implements SandboxClusterApi {
     );
   }
 
-  #page<T extends { metadata: { name: string; namespace?: string } }>(
-    items: T[],
+  /**
+   * One page of a list: the records `keep` accepts, in order, from the position the continue
+   * token names, converted to objects — only those of the page, so listing a large cluster a
+   * page at a time costs each page its own size, not the cluster's. The token is a position
+   * in `records` (the next item's, found by looking ahead, so the last page is never empty).
+   */
+  #page<R, T>(
+    records: readonly R[],
+    keep: (r: R) => boolean,
+    convert: (r: R) => T,
     opts: ListOptions | undefined,
   ): List<T> {
     const rv = String(this.view.kube.rv);
     const limit = opts?.resourceVersion === "0" ? 0 : (opts?.limit ?? 0);
-    let offset = 0;
+    let at = 0;
     if (opts?.continue) {
       const m = /^o(\d+)$/.exec(Buffer.from(opts.continue, "base64url").toString());
       if (!m) throw new KubeApiError(400, "BadRequest", "continue key is not valid");
-      offset = Number(m[1]);
+      at = Number(m[1]);
     }
-    if (limit <= 0 || offset + limit >= items.length)
-      return { items: items.slice(offset), metadata: { resourceVersion: rv } };
-    const next = Buffer.from(`o${offset + limit}`).toString("base64url");
-    return {
-      items: items.slice(offset, offset + limit),
-      metadata: { resourceVersion: rv, continue: next },
-    };
+    const items: T[] = [];
+    for (; at < records.length; at++) {
+      const r = records[at] as R;
+      if (!keep(r)) continue;
+      if (limit > 0 && items.length === limit) {
+        const next = Buffer.from(`o${at}`).toString("base64url");
+        return { items, metadata: { resourceVersion: rv, continue: next } };
+      }
+      items.push(convert(r));
+    }
+    return { items, metadata: { resourceVersion: rv } };
+  }
+
+  /** The list's filter, asked of the records (the same answers as #nodeFilter on the objects). */
+  #nodeRecordFilter(opts: ListOptions | undefined): (n: NodeRec) => boolean {
+    const labels = parseLabelSelector(opts?.labelSelector);
+    const fields = parseFieldSelector(opts?.fieldSelector, NODE_FIELDS);
+    const field = (n: NodeRec, f: string) =>
+      f === "metadata.name" ? n.name : String(n.unschedulable);
+    return (n) =>
+      labels(n.labels) && fields.every((f) => (field(n, f.field) === f.value) === (f.op === "="));
+  }
+  #podRecordFilter(namespace: string | undefined, opts: ListOptions | undefined) {
+    const labels = parseLabelSelector(opts?.labelSelector);
+    const fields = parseFieldSelector(opts?.fieldSelector, POD_FIELDS);
+    const field = (p: PodRec, f: string) =>
+      f === "spec.nodeName"
+        ? (p.nodeName ?? "")
+        : f === "metadata.name"
+          ? p.name
+          : f === "metadata.namespace"
+            ? p.namespace
+            : p.phase;
+    return (p: PodRec) =>
+      (namespace === undefined || p.namespace === namespace) &&
+      labels(p.labels) &&
+      fields.every((f) => (field(p, f.field) === f.value) === (f.op === "="));
   }
 
   #nodeFilter(
@@ -107,15 +147,8 @@ export class SandboxCluster implements SandboxClusterApi {
 
   async listNodes(opts?: ListOptions): Promise<List<Node>> {
     this.#gate("core.listNodes");
-    const k = this.view.kube;
-    const filter = this.#nodeFilter(opts);
-    return this.#page(
-      k
-        .nodeList()
-        .map((n) => toNode(n))
-        .filter(filter),
-      opts,
-    );
+    const keep = this.#nodeRecordFilter(opts);
+    return this.#page(this.view.kube.nodeList(), keep, toNode, opts);
   }
 
   async getNode(name: string): Promise<Node> {
@@ -150,26 +183,23 @@ export class SandboxCluster implements SandboxClusterApi {
     return toNode(k.patchNode(name, patch) as NodeRec);
   }
 
+  /** Pods in the order the API server lists them: by "namespace/name". */
   #pods(namespace: string | undefined, opts: ListOptions | undefined): PodRec[] {
     const k = this.view.kube;
     // Served from the node index when the field selector names a node, as the watch cache would.
     const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
-    let pods: PodRec[];
-    if (m) pods = [...(k.nodes.get(m[1] as string)?.pods ?? [])];
-    else pods = [...k.pods.values()];
-    if (namespace !== undefined) pods = pods.filter((p) => p.namespace === namespace);
-    return pods.sort((a, b) => (a.namespace + "/" + a.name < b.namespace + "/" + b.name ? -1 : 1));
+    const keyed: [string, PodRec][] = [];
+    if (m) for (const p of k.nodes.get(m[1] as string)?.pods ?? []) keyed.push([podKey(p), p]);
+    else for (const e of k.pods) keyed.push(e);
+    const pods =
+      namespace === undefined ? keyed : keyed.filter(([, p]) => p.namespace === namespace);
+    return pods.sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, p]) => p);
   }
 
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
     this.#gate("core.listPods");
-    const filter = this.#podFilter(namespace, opts);
-    return this.#page(
-      this.#pods(namespace, opts)
-        .map((p) => toPod(p))
-        .filter(filter),
-      opts,
-    );
+    const keep = this.#podRecordFilter(namespace, opts);
+    return this.#page(this.#pods(namespace, opts), keep, toPod, opts);
   }
 
   async getPod(namespace: string, name: string): Promise<Pod> {
@@ -228,10 +258,13 @@ export class SandboxCluster implements SandboxClusterApi {
     const all = [...k.pdbs.entries()]
       .filter(([ns]) => namespace === undefined || ns === namespace)
       .flatMap(([, list]) => list);
+    // The sandbox's PDBs carry no labels: a label selector keeps all of them or none.
+    const keep = labels({});
+    const now = this.view.clock.nowMs();
     return this.#page(
-      all
-        .map((b) => toPdb(b, this.view.clock.nowMs()))
-        .filter((b) => labels(b.metadata.labels ?? {})),
+      all,
+      () => keep,
+      (b) => toPdb(b, now),
       opts,
     );
   }
