@@ -16,6 +16,7 @@ import {
   type Node,
   type Pod,
   type PodDisruptionBudget,
+  type Toleration,
   type Workload,
 } from "../ports/index.js";
 import type {
@@ -133,63 +134,128 @@ function preStopSeconds(c: Pod["spec"]["containers"][number]): number | undefine
   return m ? Number(m[1]) : undefined;
 }
 
-function podInfo(p: Pod, workloadOf: Map<string, string>): PodInfo {
-  const owner =
-    p.metadata.ownerReferences?.find((o) => o.controller) ?? p.metadata.ownerReferences?.[0];
-  const ns = p.metadata.namespace ?? "default";
-  const containers: ContainerInfo[] = p.spec.containers.map((c) => {
-    const sleep = preStopSeconds(c);
-    return {
-      name: c.name,
-      readinessProbe: c.readinessProbe !== undefined,
-      ...(sleep !== undefined && { preStopSleepSeconds: sleep }),
-    };
-  });
-  const workload = owner ? workloadOf.get(`${owner.kind}/${ns}/${owner.name}`) : undefined;
+/** How far reading live state has come, for a progress line (the core prints nothing). */
+export interface ReadProgress {
+  /**
+   * nodes: the cluster's nodes, page by page; groups: the policy's groups; pods: the pods of
+   * the nodes to replace, node by node; budgets: PDBs, namespace by namespace; owners: the
+   * workloads behind those pods, one by one.
+   */
+  phase: "nodes" | "groups" | "pods" | "budgets" | "owners";
+  done: number;
+  /** Absent while unknown: a paginated list does not say how long it is. */
+  total?: number;
+}
+
+export type OnProgress = (progress: ReadProgress) => void;
+
+const NO_TOLERATIONS: Toleration[] = Object.freeze([]) as never;
+
+/**
+ * PodInfo parts that repeat from pod to pod — containers, owners, tolerations — kept once: a
+ * plan of 100,000 nodes holds 3 million pods, and each pod its own copy of what its workload's
+ * other pods have too would be most of its memory. Snapshot parts are never changed in place.
+ */
+class Shared {
+  readonly #containers = new Map<string, ContainerInfo[]>();
+  readonly #owners = new Map<string, { kind: string; name: string }>();
+  readonly #tolerations = new Map<string, Toleration[]>();
+
+  containers(p: Pod): ContainerInfo[] {
+    const list: ContainerInfo[] = p.spec.containers.map((c) => {
+      const sleep = preStopSeconds(c);
+      return {
+        name: c.name,
+        readinessProbe: c.readinessProbe !== undefined,
+        ...(sleep !== undefined && { preStopSleepSeconds: sleep }),
+      };
+    });
+    const key = list
+      .map((c) => `${c.name}\u0000${c.readinessProbe}\u0000${c.preStopSleepSeconds}`)
+      .join("\u0001");
+    return this.#once(this.#containers, key, list);
+  }
+
+  owner(kind: string, name: string): { kind: string; name: string } {
+    return this.#once(this.#owners, `${kind}/${name}`, { kind, name });
+  }
+
+  tolerations(list: Toleration[] | undefined): Toleration[] {
+    if (!list || list.length === 0) return NO_TOLERATIONS;
+    return this.#once(this.#tolerations, JSON.stringify(list), list);
+  }
+
+  #once<T>(map: Map<string, T>, key: string, value: T): T {
+    const known = map.get(key);
+    if (known !== undefined) return known;
+    map.set(key, value);
+    return value;
+  }
+}
+
+const controllerOf = (p: Pod) =>
+  p.metadata.ownerReferences?.find((o) => o.controller) ?? p.metadata.ownerReferences?.[0];
+
+function podInfo(p: Pod, shared: Shared): PodInfo {
+  const owner = controllerOf(p);
   return {
-    namespace: ns,
+    namespace: p.metadata.namespace ?? "default",
     name: p.metadata.name,
     nodeName: p.spec.nodeName ?? "",
     labels: p.metadata.labels ?? {},
-    ...(owner && { owner: { kind: owner.kind, name: owner.name } }),
-    ...(workload && { workload }),
+    ...(owner && { owner: shared.owner(owner.kind, owner.name) }),
     phase: p.status.phase,
     ready: hasReadyCondition(p.status.conditions),
-    tolerations: p.spec.tolerations ?? [],
+    tolerations: shared.tolerations(p.spec.tolerations),
     terminationGracePeriodSeconds: p.spec.terminationGracePeriodSeconds ?? 30,
-    containers,
+    containers: shared.containers(p),
     ...(p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined && { mirror: true }),
   };
+}
+
+type Owner = { kind: Workload["kind"]; ns: string; name: string };
+
+/** The owners worth looking up: ReplicaSets (for their Deployment), StatefulSets, Deployments. */
+function noteOwner(p: Pod, owners: Map<string, Owner>): void {
+  const o = controllerOf(p);
+  if (o && ["ReplicaSet", "StatefulSet", "Deployment"].includes(o.kind))
+    owners.set(`${o.kind}/${p.metadata.namespace}/${o.name}`, {
+      kind: o.kind as Workload["kind"],
+      ns: p.metadata.namespace ?? "default",
+      name: o.name,
+    });
 }
 
 /** The workloads behind pods: a ReplicaSet's Deployment, a StatefulSet; replicas of each. */
 async function readWorkloads(
   cluster: Cluster,
-  pods: Pod[],
+  owners: Map<string, Owner>,
+  onProgress: OnProgress | undefined,
 ): Promise<{ workloadOf: Map<string, string>; workloads: WorkloadInfo[] }> {
-  const owners = new Map<string, { kind: Workload["kind"]; ns: string; name: string }>();
-  for (const p of pods) {
-    const o =
-      p.metadata.ownerReferences?.find((x) => x.controller) ?? p.metadata.ownerReferences?.[0];
-    if (o && ["ReplicaSet", "StatefulSet", "Deployment"].includes(o.kind))
-      owners.set(`${o.kind}/${p.metadata.namespace}/${o.name}`, {
-        kind: o.kind as Workload["kind"],
-        ns: p.metadata.namespace ?? "default",
-        name: o.name,
-      });
-  }
   const workloadOf = new Map<string, string>();
   const replicas = new Map<string, number>();
+  // A Deployment is read once, however many of its ReplicaSets have pods here.
+  const deployments = new Map<string, Promise<Workload | undefined>>();
+  const deployment = (ns: string, name: string) => {
+    const key = `${ns}/${name}`;
+    let d = deployments.get(key);
+    if (!d) {
+      d = cluster.getWorkload("Deployment", ns, name).catch(() => undefined);
+      deployments.set(key, d);
+    }
+    return d;
+  };
+  const total = owners.size;
+  let done = 0;
   await mapLimit([...owners.entries()], CONCURRENCY, async ([key, o]) => {
     const w = await cluster.getWorkload(o.kind, o.ns, o.name).catch(() => undefined);
+    onProgress?.({ phase: "owners", done: ++done, total });
     if (!w) return;
     const parent =
       o.kind === "ReplicaSet"
         ? w.metadata.ownerReferences?.find((r) => r.kind === "Deployment")
         : undefined;
-    const top = parent
-      ? await cluster.getWorkload("Deployment", o.ns, parent.name).catch(() => undefined)
-      : w;
+    const top = parent ? await deployment(o.ns, parent.name) : w;
     const id = `${top?.kind ?? o.kind}/${o.ns}/${top?.metadata.name ?? o.name}`;
     workloadOf.set(key, id);
     replicas.set(id, top?.spec.replicas ?? w.spec.replicas ?? 1);
@@ -211,29 +277,52 @@ function pdbInfo(b: PodDisruptionBudget): PdbInfo {
   };
 }
 
-/** Add the pods of the given nodes, their PDBs and their owners to a snapshot. */
+/**
+ * Add the pods of the given nodes, their PDBs and their owners to a snapshot. Pods are read node
+ * by node and kept only as PodInfo: memory grows with what the plan keeps, not with the API's
+ * objects.
+ */
 export async function addWorkloads(
   snapshot: Snapshot,
   nodeNames: string[],
   cluster: Cluster,
+  onProgress?: OnProgress,
 ): Promise<Snapshot> {
-  const perNode = await mapLimit(nodeNames, CONCURRENCY, (node) =>
-    listAll((cont) =>
-      cluster.listPods(undefined, pageOf(cont, { fieldSelector: `spec.nodeName=${node}` })),
-    ).then((r) => r.items),
-  );
+  const shared = new Shared();
+  const owners = new Map<string, Owner>();
+  const namespaces = new Set<string>();
+  let done = 0;
+  const perNode = await mapLimit(nodeNames, CONCURRENCY, async (node) => {
+    const infos: PodInfo[] = [];
+    await listAll(async (cont) => {
+      const page = await cluster.listPods(
+        undefined,
+        pageOf(cont, { fieldSelector: `spec.nodeName=${node}` }),
+      );
+      for (const p of page.items) {
+        infos.push(podInfo(p, shared));
+        noteOwner(p, owners);
+        namespaces.add(p.metadata.namespace ?? "default");
+      }
+      return { ...page, items: [] };
+    });
+    onProgress?.({ phase: "pods", done: ++done, total: nodeNames.length });
+    return infos;
+  });
   const pods = perNode.flat();
-  const namespaces = [...new Set(pods.map((p) => p.metadata.namespace ?? "default"))].sort();
+  const sorted = [...namespaces].sort();
+  let nsDone = 0;
   const pdbs = (
-    await mapLimit(namespaces, CONCURRENCY, (ns) =>
-      listAll((cont) => cluster.listPodDisruptionBudgets(ns, pageOf(cont))).then((r) => r.items),
-    )
+    await mapLimit(sorted, CONCURRENCY, async (ns) => {
+      const r = await listAll((cont) => cluster.listPodDisruptionBudgets(ns, pageOf(cont)));
+      onProgress?.({ phase: "budgets", done: ++nsDone, total: sorted.length });
+      return r.items.map(pdbInfo);
+    })
   ).flat();
-  const { workloadOf, workloads } = await readWorkloads(cluster, pods);
-  return {
-    ...snapshot,
-    pods: pods.map((p) => podInfo(p, workloadOf)),
-    pdbs: pdbs.map(pdbInfo),
-    workloads,
-  };
+  const { workloadOf, workloads } = await readWorkloads(cluster, owners, onProgress);
+  for (const p of pods) {
+    const workload = p.owner && workloadOf.get(`${p.owner.kind}/${p.namespace}/${p.owner.name}`);
+    if (workload) p.workload = workload;
+  }
+  return { ...snapshot, pods, pdbs, workloads };
 }
