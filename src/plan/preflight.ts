@@ -106,12 +106,32 @@ class PdbIndex {
   }
 }
 
+/**
+ * One index and one replica table per snapshot, however many groups are planned from it: built
+ * per group, they made planning a cluster of many groups grow with groups × PDBs.
+ */
+const pdbIndexes = new WeakMap<PdbInfo[], PdbIndex>();
+const replicaTables = new WeakMap<Snapshot["workloads"], Map<string, number>>();
+
+function pdbIndexOf(pdbs: PdbInfo[]): PdbIndex {
+  let index = pdbIndexes.get(pdbs);
+  if (!index) pdbIndexes.set(pdbs, (index = new PdbIndex(pdbs)));
+  return index;
+}
+
+function replicasOf(workloads: Snapshot["workloads"]): Map<string, number> {
+  let table = replicaTables.get(workloads);
+  if (!table)
+    replicaTables.set(workloads, (table = new Map(workloads.map((w) => [w.id, w.replicas]))));
+  return table;
+}
+
 function pdbFindings(pods: PodInfo[], pdbs: PdbInfo[], force: boolean): Finding[] {
   const out: Finding[] = [];
   const blocking = new Map<PdbInfo, string[]>();
   const closed = new Map<PdbInfo, string[]>();
   const multiple: string[] = [];
-  const index = new PdbIndex(pdbs);
+  const index = pdbIndexOf(pdbs);
   for (const pod of pods) {
     const selecting = index.selecting(pod);
     if (selecting.length > 1) multiple.push(`${podId(pod)} (${selecting.map(pdbId).join(", ")})`);
@@ -178,7 +198,7 @@ export function toleratesCordon(tolerations: PodInfo["tolerations"]): boolean {
 
 function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): Finding[] {
   const out: Finding[] = [];
-  const replicas = new Map(snapshot.workloads.map((w) => [w.id, w.replicas]));
+  const replicas = replicasOf(snapshot.workloads);
   const single = new Set<string>();
   const noProbe = new Set<string>();
   const everything: string[] = [];
