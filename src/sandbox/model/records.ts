@@ -148,6 +148,8 @@ export interface WorkloadRec {
 export interface PodRec {
   namespace: string;
   name: string;
+  /** "namespace/name": its key in the pod store, and the order lists are sorted in. */
+  key: string;
   uid: string;
   rv: number;
   /** Read-only: the pods of a workload share their template's (a StatefulSet's have their own). */

@@ -37,7 +37,15 @@ export interface ClusterView {
 const POD_FIELDS = ["spec.nodeName", "metadata.name", "metadata.namespace", "status.phase"];
 const NODE_FIELDS = ["metadata.name", "spec.unschedulable"];
 
-const podKey = (p: PodRec) => `${p.namespace}/${p.name}`;
+/** One predicate that holds when all of `checks` do (none: always). */
+function all<R>(checks: ((r: R) => boolean)[]): (r: R) => boolean {
+  if (checks.length === 0) return () => true;
+  if (checks.length === 1) return checks[0] as (r: R) => boolean;
+  return (r) => {
+    for (const c of checks) if (!c(r)) return false;
+    return true;
+  };
+}
 
 function podField(p: Pod, field: string): string {
   if (field === "spec.nodeName") return p.spec.nodeName ?? "";
@@ -100,28 +108,37 @@ export class SandboxCluster implements SandboxClusterApi {
 
   /** The list's filter, asked of the records (the same answers as #nodeFilter on the objects). */
   #nodeRecordFilter(opts: ListOptions | undefined): (n: NodeRec) => boolean {
-    const labels = parseLabelSelector(opts?.labelSelector);
-    const fields = parseFieldSelector(opts?.fieldSelector, NODE_FIELDS);
-    const field = (n: NodeRec, f: string) =>
-      f === "metadata.name" ? n.name : String(n.unschedulable);
-    return (n) =>
-      labels(n.labels) && fields.every((f) => (field(n, f.field) === f.value) === (f.op === "="));
+    const checks: ((n: NodeRec) => boolean)[] = [];
+    if (opts?.labelSelector?.trim()) {
+      const labels = parseLabelSelector(opts.labelSelector);
+      checks.push((n) => labels(n.labels));
+    }
+    for (const f of parseFieldSelector(opts?.fieldSelector, NODE_FIELDS)) {
+      const is = f.op === "=";
+      if (f.field === "metadata.name") checks.push((n) => (n.name === f.value) === is);
+      else checks.push((n) => (String(n.unschedulable) === f.value) === is);
+    }
+    return all(checks);
   }
   #podRecordFilter(namespace: string | undefined, opts: ListOptions | undefined) {
-    const labels = parseLabelSelector(opts?.labelSelector);
-    const fields = parseFieldSelector(opts?.fieldSelector, POD_FIELDS);
-    const field = (p: PodRec, f: string) =>
-      f === "spec.nodeName"
-        ? (p.nodeName ?? "")
-        : f === "metadata.name"
-          ? p.name
-          : f === "metadata.namespace"
-            ? p.namespace
-            : p.phase;
-    return (p: PodRec) =>
-      (namespace === undefined || p.namespace === namespace) &&
-      labels(p.labels) &&
-      fields.every((f) => (field(p, f.field) === f.value) === (f.op === "="));
+    const checks: ((p: PodRec) => boolean)[] = [];
+    if (namespace !== undefined) checks.push((p) => p.namespace === namespace);
+    if (opts?.labelSelector?.trim()) {
+      const labels = parseLabelSelector(opts.labelSelector);
+      checks.push((p) => labels(p.labels));
+    }
+    const fieldOf: Record<string, (p: PodRec) => string> = {
+      "spec.nodeName": (p) => p.nodeName ?? "",
+      "metadata.name": (p) => p.name,
+      "metadata.namespace": (p) => p.namespace,
+      "status.phase": (p) => p.phase,
+    };
+    for (const f of parseFieldSelector(opts?.fieldSelector, POD_FIELDS)) {
+      const is = f.op === "=";
+      const get = fieldOf[f.field] as (p: PodRec) => string;
+      checks.push((p) => (get(p) === f.value) === is);
+    }
+    return all(checks);
   }
 
   #nodeFilter(
@@ -188,12 +205,9 @@ export class SandboxCluster implements SandboxClusterApi {
     const k = this.view.kube;
     // Served from the node index when the field selector names a node, as the watch cache would.
     const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
-    const keyed: [string, PodRec][] = [];
-    if (m) for (const p of k.nodes.get(m[1] as string)?.pods ?? []) keyed.push([podKey(p), p]);
-    else for (const e of k.pods) keyed.push(e);
-    const pods =
-      namespace === undefined ? keyed : keyed.filter(([, p]) => p.namespace === namespace);
-    return pods.sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, p]) => p);
+    let pods = m ? [...(k.nodes.get(m[1] as string)?.pods ?? [])] : [...k.pods.values()];
+    if (namespace !== undefined) pods = pods.filter((p) => p.namespace === namespace);
+    return pods.sort((a, b) => (a.key < b.key ? -1 : 1));
   }
 
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {

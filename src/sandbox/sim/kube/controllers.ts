@@ -120,6 +120,7 @@ export class Controllers {
     const pod: PodRec = {
       namespace: w.namespace,
       name,
+      key,
       uid: this.state.uid(),
       rv: this.state.nextRv(),
       // Shared with the template (a world keeps millions of pods); a StatefulSet's pods each

@@ -131,7 +131,7 @@ export class Kubelet {
     for (const t of pod.timers) t.cancel();
     pod.timers = NO_TIMERS;
     this.state.pending.delete(pod);
-    const key = `${pod.namespace}/${pod.name}`;
+    const key = pod.key;
     if (this.state.pods.get(key) === pod) this.state.pods.delete(key);
     this.#release(pod);
     for (const pdb of pod.pdbs) {
