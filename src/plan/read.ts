@@ -151,14 +151,31 @@ export type OnProgress = (progress: ReadProgress) => void;
 
 const NO_TOLERATIONS: Toleration[] = Object.freeze([]) as never;
 
+/** The inner map under `key`, created empty the first time. */
+function inner<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let m = map.get(key);
+  if (!m) map.set(key, (m = new Map<K2, V>()));
+  return m;
+}
+
+/** The value already under `key`, or `value`, kept there from now on. */
+function keepFirst<K, V>(map: Map<K, V>, key: K, value: V): V {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  map.set(key, value);
+  return value;
+}
+
 /**
  * PodInfo parts that repeat from pod to pod — containers, owners, tolerations — kept once: a
  * plan of 100,000 nodes holds 3 million pods, and each pod its own copy of what its workload's
  * other pods have too would be most of its memory. Snapshot parts are never changed in place.
+ * Looked up through maps of maps, so a pod costs no key string.
  */
 class Shared {
+  readonly #single = new Map<string, Map<boolean, Map<number | undefined, ContainerInfo[]>>>();
   readonly #containers = new Map<string, ContainerInfo[]>();
-  readonly #owners = new Map<string, { kind: string; name: string }>();
+  readonly #owners = new Map<string, Map<string, { kind: string; name: string }>>();
   readonly #tolerations = new Map<string, Toleration[]>();
 
   containers(p: Pod): ContainerInfo[] {
@@ -170,26 +187,25 @@ class Shared {
         ...(sleep !== undefined && { preStopSleepSeconds: sleep }),
       };
     });
+    const [one] = list;
+    if (one && list.length === 1) {
+      const bySleep = inner(inner(this.#single, one.name), one.readinessProbe);
+      return keepFirst(bySleep, one.preStopSleepSeconds, list);
+    }
     const key = list
       .map((c) => `${c.name}\u0000${c.readinessProbe}\u0000${c.preStopSleepSeconds}`)
       .join("\u0001");
-    return this.#once(this.#containers, key, list);
+    return keepFirst(this.#containers, key, list);
   }
 
   owner(kind: string, name: string): { kind: string; name: string } {
-    return this.#once(this.#owners, `${kind}/${name}`, { kind, name });
+    const byName = inner(this.#owners, kind);
+    return byName.get(name) ?? keepFirst(byName, name, { kind, name });
   }
 
   tolerations(list: Toleration[] | undefined): Toleration[] {
     if (!list || list.length === 0) return NO_TOLERATIONS;
-    return this.#once(this.#tolerations, JSON.stringify(list), list);
-  }
-
-  #once<T>(map: Map<string, T>, key: string, value: T): T {
-    const known = map.get(key);
-    if (known !== undefined) return known;
-    map.set(key, value);
-    return value;
+    return keepFirst(this.#tolerations, JSON.stringify(list), list);
   }
 }
 
@@ -213,43 +229,56 @@ function podInfo(p: Pod, shared: Shared): PodInfo {
   };
 }
 
-type Owner = { kind: Workload["kind"]; ns: string; name: string };
-
-/** The owners worth looking up: ReplicaSets (for their Deployment), StatefulSets, Deployments. */
-function noteOwner(p: Pod, owners: Map<string, Owner>): void {
-  const o = controllerOf(p);
-  if (o && ["ReplicaSet", "StatefulSet", "Deployment"].includes(o.kind))
-    owners.set(`${o.kind}/${p.metadata.namespace}/${o.name}`, {
-      kind: o.kind as Workload["kind"],
-      ns: p.metadata.namespace ?? "default",
-      name: o.name,
-    });
+/** An owner worth looking up, and the workload found behind it ("Kind/namespace/name"). */
+interface OwnerRef {
+  kind: Workload["kind"];
+  ns: string;
+  name: string;
+  workload?: string;
 }
 
-/** The workloads behind pods: a ReplicaSet's Deployment, a StatefulSet; replicas of each. */
+const LOOKED_UP = new Set(["ReplicaSet", "StatefulSet", "Deployment"]);
+
+/** The owners of the pods read: ReplicaSets (for their Deployment), StatefulSets, Deployments. */
+class Owners {
+  readonly all: OwnerRef[] = [];
+  readonly #byNamespace = new Map<string, Map<string, Map<string, OwnerRef>>>();
+
+  of(p: Pod): OwnerRef | undefined {
+    const o = controllerOf(p);
+    if (!o || !LOOKED_UP.has(o.kind)) return undefined;
+    const ns = p.metadata.namespace ?? "default";
+    const byName = inner(inner(this.#byNamespace, ns), o.kind);
+    const known = byName.get(o.name);
+    if (known) return known;
+    const ref = { kind: o.kind as Workload["kind"], ns, name: o.name };
+    byName.set(o.name, ref);
+    this.all.push(ref);
+    return ref;
+  }
+}
+
+/** The workloads behind the owners: a ReplicaSet's Deployment, a StatefulSet; replicas of each. */
 async function readWorkloads(
   cluster: Cluster,
-  owners: Map<string, Owner>,
+  owners: OwnerRef[],
   onProgress: OnProgress | undefined,
-): Promise<{ workloadOf: Map<string, string>; workloads: WorkloadInfo[] }> {
-  const workloadOf = new Map<string, string>();
+): Promise<WorkloadInfo[]> {
   const replicas = new Map<string, number>();
   // A Deployment is read once, however many of its ReplicaSets have pods here.
   const deployments = new Map<string, Promise<Workload | undefined>>();
   const deployment = (ns: string, name: string) => {
     const key = `${ns}/${name}`;
-    let d = deployments.get(key);
-    if (!d) {
-      d = cluster.getWorkload("Deployment", ns, name).catch(() => undefined);
-      deployments.set(key, d);
-    }
-    return d;
+    const known = deployments.get(key);
+    if (known) return known;
+    const read = cluster.getWorkload("Deployment", ns, name).catch(() => undefined);
+    deployments.set(key, read);
+    return read;
   };
-  const total = owners.size;
   let done = 0;
-  await mapLimit([...owners.entries()], CONCURRENCY, async ([key, o]) => {
+  await mapLimit(owners, CONCURRENCY, async (o) => {
     const w = await cluster.getWorkload(o.kind, o.ns, o.name).catch(() => undefined);
-    onProgress?.({ phase: "owners", done: ++done, total });
+    onProgress?.({ phase: "owners", done: ++done, total: owners.length });
     if (!w) return;
     const parent =
       o.kind === "ReplicaSet"
@@ -257,10 +286,10 @@ async function readWorkloads(
         : undefined;
     const top = parent ? await deployment(o.ns, parent.name) : w;
     const id = `${top?.kind ?? o.kind}/${o.ns}/${top?.metadata.name ?? o.name}`;
-    workloadOf.set(key, id);
+    o.workload = id;
     replicas.set(id, top?.spec.replicas ?? w.spec.replicas ?? 1);
   });
-  return { workloadOf, workloads: [...replicas.entries()].map(([id, n]) => ({ id, replicas: n })) };
+  return [...replicas.entries()].map(([id, n]) => ({ id, replicas: n }));
 }
 
 function pdbInfo(b: PodDisruptionBudget): PdbInfo {
@@ -289,27 +318,28 @@ export async function addWorkloads(
   onProgress?: OnProgress,
 ): Promise<Snapshot> {
   const shared = new Shared();
-  const owners = new Map<string, Owner>();
+  const owners = new Owners();
   const namespaces = new Set<string>();
   let done = 0;
   const perNode = await mapLimit(nodeNames, CONCURRENCY, async (node) => {
     const infos: PodInfo[] = [];
-    await listAll(async (cont) => {
+    const refs: (OwnerRef | undefined)[] = [];
+    let cont: string | undefined;
+    do {
       const page = await cluster.listPods(
         undefined,
         pageOf(cont, { fieldSelector: `spec.nodeName=${node}` }),
       );
       for (const p of page.items) {
         infos.push(podInfo(p, shared));
-        noteOwner(p, owners);
+        refs.push(owners.of(p));
         namespaces.add(p.metadata.namespace ?? "default");
       }
-      return { ...page, items: [] };
-    });
+      cont = page.metadata.continue || undefined;
+    } while (cont);
     onProgress?.({ phase: "pods", done: ++done, total: nodeNames.length });
-    return infos;
+    return { infos, refs };
   });
-  const pods = perNode.flat();
   const sorted = [...namespaces].sort();
   let nsDone = 0;
   const pdbs = (
@@ -319,10 +349,13 @@ export async function addWorkloads(
       return r.items.map(pdbInfo);
     })
   ).flat();
-  const { workloadOf, workloads } = await readWorkloads(cluster, owners, onProgress);
-  for (const p of pods) {
-    const workload = p.owner && workloadOf.get(`${p.owner.kind}/${p.namespace}/${p.owner.name}`);
-    if (workload) p.workload = workload;
-  }
+  const workloads = await readWorkloads(cluster, owners.all, onProgress);
+  const pods: PodInfo[] = [];
+  for (const { infos, refs } of perNode)
+    infos.forEach((info, i) => {
+      const workload = refs[i]?.workload;
+      if (workload) info.workload = workload;
+      pods.push(info);
+    });
   return { ...snapshot, pods, pdbs, workloads };
 }
