@@ -17,6 +17,7 @@ export const ROLL_SETTINGS = { postDrainDelayMs: 5000, intervalMs: 15_000, count
 
 export interface RollFigures {
   nodes: number;
+  replaced: number;
   engine: string;
   budgets: { maxSurge: number; maxUnavailable: number };
   result: string;
@@ -114,6 +115,7 @@ export async function measureRoll(nodes: number): Promise<RollFigures> {
   const percentage = Math.max(1, Math.round((100 * surge) / nodes));
   return {
     nodes,
+    replaced,
     engine: "noderoll (self-managed, kOps semantics)",
     budgets: { maxSurge: plan.budgets.maxSurge, maxUnavailable: plan.budgets.maxUnavailable },
     result: result.result,
