@@ -16,8 +16,11 @@ import { measurePlan, type PlanFigures } from "./plan.js";
 import { printPlans, printRolls, printSandbox } from "./report.js";
 import { measureRoll, type RollFigures } from "./roll.js";
 
-const sizes = (name: string, fallback: number[]) =>
-  process.env[name] ? process.env[name]!.split(",").map(Number) : fallback;
+/** Sizes from the environment ("" runs none of that part), or the defaults. */
+const sizes = (name: string, fallback: number[]) => {
+  const v = process.env[name];
+  return v === undefined ? fallback : v.split(",").filter(Boolean).map(Number);
+};
 
 /** One measurement in a child process: this bundle again, with the part to run. */
 function child<T>(...args: string[]): T {

@@ -167,7 +167,7 @@ function keepFirst<K, V>(map: Map<K, V>, key: K, value: V): V {
 }
 
 /**
- * PodInfo parts that repeat from pod to pod — containers, owners, tolerations — kept once: a
+ * PodInfo parts that repeat from pod to pod — containers, tolerations — kept once: a
  * plan of 100,000 nodes holds 3 million pods, and each pod its own copy of what its workload's
  * other pods have too would be most of its memory. Snapshot parts are never changed in place.
  * Looked up through maps of maps, so a pod costs no key string.
@@ -175,7 +175,6 @@ function keepFirst<K, V>(map: Map<K, V>, key: K, value: V): V {
 class Shared {
   readonly #single = new Map<string, Map<boolean, Map<number | undefined, ContainerInfo[]>>>();
   readonly #containers = new Map<string, ContainerInfo[]>();
-  readonly #owners = new Map<string, Map<string, { kind: string; name: string }>>();
   readonly #tolerations = new Map<string, Toleration[]>();
 
   containers(p: Pod): ContainerInfo[] {
@@ -198,11 +197,6 @@ class Shared {
     return keepFirst(this.#containers, key, list);
   }
 
-  owner(kind: string, name: string): { kind: string; name: string } {
-    const byName = inner(this.#owners, kind);
-    return byName.get(name) ?? keepFirst(byName, name, { kind, name });
-  }
-
   tolerations(list: Toleration[] | undefined): Toleration[] {
     if (!list || list.length === 0) return NO_TOLERATIONS;
     return keepFirst(this.#tolerations, JSON.stringify(list), list);
@@ -219,7 +213,7 @@ function podInfo(p: Pod, shared: Shared): PodInfo {
     name: p.metadata.name,
     nodeName: p.spec.nodeName ?? "",
     labels: p.metadata.labels ?? {},
-    ...(owner && { owner: shared.owner(owner.kind, owner.name) }),
+    ...(owner && { owner: { kind: owner.kind, name: owner.name } }),
     phase: p.status.phase,
     ready: hasReadyCondition(p.status.conditions),
     tolerations: shared.tolerations(p.spec.tolerations),
