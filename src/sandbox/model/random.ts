@@ -40,9 +40,13 @@ export class Random {
     // One string from the character codes: appending digit by digit allocated a string per
     // digit, and past 12 characters V8 keeps the chain of rope nodes (ConsString) it built.
     const codes = this.#codes;
-    codes.length = digits;
-    for (let i = 0; i < digits; i++) codes[i] = HEX_CODES[this.int(16)] as number;
+    codes.length = 0;
+    this.hexCodes(codes, digits);
     return String.fromCharCode.apply(null, codes);
+  }
+  /** The character codes of `digits` hex digits, one draw each, appended to `codes`. */
+  hexCodes(codes: number[], digits: number): void {
+    for (let i = 0; i < digits; i++) codes.push(HEX_CODES[this.int(16)] as number);
   }
   /** `k` distinct items chosen at random, in random order (partial Fisher-Yates). */
   sample<T>(items: readonly T[], k: number): T[] {

@@ -12,12 +12,14 @@
 // entry is updated. Anything the arrays do not hold (a nodeSelector, a node that is not plain,
 // a PreferNoSchedule taint) is decided on the record itself, by the same rules the record scan
 // uses (scheduler-rules.ts).
-import type { NodeRec, PodRec } from "../../model/records.js";
+import type { NodeRec, PodRec, PodTemplate } from "../../model/records.js";
 import { fits, loadTerm, preferPenalty } from "./scheduler-rules.js";
 import type { KubeState } from "./state.js";
 
 export interface Scan {
   best: NodeRec | undefined;
+  /** Its position in the list scanned (-1 when none fits). */
+  at: number;
   /** Nodes looked at, from the start (the scheduler's rotation moves on by this many). */
   scanned: number;
 }
@@ -31,6 +33,8 @@ export class PlacementIndex {
   #version = -1;
   #pos = new Map<NodeRec, number>();
   #zones: string[] = [];
+  /** The spread term's zone part for the pod being placed, per zone index. */
+  #perZone: number[] = [];
   #node = new Float64Array(0);
   /** 1: Ready, schedulable, not deleted, only PreferNoSchedule taints; 2: also has one of those. */
   #plain = new Uint8Array(0);
@@ -116,8 +120,9 @@ export class PlacementIndex {
     const n = list.length;
     const spread = this.#countFor(pod);
     const zoneCounts = pod.workload ? this.state.zoneCounts.get(pod.workload.key) : undefined;
-    const perZone = this.#zones.map((z) => 1_000 * (zoneCounts?.get(z) ?? 0));
-    const selectorFree = Object.keys(t.nodeSelector).length === 0;
+    const perZone = this.#perZone;
+    this.#zones.forEach((z, i) => (perZone[i] = 1_000 * (zoneCounts?.get(z) ?? 0)));
+    const selectorFree = withoutSelector(t);
     const { cpu: reqCpu, memory: reqMem } = t.requests;
     const v = this.#node;
     const plainOf = this.#plain;
@@ -147,16 +152,17 @@ export class PlacementIndex {
         best = k;
       }
     }
-    return { best: best < 0 ? undefined : list[best], scanned: i };
+    return { best: best < 0 ? undefined : list[best], at: best, scanned: i };
   }
 
   /**
-   * The scheduler bound `pod` to `node` (KubeState.version moved from `before` to `before + 1`):
-   * update that node's entry instead of rebuilding them all. Any other change in between
+   * The scheduler bound `pod` to `node` (KubeState.version moved from `before` to `before + 1`),
+   * at position `at` of the list it scanned if it says: update that node's entry instead of
+   * rebuilding them all. Any other change in between
    * leaves the arrays stale, to be rebuilt on the next scan.
    */
-  bound(pod: PodRec, node: NodeRec, before: number): void {
-    const i = this.#pos.get(node);
+  bound(pod: PodRec, node: NodeRec, before: number, at?: number): void {
+    const i = at !== undefined && this.#list?.[at] === node ? at : this.#pos.get(node);
     if (this.#version !== before || this.state.version !== before + 1 || i === undefined) return;
     this.#load(node, i);
     this.#version = this.state.version;
@@ -167,6 +173,15 @@ export class PlacementIndex {
       w.version = this.#version;
     }
   }
+}
+
+const selectorless = new WeakMap<PodTemplate, boolean>();
+
+/** The template has no nodeSelector (asked once per template, not per pod). */
+function withoutSelector(t: PodTemplate): boolean {
+  let free = selectorless.get(t);
+  if (free === undefined) selectorless.set(t, (free = Object.keys(t.nodeSelector).length === 0));
+  return free;
 }
 
 /** 0: the record must be asked; 1: plain; 2: plain but with a PreferNoSchedule taint. */

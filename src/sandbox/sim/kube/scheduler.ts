@@ -17,6 +17,8 @@ export class Scheduler {
   static indexed = true;
   #queued = false;
   #nextStart = 0;
+  /** The position of the node the last scan picked, in the list it scanned. */
+  #lastAt = -1;
   /** One index per list the scan may read: the open nodes, and all of them (pods with tolerations). */
   readonly #open: PlacementIndex;
   readonly #all: PlacementIndex;
@@ -34,8 +36,9 @@ export class Scheduler {
   #bind(pod: PodRec, node: NodeRec, readyNow: boolean): void {
     const before = this.state.version;
     this.kubelet.bind(pod, node, readyNow);
-    this.#open.bound(pod, node, before);
-    this.#all.bound(pod, node, before);
+    // Where the last scan found it: the index checks it is that node before using it.
+    this.#open.bound(pod, node, before, this.#lastAt);
+    this.#all.bound(pod, node, before, this.#lastAt);
   }
 
   /** A pass soon, if pods are pending and none is queued yet. */
@@ -95,6 +98,7 @@ export class Scheduler {
       ? (open ? this.#open : this.#all).scan(nodes, pod, this.#nextStart, want)
       : scanRecords(nodes, pod, this.state, this.#nextStart, want);
     this.#nextStart = (this.#nextStart + scan.scanned) % n;
+    this.#lastAt = scan.at;
     return scan.best;
   }
 
@@ -121,6 +125,7 @@ function scanRecords(
   const w = pod.workload;
   const zoneCounts = w ? state.zoneCounts.get(w.key) : undefined;
   let best: NodeRec | undefined;
+  let at = -1;
   let bestScore = Infinity;
   let found = 0;
   let i = 0;
@@ -134,7 +139,8 @@ function scanRecords(
     if (s < bestScore) {
       bestScore = s;
       best = node;
+      at = (start + i) % n;
     }
   }
-  return { best, scanned: i };
+  return { best, at, scanned: i };
 }

@@ -5,7 +5,7 @@
 import type { Node, Pod, WatchEvent } from "../../../ports/cluster.js";
 import type { VirtualClock } from "../../model/clock.js";
 import type { Availability, Timeline } from "../../model/observers.js";
-import { flat, type Random } from "../../model/random.js";
+import type { Random } from "../../model/random.js";
 import type { LeaseRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "../../model/records.js";
 import { toNode, toPod } from "./convert.js";
 
@@ -41,6 +41,12 @@ export interface Watcher<T> {
   stream: WatchSink<T>;
 }
 
+const [DASH, FOUR, LOWER_A] = ["-", "4", "a"].map((c) => c.charCodeAt(0)) as [
+  number,
+  number,
+  number,
+];
+
 export class KubeState {
   rv = 1000;
   /**
@@ -63,6 +69,7 @@ export class KubeState {
   nodeWatchers: Watcher<Node>[] = [];
   podWatchers: Watcher<Pod>[] = [];
   #uid = 0;
+  readonly #uidCodes: number[] = [];
   #nodeOrder: NodeRec[] = [];
   #nodeOrderDirty = true;
   #open: NodeRec[] = [];
@@ -74,13 +81,22 @@ export class KubeState {
     return ++this.rv;
   }
   uid(): string {
+    // The same draws in the same order as ever (4, 3, 3, 12 digits), made into one flat string
+    // at once: a world makes millions of these.
     const r = this.random;
+    const codes = this.#uidCodes;
+    codes.length = 0;
     const head = (++this.#uid).toString(16).padStart(8, "0");
-    // The same draws in the same order as before (4, 3, 3, 12 digits), as one flat string.
-    const a = r.hex(4);
-    const b = r.hex(3);
-    const c = r.hex(3);
-    return flat(head, "-", a, "-4", b, "-a", c, "-", r.hex(12));
+    for (let i = 0; i < head.length; i++) codes.push(head.charCodeAt(i));
+    codes.push(DASH);
+    r.hexCodes(codes, 4);
+    codes.push(DASH, FOUR);
+    r.hexCodes(codes, 3);
+    codes.push(DASH, LOWER_A);
+    r.hexCodes(codes, 3);
+    codes.push(DASH);
+    r.hexCodes(codes, 12);
+    return String.fromCharCode.apply(null, codes);
   }
 
   // ---------------------------------------------------------------- node indexes
