@@ -1,7 +1,7 @@
 // `npm run bench`: figures, printed and written to out/bench.json, never asserted. Three parts:
 //  1. the sandbox: an EKS-style update of a generated 1,000-node, 30,000-pod cluster;
 //  2. plan: build, read (the sandbox's serving apart) and compute time, GC, peak memory and
-//     requests on generated clusters (BENCH_PLAN_SIZES, default 1k / 5k / 20k / 100k nodes);
+//     requests on generated clusters (BENCH_PLAN_SIZES, default 1k / 5k / 20k / 50k / 100k nodes);
 //  3. roll: noderoll's self-managed engine against the exact lower bound for its budgets and
 //     EKS's own managed update, with requests per replaced node by verb and resource and the
 //     roll's time split by what it waited for (BENCH_ROLL_SIZES, default 100 / 1,000).
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   const sandbox = child<Awaited<ReturnType<typeof benchEksUpdate>>>("sandbox", "1000");
   printSandbox(sandbox);
   const plan: PlanFigures[] = [];
-  for (const n of sizes("BENCH_PLAN_SIZES", [1000, 5000, 20000, 100000])) {
+  for (const n of sizes("BENCH_PLAN_SIZES", [1000, 5000, 20000, 50000, 100000])) {
     plan.push(child<PlanFigures>("plan", String(n)));
     printPlans(plan, plan.length === 1);
   }
