@@ -40,7 +40,7 @@ import {
   type PolicyOutcome,
   type RunContext,
 } from "./context.js";
-import { eventLine } from "./log.js";
+import { eventLine, info } from "./log.js";
 import {
   annotateInLog,
   annotationsOf,
@@ -162,12 +162,12 @@ async function planFirst(
   });
   const { plan } = await withReadProgress(
     ports,
-    (l) => core.info(l.trimEnd()),
+    (l) => info(l.trimEnd()),
     (p) => planner.observe(p),
   );
   const planJson = writePlanJson(ctx, plan, jsonNames);
-  core.info(renderPlanText(plan));
-  core.info(`plan JSON: ${planJson}`);
+  info(renderPlanText(plan));
+  info(`plan JSON: ${planJson}`);
   return { ports, planner, plan, planJson };
 }
 
@@ -186,7 +186,7 @@ function progressLog(
     if (e.type === "phase.start") groups.start(`${e.group}: ${e.phase}`);
     const line = eventLine(e);
     if (line) {
-      core.info(`${e.t.slice(11, 19)} ${line}`);
+      info(`${e.t.slice(11, 19)} ${line}`);
       lastLogLine = Date.now();
     }
     if (e.type === "phase.end") groups.end();
@@ -202,7 +202,7 @@ let lastLogLine = Date.now();
 function heartbeat(progress: Progress, clock: { now(): Date }): ReturnType<typeof setInterval> {
   const timer = setInterval(() => {
     if (!progress.startedAt || progress.result || Date.now() - lastLogLine < HEARTBEAT_MS) return;
-    core.info(`${clock.now().toISOString().slice(11, 19)} ${heartbeatLine(progress, clock.now())}`);
+    info(`${clock.now().toISOString().slice(11, 19)} ${heartbeatLine(progress, clock.now())}`);
     lastLogLine = Date.now();
   }, HEARTBEAT_MS / 3);
   timer.unref();
@@ -408,7 +408,7 @@ export async function applyFlow(
   const loaded = files.map((f) => loadPolicyFile(f, ctx.env.workspace));
   for (const p of loaded)
     for (const d of diagnosticsOf(p))
-      core.info(
+      info(
         `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.path ? `${d.path}: ` : ""}${d.message}`,
       );
   if (loaded.some((p) => !p.load.ok)) return refuseInvalid(ctx, loaded, target);

@@ -4,6 +4,7 @@
 // pull request's comment, log groups), anything else is planned. Every run ends with a job
 // summary and its outputs; SIGINT / SIGTERM (a cancelled workflow) stop the roll cleanly.
 import * as core from "@actions/core";
+import { info } from "./log.js";
 import { connectLive } from "../adapters/connect.js";
 import { applyFlow } from "./apply-flow.js";
 import { errorMessage, type PolicyOutcome, type PolicyResult, type RunContext } from "./context.js";
@@ -80,7 +81,7 @@ async function selectFiles(
     }
     const n = narrowToChanged(inputs.policy, expanded, changed, true);
     if (n.unchanged.length > 0)
-      core.info(`not planned (this pull request does not change them): ${n.unchanged.join(", ")}`);
+      info(`not planned (this pull request does not change them): ${n.unchanged.join(", ")}`);
     return {
       files: n.files,
       ...(n.files.length === 0 && {
@@ -95,14 +96,12 @@ async function selectFiles(
     let changed = decision.changedFiles;
     if (!changed && pullRequest !== undefined) changed = await gh.pullFiles(pullRequest);
     if (!changed) {
-      core.info(
-        "the push's changed files are not all known: applying every policy the input names",
-      );
+      info("the push's changed files are not all known: applying every policy the input names");
       return { files: expanded, ...(pullRequest !== undefined && { pullRequest }) };
     }
     const n = narrowToChanged(inputs.policy, expanded, changed, false);
     if (n.unchanged.length > 0)
-      core.info(
+      info(
         `not changed by this push, applied only if their plan has work: ${n.unchanged.join(", ")}`,
       );
     return {
@@ -139,7 +138,7 @@ function runContext(
         region: policy.cluster.region,
         ...(inputs.kubeconfig && { kubeconfig: inputs.kubeconfig }),
         onRetry: (r) =>
-          core.info(
+          info(
             `throttled (HTTP ${r.status}): retry ${r.attempt} in ${Math.round(r.waitMs / 100) / 10} s`,
           ),
       }),
@@ -229,7 +228,7 @@ async function run(summary: JobSummary, controller: AbortController): Promise<Ru
       applyRefs: inputs.applyRefs,
     },
   );
-  core.info(`event ${env.eventName || "(none)"}, mode ${inputs.mode}: ${decision.kind}`);
+  info(`event ${env.eventName || "(none)"}, mode ${inputs.mode}: ${decision.kind}`);
   if (decision.kind === "skip") return nothingToDo(summary, decision.why);
   if (decision.kind === "refuse") {
     core.setFailed(`noderoll refused: ${decision.why}`);
@@ -249,7 +248,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (controller.signal.aborted) return;
     core.warning(
-      `${signal}: the workflow was cancelled; finishing or abandoning the node in flight, then stopping. The next run continues where this one stopped.`,
+      `${signal}: the workflow was cancelled; stopping now, abandoning what is in flight. The next run continues where this one stopped.`,
     );
     controller.abort();
   };

@@ -5,6 +5,7 @@
 // plans every policy the input names, and applies the ones it did not change only when their
 // plan has nodes to replace or configuration to set — never one that is merely blocked.
 import * as core from "@actions/core";
+import { info } from "./log.js";
 import { observeAndPlan } from "../engine/observe.js";
 import { hasChanges } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
@@ -54,6 +55,6 @@ export async function pendingWork(
 /** The outcome of a policy left alone, logged. */
 export function leftAlone(file: string, name: string, p: Pending): PolicyOutcome {
   if (p.hasChanges) core.warning(p.why);
-  else core.info(p.why);
+  else info(p.why);
   return { file, name, result: "skipped", hasChanges: p.hasChanges, message: p.why };
 }

@@ -3,6 +3,7 @@
 // report — the sticky PR comment, the check run `noderoll plan / <policy>` on the head commit,
 // the log and the job summary. Nothing is changed anywhere but on GitHub.
 import * as core from "@actions/core";
+import { info } from "./log.js";
 import { stickyMarker } from "../adapters/github/sticky-comment.js";
 import { observeAndPlan } from "../engine/observe.js";
 import { hasChanges } from "../plan/index.js";
@@ -118,9 +119,7 @@ async function planOne(
 ): Promise<PolicyOutcome> {
   const p = loadPolicyFile(file, ctx.env.workspace);
   for (const d of diagnosticsOf(p))
-    core.info(
-      `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.path ? `${d.path}: ` : ""}${d.message}`,
-    );
+    info(`${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.path ? `${d.path}: ` : ""}${d.message}`);
   if (!p.load.ok) {
     await reportInvalid(ctx, p, target);
     return { file, name: p.name, result: "invalid", hasChanges: false, message: "invalid policy" };
@@ -147,7 +146,7 @@ async function planOne(
     };
     ({ plan } = await withReadProgress(
       ports,
-      (l) => core.info(l.trimEnd()),
+      (l) => info(l.trimEnd()),
       (p) => observeAndPlan(policy, file, p, options),
     ));
   } catch (e) {
@@ -162,8 +161,8 @@ async function planOne(
     return { file, name: policy.metadata.name, result: "error", hasChanges: false, message };
   }
   const planJson = writePlanJson(ctx, plan, jsonNames);
-  core.info(renderPlanText(plan));
-  core.info(`plan JSON: ${planJson}`);
+  info(renderPlanText(plan));
+  info(`plan JSON: ${planJson}`);
   await reportPlan(ctx, p, plan, target, check);
   if (plan.summary.blocked > 0) core.warning(`${policy.metadata.name}: ${planHeadline(plan)}`);
   return {

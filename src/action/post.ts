@@ -4,6 +4,7 @@
 // resourceVersion) — so the next run need not wait out the Lease's duration. It never fails
 // the job: the Lease frees itself anyway once its holder stops renewing it.
 import * as core from "@actions/core";
+import { info } from "./log.js";
 import { connectLive } from "../adapters/connect.js";
 import { LEASE_DURATION_SECONDS, releaseLease } from "../roll/lease.js";
 import { errorMessage } from "./context.js";
@@ -12,7 +13,7 @@ import { LEASE_STATE, parseLeaseState } from "./lease-state.js";
 async function post(): Promise<void> {
   const raw = core.getState(LEASE_STATE);
   if (!raw) {
-    core.info("noderoll: no cluster lock left to release");
+    info("noderoll: no cluster lock left to release");
     return;
   }
   const s = parseLeaseState(raw);
@@ -29,7 +30,7 @@ async function post(): Promise<void> {
       ...(kubeconfig && { kubeconfig }),
     });
     const released = await releaseLease(ports.cluster, s.name, s.holder);
-    core.info(
+    info(
       released
         ? `noderoll: released the cluster lock ${where}, which this run (${s.holder}) still held`
         : `noderoll: the cluster lock ${where} is no longer this run's (${s.holder}); left alone`,

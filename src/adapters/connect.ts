@@ -1,12 +1,13 @@
 // Connecting to a real cluster: AWS from the default credential chain (endpoints from the
 // standard AWS_ENDPOINT_URL_* variables), Kubernetes from a kubeconfig when one is given, or
 // else from EKS itself — DescribeCluster for the endpoint and CA, and an EKS token refreshed
-// before it expires. No aws CLI, no kubectl.
+// before it expires. No aws CLI, no kubectl. Every request has a deadline; closing the ports
+// (or aborting `signal`) ends every request and watch still in flight, so a stopped run can exit.
 import { defaultProvider } from "@aws-sdk/credential-provider-node";
 import { KubeConfig } from "@kubernetes/client-node";
 import { DescribeClusterCommand, EKSClient } from "@aws-sdk/client-eks";
 import { systemClock, type Cloud, type Cluster, type Clock } from "../ports/index.js";
-import { awsCloud } from "./aws/cloud.js";
+import { awsCloud, portError, sdkConfig } from "./aws/cloud.js";
 import { EksTokenSource } from "./aws/eks-token.js";
 import { KubeHttp } from "./kubernetes/http.js";
 import { kubernetesCluster } from "./kubernetes/cluster.js";
@@ -15,6 +16,8 @@ export interface LivePorts {
   cloud: Cloud;
   cluster: Cluster;
   clock: Clock;
+  /** End every request and watch still in flight; the ports answer nothing more. */
+  close(): void;
 }
 
 export interface ConnectOptions {
@@ -23,14 +26,23 @@ export interface ConnectOptions {
   kubeconfig?: string;
   /** Told about each retry (429 / 5xx), for the log. */
   onRetry?: (info: { status: number; waitMs: number; attempt: number }) => void;
+  /** Ends every request and watch in flight when it aborts (as `close()` does). */
+  signal?: AbortSignal;
+  /** The STS endpoint EKS tokens name, only when asked for (default: the region's own). */
+  stsEndpoint?: string;
 }
 
 async function eksKubeConfig(
   o: ConnectOptions,
+  signal: AbortSignal,
 ): Promise<{ kubeConfig: KubeConfig; token: () => Promise<string> }> {
   const credentials = defaultProvider();
-  const eks = new EKSClient({ region: o.region, credentials, retryMode: "adaptive" });
-  const { cluster } = await eks.send(new DescribeClusterCommand({ name: o.clusterName }));
+  const eks = new EKSClient(sdkConfig({ region: o.region, credentials }));
+  const { cluster } = await eks
+    .send(new DescribeClusterCommand({ name: o.clusterName }), { abortSignal: signal })
+    .catch((e: unknown) => {
+      throw portError(e);
+    });
   if (!cluster?.endpoint)
     throw new Error(`EKS cluster ${o.clusterName} in ${o.region} has no endpoint (is it ACTIVE?)`);
   const kubeConfig = new KubeConfig();
@@ -43,27 +55,35 @@ async function eksKubeConfig(
     },
     { name: "noderoll" },
   );
-  const source = new EksTokenSource({ clusterName: o.clusterName, region: o.region, credentials });
+  const source = new EksTokenSource({
+    clusterName: o.clusterName,
+    region: o.region,
+    credentials,
+    ...(o.stsEndpoint && { stsEndpoint: o.stsEndpoint }),
+  });
   return { kubeConfig, token: () => source.token() };
 }
 
 export async function connectLive(o: ConnectOptions): Promise<LivePorts> {
   const clock = systemClock;
+  const closed = new AbortController();
+  const signal = o.signal ? AbortSignal.any([o.signal, closed.signal]) : closed.signal;
   const retry = {
-    sleep: (ms: number) => clock.sleep(ms),
+    sleep: (ms: number) => clock.sleep(ms, signal),
     ...(o.onRetry && { onRetry: o.onRetry }),
   };
   let http: KubeHttp;
   if (o.kubeconfig) {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(o.kubeconfig);
-    http = new KubeHttp({ kubeConfig, retry });
+    http = new KubeHttp({ kubeConfig, retry, signal });
   } else {
-    http = new KubeHttp({ ...(await eksKubeConfig(o)), retry });
+    http = new KubeHttp({ ...(await eksKubeConfig(o, signal)), retry, signal });
   }
   return {
-    cloud: awsCloud({ region: o.region, credentials: defaultProvider() }),
+    cloud: awsCloud({ region: o.region, credentials: defaultProvider(), signal }),
     cluster: kubernetesCluster(http),
     clock,
+    close: () => closed.abort(),
   };
 }

@@ -27,7 +27,7 @@ import {
   type CheckRunPayload,
 } from "../render/index.js";
 import { apply, type ApplyResult } from "../engine/apply.js";
-import { EventLog, type RollEvent } from "../ports/index.js";
+import { EventLog, resilient, type RollEvent } from "../ports/index.js";
 import { durationArg, groupsOf, hintContext, policyOrExit, UsageError } from "./args.js";
 import { withReadProgress } from "../adapters/read-progress.js";
 import { loadWorld } from "./sandbox-world.js";
@@ -50,6 +50,39 @@ const OPTIONS = {
 } as const;
 
 export const EXIT = { success: 0, failure: 1, stopped: 3 } as const;
+
+/** After SIGTERM/SIGINT the process ends within this long, whatever is still in flight. */
+const STOP_WITHIN_MS = 30_000;
+/** The adapters are closed (every request and watch ended) this long after the signal. */
+const CLOSE_AFTER_MS = 20_000;
+
+/**
+ * SIGTERM / SIGINT: the run stops at once (every call it waits for is abandoned), gives the
+ * lock back, and the process ends within STOP_WITHIN_MS; a second signal ends it at once.
+ */
+function onStopSignals(controller: AbortController, adapters: AbortController): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      process.stderr.write(`\n${signal} again: exiting now; run apply again to continue\n`);
+      process.exit(EXIT.stopped);
+    }
+    stopping = true;
+    process.stderr.write(
+      `\n${signal}: stopping now; what is in flight is abandoned, leaving only marks the next run resumes from. Run apply again to continue\n`,
+    );
+    controller.abort();
+    setTimeout(() => adapters.abort(), CLOSE_AFTER_MS).unref();
+    setTimeout(() => {
+      process.stderr.write(
+        `noderoll: still running ${STOP_WITHIN_MS / 1000} s after ${signal}; exiting\n`,
+      );
+      process.exit(EXIT.stopped);
+    }, STOP_WITHIN_MS).unref();
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
 
 export function exitCodeFor(r: ApplyResult): number {
   return r.result === "success"
@@ -132,7 +165,14 @@ async function roll(
 ): Promise<number> {
   const { policy, file, groups, values } = run;
   const planner = new Planner(policy, file, { force: values.force, ...(groups && { groups }) });
-  const observe = (p: typeof ports) => planner.observe(p);
+  // Planning is cancelled by the same signal as the roll.
+  const { signal } = run;
+  const observe = (p: typeof ports) =>
+    planner.observe({
+      cloud: resilient(p.cloud, p.clock, { signal }),
+      cluster: resilient(p.cluster, p.clock, { signal }),
+      clock: p.clock,
+    });
   const { plan } = await drive(
     live ? withReadProgress(ports, (l) => process.stderr.write(l), observe) : observe(ports),
   );
@@ -171,14 +211,8 @@ export async function runApply(args: string[]): Promise<number> {
   const { policy } = loaded;
   const groups = groupsOf(policy, values.groups);
   const controller = new AbortController();
-  const stop = (signal: string) => {
-    process.stderr.write(
-      `\n${signal}: finishing or abandoning the node in flight, then stopping; run apply again to continue\n`,
-    );
-    controller.abort();
-  };
-  process.once("SIGINT", () => stop("SIGINT"));
-  process.once("SIGTERM", () => stop("SIGTERM"));
+  const adapters = new AbortController();
+  onStopSignals(controller, adapters);
   if (values.events) {
     mkdirSync(dirname(values.events), { recursive: true });
     writeFileSync(values.events, "");
@@ -202,6 +236,13 @@ export async function runApply(args: string[]): Promise<number> {
     clusterName: policy.cluster.name,
     region: policy.cluster.region,
     ...(values.kubeconfig && { kubeconfig: values.kubeconfig }),
+    // Closed CLOSE_AFTER_MS after a stop signal: in time to give the lock back first.
+    signal: adapters.signal,
   });
-  return roll(run, ports, (p) => p, true);
+  try {
+    return await roll(run, ports, (p) => p, true);
+  } finally {
+    // Nothing may keep the process: requests a stopped run abandoned end here.
+    ports.close();
+  }
 }

@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { policyJsonSchemaText } from "../policy/index.js";
+import { describeFailure } from "../ports/index.js";
 import { generatePolicyYaml, generateScenarioYaml } from "../sandbox/scenarios/generate.js";
 import { serveSandbox } from "../sandbox/wire/serve.js";
 import { loadWorld } from "./sandbox-world.js";
@@ -204,8 +205,9 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`noderoll: ${(e as Error).message}\n\n${help}`);
       return 2;
     }
+    // Which API and call failed, after how many attempts, when it was an API call; and a hint.
     const hint = hintFor(e, { ...hintContext, env: process.env });
-    process.stderr.write(`noderoll: ${(e as Error).message}\n${hint ? `hint: ${hint}\n` : ""}`);
+    process.stderr.write(`noderoll: ${describeFailure(e)}\n${hint ? `hint: ${hint}\n` : ""}`);
     return 1;
   }
 }

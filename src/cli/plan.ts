@@ -48,7 +48,11 @@ export async function runPlan(args: string[]): Promise<number> {
       ...(values.kubeconfig && { kubeconfig: values.kubeconfig }),
     });
     const read = (p: typeof ports) => observeAndPlan(policy, values.policy as string, p, options);
-    plan = (await withReadProgress(ports, (l) => process.stderr.write(l), read)).plan;
+    try {
+      plan = (await withReadProgress(ports, (l) => process.stderr.write(l), read)).plan;
+    } finally {
+      ports.close();
+    }
   }
   process.stdout.write(renderPlan(plan, values.format));
   if (plan.summary.errors > 0) return 1;

@@ -6,8 +6,11 @@
 import { isWindowOpen, nextWindowOpening, orderGroups, type Policy } from "../policy/index.js";
 import type { GroupPlan, LiveGroup, Plan } from "../plan/index.js";
 import {
+  describeFailure,
   instanceIdOf,
+  KubeApiError,
   resilient,
+  type RetryInfo,
   type Cloud,
   type Cluster,
   type Clock,
@@ -167,8 +170,14 @@ async function rollGroups(run: Run, order: string[]): Promise<void> {
   }
 }
 
-function outcomeOf(e: unknown, signal: AbortSignal): ApplyResult {
+function outcomeOf(e: unknown, signal: AbortSignal, stopped: string): ApplyResult {
   const code = e instanceof RollError ? e.code : undefined;
+  // Why the run stopped (the lock lost, the job cancelled) first; where it was, after.
+  if (signal.aborted && (!code || code === "Cancelled"))
+    return {
+      result: "cancelled",
+      message: `Cancelled: ${stopped}${code ? ` (${(e as RollError).message})` : ""}; what was in flight was abandoned, leaving only marks the next run resumes from. Run apply again to continue: it picks up where this run stopped.`,
+    };
   const result: Result =
     signal.aborted || code === "Cancelled" || code === "Deadline"
       ? "cancelled"
@@ -179,7 +188,7 @@ function outcomeOf(e: unknown, signal: AbortSignal): ApplyResult {
     result === "cancelled" || result === "skipped"
       ? " Run apply again to continue: it picks up where this run stopped."
       : "";
-  const text = (e as Error).message.replace(/\.?$/, ".");
+  const text = (e instanceof RollError ? e.message : describeFailure(e)).replace(/\.?$/, ".");
   return { result, message: `${code ? `${code}: ` : ""}${text}${next}` };
 }
 
@@ -193,6 +202,73 @@ function groupOrder(policy: Policy, groups: string[] | undefined): string[] {
     .filter((n) => !wanted || wanted.has(n));
 }
 
+/** How often, at most, the log says that one API keeps asking the run to slow down or wait. */
+const RETRY_NOTE_EVERY_MS = 5 * 60_000;
+
+/**
+ * A note in the event log when an API throttles the run, is busy or does not answer — at most
+ * one per API and reason every few minutes. A throttled eviction is named as throttling, apart
+ * from a PodDisruptionBudget's refusal (an eviction.blocked event).
+ */
+function retryNotes(clock: Clock, log: Reporter): (info: RetryInfo) => void {
+  const last = new Map<string, number>();
+  return (info) => {
+    const key = `${info.api}/${info.why}`;
+    const now = clock.now().getTime();
+    if (now - (last.get(key) ?? -Infinity) < RETRY_NOTE_EVERY_MS) return;
+    last.set(key, now);
+    const what =
+      info.why === "throttled"
+        ? `throttled ${info.call} (${info.error instanceof KubeApiError ? "429 TooManyRequests, API Priority and Fairness" : "ThrottlingException"}); not a PodDisruptionBudget's refusal`
+        : info.why === "busy"
+          ? `refused ${info.call} for now (${(info.error as { code?: string }).code ?? "busy"})`
+          : `gave no answer to ${info.call} (${(info.error as Error).message})`;
+    log.emit({
+      type: "note",
+      message: `${info.api} ${what}; retrying in ${Math.round(info.waitMs / 1000)} s (attempt ${info.attempts})`,
+    });
+  };
+}
+
+/** The engine's view of the ports: retried, bounded and cancelled in one place (resilient.ts). */
+function rollContext(
+  ports: ApplyPorts,
+  log: Reporter,
+  options: ApplyOptions,
+  signal: AbortSignal,
+): RollContext {
+  const start = ports.clock.now();
+  const onRetry = retryNotes(ports.clock, log);
+  return {
+    cloud: resilient(ports.cloud, ports.clock, { signal, onRetry }),
+    cluster: resilient(ports.cluster, ports.clock, { signal, onRetry }),
+    clock: ports.clock,
+    emit: log.emit,
+    signal,
+    ...(options.maxDurationMs !== undefined && {
+      deadline: new Date(start.getTime() + options.maxDurationMs),
+    }),
+  };
+}
+
+/** How long giving the lock back may take once the run has stopped (a cancelled job is killed soon). */
+const RELEASE_MS = 5_000;
+
+/** Give the lock back through ports the run's signal does not cancel, within RELEASE_MS. */
+async function release(lock: ClusterLock, ports: ApplyPorts): Promise<void> {
+  const clock = ports.clock;
+  const timer = new AbortController();
+  const cluster = resilient(ports.cluster, clock, {
+    callTimeoutMs: RELEASE_MS,
+    signal: timer.signal,
+  });
+  await Promise.race([
+    lock.release(cluster).catch(() => undefined),
+    clock.sleep(RELEASE_MS, timer.signal).catch(() => undefined),
+  ]);
+  timer.abort();
+}
+
 export async function apply(
   policy: Policy,
   file: string,
@@ -203,18 +279,7 @@ export async function apply(
   // Stopping comes from outside (SIGTERM) or from losing the cluster lock mid-roll.
   const lockLost = new AbortController();
   const signal = AbortSignal.any([options.signal ?? new AbortController().signal, lockLost.signal]);
-  const start = ports.clock.now();
-  // Throttling is retried whoever implements the ports (the sandbox throttles at the port).
-  const ctx: RollContext = {
-    cloud: resilient(ports.cloud, ports.clock),
-    cluster: resilient(ports.cluster, ports.clock),
-    clock: ports.clock,
-    emit: log.emit,
-    signal,
-    ...(options.maxDurationMs !== undefined && {
-      deadline: new Date(start.getTime() + options.maxDurationMs),
-    }),
-  };
+  const ctx = rollContext(ports, log, options, signal);
   const planner =
     options.planner ??
     new Planner(policy, file, {
@@ -232,10 +297,12 @@ export async function apply(
     ...(options.reason && { reason: options.reason }),
     ...(options.runUrl && { run: options.runUrl }),
   });
+  let stopped = "the run was cancelled";
   const holder = holderIdentity(options.runId);
   const lost = (why: string) => {
     // Everything in flight stops now: another run may hold the cluster soon.
     ctx.emit({ type: "note", message: `${why}: stopping everything in flight` });
+    stopped = why;
     lockLost.abort();
   };
   // The lock's own calls go to the ports as they are: it retries against its own deadline.
@@ -264,10 +331,10 @@ export async function apply(
     await run.nodes.start();
     await rollGroups(run, order);
   } catch (e) {
-    outcome = outcomeOf(e, signal);
+    outcome = outcomeOf(e, signal, stopped);
   } finally {
     await run.nodes.close();
-    if (locked) await lock.release().catch(() => undefined);
+    if (locked) await release(lock, ports);
     ctx.emit({ type: "roll.end", result: outcome.result, message: outcome.message });
   }
   return outcome;

@@ -137,7 +137,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
           force: roll.force,
           surge: schedule.surge,
           surgeAdvice: kind.surgeAdvice,
-          groupFindings: kind.findings(live, schedule.surge),
+          groupFindings: kind.findings(live, schedule.surge, target),
         })
       : [];
   const plan: GroupPlan = {

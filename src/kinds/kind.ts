@@ -103,8 +103,8 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
     settings: GroupSettings,
   ): Pick<GroupPlan, "updateConfig" | "launchTemplate">;
   schedule(live: L, input: ScheduleInput): Schedule;
-  /** What the kind finds about the group itself (its state, its limits). */
-  findings(live: L, surge: number): Finding[];
+  /** What the kind finds about the group itself (its state, its limits, what it cannot roll to). */
+  findings(live: L, surge: number, target: Target): Finding[];
   notes(plan: GroupPlan, group: Group, live: L, snapshot: Snapshot): string[];
   roll(ctx: RollContext, job: GroupJob<L>): Promise<void>;
 }

@@ -30,11 +30,13 @@ const MAX_LISTED = 10;
 export const WITH_FORCE: Partial<Record<FindingCode, string>> = {
   "pdb-blocks":
     "after the drain timeout the pods it protects are deleted, past the PodDisruptionBudget",
-  "multiple-pdbs": "after the drain timeout these pods are deleted (the eviction API refuses them)",
+  "multiple-pdbs":
+    "these pods are deleted, not evicted, since the eviction API refuses them (a self-managed group's drain deletes them at once; EKS terminates their node after its 15 minutes)",
   "pdb-closed-now":
     "if it has not opened by the drain timeout, the pods it protects are deleted past it",
   "tolerates-everything":
     "after the drain timeout what is left is deleted and the node terminated; these pods start again elsewhere",
+  "unmanaged-pods": "they are evicted like the rest, and never come back",
 };
 
 /** A finding that stops the group, or with force (where force helps) a warning saying what happens. */
@@ -280,11 +282,29 @@ function surgeBurst(input: PreflightInput): Finding[] {
   ];
 }
 
+/**
+ * Pods with no controller: nothing recreates them once drained, so — as kubectl drain does —
+ * they stop the roll unless force (k8s.io/kubectl/pkg/drain, its unreplicated-pods filter).
+ */
+function unmanagedFindings(pods: PodInfo[], force: boolean): Finding[] {
+  const orphans = pods.filter((p) => !p.owner && !p.mirror).map(podId);
+  if (orphans.length === 0) return [];
+  return [
+    stopping(
+      "unmanaged-pods",
+      force,
+      `pods with no controller would not come back once their node is drained: ${list(orphans)}; delete them or run them under a controller (a Deployment, a StatefulSet), or roll with force (kubectl drain refuses them the same way)`,
+      orphans,
+    ),
+  ];
+}
+
 export function preflight(input: PreflightInput): Finding[] {
   const pods = movable(input.pods);
   return [
     ...surgeBurst(input),
     ...input.groupFindings,
+    ...unmanagedFindings(pods, input.force),
     ...pdbFindings(pods, input.snapshot.pdbs, input.force),
     ...workloadFindings(pods, input.snapshot, input.force),
   ];

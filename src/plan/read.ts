@@ -203,8 +203,9 @@ class Shared {
   }
 }
 
-const controllerOf = (p: Pod) =>
-  p.metadata.ownerReferences?.find((o) => o.controller) ?? p.metadata.ownerReferences?.[0];
+// Only the controller counts as the owner (kubectl drain's filters): a pod another object
+// merely owns has no controller to bring it back.
+const controllerOf = (p: Pod) => p.metadata.ownerReferences?.find((o) => o.controller === true);
 
 function podInfo(p: Pod, shared: Shared): PodInfo {
   const owner = controllerOf(p);

@@ -56,6 +56,8 @@ export interface ManagedGroupInfo extends GroupCommon {
   version: string;
   releaseVersion: string;
   launchTemplate?: LaunchTemplateRef;
+  /** "CUSTOM" when the launch template names its own AMI (DescribeNodegroup's amiType). */
+  amiType?: string;
   updateConfig: { maxUnavailable?: number; maxUnavailablePercentage?: number };
   status: string;
   healthIssues: { code: string; message: string }[];

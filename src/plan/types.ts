@@ -36,7 +36,9 @@ export type FindingCode =
   | "no-readiness-probe"
   | "surge-burst"
   | "nodegroup-size-limit"
-  | "group-degraded";
+  | "group-degraded"
+  | "unmanaged-pods"
+  | "custom-ami-version";
 
 export interface Finding {
   code: FindingCode;

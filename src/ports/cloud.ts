@@ -42,6 +42,8 @@ export interface Nodegroup {
   scalingConfig: { minSize: number; maxSize: number; desiredSize: number };
   updateConfig: UpdateConfig;
   launchTemplate?: { id: string; name?: string; version: string };
+  /** "CUSTOM" when the group's launch template names its own AMI; else the EKS AMI family. */
+  amiType?: string;
   resources: { autoScalingGroups: { name: string }[] };
   health: { issues: { code: string; message: string; resourceIds?: string[] }[] };
   labels?: Record<string, string>;
@@ -102,7 +104,10 @@ export interface Eks {
     nodegroupName?: string;
     updateId: string;
   }): Promise<EksUpdate>;
-  /** Update ids, newest first as the API lists them. */
+  /**
+   * Every update id of the cluster or node group, all pages of them; in no particular order
+   * (the API promises none: order them by DescribeUpdate's createdAt).
+   */
   listUpdates(input: { name: string; nodegroupName?: string }): Promise<string[]>;
   /** Latest EKS AMI release version per Kubernetes minor version (from the SSM parameters). */
   latestReleaseVersions?(): Promise<Record<string, string>>;

@@ -156,12 +156,18 @@ export interface WatchOptions {
   fieldSelector?: string;
   /** Events after this version; absent = the current state as ADDED events first. */
   resourceVersion?: string;
+  /** The server ends the watch after this long (the API's timeoutSeconds). */
+  timeoutSeconds?: number;
+  /** BOOKMARK events keep a quiet watch visibly alive (the API's allowWatchBookmarks). */
+  allowWatchBookmarks?: boolean;
   signal?: AbortSignal;
 }
 
 /** The answer to an eviction (POST pods/NAME/eviction), mirroring the HTTP status. */
 export type EvictionOutcome =
   | { status: 201; message?: string }
+  /** A PodDisruptionBudget refused (the API server sends Retry-After: 10); API throttling is
+   * never an outcome: it is a KubeApiError(429), retried like any throttled call. */
   | { status: 429; message: string; pdb?: string; causes: string[]; retryAfterSeconds?: number }
   | { status: 500; message: string }
   | { status: 404; message: string }

@@ -1,10 +1,17 @@
-// Draining a node with kubectl drain's semantics: DaemonSet and mirror pods stay, the rest are
-// evicted through the eviction API (so PodDisruptionBudgets decide), a 429 is retried after
-// its Retry-After (or 5 s), a 500 (several PDBs select the pod) is reported as such and retried,
-// and deletion is awaited by a watch. Past drainTimeout the drain fails with
-// PodEvictionFailure naming pods and PDBs — unless force, which deletes what is left and says so.
+// Draining a node with kubectl drain's semantics (k8s.io/kubectl/pkg/drain, its pod filters and
+// eviction loop): mirror pods and pods a DaemonSet controls stay; a pod with no controller is
+// refused unless force, since nothing would bring it back; the rest are evicted through the
+// eviction API, so PodDisruptionBudgets decide. A budget's 429 is retried after its Retry-After
+// (the API server sends 10 s); a 500 — more than one budget selects the pod, which the eviction
+// subresource refuses — fails the drain at once, naming the budgets (with force the pod is
+// deleted). Deletion is awaited by a watch on the pods' UIDs, so a pod recreated under the same
+// name is another pod. Past drainTimeout the drain fails with PodEvictionFailure naming pods and
+// budgets — unless force, which deletes what is left and says so. API throttling never reaches
+// the drain as a refusal: it is retried below it (src/ports/resilient.ts).
+import { matchesSelector } from "../plan/index.js";
 import { listAll, pageOf, type Pod } from "../ports/index.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
+import { guardedWatch } from "./watch.js";
 
 export interface DrainOptions {
   group: string;
@@ -18,25 +25,35 @@ export interface DrainResult {
   deleted: string[];
 }
 
+/** When a refusal names no Retry-After. */
 const RETRY_MS = 5_000;
-const podId = (p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`;
+const podId = (p: Pod) => `${p.metadata.namespace ?? "default"}/${p.metadata.name}`;
 
-/** The pods a drain must move: not DaemonSet pods, not mirror pods. */
+/** The owner reference that controls the pod, if any: only that one counts. */
+export function controllerOf(p: Pod) {
+  return p.metadata.ownerReferences?.find((o) => o.controller === true);
+}
+
+/** The pods a drain must move: not mirror pods, not pods a DaemonSet controls. */
 export function podsToMove(pods: Pod[]): Pod[] {
   return pods.filter((p) => {
     if (p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined) return false;
-    return !p.metadata.ownerReferences?.some(
-      (o) => o.kind === "DaemonSet" && o.controller !== false,
-    );
+    return controllerOf(p)?.kind !== "DaemonSet";
   });
 }
 
 async function podsOn(
   ctx: RollContext,
   node: string,
+  fresh: boolean,
 ): Promise<{ pods: Pod[]; resourceVersion: string }> {
+  // The first list is a consistent read; the re-reads while waiting may come from the API
+  // server's cache (resourceVersion "0"): the watch that follows corrects them.
   const r = await listAll((cont) =>
-    ctx.cluster.listPods(undefined, pageOf(cont, { fieldSelector: `spec.nodeName=${node}` })),
+    ctx.cluster.listPods(undefined, {
+      ...pageOf(cont, { fieldSelector: `spec.nodeName=${node}` }),
+      ...(!fresh && { resourceVersion: "0" }),
+    }),
   );
   return { pods: podsToMove(r.items), resourceVersion: r.resourceVersion };
 }
@@ -44,6 +61,22 @@ async function podsOn(
 interface Blocker {
   pod: string;
   why: string;
+  /** The eviction API will never accept it (several budgets): no point waiting. */
+  final?: boolean;
+}
+
+/** The budgets in the pod's namespace that select it. */
+async function budgetsOf(ctx: RollContext, pod: Pod): Promise<string[]> {
+  const ns = pod.metadata.namespace ?? "default";
+  const { items } = await listAll((cont) => ctx.cluster.listPodDisruptionBudgets(ns, pageOf(cont)));
+  return items
+    .filter((b) => matchesSelector(b.spec.selector, pod.metadata.labels ?? {}))
+    .map((b) => `${ns}/${b.metadata.name}`);
+}
+
+/** The API server names the budget in the Status cause: "The disruption budget web needs 2 healthy pods…". */
+function pdbFromMessage(message: string): string {
+  return /disruption budget "?([a-z0-9][\w.-]*)"? needs/i.exec(message)?.[1] ?? "";
 }
 
 /** Evict one pod until the API accepts it, the deadline passes (returns the blocker) or it is gone. */
@@ -55,129 +88,169 @@ async function evict(
   signal: AbortSignal,
 ): Promise<Blocker | undefined> {
   const ns = pod.metadata.namespace ?? "default";
-  const name = pod.metadata.name;
+  const id = podId(pod);
   let reported = "";
   for (;;) {
-    const r = await ctx.cluster.evictPod(ns, name);
+    const r = await ctx.cluster.evictPod(ns, pod.metadata.name);
     if (r.status === 201 || r.status === 404) return undefined;
+    if (r.status === 500) {
+      const pdbs = await budgetsOf(ctx, pod);
+      const named = pdbs.length > 0 ? pdbs.join(", ") : "several";
+      ctx.emit({ type: "eviction.blocked", group: o.group, node: o.node, pod: id, pdb: named });
+      const why = `PodDisruptionBudgets ${named} all select it, and the eviction API refuses a pod more than one budget selects (${r.message})`;
+      return { pod: id, why, final: true };
+    }
     const pdb =
       r.status === 429
         ? (r.pdb ?? [...r.causes, r.message].map(pdbFromMessage).find(Boolean) ?? "")
-        : r.status === 500
-          ? "several PodDisruptionBudgets"
-          : "";
+        : "";
     const why =
       r.status === 429
         ? `PodDisruptionBudget ${pdb || "(unnamed)"} allows no disruption`
-        : r.status === 500
-          ? `more than one PodDisruptionBudget selects it (${r.message})`
-          : r.message;
-    if (why !== reported && (r.status === 429 || r.status === 500)) {
+        : `the eviction API answered ${r.status}: ${r.message}`;
+    if (why !== reported && r.status === 429) {
       ctx.emit({
         type: "eviction.blocked",
         group: o.group,
         node: o.node,
-        pod: `${ns}/${name}`,
+        pod: id,
         pdb: pdb || "unknown",
       });
       reported = why;
     }
     const wait =
       r.status === 429 && r.retryAfterSeconds !== undefined ? r.retryAfterSeconds * 1000 : RETRY_MS;
-    if (ctx.clock.now().getTime() + wait > deadline) return { pod: `${ns}/${name}`, why };
-    await ctx.clock.sleep(wait, signal);
+    if (ctx.clock.now().getTime() + wait > deadline || signal.aborted) return { pod: id, why };
+    try {
+      await ctx.clock.sleep(wait, signal);
+    } catch (e) {
+      if (ctx.signal.aborted || !isAbort(e)) throw e;
+      return { pod: id, why }; // the drain stopped: another pod cannot be evicted at all
+    }
   }
 }
 
-/** The API server names the budget in the Status cause: "The disruption budget web needs 2 healthy pods…". */
-function pdbFromMessage(message: string): string {
-  return /disruption budget "?([a-z0-9][\w.-]*)"? needs/i.exec(message)?.[1] ?? "";
-}
-
-/** Wait, by watch, until none of `names` is left on the node; false at the deadline. */
+/** Wait until none of the pods (by UID) is left on the node; false at the deadline. */
 async function waitGone(
   ctx: RollContext,
   node: string,
-  names: Set<string>,
-  resourceVersion: string,
+  uids: Map<string, string | undefined>,
   deadline: number,
-  signal: AbortSignal,
 ): Promise<boolean> {
-  if (names.size === 0) return true;
+  if (uids.size === 0) return true;
   const timer = new AbortController();
-  const stop = () => timer.abort();
-  signal.addEventListener("abort", stop, { once: true });
-  void ctx.clock
-    .sleep(Math.max(0, deadline - ctx.clock.now().getTime()), timer.signal)
-    .then(stop, () => {});
+  const stop = AbortSignal.any([timer.signal, ctx.signal]);
+  void ctx.clock.sleep(Math.max(0, deadline - ctx.clock.now().getTime()), stop).then(
+    () => timer.abort(),
+    () => undefined,
+  );
+  // The pod is still there: same name, and the same UID when both are known.
+  const same = (p: Pod) => {
+    const uid = uids.get(podId(p));
+    return uids.has(podId(p)) && (!uid || !p.metadata.uid || uid === p.metadata.uid);
+  };
   try {
-    // A watch can end (an idle connection cut, the server's watch timeout) or fail (410, a
-    // reset) while pods are still terminating: re-list and watch again until the deadline.
-    while (!timer.signal.aborted) {
+    while (!stop.aborted) {
       try {
-        const now = await podsOn(ctx, node);
-        const present = new Set(now.pods.map(podId));
-        for (const id of [...names]) if (!present.has(id)) names.delete(id);
-        if (names.size === 0) return true;
-        for await (const e of ctx.cluster.watchPods(undefined, {
-          fieldSelector: `spec.nodeName=${node}`,
-          resourceVersion: now.resourceVersion || resourceVersion,
-          signal: timer.signal,
-        })) {
-          if (e.type === "DELETED") names.delete(podId(e.object));
-          if (names.size === 0) return true;
+        const now = await podsOn(ctx, node, false);
+        const present = new Set(now.pods.filter(same).map(podId));
+        for (const id of [...uids.keys()]) if (!present.has(id)) uids.delete(id);
+        if (uids.size === 0) return true;
+        const watch = guardedWatch(
+          ctx.clock,
+          (signal) =>
+            ctx.cluster.watchPods(undefined, {
+              fieldSelector: `spec.nodeName=${node}`,
+              resourceVersion: now.resourceVersion,
+              allowWatchBookmarks: true,
+              signal,
+            }),
+          stop,
+        );
+        for await (const e of watch) {
+          if (e.type === "BOOKMARK") continue;
+          // Gone, or replaced by a pod of the same name (another UID).
+          if (uids.has(podId(e.object)) && (e.type === "DELETED" || !same(e.object)))
+            uids.delete(podId(e.object));
+          if (uids.size === 0) return true;
         }
         // The watch ended by itself: pause before asking again, to be kind to the server.
-        await ctx.clock.sleep(1000, timer.signal);
+        await ctx.clock.sleep(1000, stop);
       } catch (e) {
-        if (isAbort(e) || timer.signal.aborted) break;
-        await ctx.clock.sleep(1000, timer.signal).catch(() => undefined);
+        if (isAbort(e) || stop.aborted) break;
+        await ctx.clock.sleep(1000, stop).catch(() => undefined);
       }
     }
-    return names.size === 0;
+    if (ctx.signal.aborted) throw new RollError("Cancelled", `cancelled while ${node} drained`);
+    return uids.size === 0;
   } finally {
     timer.abort();
-    signal.removeEventListener("abort", stop);
   }
+}
+
+function refuseOrphans(o: DrainOptions, pods: Pod[]): void {
+  const orphans = pods.filter((p) => !controllerOf(p)).map(podId);
+  if (orphans.length === 0 || o.force) return;
+  throw new RollError(
+    "PodEvictionFailure",
+    `cannot drain ${o.node}: ${orphans.slice(0, 10).join(", ")} ${orphans.length === 1 ? "has" : "have"} no controller, so nothing would recreate ${orphans.length === 1 ? "it" : "them"} elsewhere (kubectl drain refuses such pods too). Delete ${orphans.length === 1 ? "it" : "them"} or run ${orphans.length === 1 ? "it" : "them"} under a controller, or roll with force to delete ${orphans.length === 1 ? "it" : "them"}`,
+  );
+}
+
+/** Evict every pod; the pods that could not be evicted, and why. */
+async function evictAll(
+  ctx: RollContext,
+  o: DrainOptions,
+  pods: Pod[],
+  deadline: number,
+): Promise<Blocker[]> {
+  // A pod the eviction API will never accept stops the drain at once (without force).
+  const stop = new AbortController();
+  const signal = AbortSignal.any([stop.signal, ctx.signal]);
+  const results = await Promise.all(
+    pods.map(async (p) => {
+      const b = await evict(ctx, o, p, deadline, signal);
+      if (b?.final && !o.force) stop.abort();
+      return b;
+    }),
+  );
+  return results.filter((b): b is Blocker => b !== undefined);
+}
+
+function evictionFailure(o: DrainOptions, blockers: Blocker[]): RollError {
+  const final = blockers.filter((b) => b.final);
+  const shown = (final.length > 0 ? final : blockers).map((b) => `${b.pod} (${b.why})`);
+  const when = final.length > 0 ? "" : ` within ${Math.round(o.timeoutMs / 60_000)} min`;
+  return new RollError(
+    "PodEvictionFailure",
+    `could not drain ${o.node}${when}: ${shown.slice(0, 10).join("; ")}. Scale the workloads up or relax the PodDisruptionBudgets, or set force to delete them`,
+  );
 }
 
 export async function drainNode(ctx: RollContext, o: DrainOptions): Promise<DrainResult> {
   ctx.emit({ type: "node.drain.start", group: o.group, node: o.node });
   const deadline = ctx.clock.now().getTime() + o.timeoutMs;
-  const { pods, resourceVersion } = await podsOn(ctx, o.node);
-  const blockers = (
-    await Promise.all(pods.map((p) => evict(ctx, o, p, deadline, ctx.signal)))
-  ).filter((b): b is Blocker => b !== undefined);
-  const evictedNames = new Set(pods.map(podId).filter((id) => !blockers.some((b) => b.pod === id)));
-  const evicted = evictedNames.size;
-  let deleted: string[] = [];
-  if (blockers.length > 0) {
-    if (!o.force) {
-      const list = blockers.map((b) => `${b.pod} (${b.why})`).join("; ");
-      throw new RollError(
-        "PodEvictionFailure",
-        `could not drain ${o.node} within ${Math.round(o.timeoutMs / 60_000)} min: ${list}. Scale the workloads up or relax the PodDisruptionBudgets, or set force to delete them`,
-      );
-    }
-    deleted = blockers.map((b) => b.pod);
-    for (const id of deleted) {
-      const [ns, name] = id.split("/") as [string, string];
-      await ctx.cluster.deletePod(ns, name).catch(() => undefined);
-    }
+  const { pods } = await podsOn(ctx, o.node, true);
+  refuseOrphans(o, pods);
+  const blockers = await evictAll(ctx, o, pods, deadline);
+  if (blockers.length > 0 && !o.force) throw evictionFailure(o, blockers);
+  const evicted = pods.length - blockers.length;
+  const deleted = blockers.map((b) => b.pod);
+  for (const id of deleted) {
+    const [ns, name] = id.split("/") as [string, string];
+    await ctx.cluster.deletePod(ns, name).catch(() => undefined);
   }
-  const all = new Set([...evictedNames, ...deleted]);
+  const uids = new Map(pods.map((p) => [podId(p), p.metadata.uid]));
   const gone = await waitGone(
     ctx,
     o.node,
-    all,
-    resourceVersion,
+    uids,
     Math.max(deadline, ctx.clock.now().getTime() + 120_000),
-    ctx.signal,
   );
   if (!gone && !o.force) {
     throw new RollError(
       "PodEvictionFailure",
-      `pods on ${o.node} did not terminate in time: ${[...all].slice(0, 10).join(", ")}`,
+      `pods on ${o.node} did not terminate in time: ${[...uids.keys()].slice(0, 10).join(", ")}`,
     );
   }
   ctx.emit({

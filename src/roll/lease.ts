@@ -18,7 +18,8 @@ export const LEASE_DURATION_SECONDS = 120;
 const RENEW_EVERY_MS = 30_000;
 /** Not renewed for this long: stop everything (well before others may take the Lease). */
 export const RENEW_DEADLINE_MS = 60_000;
-const RETRY_MS = 5_000;
+/** A failed renewal is tried again this soon (sooner when the server says so). */
+const RETRY_MS = 2_000;
 /** How often a run waiting for the Lease looks at it again. */
 const POLL_MS = 10_000;
 /**
@@ -82,9 +83,16 @@ export class ClusterLock {
   private renewing?: Promise<void>;
   private readonly stop = new AbortController();
   private observed?: Observed;
+  /** The Lease as this run last wrote it, while it holds it. */
+  private written?: Lease;
+  /** The renewTime of the last write we saw land (ours: taking or renewing the Lease). */
+  private confirmed?: string;
   readonly me: LeaseHolder;
 
-  /** The Lease API, not retried underneath: the lock times its own retries against its deadline. */
+  /**
+   * The Lease API for renewals, not retried underneath: the lock times its own retries against
+   * its renew deadline. Taking the Lease goes through the run's ports (retried, named, cancelled).
+   */
   private readonly leases: Cluster;
 
   constructor(
@@ -113,7 +121,7 @@ export class ClusterLock {
     const now = this.ctx.clock.now();
     let current: Lease;
     try {
-      current = await this.leases.getLease(LEASE_NAMESPACE, this.me.name);
+      current = await this.ctx.cluster.getLease(LEASE_NAMESPACE, this.me.name);
     } catch (e) {
       if (!(e instanceof KubeApiError) || e.status !== 404) throw e;
       // Deleted under a holder we saw: it may not know yet (it learns at its next renewal), so
@@ -133,7 +141,7 @@ export class ClusterLock {
           };
       }
       return this.write(() =>
-        this.leases.createLease(LEASE_NAMESPACE, {
+        this.ctx.cluster.createLease(LEASE_NAMESPACE, {
           metadata: this.meta(),
           spec: spec(this.me.holder, now),
         }),
@@ -153,7 +161,7 @@ export class ClusterLock {
         }),
       };
     const r = await this.write(() =>
-      this.leases.updateLease(LEASE_NAMESPACE, {
+      this.ctx.cluster.updateLease(LEASE_NAMESPACE, {
         metadata: this.meta(current.metadata.resourceVersion),
         spec: spec(this.me.holder, now, current.spec),
       }),
@@ -164,7 +172,7 @@ export class ClusterLock {
   /** A write that loses a race (409) is tried again from a fresh read. */
   private async write(call: () => Promise<Lease>): Promise<Attempt> {
     try {
-      await call();
+      this.confirm(await call());
       return { ok: true };
     } catch (e) {
       if (e instanceof KubeApiError && e.status === 409) return this.attempt();
@@ -258,35 +266,69 @@ export class ClusterLock {
    */
   private async renewBy(deadline: number): Promise<string | undefined> {
     for (;;) {
-      const outcome = await this.renewOnce().catch((e: unknown) =>
-        e instanceof KubeApiError && e.status === 404 ? ("gone" as const) : ("failed" as const),
-      );
+      let retryAfter: number | undefined;
+      const outcome = await this.renewOnce().catch((e: unknown) => {
+        if (e instanceof KubeApiError && e.status === 404) return "gone" as const;
+        if (e instanceof KubeApiError && e.retryAfterSeconds !== undefined)
+          retryAfter = Math.min(e.retryAfterSeconds * 1000, RETRY_MS);
+        return "failed" as const;
+      });
       if (outcome === "renewed") return undefined;
       if (outcome === "taken") return "another run holds the cluster lock now";
       if (outcome === "gone") return "the cluster lock was deleted";
       if (this.stop.signal.aborted) return undefined;
       if (monotonicMs(this.ctx.clock) >= deadline)
         return `the cluster lock could not be renewed for ${RENEW_DEADLINE_MS / 1000} s`;
-      await this.ctx.clock.sleep(RETRY_MS, this.stop.signal);
+      await this.ctx.clock.sleep(retryAfter ?? RETRY_MS, this.stop.signal);
     }
   }
 
+  /**
+   * One write, from the Lease as we last wrote it (its resourceVersion the precondition): a
+   * renewal is one request, not two, so it gets through a throttled or flaky API. A conflict
+   * means the record changed under us: it is read again, and may be another run's now.
+   */
   private async renewOnce(): Promise<"renewed" | "taken"> {
-    const current = await this.leases.getLease(LEASE_NAMESPACE, this.me.name);
-    if (current.spec.holderIdentity !== this.me.holder) return "taken";
-    await this.leases.updateLease(LEASE_NAMESPACE, {
-      ...current,
-      spec: { ...current.spec, renewTime: microTime(this.ctx.clock.now()) },
-    });
+    if (!this.written) {
+      const current = await this.leases.getLease(LEASE_NAMESPACE, this.me.name);
+      if (current.spec.holderIdentity !== this.me.holder) return "taken";
+      this.written = current;
+      // Still ours yet changed since our last confirmed write: only a write of ours whose
+      // answer was lost can have done that (taking over or releasing changes the holder).
+      if (current.spec.renewTime !== this.confirmed) return this.confirm(current);
+    }
+    const held = this.written;
+    try {
+      this.confirm(
+        await this.leases.updateLease(LEASE_NAMESPACE, {
+          ...held,
+          spec: { ...held.spec, renewTime: microTime(this.ctx.clock.now()) },
+        }),
+      );
+    } catch (e) {
+      // Only a conflict says our copy is stale (a lost answer to a write that landed shows up
+      // as one next time); a throttled or failed call leaves it good for the next attempt.
+      if (e instanceof KubeApiError && e.status === 409) this.written = undefined;
+      throw e;
+    }
     return "renewed";
   }
 
-  /** Give the lease up (no holder) so the next run need not wait for it. */
-  async release(): Promise<void> {
+  private confirm(lease: Lease): "renewed" {
+    this.written = lease;
+    this.confirmed = lease.spec.renewTime;
+    return "renewed";
+  }
+
+  /**
+   * Give the lease up (no holder) so the next run need not wait for it; through `cluster` when
+   * the run's own ports no longer answer (a cancelled run).
+   */
+  async release(cluster: Cluster = this.leases): Promise<void> {
     this.stop.abort();
     await this.renewing;
     try {
-      await releaseLease(this.leases, this.me.name, this.me.holder);
+      await releaseLease(cluster, this.me.name, this.me.holder);
     } finally {
       this.ctx.emit({ type: "lock.release", holder: this.me.holder });
     }

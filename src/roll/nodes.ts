@@ -1,9 +1,10 @@
 // A watched cache of the cluster's nodes (an informer, reduced): one paginated list, then a
-// watch from its resourceVersion, relisting on 410. Waits for node state read the cache and
-// wake on change instead of polling the API server
+// watch from its resourceVersion, relisting on 410 or when the watch goes silent (watch.ts).
+// Waits for node state read the cache and wake on change instead of polling the API server
 // (https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes).
-import { instanceIdOf, KubeApiError, listAll, pageOf, type Node } from "../ports/index.js";
+import { instanceIdOf, listAll, pageOf, type Node, type WatchEvent } from "../ports/index.js";
 import { isAbort, type RollContext } from "./context.js";
+import { guardedWatch, mustRelist, watchBackoffMs, WATCH_TIMEOUT_SECONDS } from "./watch.js";
 
 export class NodeCache {
   readonly byName = new Map<string, Node>();
@@ -66,28 +67,60 @@ export class NodeCache {
     return resourceVersion;
   }
 
+  private apply(e: WatchEvent<Node>): void {
+    if (e.type === "BOOKMARK") return;
+    if (e.type === "DELETED") this.remove(e.object);
+    else this.put(e.object);
+    this.notify();
+  }
+
+  /** Watch from `rv` until the watch ends; the last resourceVersion seen, and how many events. */
+  private async watchFrom(rv: string): Promise<{ rv: string; events: number }> {
+    let events = 0;
+    const watch = guardedWatch(
+      this.ctx.clock,
+      (signal) =>
+        this.ctx.cluster.watchNodes({
+          resourceVersion: rv,
+          timeoutSeconds: WATCH_TIMEOUT_SECONDS,
+          allowWatchBookmarks: true,
+          signal,
+        }),
+      this.stop.signal,
+    );
+    for await (const e of watch) {
+      events++;
+      if (e.object.metadata.resourceVersion) rv = e.object.metadata.resourceVersion;
+      this.apply(e);
+    }
+    return { rv, events };
+  }
+
   private async loop(resourceVersion: string): Promise<void> {
     let rv = resourceVersion;
+    let failures = 0;
+    const pause = (ms: number) => this.ctx.clock.sleep(ms, this.stop.signal).catch(() => undefined);
     while (!this.stop.signal.aborted) {
       try {
-        for await (const e of this.ctx.cluster.watchNodes({
-          resourceVersion: rv,
-          signal: this.stop.signal,
-        })) {
-          if (e.object.metadata.resourceVersion) rv = e.object.metadata.resourceVersion;
-          if (e.type === "BOOKMARK") continue;
-          if (e.type === "DELETED") this.remove(e.object);
-          else this.put(e.object);
-          this.notify();
-        }
+        const r = await this.watchFrom(rv);
+        rv = r.rv;
+        failures = 0;
+        // Ended by the server (its timeout, or a connection cut): watch again from where it
+        // left off; at once, unless it gave nothing (a server that ends every watch at once).
+        if (r.events === 0) await pause(1000);
       } catch (e) {
         if (isAbort(e) || this.stop.signal.aborted) return;
-        if (e instanceof KubeApiError && e.status === 410) {
+        let failure = e;
+        if (mustRelist(e)) {
           // A relist that fails is retried like any other failure; the loop never rejects.
-          rv = await this.relist().catch(() => rv);
-          continue;
+          try {
+            rv = await this.relist();
+            continue;
+          } catch (relistError) {
+            failure = relistError;
+          }
         }
-        await this.ctx.clock.sleep(1000, this.stop.signal).catch(() => undefined);
+        await pause(watchBackoffMs(failure, failures++));
       }
     }
   }

@@ -86,6 +86,38 @@ describe("EKS token", () => {
     ).toMatchObject({ ok: true });
   });
 
+  it("names the STS host of the cluster's partition, never an AWS_ENDPOINT_URL_STS override", async () => {
+    const host = async (region: string) => {
+      const token = await createEksToken({ ...options(), region, stsEndpoint: undefined }, at);
+      return new URL(Buffer.from(token.slice(TOKEN_PREFIX.length), "base64url").toString()).host;
+    };
+    const saved = process.env.AWS_ENDPOINT_URL_STS;
+    process.env.AWS_ENDPOINT_URL_STS = "http://127.0.0.1:1";
+    try {
+      expect(await host("eu-west-1")).toBe("sts.eu-west-1.amazonaws.com");
+      expect(await host("cn-north-1")).toBe("sts.cn-north-1.amazonaws.com.cn");
+      expect(await host("us-gov-west-1")).toBe("sts.us-gov-west-1.amazonaws.com");
+      expect(await host("us-iso-east-1")).toBe("sts.us-iso-east-1.c2s.ic.gov");
+    } finally {
+      if (saved === undefined) delete process.env.AWS_ENDPOINT_URL_STS;
+      else process.env.AWS_ENDPOINT_URL_STS = saved;
+    }
+    // Each is what the authenticator (and the sandbox's check) accepts; another host is not.
+    const cn = await createEksToken(
+      { ...options(), region: "cn-north-1", stsEndpoint: undefined },
+      at,
+    );
+    expect(await verifyEksToken(cn, "demo", [DEFAULT_CREDENTIALS], at)).toMatchObject({ ok: true });
+    const elsewhere = await createEksToken(
+      { ...options(), stsEndpoint: "https://sts.example.com" },
+      at,
+    );
+    expect(await verifyEksToken(elsewhere, "demo", [DEFAULT_CREDENTIALS], at)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not an STS endpoint/),
+    });
+  });
+
   it("points at a URL the STS face answers with the caller's identity", async () => {
     const token = await createEksToken(options(), new Date());
     const url = Buffer.from(token.slice(TOKEN_PREFIX.length), "base64url").toString();

@@ -106,7 +106,7 @@ describe("preflight", () => {
     ).toEqual([]);
   });
 
-  it("warns of downtime for single-replica workloads and bare pods, not for replicated ones", () => {
+  it("warns of downtime for single-replica workloads and bare pods, not for replicated ones; bare pods block as kubectl drain refuses them", () => {
     const f = findings({
       pods: [
         pod("legacy-0", node(0)),
@@ -114,8 +114,10 @@ describe("preflight", () => {
       ],
       workloads: [{ id: "Deployment/default/legacy", replicas: 1 }],
     });
-    expect(codes(f)).toEqual(["warning:single-replica"]);
-    expect(f[0]!.objects).toEqual(["Deployment/default/legacy", "Pod/default/bare"]);
+    expect(codes(f)).toEqual(["blocker:unmanaged-pods", "warning:single-replica"]);
+    expect(f[0]!.objects).toEqual(["default/bare"]);
+    expect(f[0]!.message).toMatch(/no controller would not come back/);
+    expect(f[1]!.objects).toEqual(["Deployment/default/legacy", "Pod/default/bare"]);
     expect(
       findings({ pods: web(2), workloads: [{ id: "Deployment/default/web", replicas: 2 }] }),
     ).toEqual([]);

@@ -20,12 +20,13 @@ const tolerant = {
 };
 
 describe("force, finding by finding", () => {
-  it("says what it overrides: PDBs that never allow or are closed, several PDBs, pods that tolerate the cordon", () => {
+  it("says what it overrides: PDBs that never allow or are closed, several PDBs, pods that tolerate the cordon, pods without a controller", () => {
     expect(Object.keys(WITH_FORCE).sort()).toEqual([
       "multiple-pdbs",
       "pdb-blocks",
       "pdb-closed-now",
       "tolerates-everything",
+      "unmanaged-pods",
     ]);
   });
 

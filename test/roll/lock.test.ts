@@ -32,6 +32,8 @@ interface Faults {
   /** … or stall for hangMs, then time out as the adapters' request timeout does. */
   leaseHangsAfterMs?: number;
   hangMs?: number;
+  /** From this long after the run began, every lease write lands but its answer is lost. */
+  leaseAnswersLostAfterMs?: number;
 }
 
 function leaseFault(world: World, start: number, o: Faults): (() => Promise<never>) | undefined {
@@ -62,6 +64,11 @@ function portsOf(world: World, run: Pick<Run, "changes">, o: Faults = {}) {
             if (hangs && world.clock.nowMs() - start >= o.leaseHangsAfterMs!)
               return world.clock.sleep(o.hangMs!).then(() => {
                 throw Object.assign(new Error("no answer within 30 s"), { code: "ETIMEDOUT" });
+              });
+            const lost = o.leaseAnswersLostAfterMs;
+            if (lost !== undefined && name === "updateLease" && world.clock.nowMs() - start >= lost)
+              return (call() as Promise<unknown>).then(() => {
+                throw Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
               });
           } else if (MUTATING.test(name))
             run.changes.push({ t: Math.floor(world.clock.nowMs()), call: `${service}.${name}` });
@@ -235,6 +242,16 @@ describe("one roll per cluster, attacked harder", () => {
       expect(a.changes.filter((c) => c.t >= bHolds)).toEqual([]);
     },
   );
+
+  it("a holder whose renewals land but whose answers are lost keeps the lock (the record moved)", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 6 }]);
+    const a = start(world, policy, "a", "run-a", { leaseAnswersLostAfterMs: 60_000 });
+    const b = start(world, policy, "b", "run-b", waiting);
+    const [ra, rb] = await world.run(Promise.all([a.done, b.done]));
+    expect(ra.result).toBe("success");
+    expect(rb.result).toBe("success");
+    expectExclusive([a, b]);
+  });
 
   it("a hold longer than any roll (an operator's freeze) is refused at once, never taken over", async () => {
     const world = selfManagedWorld([{ name: "w", nodes: 2 }]);

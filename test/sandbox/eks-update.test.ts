@@ -243,14 +243,20 @@ describe("EKS managed node group update (EKS user guide)", () => {
       expect(world.downtimeSeconds("stubborn")).toBe(0);
     });
 
-    it("with force, deletes the pod after the 15 minutes and completes", async () => {
+    it("with force, terminates the node with the pod still running after the 15 minutes, and completes", async () => {
       const world = World.from(scenario());
       const before = world.sizes("ng");
+      const deletes = world.calls.get("core.deletePod") ?? 0;
       const update = await startUpdate(world, true);
       const done = await world.waitForUpdate(update.id);
       expect(done.status).toBe("Successful");
       const forced = world.timeline.of("node.drain.end").find((e) => e.result === "forced");
-      expect(forced?.deleted).toEqual([expect.stringMatching(/^default\/stubborn-/)]);
+      expect(forced?.remaining).toEqual([expect.stringMatching(/^default\/stubborn-/)]);
+      // Nothing deleted the pod: it went with its node's instance.
+      expect(world.calls.get("core.deletePod") ?? 0).toBe(deletes);
+      expect(world.timeline.of("pod.delete").filter((e) => e.by === "eks-force")).toEqual([]);
+      const gone = world.timeline.of("instance.terminated").find((e) => e.node === forced?.node);
+      expect(gone?.by).toBe("eks");
       expect(world.sizes("ng")).toEqual(before);
     });
   });

@@ -23,7 +23,7 @@ describe("eviction", () => {
     expect(got.metadata.deletionTimestamp).toBeDefined();
   });
 
-  it("201 while the budget allows, then 429 with the API server's message once it is used up", async () => {
+  it("201 while the budget allows, then 429 with the API server's message and Retry-After 10 once it is used up", async () => {
     const world = World.from(
       plainScenario([{ kind: "Deployment", name: "web", replicas: 3, pdb: { minAvailable: 2 } }]),
     );
@@ -42,6 +42,7 @@ describe("eviction", () => {
       message: "Cannot evict pod as it would violate the pod's disruption budget.",
       pdb: "web",
       causes: ["The disruption budget web needs 2 healthy pods and has 2 currently"],
+      retryAfterSeconds: 10,
     });
     expect(VIOLATES_PDB).toBe(second.message);
     // Once the replacement is Ready, the budget allows one more.

@@ -74,7 +74,7 @@ describe("faults and other actors", () => {
     expect(world.nodes("ng").every((n) => n.kubeletVersion.startsWith("v1.33"))).toBe(true);
   });
 
-  it("a node group whose new nodes never join is DEGRADED with a health issue", async () => {
+  it("new nodes that never join fail the update with NodeCreationFailure: the group is ACTIVE again, with a health issue while they stay", async () => {
     const world = World.from(
       managedScenario({
         zones: 3,
@@ -87,10 +87,17 @@ describe("faults and other actors", () => {
       nodegroupName: "ng",
       version: "1.33",
     });
-    await world.waitForUpdate(u.id);
+    expect((await world.waitForUpdate(u.id)).errors[0]?.errorCode).toBe("NodeCreationFailure");
     const ng = await world.cloud.eks.describeNodegroup("test", "ng");
-    expect(ng.status).toBe("DEGRADED");
-    expect(ng.health.issues[0]?.code).toBe("NodeCreationFailure");
+    // No lock-out: EKS takes another update of an ACTIVE node group.
+    expect(ng.status).toBe("ACTIVE");
+    const issue = ng.health.issues[0];
+    expect(issue?.code).toBe("NodeCreationFailure");
+    // The issue names the instances that did not join, and goes with them.
+    for (const id of issue?.resourceIds ?? [])
+      world.autoScaling.terminate(world.ec2.instances.get(id)!, "test");
+    await world.advance(10 * 60_000);
+    expect((await world.cloud.eks.describeNodegroup("test", "ng")).health.issues).toEqual([]);
   });
 });
 

@@ -1,6 +1,12 @@
 // The Cloud port on the AWS SDK v3: EKS, Auto Scaling and EC2 clients with the SDK's adaptive
-// retry (client-side rate limiting on throttling), endpoints from the standard AWS_ENDPOINT_URL_*
-// variables (the SDK reads them itself), errors turned into AwsApiError.
+// retry (client-side rate limiting on throttling; it also retries resets and timeouts itself),
+// endpoints from the standard AWS_ENDPOINT_URL_* variables (the SDK reads them itself), errors
+// turned into AwsApiError — or NetworkError when no answer came, with the attempts the SDK made.
+// The SDK's HTTP handler waits forever by default; here a connection must open within
+// CONNECT_MS, an answer start within REQUEST_MS, and a socket never sit idle for IDLE_MS — the
+// request timeout ends when the answer's headers arrive, so a body that stalls is caught by
+// the idle timeout (NodeHttpHandlerOptions in @smithy/types) — and every request is aborted
+// when the adapters are closed.
 import {
   AutoScalingClient,
   DescribeAutoScalingGroupsCommand,
@@ -30,7 +36,9 @@ import {
 } from "@aws-sdk/client-eks";
 import type { AwsCredentialIdentityProvider } from "@smithy/types";
 import {
+  asNetworkError,
   AwsApiError,
+  NetworkError,
   type AutoScalingGroup,
   type Cloud,
   type EksUpdate,
@@ -43,26 +51,75 @@ export interface AwsCloudOptions {
   credentials?: AwsCredentialIdentityProvider;
   /** Attempts per call, the first included (adaptive retry waits between them). */
   maxAttempts?: number;
+  /** Aborts every request in flight (the adapters are closed). */
+  signal?: AbortSignal;
+  /** A connection must be open within this long. */
+  connectionTimeoutMs?: number;
+  /** An answer must have come within this long. */
+  requestTimeoutMs?: number;
 }
 
-/** Run an SDK call, turning its errors into the port's AwsApiError. */
+export const CONNECT_MS = 10_000;
+export const REQUEST_MS = 60_000;
+export const IDLE_MS = 30_000;
+
+/** The SDK clients' settings: retries, timeouts, one keep-alive agent with bounded sockets. */
+export function sdkConfig(options: AwsCloudOptions) {
+  return {
+    region: options.region,
+    retryMode: "adaptive",
+    maxAttempts: options.maxAttempts ?? 8,
+    requestHandler: {
+      connectionTimeout: options.connectionTimeoutMs ?? CONNECT_MS,
+      requestTimeout: options.requestTimeoutMs ?? REQUEST_MS,
+      throwOnRequestTimeout: true,
+      socketTimeout: Math.min(IDLE_MS, options.requestTimeoutMs ?? IDLE_MS),
+      httpsAgent: { keepAlive: true, maxSockets: 32 },
+      httpAgent: { keepAlive: true, maxSockets: 32 },
+    },
+    ...(options.credentials && { credentials: options.credentials }),
+  };
+}
+
+interface SdkError {
+  name?: string;
+  $fault?: string;
+  Code?: string;
+  code?: string;
+  message?: string;
+  $metadata?: { httpStatusCode?: number; attempts?: number };
+}
+
+/** An SDK error as the port's: AwsApiError for an answer, NetworkError for none. */
+export function portError(e: unknown): unknown {
+  const err = e as SdkError;
+  if (err?.name === "AbortError") return e;
+  const attempts = err?.$metadata?.attempts ?? 1;
+  // A service's answer is an exception with a $fault; a broken or silent connection is not,
+  // even when the answer's headers had arrived (a body that stalled).
+  if (err?.$fault === undefined) {
+    const net =
+      err?.name === "TimeoutError"
+        ? new NetworkError("ETIMEDOUT", err.message ?? "timed out")
+        : asNetworkError(e);
+    if (net) return new NetworkError(net.code, net.message, attempts, net.sent);
+  }
+  if (err?.$metadata)
+    return new AwsApiError(
+      err.Code ?? err.name ?? "Unknown",
+      err.message ?? String(e),
+      err.$metadata.httpStatusCode ?? 400,
+      attempts,
+    );
+  return e;
+}
+
+/** Run an SDK call, turning its errors into the port's. */
 async function call<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
-    const err = e as {
-      name?: string;
-      Code?: string;
-      message?: string;
-      $metadata?: { httpStatusCode?: number };
-    };
-    if (err.$metadata)
-      throw new AwsApiError(
-        err.Code ?? err.name ?? "Unknown",
-        err.message ?? String(e),
-        err.$metadata.httpStatusCode ?? 400,
-      );
-    throw e;
+    throw portError(e);
   }
 }
 
@@ -110,6 +167,7 @@ function nodegroup(n: SdkNodegroup | undefined): Nodegroup {
       })),
     },
     ...(n.labels && { labels: n.labels }),
+    ...(n.amiType && { amiType: n.amiType }),
   };
 }
 
@@ -175,15 +233,17 @@ function activity(a: Activity): ScalingActivity {
 }
 
 export function awsCloud(options: AwsCloudOptions): Cloud {
-  const config = {
-    region: options.region,
-    retryMode: "adaptive",
-    maxAttempts: options.maxAttempts ?? 8,
-    ...(options.credentials && { credentials: options.credentials }),
+  const config = sdkConfig(options);
+  const sendOptions = options.signal ? { abortSignal: options.signal } : {};
+  // Every request carries the adapters' signal: closing them aborts what is still in flight.
+  const abortable = <C extends { send: (...a: never[]) => unknown }>(client: C): C => {
+    const send = client.send.bind(client) as (command: unknown, o?: object) => unknown;
+    (client as { send: unknown }).send = (command: unknown) => send(command, sendOptions);
+    return client;
   };
-  const eks = new EKSClient(config);
-  const as = new AutoScalingClient(config);
-  const ec2 = new EC2Client(config);
+  const eks = abortable(new EKSClient(config));
+  const as = abortable(new AutoScalingClient(config));
+  const ec2 = abortable(new EC2Client(config));
   return {
     eks: {
       describeCluster: (name) =>
@@ -221,8 +281,18 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
         call(async () => update((await eks.send(new UpdateNodegroupVersionCommand(input))).update)),
       describeUpdate: (input) =>
         call(async () => update((await eks.send(new DescribeUpdateCommand(input))).update)),
+      // Every page: the API promises no order, so the caller needs them all.
       listUpdates: (input) =>
-        call(async () => (await eks.send(new ListUpdatesCommand(input))).updateIds ?? []),
+        call(async () => {
+          const out: string[] = [];
+          let nextToken: string | undefined;
+          do {
+            const r = await eks.send(new ListUpdatesCommand({ ...input, nextToken }));
+            out.push(...(r.updateIds ?? []));
+            nextToken = r.nextToken;
+          } while (nextToken);
+          return out;
+        }),
     },
     autoScaling: {
       describeAutoScalingGroups: (input) =>

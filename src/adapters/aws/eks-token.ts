@@ -15,13 +15,29 @@ export interface EksTokenOptions {
   clusterName: string;
   region: string;
   credentials: AwsCredentialIdentity | AwsCredentialIdentityProvider;
-  /** STS endpoint; defaults to AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL or the regional one. */
+  /**
+   * The STS endpoint the token names, only when asked for (a test, a private endpoint the
+   * cluster's authenticator is configured to accept). Never taken from AWS_ENDPOINT_URL_STS:
+   * the token is read by the cluster's authenticator, not by this process.
+   */
   stsEndpoint?: string;
   now?: () => Date;
 }
 
-export function stsEndpointFor(region: string, env: NodeJS.ProcessEnv = process.env): string {
-  return env.AWS_ENDPOINT_URL_STS ?? env.AWS_ENDPOINT_URL ?? `https://sts.${region}.amazonaws.com`;
+/**
+ * The regional STS endpoint of the region's partition — the hosts aws-iam-authenticator accepts
+ * in a token (its STS host check, by partition: aws and aws-us-gov under amazonaws.com, China
+ * under amazonaws.com.cn, the ISO partitions under their own domains).
+ */
+export function stsEndpointFor(region: string): string {
+  const suffix = region.startsWith("cn-")
+    ? "amazonaws.com.cn"
+    : region.startsWith("us-isob-")
+      ? "sc2s.sgov.gov"
+      : region.startsWith("us-iso-")
+        ? "c2s.ic.gov"
+        : "amazonaws.com";
+  return `https://sts.${region}.${suffix}`;
 }
 
 /** One token, valid for the cluster named, signed at `at`. */

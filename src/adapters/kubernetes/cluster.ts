@@ -15,8 +15,9 @@ import type {
   WatchOptions,
   Workload,
 } from "../../ports/index.js";
-import { KubeApiError } from "../../ports/index.js";
-import { kubeError, type KubeHttp } from "./http.js";
+import { asNetworkError, KubeApiError } from "../../ports/index.js";
+import { KubeHttp, kubeError } from "./http.js";
+import { isBudgetRefusal, isSeveralBudgets } from "./retry.js";
 
 const WORKLOAD_PATH: Record<Workload["kind"], string> = {
   Deployment: "deployments",
@@ -40,23 +41,35 @@ const ns = (namespace: string | undefined, resource: string, group = "/api/v1") 
     ? `${group}/namespaces/${encodeURIComponent(namespace)}/${resource}`
     : `${group}/${resource}`;
 
-/** A watch as an async iterable of events; a 410 (too old) surfaces as KubeApiError(410). */
+/**
+ * A watch as an async iterable of events; a 410 (too old) surfaces as KubeApiError(410), a
+ * refusal (429 with Retry-After) as KubeApiError(429), a dead or silent connection as a
+ * NetworkError. The server ends it after `timeoutSeconds`; the connection is dead when no byte
+ * comes for longer than that (BOOKMARKs keep a quiet watch talking).
+ */
 async function* watch<T>(
   http: KubeHttp,
   path: string,
   opts: WatchOptions = {},
 ): AsyncIterable<WatchEvent<T>> {
-  const res = await http.open({
-    method: "GET",
-    path,
-    query: {
-      watch: 1,
-      allowWatchBookmarks: true,
-      labelSelector: opts.labelSelector,
-      fieldSelector: opts.fieldSelector,
-      resourceVersion: opts.resourceVersion,
+  const { res, req } = await http.open(
+    {
+      method: "GET",
+      path,
+      query: {
+        watch: 1,
+        allowWatchBookmarks: opts.allowWatchBookmarks ?? true,
+        timeoutSeconds: opts.timeoutSeconds,
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        resourceVersion: opts.resourceVersion,
+      },
     },
-  });
+    {
+      idleMs: KubeHttp.watchIdleMs(opts.timeoutSeconds),
+      ...(opts.signal && { signal: opts.signal }),
+    },
+  );
   if ((res.statusCode ?? 0) >= 300) {
     const chunks: Buffer[] = [];
     for await (const c of res) chunks.push(c as Buffer);
@@ -66,10 +79,6 @@ async function* watch<T>(
       res.headers["retry-after"],
     );
   }
-  const stop = () => res.destroy();
-  opts.signal?.addEventListener("abort", stop, { once: true });
-  // Aborted while the request was on its way: the listener above will never fire.
-  if (opts.signal?.aborted) stop();
   let buffer = "";
   try {
     for await (const chunk of res) {
@@ -94,10 +103,10 @@ async function* watch<T>(
     }
   } catch (e) {
     if (opts.signal?.aborted) return;
-    throw e;
+    throw asNetworkError(e) ?? e;
   } finally {
-    opts.signal?.removeEventListener("abort", stop);
-    res.destroy();
+    // A watch given up on (stale, aborted) must not keep its socket; a finished one is pooled.
+    if (!res.complete) req.destroy();
   }
 }
 
@@ -106,6 +115,8 @@ function evictionOutcome(e: unknown): EvictionOutcome {
   const causes = (e as KubeApiError & { causes?: string[] }).causes ?? [];
   switch (e.status) {
     case 429:
+      // API throttling (no budget named) stays an error: retried, never a budget's refusal.
+      if (!isBudgetRefusal(e)) throw e;
       return {
         status: 429,
         message: e.message,
@@ -113,6 +124,8 @@ function evictionOutcome(e: unknown): EvictionOutcome {
         ...(e.retryAfterSeconds !== undefined && { retryAfterSeconds: e.retryAfterSeconds }),
       };
     case 500:
+      if (!isSeveralBudgets(e)) throw e;
+      return { status: 500, message: e.message };
     case 404:
     case 403:
       return { status: e.status, message: e.message };

@@ -1,19 +1,40 @@
 // A small JSON client for the Kubernetes API: connection and credentials come from
 // @kubernetes/client-node's KubeConfig (kubeconfig files, client certificates, tokens, exec
-// plugins) or from an EKS token source; every call goes through withKubeRetry, so 429 with
-// Retry-After is honoured in one place. Answers are the API's own JSON, which is exactly the
-// shape of the Cluster port's types.
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
+// plugins) or from an EKS token source. Every request goes through one keep-alive agent with a
+// bounded number of sockets (connections are reused, never opened per request) and has a
+// deadline: REQUEST_MS for an answer, whole; a watch, an idle deadline past the timeoutSeconds
+// it asked the server for. A connection that breaks or stalls fails as a NetworkError, which
+// src/ports/resilient.ts retries where that is safe. Every call goes through withKubeRetry, so
+// 429 with Retry-After is honoured in one place. Closing the client (or aborting the signal it
+// was built with) ends every request and watch still open. Answers are the API's own JSON,
+// which is exactly the shape of the Cluster port's types.
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { KubeApiError } from "../../ports/index.js";
+import { asNetworkError, KubeApiError, NetworkError } from "../../ports/index.js";
 import { withKubeRetry, type KubeRetryOptions } from "./retry.js";
+
+/** An answer must have come, whole, within this long. */
+export const REQUEST_MS = 30_000;
+/** A watch with no bytes for this long past the timeoutSeconds it asked for is dead. */
+const WATCH_GRACE_MS = 30_000;
+/** Sockets to the API server at most (watches hold one each). */
+export const MAX_SOCKETS = 32;
 
 export interface KubeHttpOptions {
   kubeConfig: KubeConfig;
   /** Bearer token per request (EKS), overriding the kubeconfig user's. */
   token?: () => Promise<string>;
   retry: KubeRetryOptions;
+  /** Aborting it ends every request and watch in flight (the adapters are closed). */
+  signal?: AbortSignal;
+  requestTimeoutMs?: number;
 }
 
 export interface KubeCall {
@@ -32,8 +53,41 @@ function queryString(q: KubeCall["query"]): string {
   return text ? `?${text}` : "";
 }
 
+/** TLS settings the agent keeps for every connection it opens. */
+const TLS_KEYS = ["ca", "cert", "key", "pfx", "passphrase", "rejectUnauthorized", "servername"];
+
 export class KubeHttp {
-  constructor(private readonly options: KubeHttpOptions) {}
+  #agent?: HttpAgent;
+  readonly #open = new Set<ClientRequest>();
+
+  constructor(private readonly options: KubeHttpOptions) {
+    options.signal?.addEventListener("abort", () => this.close(), { once: true });
+  }
+
+  /** End every request and watch in flight, and the agent's idle connections. */
+  close(): void {
+    const why = new NetworkError("ECONNABORTED", "the Kubernetes client was closed");
+    for (const req of this.#open) req.destroy(why);
+    this.#open.clear();
+    this.#agent?.destroy();
+  }
+
+  /** One keep-alive agent, made from the first request's TLS settings; a proxy keeps its own. */
+  private agentFor(url: URL, opts: RequestOptions): HttpAgent | undefined {
+    if (this.options.kubeConfig.getCurrentCluster()?.proxyUrl) return undefined;
+    if (!this.#agent) {
+      const tls = Object.fromEntries(
+        TLS_KEYS.flatMap((k) => {
+          const v = (opts as Record<string, unknown>)[k];
+          return v === undefined ? [] : [[k, v]];
+        }),
+      );
+      const common = { keepAlive: true, maxSockets: MAX_SOCKETS, maxFreeSockets: 8 };
+      this.#agent =
+        url.protocol === "https:" ? new HttpsAgent({ ...common, ...tls }) : new HttpAgent(common);
+    }
+    return this.#agent;
+  }
 
   private async requestOptions(call: KubeCall): Promise<{ url: URL; opts: RequestOptions }> {
     const cluster = this.options.kubeConfig.getCurrentCluster();
@@ -44,6 +98,8 @@ export class KubeHttp {
       headers: {},
     };
     await this.options.kubeConfig.applyToHTTPSOptions(opts);
+    const agent = this.agentFor(url, opts);
+    if (agent) opts.agent = agent;
     opts.headers = { ...(opts.headers as Record<string, string>), accept: "application/json" };
     if (this.options.token) opts.headers.authorization = `Bearer ${await this.options.token()}`;
     if (call.body !== undefined)
@@ -51,8 +107,16 @@ export class KubeHttp {
     return { url, opts };
   }
 
-  /** One raw exchange: the response stream, after the status line. */
-  async open(call: KubeCall): Promise<IncomingMessage> {
+  /**
+   * One raw exchange: the response stream, after the status line. `idleMs`: the connection is
+   * dead after that long without a byte (watches); `signal` ends it early.
+   */
+  async open(
+    call: KubeCall,
+    limits: { idleMs?: number; signal?: AbortSignal } = {},
+  ): Promise<{ res: IncomingMessage; req: ClientRequest }> {
+    if (this.options.signal?.aborted)
+      throw new NetworkError("ECONNABORTED", "the Kubernetes client was closed", 1, false);
     const { url, opts } = await this.requestOptions(call);
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     // A length, always: Node sends DELETE bodies neither chunked nor sized by default, and the
@@ -61,26 +125,72 @@ export class KubeHttp {
     if (body !== undefined)
       (opts.headers as Record<string, string>)["content-length"] = String(Buffer.byteLength(body));
     return new Promise((resolve, reject) => {
-      const req = send(url, opts, resolve);
-      req.on("error", reject);
+      const req = send(url, opts, (res) => resolve({ res, req }));
+      this.#open.add(req);
+      req.on("close", () => this.#open.delete(req));
+      req.on("error", (e) => reject(asNetworkError(e) ?? e));
+      if (limits.idleMs)
+        req.setTimeout(limits.idleMs, () =>
+          req.destroy(new NetworkError("ETIMEDOUT", `no bytes for ${limits.idleMs! / 1000} s`)),
+        );
+      const stop = () => {
+        const why: unknown = limits.signal?.reason;
+        req.destroy(
+          why instanceof NetworkError ? why : new NetworkError("ECONNABORTED", "aborted"),
+        );
+      };
+      if (limits.signal?.aborted) stop();
+      limits.signal?.addEventListener("abort", stop, { once: true });
+      req.on("close", () => limits.signal?.removeEventListener("abort", stop));
       req.end(body);
     });
+  }
+
+  /** A request and its whole answer within REQUEST_MS. */
+  private async exchange(
+    call: KubeCall,
+  ): Promise<{ status: number; text: string; retryAfter?: string }> {
+    const ms = this.options.requestTimeoutMs ?? REQUEST_MS;
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new NetworkError("ETIMEDOUT", `no answer within ${ms / 1000} s`)),
+      ms,
+    );
+    try {
+      const { res } = await this.open(call, { signal: deadline.signal });
+      const chunks: Buffer[] = [];
+      try {
+        for await (const c of res) chunks.push(c as Buffer);
+      } catch (e) {
+        throw asNetworkError(e) ?? e;
+      }
+      if (!res.complete) throw new NetworkError("ECONNRESET", "the answer was cut short");
+      const retryAfter = res.headers["retry-after"];
+      return {
+        status: res.statusCode ?? 0,
+        text: Buffer.concat(chunks).toString("utf8"),
+        ...(retryAfter !== undefined && { retryAfter: String(retryAfter) }),
+      };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async json<T>(call: KubeCall, isEviction = false): Promise<T> {
     return withKubeRetry(
       async () => {
-        const res = await this.open(call);
-        const chunks: Buffer[] = [];
-        for await (const c of res) chunks.push(c as Buffer);
-        const text = Buffer.concat(chunks).toString("utf8");
-        const status = res.statusCode ?? 0;
+        const { status, text, retryAfter } = await this.exchange(call);
         if (status >= 200 && status < 300) return (text ? JSON.parse(text) : {}) as T;
-        throw kubeError(status, text, res.headers["retry-after"]);
+        throw kubeError(status, text, retryAfter);
       },
       this.options.retry,
       isEviction,
     );
+  }
+
+  /** The idle deadline of a watch that asked the server to end it after `timeoutSeconds`. */
+  static watchIdleMs(timeoutSeconds: number | undefined): number {
+    return (timeoutSeconds ?? 300) * 1000 + WATCH_GRACE_MS;
   }
 }
 
@@ -93,7 +203,10 @@ export function kubeError(
   let body: {
     reason?: string;
     message?: string;
-    details?: { retryAfterSeconds?: number; causes?: { message?: string }[] };
+    details?: {
+      retryAfterSeconds?: number;
+      causes?: { reason?: string; message?: string }[];
+    };
   } = {};
   try {
     body = JSON.parse(text) as typeof body;
@@ -101,18 +214,22 @@ export function kubeError(
     body = { message: text.trim() };
   }
   const header = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
-  const seconds = Number.isFinite(header) ? header : body.details?.retryAfterSeconds;
+  const seconds =
+    Number.isFinite(header) && retryAfter !== undefined ? header : body.details?.retryAfterSeconds;
   const err = new KubeApiError(
     status,
     body.reason ?? String(status),
     body.message ?? `HTTP ${status}`,
     seconds,
   );
+  const causes = body.details?.causes ?? [];
   // withKubeRetry reads these like an HTTP client's error.
   Object.assign(err, {
     code: status,
     headers: seconds !== undefined ? { "retry-after": String(seconds) } : {},
-    causes: body.details?.causes?.map((c) => c.message ?? "") ?? [],
+    causes: causes.map((c) => c.message ?? ""),
+    // A budget's refusal of an eviction, as opposed to the API server shedding load.
+    budget: causes.some((c) => c.reason === "DisruptionBudget"),
   });
   return err;
 }

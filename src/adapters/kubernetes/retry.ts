@@ -1,8 +1,11 @@
-// The one place Kubernetes API calls are retried. The API server answers 429 with Retry-After
+// Where the Kubernetes adapter retries HTTP answers. The API server answers 429 with Retry-After
 // when API Priority and Fairness sheds load
 // (https://kubernetes.io/docs/concepts/cluster-administration/flow-control/); we wait as told
 // instead of hammering it. 500/503/504 get a short exponential backoff. Anything else is the
-// caller's business (404, 409 conflicts, 429 from the eviction API — those carry meaning).
+// caller's business (404, 409 conflicts, and the eviction API's answers that carry meaning: a
+// budget's 429, which names the budget in a DisruptionBudget cause, and the 500 for a pod
+// several budgets select). Connections that break or stall are NetworkErrors, retried over any
+// port by src/ports/resilient.ts, where reads and safe writes are told from the rest.
 
 export interface KubeRetryOptions {
   sleep: (ms: number) => Promise<void>;
@@ -31,10 +34,19 @@ export function retryAfterMs(e: unknown, fallbackMs: number): number {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : fallbackMs;
 }
 
+/** A 429 from the eviction API that is a PodDisruptionBudget's refusal, not API throttling. */
+export function isBudgetRefusal(e: unknown): boolean {
+  return (e as { budget?: boolean })?.budget === true;
+}
+
+/** The eviction API's 500 for a pod that more than one PodDisruptionBudget selects. */
+export function isSeveralBudgets(e: unknown): boolean {
+  return /more than one PodDisruptionBudget/i.test((e as Error)?.message ?? "");
+}
+
 /**
- * Run `call`, retrying throttling and transient server errors. `isEviction` calls skip 429
- * and 500 handling: there a 429 means a PodDisruptionBudget said no and a 500 that several
- * select the pod, which the drain handles.
+ * Run `call`, retrying throttling and transient server errors. For `isEviction` calls a
+ * budget's 429 and the several-budgets 500 are answers for the drain, not faults.
  */
 export async function withKubeRetry<T>(
   call: () => Promise<T>,
@@ -47,10 +59,13 @@ export async function withKubeRetry<T>(
       return await call();
     } catch (e) {
       const status = statusOf(e);
-      // An eviction's 429 (PDB says no) and 500 (several PDBs) are answers, not faults.
-      const throttled = status === 429 && !isEviction;
-      const transient = status === 503 || status === 504 || (status === 500 && !isEviction);
-      if ((!throttled && !transient) || attempt >= attempts) throw e;
+      const answer = isEviction && (isBudgetRefusal(e) || isSeveralBudgets(e));
+      const throttled = status === 429 && !answer;
+      const transient = status === 503 || status === 504 || (status === 500 && !answer);
+      if ((!throttled && !transient) || attempt >= attempts) {
+        if (e && typeof e === "object") Object.assign(e, { attempts: attempt });
+        throw e;
+      }
       const waitMs = throttled
         ? retryAfterMs(e, options.defaultRetryAfterMs ?? 1000)
         : Math.min(30_000, 500 * 2 ** (attempt - 1));

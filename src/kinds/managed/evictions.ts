@@ -61,7 +61,10 @@ export async function evictionBlockers(
     const pods = podsToMove(
       (
         await listAll((cont) =>
-          ctx.cluster.listPods(undefined, pageOf(cont, { fieldSelector: `spec.nodeName=${node}` })),
+          ctx.cluster.listPods(undefined, {
+            ...pageOf(cont, { fieldSelector: `spec.nodeName=${node}` }),
+            resourceVersion: "0",
+          }),
         )
       ).items,
     );

@@ -3,7 +3,7 @@
 // update only on an ACTIVE node group; one UPDATING is most likely an update an earlier run
 // started, which apply follows rather than start another).
 import type { Group } from "../../policy/index.js";
-import type { Finding, GroupPlan, ManagedGroupInfo, Snapshot } from "../../plan/index.js";
+import type { Finding, GroupPlan, ManagedGroupInfo, Snapshot, Target } from "../../plan/index.js";
 
 /** EKS's quota of nodes per managed node group. */
 export const EKS_NODES_PER_NODEGROUP = 450;
@@ -45,8 +45,30 @@ function status(group: ManagedGroupInfo): Finding[] {
   return [];
 }
 
-export function managedFindings(group: ManagedGroupInfo, surge: number): Finding[] {
-  return [...sizeLimit(group, surge), ...status(group)];
+/**
+ * A launch template that names a custom AMI takes its AMI from a launch template version: EKS
+ * fails an update that also names a Kubernetes or release version (UpdateNodegroupVersion, EKS
+ * API reference), so a target with only those cannot be rolled.
+ */
+function customAmi(group: ManagedGroupInfo, target: Target): Finding[] {
+  if (group.amiType !== "CUSTOM" || target.launchTemplateVersion !== undefined) return [];
+  if (!target.kubernetesVersion && !target.releaseVersion) return [];
+  return [
+    {
+      code: "custom-ami-version",
+      severity: "blocker",
+      message: `node group ${group.name}'s launch template names a custom AMI: EKS takes no Kubernetes or release version for it. Put the new AMI in a launch template version and target it (launchTemplateVersion)`,
+      objects: [group.name],
+    },
+  ];
+}
+
+export function managedFindings(
+  group: ManagedGroupInfo,
+  surge: number,
+  target: Target = {},
+): Finding[] {
+  return [...sizeLimit(group, surge), ...status(group), ...customAmi(group, target)];
 }
 
 export function managedNotes(
@@ -57,6 +79,18 @@ export function managedNotes(
 ): string[] {
   const notes: string[] = [];
   if (plan.replacements.length > 0) notes.push("EKS picks the nodes of each wave at random");
+  if (
+    live.amiType === "CUSTOM" &&
+    plan.target?.launchTemplateVersion !== undefined &&
+    (group.target?.kubernetesVersion || group.target?.releaseVersion)
+  )
+    notes.push(
+      `the launch template names a custom AMI: EKS takes no Kubernetes or release version for it, so the AMI of launch template version ${plan.target.launchTemplateVersion} decides`,
+    );
+  else if (live.launchTemplate && plan.target?.releaseVersion)
+    notes.push(
+      `the launch template leaves the AMI to EKS: release ${plan.target.releaseVersion} is sent with it`,
+    );
   const version = group.target?.kubernetesVersion ?? live.version;
   if (group.target?.releaseVersion === "latest" && !snapshot.latestReleaseVersions[version])
     notes.push(

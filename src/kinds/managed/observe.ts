@@ -31,6 +31,7 @@ function groupInfo(
     version: ng.version,
     releaseVersion: ng.releaseVersion,
     ...(lt && { launchTemplate: lt }),
+    ...(ng.amiType && { amiType: ng.amiType }),
     updateConfig: {
       ...(maxUnavailable !== undefined && { maxUnavailable }),
       ...(maxUnavailablePercentage !== undefined && { maxUnavailablePercentage }),

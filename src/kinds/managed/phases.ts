@@ -6,6 +6,13 @@
 import { PHASES, type Phase } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
 
+/** What EKS puts on the old nodes once the new ones are Ready (the user guide, scale-up phase). */
+export const EKS_UPDATE_TAINT = {
+  key: "eks.amazonaws.com/nodegroup",
+  value: "unschedulable",
+  effect: "NoSchedule",
+} as const;
+
 export class PhaseTracker {
   current: Phase = "setup";
 
@@ -32,11 +39,20 @@ export class PhaseTracker {
     }
   }
 
-  observe(sizes: { desired: number; max: number }, oldLeft: number, oldCordoned: number): void {
+  /**
+   * The sizes, and the old nodes still there: how many EKS has cordoned or tainted. The upgrade
+   * starts when EKS taints the old nodes at the end of its scale-up — whether it cordons each
+   * after its drain (the user guide) or all at once (awsdocs/amazon-eks-user-guide pull request
+   * 1229) — so a drain that is blocked for 15 minutes is reported as the upgrade it is.
+   */
+  observe(
+    sizes: { desired: number; max: number },
+    old: { left: number; cordoned: number; tainted: number },
+  ): void {
     if (sizes.desired > this.original.desired || sizes.max > this.original.max)
       this.moveTo("scale-up");
-    if (oldCordoned > 0 || oldLeft < this.old.size) this.moveTo("upgrade");
-    if (oldLeft === 0 && this.old.size > 0) this.moveTo("scale-down");
+    if (old.tainted > 0 || old.cordoned > 0 || old.left < this.old.size) this.moveTo("upgrade");
+    if (old.left === 0 && this.old.size > 0) this.moveTo("scale-down");
   }
 
   finish(result: "success" | "failure" | "cancelled", message?: string): void {

@@ -2,95 +2,37 @@
 // group for your cluster" and "Understand each phase of node updates"): set updateConfig when it
 // differs, start UpdateNodegroupVersion (force from the policy or the dispatch), then follow the
 // update — DescribeUpdate, the Auto Scaling group's sizes and the nodes — so that each of EKS's
-// four phases is reported as it happens. An update already in progress (a run that died) is
-// followed rather than started again.
+// four phases is reported as it happens. An update already in progress (a run that died, or
+// whose answer was lost) is found (updates.ts) and followed rather than started again.
 import type { ManagedGroupInfo } from "../../plan/index.js";
-import { isReady, type EksUpdate, type UpdateConfig } from "../../ports/index.js";
+import {
+  ApiCallError,
+  isLostAnswer,
+  isReady,
+  isTryLater,
+  type EksUpdate,
+  type Nodegroup,
+  type UpdateConfig,
+  type UpdateNodegroupVersionInput,
+} from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
 import type { GroupJob } from "../kind.js";
 import { describeBlockers, evictionBlockers } from "./evictions.js";
-import { PhaseTracker } from "./phases.js";
+import { EKS_UPDATE_TAINT, PhaseTracker } from "./phases.js";
+import {
+  awaitSuccess,
+  describeFailure,
+  failureCode,
+  inProgress,
+  report,
+  waitForUpdate,
+} from "./updates.js";
 
-const POLL_MS = 15_000;
 const NODEGROUP_LABEL = "eks.amazonaws.com/nodegroup";
 
 type Job = GroupJob<ManagedGroupInfo>;
 
-function explain(u: EksUpdate): { code: string; message: string; resources: string[] }[] {
-  return u.errors.map((e) => ({
-    code: e.errorCode,
-    message: e.errorMessage,
-    resources: e.resourceIds,
-  }));
-}
-
-function report(ctx: RollContext, group: string, u: EksUpdate, type = String(u.type)): void {
-  ctx.emit({
-    type: "eks.update",
-    group,
-    updateId: u.id,
-    updateType: type,
-    status: u.status,
-    errors: explain(u),
-  });
-}
-
-async function waitForUpdate(
-  ctx: RollContext,
-  job: Job,
-  update: EksUpdate,
-  onPoll?: (u: EksUpdate) => Promise<void>,
-): Promise<EksUpdate> {
-  let last = update.status;
-  let current = update;
-  while (current.status === "InProgress") {
-    await ctx.clock.sleep(POLL_MS, ctx.signal);
-    current = await ctx.cloud.eks.describeUpdate({
-      name: job.cluster,
-      nodegroupName: job.plan.name,
-      updateId: update.id,
-    });
-    if (current.status !== last) {
-      last = current.status;
-      report(ctx, job.plan.name, current);
-    }
-    await onPoll?.(current);
-  }
-  return current;
-}
-
-function describeFailure(u: EksUpdate): string {
-  return u.errors
-    .map((e) => {
-      const on = e.resourceIds.length ? ` (${e.resourceIds.slice(0, 10).join(", ")})` : "";
-      if (e.errorCode === "PodEvictionFailure")
-        return `PodEvictionFailure${on}: EKS could not evict pods within 15 minutes — a PodDisruptionBudget allows no disruption, several select one pod, or a workload tolerates every taint. Fix the PDB or roll with force. EKS said: ${e.errorMessage}`;
-      if (e.errorCode === "NodeCreationFailure")
-        return `NodeCreationFailure${on}: new nodes did not become Ready with the EKS labels — no capacity in a zone, an EC2 instance limit, user data that breaks bootstrap, or a node condition. EKS said: ${e.errorMessage}`;
-      return `${e.errorCode}${on}: ${e.errorMessage}`;
-    })
-    .join("; ");
-}
-
-function failureCode(u: EksUpdate): RollError["code"] {
-  if (u.errors.some((e) => e.errorCode === "PodEvictionFailure")) return "PodEvictionFailure";
-  if (u.errors.some((e) => e.errorCode === "NodeCreationFailure")) return "NodeCreationFailure";
-  return "UpdateFailed";
-}
-
-async function inProgress(ctx: RollContext, job: Job): Promise<EksUpdate | undefined> {
-  const scope = { name: job.cluster, nodegroupName: job.plan.name };
-  for (const id of (await ctx.cloud.eks.listUpdates(scope)).slice(0, 5)) {
-    const u = await ctx.cloud.eks.describeUpdate({ ...scope, updateId: id });
-    if (u.status === "InProgress") return u;
-  }
-  return undefined;
-}
-
-function sameConfig(
-  want: UpdateConfig | undefined,
-  have: ManagedGroupInfo["updateConfig"],
-): boolean {
+function sameConfig(want: UpdateConfig | undefined, have: UpdateConfig): boolean {
   if (!want) return true;
   if (want.maxUnavailablePercentage !== undefined)
     return want.maxUnavailablePercentage === have.maxUnavailablePercentage;
@@ -101,37 +43,78 @@ function sameConfig(
 }
 
 /** Change updateConfig first when the plan says so, and wait until EKS has taken it. */
-async function applyConfig(ctx: RollContext, job: Job): Promise<void> {
+async function applyConfig(ctx: RollContext, job: Job, have: UpdateConfig): Promise<void> {
   const want = job.plan.updateConfig;
-  if (!want || sameConfig(want, job.live.updateConfig)) return;
+  if (!want || sameConfig(want, have)) return;
   const cfg = await ctx.cloud.eks.updateNodegroupConfig({
     clusterName: job.cluster,
     nodegroupName: job.plan.name,
     updateConfig: want,
   });
   report(ctx, job.plan.name, { ...cfg, errors: [] }, "ConfigUpdate");
-  const done = await waitForUpdate(ctx, job, cfg);
-  if (done.status !== "Successful")
-    throw new RollError(
-      "UpdateFailed",
-      `updateConfig change ${done.id} ended ${done.status}: ${describeFailure(done)}`,
-    );
+  await awaitSuccess(ctx, job, cfg);
 }
 
-function startVersionUpdate(ctx: RollContext, job: Job): Promise<EksUpdate> {
+/**
+ * UpdateNodegroupVersion as EKS takes it (its API reference): a launch template that names a
+ * custom AMI (amiType CUSTOM) gets a launch template version and neither a Kubernetes nor a
+ * release version; an EKS optimized AMI — with or without the customer's template — gets the
+ * planned version and release (no release: EKS takes the latest for the version).
+ */
+export function versionInput(job: Job, amiType: string | undefined): UpdateNodegroupVersionInput {
   const { target, settings } = job.plan;
   const lt = job.live.launchTemplate;
-  return ctx.cloud.eks.updateNodegroupVersion({
+  const custom = amiType === "CUSTOM";
+  const ltChange = lt && target.launchTemplateVersion !== undefined;
+  if (custom && !ltChange)
+    throw new RollError(
+      "UpdateFailed",
+      `the launch template of ${job.plan.name} names a custom AMI (amiType CUSTOM): EKS takes no Kubernetes or release version for it. Put the new AMI in a launch template version and target that (launchTemplateVersion)`,
+    );
+  return {
     clusterName: job.cluster,
     nodegroupName: job.plan.name,
     force: settings.force,
-    ...(target.kubernetesVersion && { version: target.kubernetesVersion }),
-    ...(target.releaseVersion && !lt && { releaseVersion: target.releaseVersion }),
-    ...(lt &&
-      target.launchTemplateVersion !== undefined && {
-        launchTemplate: { id: lt.id, version: String(target.launchTemplateVersion) },
-      }),
-  });
+    ...(!custom && target.kubernetesVersion && { version: target.kubernetesVersion }),
+    ...(!custom && target.releaseVersion && { releaseVersion: target.releaseVersion }),
+    ...(ltChange && {
+      launchTemplate: { id: lt.id, version: String(target.launchTemplateVersion) },
+    }),
+  };
+}
+
+/** A failure after which EKS may have started the update anyway (the answer was lost) or be busy. */
+function mayHaveStarted(e: unknown): boolean {
+  return isLostAnswer(e) || isTryLater(e instanceof ApiCallError ? e.cause : e);
+}
+
+/**
+ * Start the version update. When its answer is lost or EKS stays busy, the node group is read
+ * again: an update in progress is followed; none, after a lost answer, means the request never
+ * took effect, and it is made again (a re-read makes the repeat safe).
+ */
+async function startVersionUpdate(
+  ctx: RollContext,
+  job: Job,
+  amiType: string | undefined,
+): Promise<EksUpdate> {
+  const input = versionInput(job, amiType);
+  for (let n = 1; ; n++) {
+    try {
+      return await ctx.cloud.eks.updateNodegroupVersion(input);
+    } catch (e) {
+      if (!mayHaveStarted(e)) throw e;
+      const running = await inProgress(ctx, job);
+      if (running?.type === "VersionUpdate") {
+        ctx.emit({
+          type: "note",
+          message: `${job.plan.name}: UpdateNodegroupVersion got no clear answer; following EKS update ${running.id} in progress`,
+        });
+        return running;
+      }
+      if (running || !isLostAnswer(e) || n >= 3) throw e;
+    }
+  }
 }
 
 /** Watches the Auto Scaling group behind the node group, reporting sizes and terminations. */
@@ -169,26 +152,72 @@ class GroupWatch {
       this.gone.add(id);
       this.ctx.emit({ type: "instance.terminate", group, instance: id, decrement: true });
     }
-    const oldLeft = [...this.old].filter((id) => present.has(id)).length;
-    const oldCordoned = [...this.old].filter(
-      (id) => this.job.nodes.byInstance(id)?.spec.unschedulable,
-    ).length;
-    this.tracker.observe(sizes, oldLeft, oldCordoned);
+    const left = [...this.old].filter((id) => present.has(id));
+    const nodes = left.map((id) => this.job.nodes.byInstance(id));
+    this.tracker.observe(sizes, {
+      left: left.length,
+      cordoned: nodes.filter((n) => n?.spec.unschedulable).length,
+      tainted: nodes.filter((n) =>
+        n?.spec.taints?.some(
+          (t) => t.key === EKS_UPDATE_TAINT.key && t.effect === EKS_UPDATE_TAINT.effect,
+        ),
+      ).length,
+    });
   };
 }
 
-async function follow(ctx: RollContext, job: Job, watch: GroupWatch): Promise<void> {
-  let update = await inProgress(ctx, job);
-  if (update)
+/**
+ * The node group already runs the planned version and release (an update another run started
+ * ended between this run's plan and now): nothing to start. A launch template change is
+ * always started, EKS telling whether it is needed.
+ */
+function atTarget(job: Job, ng: Nodegroup): boolean {
+  const { target } = job.plan;
+  if (target.launchTemplateVersion !== undefined) return false;
+  if (!target.kubernetesVersion && !target.releaseVersion) return false;
+  return (
+    (!target.kubernetesVersion || target.kubernetesVersion === ng.version) &&
+    (!target.releaseVersion || target.releaseVersion === ng.releaseVersion)
+  );
+}
+
+/** The update to follow: one in progress (an updateConfig change is seen through first), or a new one. */
+async function theUpdate(
+  ctx: RollContext,
+  job: Job,
+  ng: Nodegroup,
+): Promise<EksUpdate | undefined> {
+  let latest = ng;
+  let running =
+    ng.status === "UPDATING" ? await inProgress(ctx, job, (n) => (latest = n)) : undefined;
+  let config = latest.updateConfig;
+  if (running)
     ctx.emit({
       type: "note",
-      message: `${job.plan.name}: following EKS update ${update.id} already in progress`,
+      message: `${job.plan.name}: following EKS update ${running.id} (${String(running.type)}) already in progress`,
     });
-  if (!update) await applyConfig(ctx, job);
-  if (!update && job.plan.replacements.length > 0) {
-    update = await startVersionUpdate(ctx, job);
-    report(ctx, job.plan.name, { ...update, errors: [] });
+  if (running && running.type !== "VersionUpdate") {
+    // An updateConfig change an earlier run started: it must end before anything else.
+    await awaitSuccess(ctx, job, running);
+    latest = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
+    config = latest.updateConfig;
+    running = undefined;
   }
+  if (running) return running;
+  // UPDATING, and no update in progress any more: it ended meanwhile; see what it left.
+  if (latest.status === "UPDATING") {
+    latest = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
+    config = latest.updateConfig;
+  }
+  await applyConfig(ctx, job, config);
+  if (job.plan.replacements.length === 0 || atTarget(job, latest)) return undefined;
+  const started = await startVersionUpdate(ctx, job, ng.amiType);
+  report(ctx, job.plan.name, { ...started, errors: [] });
+  return started;
+}
+
+async function follow(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegroup): Promise<void> {
+  const update = await theUpdate(ctx, job, ng);
   if (!update) return watch.tracker.finish("success", "nothing to replace");
   const done = await waitForUpdate(ctx, job, update, watch.observe);
   await watch.observe();
@@ -214,15 +243,14 @@ async function follow(ctx: RollContext, job: Job, watch: GroupWatch): Promise<vo
 }
 
 export async function rollManaged(ctx: RollContext, job: Job): Promise<void> {
-  const asgName = await ctx.cloud.eks
-    .describeNodegroup(job.cluster, job.plan.name)
-    .then((n) => n.resources.autoScalingGroups[0]?.name);
   const old = new Set(job.plan.replacements.map((r) => r.instance));
   const { desired, max } = job.live;
   const tracker = new PhaseTracker(ctx, job.plan.name, { desired, max }, old);
-  const watch = new GroupWatch(ctx, job, asgName, old, tracker);
   try {
-    await follow(ctx, job, watch);
+    const ng = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
+    const asgName = ng.resources.autoScalingGroups[0]?.name;
+    const watch = new GroupWatch(ctx, job, asgName, old, tracker);
+    await follow(ctx, job, watch, ng);
   } catch (e) {
     tracker.finish(ctx.signal.aborted ? "cancelled" : "failure", (e as Error).message);
     throw e;

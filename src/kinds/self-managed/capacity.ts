@@ -2,7 +2,7 @@
 // (by the node watch, not by polling the API server) until enough do, and keeping the cluster
 // autoscaler off the new nodes while the roll still needs them.
 import type { SelfManagedGroupInfo } from "../../plan/index.js";
-import { isReady } from "../../ports/index.js";
+import { isReady, listAll, pageOf } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
 import { SCALE_DOWN_BY_US, SCALE_DOWN_DISABLED, updateNode } from "../../roll/marks.js";
 import type { GroupJob } from "../kind.js";
@@ -62,6 +62,16 @@ export async function waitForCapacity(
   }
 }
 
+/** Whether at least `want` Ready nodes back the group's instances now (no waiting). */
+export async function hasCapacity(
+  ctx: RollContext,
+  job: Job,
+  want: (desired: number) => number,
+): Promise<boolean> {
+  const r = await groupReadiness(ctx, job);
+  return r.ready.length >= want(r.desired);
+}
+
 /** New nodes must outlive the roll: ask the cluster autoscaler to leave them while we work. */
 export async function protectNewNodes(
   ctx: RollContext,
@@ -80,9 +90,13 @@ export async function protectNewNodes(
   }
 }
 
-/** The roll is done with this group: the autoscaler may have our new nodes back. */
-export async function releaseNewNodes(ctx: RollContext, job: Job): Promise<void> {
-  for (const n of job.nodes.byName.values()) {
+/**
+ * The roll is done with this group: the autoscaler may have our new nodes back. Read from the
+ * API, not the watched cache: a cache behind a stalled watch must not leave a mark behind.
+ */
+export async function releaseNewNodes(ctx: RollContext, _job: Job): Promise<void> {
+  const { items } = await listAll((cont) => ctx.cluster.listNodes(pageOf(cont)));
+  for (const n of items) {
     if (n.metadata.annotations?.[SCALE_DOWN_BY_US] === undefined) continue;
     await updateNode(ctx, n.metadata.name, () => ({
       annotations: { [SCALE_DOWN_DISABLED]: null, [SCALE_DOWN_BY_US]: null },

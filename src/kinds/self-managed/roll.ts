@@ -19,6 +19,7 @@ import { protectNewNodes, releaseNewNodes, waitForCapacity } from "./capacity.js
 import { replacementOrder } from "./schedule.js";
 import { validateGroup } from "./validate.js";
 import { upgrade } from "./window.js";
+import { detachConfirmed } from "./writes.js";
 
 type Job = GroupJob<SelfManagedGroupInfo>;
 
@@ -54,11 +55,7 @@ async function detach(ctx: RollContext, job: Job, r: Replacement): Promise<void>
   // Mark first: a run that dies between the two steps still finds the instance as ours.
   if (r.node)
     await updateNode(ctx, r.node, () => ({ labels: { [DETACHED_LABEL]: job.plan.name } }));
-  await ctx.cloud.autoScaling.detachInstances({
-    AutoScalingGroupName: job.plan.name,
-    InstanceIds: [r.instance],
-    ShouldDecrementDesiredCapacity: false,
-  });
+  await detachConfirmed(ctx, job.plan.name, r.instance);
   r.reasons.push({ kind: "detached-for-surge" });
   ctx.emit({ type: "instance.detach", group: job.plan.name, instance: r.instance });
 }

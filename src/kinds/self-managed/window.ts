@@ -8,8 +8,9 @@ import { RollError, type RollContext } from "../../roll/context.js";
 import { drainNode } from "../../roll/drain.js";
 import { cordon, EXCLUDE_LB_LABEL, updateNode } from "../../roll/marks.js";
 import type { GroupJob } from "../kind.js";
-import { protectNewNodes, waitForCapacity } from "./capacity.js";
+import { hasCapacity, protectNewNodes, waitForCapacity } from "./capacity.js";
 import { validateGroup } from "./validate.js";
+import { terminateConfirmed } from "./writes.js";
 
 type Job = GroupJob<SelfManagedGroupInfo>;
 
@@ -42,11 +43,7 @@ async function replaceOne(ctx: RollContext, job: Job, flight: Flight): Promise<v
   const { r } = flight;
   if (r.node && job.nodes.byName.has(r.node)) await emptyNode(ctx, job, r.node);
   if (isDetached(r)) await ctx.cloud.ec2.terminateInstances({ InstanceIds: [r.instance] });
-  else
-    await ctx.cloud.autoScaling.terminateInstanceInAutoScalingGroup({
-      InstanceId: r.instance,
-      ShouldDecrementDesiredCapacity: false,
-    });
+  else await terminateConfirmed(ctx, job.plan.name, r.instance);
   flight.terminated = true;
   ctx.emit({
     type: "instance.terminate",
@@ -66,7 +63,10 @@ function stopped(ctx: RollContext, job: Job, stop: string, left: number): RollEr
 
 /**
  * After a completion: every slot of the group must be backed by a Ready node again, but for
- * those whose instance another task in flight has already terminated; then validate.
+ * those whose instance another task in flight has already terminated; then validate. A task
+ * still in flight may terminate its instance while the cluster validates, leaving a slot
+ * empty that no task holds any more: so capacity is checked again after validating, and the
+ * wait repeated until it holds — else the window would start new nodes on an empty slot.
  */
 async function settle(
   ctx: RollContext,
@@ -74,10 +74,15 @@ async function settle(
   inFlight: Map<string, Flight>,
   old: Set<string>,
 ): Promise<void> {
-  const emptied = [...inFlight.values()].filter((x) => !isDetached(x.r) && x.terminated).length;
-  const ready = await waitForCapacity(ctx, job, (d) => Math.max(0, d - emptied));
-  await protectNewNodes(ctx, job, ready, old);
-  await validateGroup(ctx, job, job.plan.settings.validation.count);
+  const want = (d: number) => {
+    const emptied = [...inFlight.values()].filter((x) => !isDetached(x.r) && x.terminated).length;
+    return Math.max(0, d - emptied);
+  };
+  do {
+    const ready = await waitForCapacity(ctx, job, want);
+    await protectNewNodes(ctx, job, ready, old);
+    await validateGroup(ctx, job, job.plan.settings.validation.count);
+  } while (!(await hasCapacity(ctx, job, want)));
 }
 
 /** The sliding window: up to maxSurge + maxUnavailable nodes in flight. */

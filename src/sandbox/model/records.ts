@@ -47,6 +47,8 @@ export interface InstanceRec {
   nodeName: string;
   /** Fault: the kubelet registers but the node never turns Ready. */
   neverReady: boolean;
+  /** The Kubernetes version of the AMI, when EKS chose it (not the launch template). */
+  kubernetesVersion?: string;
   tags: { Key: string; Value: string }[];
 }
 
@@ -66,6 +68,11 @@ export interface AsgRec {
   suspended: Set<string>;
   activities: ScalingActivity[];
   /** The EKS managed node group behind it, if any. */
+  /**
+   * The EKS optimized AMI EKS launches the group's instances with, when the group's launch
+   * template leaves the AMI to EKS; otherwise the template's version names it.
+   */
+  eksImage?: { imageId: string; releaseVersion: string; kubernetesVersion: string };
   nodegroup?: string;
   /** Labels and taints every node of the group registers with. */
   labels: Record<string, string>;
@@ -86,6 +93,8 @@ export interface NodegroupRec {
   ltId: string;
   /** The launch template is the customer's (launchTemplate in the API), not EKS's own. */
   customLaunchTemplate: boolean;
+  /** The customer's template names its own AMI (EKS's amiType CUSTOM). */
+  customAmi?: boolean;
   updateConfig: UpdateConfig;
   status: "ACTIVE" | "UPDATING" | "DEGRADED";
   issues: { code: string; message: string; resourceIds?: string[] }[];

@@ -103,7 +103,7 @@ export class SandboxEks implements Eks {
     gate(this.view, "eks.listUpdates");
     this.#cluster(input.name);
     if (input.nodegroupName) this.view.eks.nodegroup(input.nodegroupName);
-    return [...(this.view.eks.updateIds.get(input.nodegroupName ?? "") ?? [])];
+    return this.view.eks.listUpdateIds(input.nodegroupName);
   }
   /** What the SSM parameters for the EKS optimized AMIs say is the latest release per version. */
   async latestReleaseVersions(): Promise<Record<string, string>> {
@@ -262,7 +262,8 @@ export class SandboxEc2 implements Ec2 {
       VersionNumber: v.number,
       DefaultVersion: v.number === t.defaultVersion,
       CreateTime: new Date(v.createdAt),
-      LaunchTemplateData: { ImageId: v.imageId },
+      // A template that leaves the AMI to EKS names none.
+      LaunchTemplateData: v.imageId ? { ImageId: v.imageId } : {},
     }));
   }
   async describeInstances(input: Input<Ec2, "describeInstances">): Promise<Ec2Instance[]> {
@@ -316,8 +317,9 @@ function nodegroupRecord(view: CloudView, name: string): Nodegroup {
     ...(ng.customLaunchTemplate
       ? { launchTemplate: { id: t.id, name: t.name, version: g.ltVersion } }
       : {}),
+    amiType: ng.customAmi ? "CUSTOM" : "AL2023_x86_64_STANDARD",
     resources: { autoScalingGroups: [{ name: g.name }] },
-    health: { issues: ng.issues.map((i) => ({ ...i })) },
+    health: { issues: view.eks.healthIssues(ng).map((i) => ({ ...i })) },
     labels: { ...g.labels },
     createdAt: new Date(ng.createdAt),
     modifiedAt: new Date(ng.modifiedAt),

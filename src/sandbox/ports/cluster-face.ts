@@ -24,7 +24,7 @@ import { toNode, toPdb, toPod } from "../sim/kube/convert.js";
 import type { KubeSim } from "../sim/kube/kube.js";
 import type { ApiGate } from "./api-gate.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
-import { WatchStream } from "./watch-stream.js";
+import { serveLifetime, WatchStream } from "./watch-stream.js";
 
 /** What the Cluster face needs of the world. */
 export interface ClusterView {
@@ -58,7 +58,35 @@ function nodeField(n: Node, field: string): string {
 }
 
 export class SandboxCluster implements SandboxClusterApi {
-  constructor(private readonly view: ClusterView) {}
+  /**
+   * The resourceVersion of the last node and pod event. The port keeps no history of events to
+   * replay, so a watch from an older version answers 410 Gone, as the API server does when a
+   * version is older than its watch cache holds: the client lists again instead of missing
+   * what happened in between.
+   */
+  readonly #lastChange = { nodes: 0, pods: 0 };
+
+  constructor(private readonly view: ClusterView) {
+    const k = view.kube;
+    // A deletion keeps the object's last version: each event takes a version of its own.
+    const tap = (kind: "nodes" | "pods") => ({
+      filter: () => true,
+      stream: { push: () => void (this.#lastChange[kind] = k.nextRv()) },
+    });
+    k.addNodeWatcher(tap("nodes"));
+    k.addPodWatcher(tap("pods"));
+  }
+
+  #fromVersion(kind: "nodes" | "pods", opts: WatchOptions | undefined): void {
+    const rv = opts?.resourceVersion;
+    if (rv === undefined || rv === "" || rv === "0") return;
+    if (Number(rv) < this.#lastChange[kind])
+      throw new KubeApiError(
+        410,
+        "Expired",
+        `too old resource version: ${rv} (${this.#lastChange[kind]})`,
+      );
+  }
 
   /** Count the call; answer 429 with Retry-After when a throttling fault turns it away. */
   #gate(name: string): void {
@@ -177,14 +205,20 @@ export class SandboxCluster implements SandboxClusterApi {
 
   watchNodes(opts?: WatchOptions): AsyncIterable<WatchEvent<Node>> {
     this.#gate("core.watchNodes");
+    this.#fromVersion("nodes", opts);
     const k = this.view.kube;
     const filter = this.#nodeFilter(opts);
     const watcher = { filter, stream: undefined as unknown as WatchStream<Node> };
+    let stop = () => {};
     watcher.stream = new WatchStream<Node>(
       this.view.clock,
-      () => k.removeNodeWatcher(watcher),
+      () => {
+        k.removeNodeWatcher(watcher);
+        stop();
+      },
       opts?.signal,
     );
+    stop = serveLifetime(watcher.stream, this.view.clock, opts, () => String(k.rv));
     if (opts?.resourceVersion === undefined)
       for (const n of k.nodeList()) {
         const obj = toNode(n);
@@ -245,14 +279,20 @@ export class SandboxCluster implements SandboxClusterApi {
 
   watchPods(namespace: string | undefined, opts?: WatchOptions): AsyncIterable<WatchEvent<Pod>> {
     this.#gate("core.watchPods");
+    this.#fromVersion("pods", opts);
     const k = this.view.kube;
     const filter = this.#podFilter(namespace, opts);
     const watcher = { filter, stream: undefined as unknown as WatchStream<Pod> };
+    let stop = () => {};
     watcher.stream = new WatchStream<Pod>(
       this.view.clock,
-      () => k.removePodWatcher(watcher),
+      () => {
+        k.removePodWatcher(watcher);
+        stop();
+      },
       opts?.signal,
     );
+    stop = serveLifetime(watcher.stream, this.view.clock, opts, () => String(k.rv));
     if (opts?.resourceVersion === undefined)
       for (const p of this.#pods(namespace, opts)) {
         const obj = toPod(p);

@@ -1,8 +1,11 @@
 // A watch stream: events pushed by the sandbox as they happen, pulled by an async iterator.
 // Pushing wakes the consumer through the virtual clock (notify), so a watcher resumes at the
 // virtual instant the change happened, not later.
-import type { WatchEvent } from "../../ports/cluster.js";
-import type { VirtualClock } from "../model/clock.js";
+import type { WatchEvent, WatchOptions } from "../../ports/cluster.js";
+import type { TimerHandle, VirtualClock } from "../model/clock.js";
+
+/** How often the API server's watch cache sends a BOOKMARK to a watch that allows them. */
+export const BOOKMARK_EVERY_MS = 60_000;
 
 export class WatchStream<T> implements AsyncIterable<WatchEvent<T>> {
   #queue: WatchEvent<T>[] = [];
@@ -53,4 +56,34 @@ export class WatchStream<T> implements AsyncIterable<WatchEvent<T>> {
       },
     };
   }
+}
+
+/**
+ * The API server's side of a watch's lifetime: it ends the watch after `timeoutSeconds`, and
+ * sends a BOOKMARK with the current resourceVersion about once a minute when the client allows
+ * them (https://kubernetes.io/docs/reference/using-api/api-concepts/#watch-bookmarks). Returns
+ * what stops both, for the stream's close.
+ */
+export function serveLifetime<T>(
+  stream: WatchStream<T>,
+  clock: VirtualClock,
+  opts: WatchOptions | undefined,
+  resourceVersion: () => string,
+): () => void {
+  const timers: TimerHandle[] = [];
+  if (opts?.timeoutSeconds)
+    timers.push(clock.after(opts.timeoutSeconds * 1000, () => stream.close()));
+  if (opts?.allowWatchBookmarks) {
+    const tick = () => {
+      stream.push({
+        type: "BOOKMARK",
+        object: { metadata: { resourceVersion: resourceVersion() } } as T,
+      });
+      timers[1] = clock.after(BOOKMARK_EVERY_MS, tick);
+    };
+    timers[1] = clock.after(BOOKMARK_EVERY_MS, tick);
+  }
+  return () => {
+    for (const t of timers) t?.cancel();
+  };
 }

@@ -6,20 +6,11 @@
 import { isDocument, LineCounter, parseAllDocuments } from "yaml";
 import { z } from "zod";
 import { formatPath, type Diagnostic } from "../../policy/diagnostic.js";
-import { parseDuration } from "../../policy/duration.js";
 import { locate, type PolicySource } from "../../policy/source.js";
 import { parseCpu, parseMemory } from "../model/quantities.js";
+import { eks, faults } from "./faults.js";
+import { seconds } from "./units.js";
 
-/** Seconds, from a number of seconds or a Go-style duration ("90s", "15m", "1h30m"). */
-const seconds = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {
-  if (typeof v === "number") return v;
-  const ms = parseDuration(v);
-  if (ms === undefined) {
-    ctx.addIssue({ code: "custom", message: `"${v}" is not a duration (write 90s, 15m, 1h30m)` });
-    return z.NEVER;
-  }
-  return ms / 1000;
-});
 const cpu = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {
   const n = parseCpu(v);
   if (Number.isNaN(n)) {
@@ -119,6 +110,11 @@ const nodeGroup = z
         use: z
           .union([z.literal("$Latest"), z.literal("$Default"), z.number().int().positive()])
           .default("$Latest"),
+        /**
+         * Managed groups: whether the template names its own AMI (EKS's amiType CUSTOM) or leaves
+         * it to EKS (an EKS optimized AMI of the group's release).
+         */
+        ami: z.enum(["custom", "eks-optimized"]).default("custom"),
       })
       .optional(),
     /** Launch template version per instance; the rest run the configured version. */
@@ -242,35 +238,6 @@ const timings = z
   })
   .prefault({});
 
-const faults = z
-  .strictObject({
-    launchFailures: z
-      .array(
-        z.strictObject({
-          zone: z.string().optional(),
-          group: z.string().optional(),
-          from: seconds.default(0),
-          for: seconds,
-        }),
-      )
-      .default([]),
-    nodesNeverReady: z
-      .array(z.strictObject({ group: z.string().optional(), from: seconds.default(0) }))
-      .default([]),
-    /** Workloads ("name" or "namespace/name") whose pods never finish terminating. */
-    stuckTerminating: z.array(z.string()).default([]),
-    throttle: z
-      .array(
-        z.strictObject({
-          api: z.enum(["kubernetes", "aws"]),
-          rate: z.number().min(0).max(1),
-          retryAfter: seconds.default(1),
-        }),
-      )
-      .default([]),
-  })
-  .prefault({});
-
 export const scenarioSchema = z
   .strictObject({
     apiVersion: z.literal("noderoll.io/v1"),
@@ -298,6 +265,7 @@ export const scenarioSchema = z
       })
       .prefault({}),
     faults,
+    eks,
     /** Record pod-level events in the timeline (verbose for big clusters). */
     podEvents: z.boolean().default(false),
   })

@@ -150,11 +150,67 @@ const ACTIONS: Record<string, Action> = {
     return null;
   },
   async DescribeScalingActivities(as, p) {
-    const acts = await as.describeScalingActivities({
-      AutoScalingGroupName: group(p),
-      ...(num(p, "MaxRecords") !== undefined && { MaxRecords: num(p, "MaxRecords") }),
-    });
+    // Without a group name: the activities of every group (the API's default).
+    const names =
+      str(p, "AutoScalingGroupName") !== undefined
+        ? [group(p)]
+        : (await as.describeAutoScalingGroups({})).map((g) => g.AutoScalingGroupName);
+    const acts: ScalingActivity[] = [];
+    for (const name of names)
+      acts.push(
+        ...(await as.describeScalingActivities({
+          AutoScalingGroupName: name,
+          ...(num(p, "MaxRecords") !== undefined && { MaxRecords: num(p, "MaxRecords") }),
+        })),
+      );
     return { Activities: acts.map(activityXml) };
+  },
+  /** What `aws autoscaling describe-auto-scaling-instances` shows: each instance with its group. */
+  async DescribeAutoScalingInstances(as, p) {
+    const ids = list(p, "InstanceIds");
+    const rows = (await as.describeAutoScalingGroups({})).flatMap((g) =>
+      g.Instances.filter((i) => !ids || ids.includes(i.InstanceId)).map((i) => ({
+        InstanceId: i.InstanceId,
+        InstanceType: i.InstanceType,
+        AutoScalingGroupName: g.AutoScalingGroupName,
+        AvailabilityZone: i.AvailabilityZone,
+        LifecycleState: i.LifecycleState,
+        // This API spells health in capitals, unlike DescribeAutoScalingGroups.
+        HealthStatus: i.HealthStatus.toUpperCase(),
+        LaunchTemplate: i.LaunchTemplate as XmlValue,
+        ProtectedFromScaleIn: i.ProtectedFromScaleIn ?? false,
+      })),
+    );
+    const { page, next } = pageOf(rows, str(p, "NextToken"), num(p, "MaxRecords") ?? 50);
+    return { AutoScalingInstances: page as unknown as XmlValue, NextToken: next };
+  },
+  /** Tags of every group, filtered by auto-scaling-group, key or value. */
+  async DescribeTags(as, p) {
+    const filters = objects(p, "Filters").map((f) => ({
+      name: str(f, "Name") ?? "",
+      values: list(f, "Values") ?? [],
+    }));
+    const field = { "auto-scaling-group": "ResourceId", key: "Key", value: "Value" } as const;
+    const tags = (await as.describeAutoScalingGroups({}))
+      .flatMap((g) =>
+        g.Tags.map((t) => ({
+          ResourceId: g.AutoScalingGroupName,
+          ResourceType: "auto-scaling-group",
+          Key: t.Key,
+          Value: t.Value,
+          PropagateAtLaunch: t.PropagateAtLaunch ?? false,
+        })),
+      )
+      .filter((t) =>
+        filters.every((f) => {
+          const k = field[f.name as keyof typeof field];
+          if (!k)
+            throw new AwsApiError("ValidationError", `Filter type ${f.name} is not supported`);
+          return f.values.includes(t[k]);
+        }),
+      );
+    const { page, next } = pageOf(tags, str(p, "NextToken"), num(p, "MaxRecords") ?? 50);
+    return { Tags: page as unknown as XmlValue, NextToken: next };
   },
 };
 

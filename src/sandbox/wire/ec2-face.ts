@@ -60,6 +60,9 @@ function instanceXml(i: Ec2Instance): XmlValue {
 export interface Ec2WireView {
   ec2: Ec2;
   sim: Pick<Ec2Sim, "templates" | "instances">;
+  /** The region and its zones, for DescribeAvailabilityZones. */
+  region?: string;
+  zones?: string[];
 }
 
 export class Ec2Face extends QueryFace {
@@ -83,6 +86,18 @@ export class Ec2Face extends QueryFace {
     switch (action) {
       case "DescribeLaunchTemplates":
         return this.#templates(p);
+      case "DescribeAvailabilityZones":
+        return {
+          availabilityZoneInfo: (this.view.zones ?? []).map((z, i) => ({
+            zoneName: z,
+            zoneId: `${(this.view.region ?? "").replace(/-/g, "").slice(0, 4)}-az${i + 1}`,
+            zoneState: "available",
+            regionName: this.view.region,
+            zoneType: "availability-zone",
+          })),
+        };
+      case "DescribeInstanceStatus":
+        return this.#status(p);
       case "DescribeLaunchTemplateVersions": {
         const versions = list(p, "LaunchTemplateVersion");
         const id = str(p, "LaunchTemplateId");
@@ -129,6 +144,27 @@ export class Ec2Face extends QueryFace {
       default:
         return undefined;
     }
+  }
+
+  /** Running instances' status checks (all passing); every instance with IncludeAllInstances. */
+  async #status(p: Params): Promise<XmlValue> {
+    const ids = list(p, "InstanceId") ?? [...this.view.sim.instances.keys()];
+    const all = str(p, "IncludeAllInstances") === "true";
+    const found = (await this.view.ec2.describeInstances({ InstanceIds: ids })).filter(
+      (i) => all || i.State.Name === "running",
+    );
+    const { page, next } = pageOf(found, str(p, "NextToken"), num(p, "MaxResults") ?? 1000);
+    const check = (ok: boolean) => ({ status: ok ? "ok" : "not-applicable" });
+    return {
+      instanceStatusSet: page.map((i) => ({
+        instanceId: i.InstanceId,
+        availabilityZone: i.Placement.AvailabilityZone,
+        instanceState: { code: STATE_CODE[i.State.Name] ?? 0, name: i.State.Name },
+        systemStatus: check(i.State.Name === "running"),
+        instanceStatus: check(i.State.Name === "running"),
+      })),
+      nextToken: next,
+    };
   }
 
   /** The simulator's launch templates (the Cloud port has no call for them: noderoll never lists). */

@@ -3,7 +3,7 @@
 // /clusters/{name}/updates[/{id}]). Errors carry x-amzn-errortype and a {"message"} body, which
 // is how the SDK and the aws CLI tell one error from another.
 import type { Eks, EksUpdate, Nodegroup } from "../../ports/cloud.js";
-import { AwsApiError } from "../../ports/errors.js";
+import { AwsApiError, NetworkError } from "../../ports/errors.js";
 import { json, type Face, type WireRequest, type WireResponse } from "./http-server.js";
 
 type Body = Record<string, unknown>;
@@ -24,9 +24,17 @@ function nodegroupJson(n: Nodegroup, region: string): Body {
   };
 }
 
-/** Offset-based paging with an opaque nextToken. */
-function paginate<T>(items: T[], q: URLSearchParams): { page: T[]; nextToken?: string } {
-  const max = Math.min(100, Math.max(1, Number(q.get("maxResults") ?? 100) || 100));
+/**
+ * Offset-based paging with an opaque nextToken; at most `pageSize` items a page, fewer than a
+ * client's maxResults when the scenario says so (the API may always return fewer).
+ */
+function paginate<T>(
+  items: T[],
+  q: URLSearchParams,
+  pageSize = 100,
+): { page: T[]; nextToken?: string } {
+  const asked = Math.min(100, Math.max(1, Number(q.get("maxResults") ?? 100) || 100));
+  const max = Math.min(asked, pageSize);
   const token = q.get("nextToken");
   const offset = token ? Number(Buffer.from(token, "base64url").toString()) || 0 : 0;
   const page = items.slice(offset, offset + max);
@@ -52,6 +60,10 @@ export interface EksWireView {
   region: string;
   /** The scenario's start (ISO-8601); the cluster was created 90 days before. */
   start: string;
+  /** The cluster's name, for ListClusters. */
+  clusterName?: string;
+  /** Ids per page of ListClusters, ListNodegroups and ListUpdates (the scenario's eks.updates). */
+  pageSize?: number;
 }
 
 export class EksFace implements Face {
@@ -89,6 +101,7 @@ export class EksFace implements Face {
       const value = await this.#run(op, parts, req.query, body);
       return json(200, value, op, requestId);
     } catch (e) {
+      if (e instanceof NetworkError) throw e; // the server's answer never arrives
       if (e instanceof AwsApiError) return awsJsonError(e.code, e.message, e.status, op);
       return awsJsonError("ServerException", (e as Error).message, 500, op);
     }
@@ -97,6 +110,7 @@ export class EksFace implements Face {
   #operation(method: string, p: string[]): string | undefined {
     const route = `${method} ${p.length} ${p[2] ?? ""} ${p[4] ?? ""}`;
     const table: Record<string, string> = {
+      "GET 1  ": "ListClusters",
       "GET 2  ": "DescribeCluster",
       "GET 3 node-groups ": "ListNodegroups",
       "GET 4 node-groups ": "DescribeNodegroup",
@@ -129,7 +143,13 @@ export class EksFace implements Face {
     const eks = this.view.eks;
     const cluster = p[1]!;
     const region = this.view.region;
+    const size = this.view.pageSize;
     switch (op) {
+      case "ListClusters": {
+        const names = this.view.clusterName ? [this.view.clusterName] : [];
+        const { page, nextToken } = paginate(names, q, size);
+        return { clusters: page, ...(nextToken && { nextToken }) };
+      }
       case "DescribeCluster": {
         const c = await eks.describeCluster(cluster);
         return {
@@ -143,7 +163,7 @@ export class EksFace implements Face {
         };
       }
       case "ListNodegroups": {
-        const { page, nextToken } = paginate(await eks.listNodegroups(cluster), q);
+        const { page, nextToken } = paginate(await eks.listNodegroups(cluster), q, size);
         return { nodegroups: page, ...(nextToken && { nextToken }) };
       }
       case "DescribeNodegroup":
@@ -171,7 +191,7 @@ export class EksFace implements Face {
       case "ListUpdates": {
         const ng = q.get("nodegroupName") ?? undefined;
         const ids = await eks.listUpdates({ name: cluster, ...(ng && { nodegroupName: ng }) });
-        const { page, nextToken } = paginate(ids, q);
+        const { page, nextToken } = paginate(ids, q, size);
         return { updateIds: page, ...(nextToken && { nextToken }) };
       }
       default: {

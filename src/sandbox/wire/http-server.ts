@@ -3,6 +3,7 @@
 // logged and counted so tests and benchmarks can say "plan made 14 requests, none mutating".
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { NetworkError } from "../../ports/errors.js";
 
 export interface WireRequest {
   method: string;
@@ -19,6 +20,11 @@ export interface WireResponse {
   body?: string;
   /** Streaming answers (watches) write themselves; the face then returns no body. */
   stream?: (res: ServerResponse) => void;
+  /**
+   * A network fault (the scenario's faults.network): reset the connection, or never answer
+   * (the client's own timeout ends the exchange).
+   */
+  drop?: "reset" | "stall";
 }
 
 /** A face answers the requests it owns and returns undefined for the others. */
@@ -105,6 +111,11 @@ async function answer(
       const response = await face.handle(request);
       if (response) return { face: face.name, response };
     } catch (e) {
+      if (e instanceof NetworkError)
+        return {
+          face: face.name,
+          response: { status: 0, drop: e.code === "ETIMEDOUT" ? "stall" : "reset" },
+        };
       return {
         face: face.name,
         response: {
@@ -154,6 +165,9 @@ export async function startWireServer(
       status: response.status,
       resource,
     });
+    if (response.drop === "reset") return void req.socket.destroy();
+    // A stalled answer: nothing is written; the client gives up on its own.
+    if (response.drop === "stall") return;
     const headers = { ...response.headers };
     delete headers[RESOURCE_HEADER];
     if (response.stream) {

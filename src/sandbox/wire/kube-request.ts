@@ -3,7 +3,7 @@
 // selectors on objects, JSON bodies of the accepted media types, and Status bodies with the API
 // server's codes and reasons.
 import type { ListOptions, Node, Pod } from "../../ports/cluster.js";
-import { KubeApiError } from "../../ports/errors.js";
+import { KubeApiError, NetworkError } from "../../ports/errors.js";
 import { parseFieldSelector, parseLabelSelector } from "../ports/selectors.js";
 import { json, type WireRequest, type WireResponse } from "./http-server.js";
 import type { WatchKind } from "./kube-watch.js";
@@ -58,6 +58,7 @@ export function kubeStatus(
 }
 
 export function fromError(e: unknown, resource: string): WireResponse {
+  if (e instanceof NetworkError) throw e; // the server's answer never arrives
   if (e instanceof KubeApiError) {
     const retry = e.retryAfterSeconds;
     return kubeStatus(

@@ -120,7 +120,21 @@ export interface WatchPlan {
   bookmarkObject: () => unknown;
   /** Extra events after the initial ones (the initial-events-end bookmark). */
   afterInitial?: unknown[];
+  /** A fault (faults.watch): after `afterMs`, stall, answer 410 Gone, or end early. */
+  trouble?: { kind: "stall" | "gone" | "endEarly"; afterMs: number };
+  /** Runs `fn` after `ms` of the world's (virtual) time; what cancels it. */
+  after?: (ms: number, fn: () => void) => { cancel(): void };
 }
+
+const GONE = {
+  kind: "Status",
+  apiVersion: "v1",
+  metadata: {},
+  status: "Failure",
+  message: "too old resource version (sandbox: watch expired)",
+  reason: "Expired",
+  code: 410,
+};
 
 /**
  * Stream a watch as newline-delimited JSON. Subscribes at once (before the response is written)
@@ -128,13 +142,19 @@ export interface WatchPlan {
  */
 export function watchStream(plan: WatchPlan): (res: ServerResponse) => void {
   let out: ServerResponse | undefined;
+  // A stalled watch writes nothing more and never ends: no bytes, no close.
+  let stalled = false;
   const line = (type: string, object: KubeObject) =>
     JSON.stringify({ type, object: plan.render(object) }) + "\n";
   const pending: string[] = plan.initial.map((e) => line(e.type, e.object));
   for (const e of plan.afterInitial ?? []) pending.push(JSON.stringify(e) + "\n");
   // Nothing is written once the response has ended or its client has gone.
   const write = (text: string) =>
-    out ? !out.writableEnded && !out.destroyed && out.write(text) : pending.push(text);
+    stalled
+      ? false
+      : out
+        ? !out.writableEnded && !out.destroyed && out.write(text)
+        : pending.push(text);
   const unsubscribe = plan.hub.subscribe({
     kind: plan.kind,
     filter: plan.filter,
@@ -151,8 +171,18 @@ export function watchStream(plan: WatchPlan): (res: ServerResponse) => void {
       timers.push(setInterval(bookmark, plan.bookmarkMs).unref());
     }
     if (plan.timeoutMs !== undefined) timers.push(setTimeout(() => res.end(), plan.timeoutMs));
+    const trouble = plan.trouble;
+    const struck =
+      trouble &&
+      plan.after?.(trouble.afterMs, () => {
+        if (trouble.kind === "gone")
+          res.end(JSON.stringify({ type: "ERROR", object: GONE }) + "\n");
+        else if (trouble.kind === "endEarly") res.end();
+        else stalled = true;
+      });
     res.on("close", () => {
       unsubscribe();
+      struck?.cancel();
       for (const t of timers) clearTimeout(t);
     });
   };

@@ -36,7 +36,13 @@ import {
   truthy,
   type Target,
 } from "./kube-request.js";
-import { WatchHub, watchStream, type KubeEvents, type WatchKind } from "./kube-watch.js";
+import {
+  WatchHub,
+  watchStream,
+  type KubeEvents,
+  type WatchKind,
+  type WatchPlan,
+} from "./kube-watch.js";
 import { DEFAULT_CREDENTIALS, verifyEksToken, type SandboxCredentials } from "./sts-face.js";
 import type { SandboxClusterApi } from "../ports/api.js";
 
@@ -307,12 +313,20 @@ export class KubernetesFace implements Face {
       bookmarkMs: this.options.bookmarkMs ?? 1000,
       bookmarkObject: () => bookmark(),
       ...(timeout > 0 && { timeoutMs: timeout * 1000 }),
+      ...this.#trouble(),
     });
     return {
       status: 200,
       headers: { "content-type": "application/json", [RESOURCE_HEADER]: resource },
       stream,
     };
+  }
+
+  /** A watch fault the scenario asks for, if this watch meets one. */
+  #trouble(): Partial<WatchPlan> {
+    const trouble = this.view.gate.watchFault();
+    if (!trouble) return {};
+    return { trouble, after: (ms, fn) => this.view.clock.after(ms, fn) };
   }
 
   async #current(
@@ -404,10 +418,17 @@ export class KubernetesFace implements Face {
       case 201:
         return kubeStatus(201, "", "", resource);
       case 429:
-        return kubeStatus(429, "TooManyRequests", r.message, resource, {
-          causes: r.causes.map((message) => ({ reason: "DisruptionBudget", message })),
-          ...(r.retryAfterSeconds !== undefined && { retryAfterSeconds: r.retryAfterSeconds }),
-        });
+        return kubeStatus(
+          429,
+          "TooManyRequests",
+          r.message,
+          resource,
+          {
+            causes: r.causes.map((message) => ({ reason: "DisruptionBudget", message })),
+            ...(r.retryAfterSeconds !== undefined && { retryAfterSeconds: r.retryAfterSeconds }),
+          },
+          r.retryAfterSeconds !== undefined ? { "retry-after": String(r.retryAfterSeconds) } : {},
+        );
       case 500:
         return kubeStatus(500, "InternalError", `Internal error occurred: ${r.message}`, resource);
       case 404:

@@ -1,7 +1,7 @@
 // What the Auto Scaling and EC2 faces share: recognising a query-protocol request for a service
 // (POST / with a form body, signed for that service), reading its parameters, and turning the
 // port's errors into the service's error document.
-import { AwsApiError } from "../../ports/errors.js";
+import { AwsApiError, NetworkError } from "../../ports/errors.js";
 import {
   parseQueryParams,
   signingService,
@@ -140,6 +140,7 @@ export abstract class QueryFace implements Face {
       }
       return xmlResponse(200, d.answerXml(action, result, id), action);
     } catch (e) {
+      if (e instanceof NetworkError) throw e; // the server's answer never arrives
       if (!(e instanceof AwsApiError))
         return fail(new AwsApiError("InternalFailure", (e as Error).message, 500), action);
       return fail(e.code === "ThrottlingException" ? d.throttling(e.message) : e, action);

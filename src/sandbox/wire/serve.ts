@@ -167,9 +167,20 @@ function makeFaces(world: World, options: ServeOptions, kubeUrl: () => string) {
   return {
     sts: new StsFace(),
     autoScaling: new AutoScalingFace(world.cloud.autoScaling),
-    ec2: new Ec2Face({ ec2: world.cloud.ec2, sim: world.ec2 }),
+    ec2: new Ec2Face({
+      ec2: world.cloud.ec2,
+      sim: world.ec2,
+      region: s.cluster.region,
+      zones: s.zones,
+    }),
     eks: new EksFace(
-      { eks: world.cloud.eks, region: s.cluster.region, start: s.start },
+      {
+        eks: world.cloud.eks,
+        region: s.cluster.region,
+        start: s.start,
+        clusterName: s.cluster.name,
+        pageSize: s.eks.updates.pageSize,
+      },
       kubeUrl,
       SANDBOX_CA_DATA,
     ),

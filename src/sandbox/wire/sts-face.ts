@@ -27,6 +27,10 @@ export const DEFAULT_CREDENTIALS: SandboxCredentials = {
 
 const TOKEN_MAX_AGE_MS = 15 * 60_000;
 
+/** STS hosts of the AWS partitions: aws, aws-us-gov, aws-cn, and the ISO partitions. */
+const STS_HOST =
+  /^sts(\.[a-z0-9-]+)?\.(amazonaws\.com|amazonaws\.com\.cn|c2s\.ic\.gov|sc2s\.sgov\.gov)$/;
+
 export type TokenCheck = { ok: true; arn: string } | { ok: false; reason: string };
 
 function parseAmzDate(text: string): Date | undefined {
@@ -49,6 +53,10 @@ export async function verifyEksToken(
   } catch {
     return { ok: false, reason: "token does not decode to a URL" };
   }
+  // As aws-iam-authenticator does, only STS of a partition is trusted to vouch for the caller
+  // (and the sandbox's own loopback STS, when a client is pointed at it explicitly).
+  if (!STS_HOST.test(url.hostname) && url.hostname !== "127.0.0.1")
+    return { ok: false, reason: `token names ${url.hostname}, not an STS endpoint` };
   const q = url.searchParams;
   if (q.get("Action") !== GET_CALLER_IDENTITY.Action)
     return { ok: false, reason: "token is not a GetCallerIdentity request" };

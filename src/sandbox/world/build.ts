@@ -59,15 +59,25 @@ function buildGroup(s: Scenario, g: NodeGroup, sims: Simulators): void {
   const managed = g.type === "managed";
   const ltId = `lt-0${random.hex(16)}`;
   const custom = managed && g.launchTemplate !== undefined;
+  // A launch template that leaves the AMI to EKS: EKS launches its optimized AMI for the release.
+  const eksAmi = custom && g.launchTemplate?.ami === "eks-optimized";
   ec2.templates.set(ltId, {
     id: ltId,
     name: g.launchTemplate?.name ?? (managed && !custom ? `eks-${random.uuid()}` : g.name),
-    versions: templateVersions(g, version, custom, sims),
+    versions: templateVersions(g, version, custom, sims, eksAmi),
     defaultVersion: g.launchTemplate?.default ?? 1,
   });
   const use = g.launchTemplate?.use ?? "$Latest";
   const asgName = managed ? `eks-${g.name}-${random.uuid()}` : g.name;
   const asg = groupRecord(s, g, { asgName, zones, ltId, use: String(use), now });
+  if (eksAmi) {
+    const releaseVersion = g.releaseVersion as string;
+    asg.eksImage = {
+      imageId: eks.amiFor(releaseVersion),
+      releaseVersion,
+      kubernetesVersion: version,
+    };
+  }
   autoScaling.groups.set(asgName, asg);
   if (managed)
     eks.nodegroups.set(g.name, {
@@ -77,6 +87,7 @@ function buildGroup(s: Scenario, g: NodeGroup, sims: Simulators): void {
       releaseVersion: g.releaseVersion as string,
       ltId,
       customLaunchTemplate: custom,
+      customAmi: custom && !eksAmi,
       updateConfig: g.updateConfig ?? { maxUnavailable: 1 },
       status: "ACTIVE",
       issues: [],
@@ -93,6 +104,8 @@ function templateVersions(
   version: string,
   custom: boolean,
   sims: Simulators,
+  /** The customer's template names no AMI: EKS supplies its own (the group's eksImage). */
+  eksAmi = false,
 ): LtVersion[] {
   const managed = g.type === "managed";
   const nVersions = g.launchTemplate?.versions ?? 1;
@@ -101,8 +114,9 @@ function templateVersions(
     const release = managed ? (g.releaseVersion as string) : undefined;
     versions.push({
       number: k,
-      imageId:
-        managed && !custom
+      imageId: eksAmi
+        ? ""
+        : managed && !custom
           ? sims.eks.amiFor(release as string)
           : sims.eks.amiFor(`${g.name}-v${k}`),
       ...(release ? { releaseVersion: release } : {}),

@@ -19,6 +19,7 @@ import type {
 import { ApiGate, type Throttle } from "../ports/api-gate.js";
 import { SandboxCloud } from "../ports/cloud-face.js";
 import { SandboxCluster } from "../ports/cluster-face.js";
+import { withFaults } from "../ports/faults.js";
 import { demoScenario } from "../scenarios/demo.js";
 import {
   parseScenario,
@@ -63,7 +64,10 @@ export class World {
     this.timeline = new Timeline(this.clock);
     this.availability = new Availability(this.clock);
     this.throttles = s.faults.throttle;
-    this.gate = new ApiGate(this.throttles, this.random);
+    // Faults draw from a stream of their own: asking for them changes nothing else at random.
+    const { network, watch, tryLater } = s.faults;
+    const chance = new Random((s.seed ^ 0x5bd1e995) >>> 0);
+    this.gate = new ApiGate(this.throttles, this.random, { network, watch, tryLater }, chance);
     this.calls = this.gate.calls;
     this.kube = this.#kube(s);
     this.ec2 = this.#ec2(s);
@@ -73,8 +77,12 @@ export class World {
     buildWorld(s, { now: this.clock.nowMs(), random, availability, ec2, autoScaling, eks, kube });
     const base = { clock: this.clock, timeline: this.timeline, gate: this.gate };
     const { name: clusterName, region } = s.cluster;
-    this.cloud = new SandboxCloud({ ...base, clusterName, region, eks, autoScaling, ec2 });
-    this.cluster = new SandboxCluster({ ...base, kube });
+    // The faults' proxy only when the scenario asks for faults: big worlds pay nothing for it.
+    const hostile = network.length + watch.length + tryLater.length > 0;
+    const cloud = new SandboxCloud({ ...base, clusterName, region, eks, autoScaling, ec2 });
+    const cluster = new SandboxCluster({ ...base, kube });
+    this.cloud = hostile ? withFaults(cloud, base, "aws") : cloud;
+    this.cluster = hostile ? withFaults(cluster, base, "kubernetes") : cluster;
     if (s.autoscaler.enabled)
       this.autoscaler = new ClusterAutoscaler(
         { clock: this.clock, kube, autoScaling, groupOf: (name) => this.asg(name) },
@@ -150,6 +158,7 @@ export class World {
         autoScaling: this.autoScaling,
         kube: this.kube,
         clusterName: s.cluster.name,
+        behaviour: s.eks,
         timings: {
           drainTimeoutSeconds: t.drainTimeout,
           postDrainSeconds: t.postDrain,

@@ -114,7 +114,8 @@ export class Ec2Sim {
       launchedBy: g.name,
       ltId: t.id,
       ltVersion: v.number,
-      imageId: v.imageId,
+      imageId: g.eksImage?.imageId ?? v.imageId,
+      ...(g.eksImage && { kubernetesVersion: g.eksImage.kubernetesVersion }),
       launchTime: now,
       state: opts.initial ? "running" : "pending",
       lifecycle: opts.initial ? "InService" : "Pending",
@@ -159,7 +160,7 @@ export class Ec2Sim {
       labels: { ...g.labels, ...this.ctx.nodeLabels(g, inst) },
       taints: g.taints,
       capacity: g.capacity,
-      kubeletVersion: `v${v?.kubernetesVersion ?? "1.0"}.0-eks`,
+      kubeletVersion: `v${inst.kubernetesVersion ?? v?.kubernetesVersion ?? "1.0"}.0-eks`,
       neverReady: inst.neverReady,
       readyNow,
     });

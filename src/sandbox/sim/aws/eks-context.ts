@@ -21,6 +21,19 @@ export interface EksTimings {
   configUpdateSeconds: number;
 }
 
+/** What EKS's documentation leaves open, chosen per scenario (docs/sandbox.md, `eks`). */
+export interface EksBehaviour {
+  /** When old nodes are cordoned: after each drain, or all once the new nodes are Ready. */
+  cordon: "after-drain" | "when-new-nodes-ready";
+  /** ListUpdates: in no promised order (the API promises none), pages of `pageSize` ids. */
+  updates: { order: "arbitrary" | "newest-first"; pageSize: number };
+}
+
+export const DEFAULT_EKS_BEHAVIOUR: EksBehaviour = {
+  cordon: "after-drain",
+  updates: { order: "arbitrary", pageSize: 3 },
+};
+
 export interface EksContext {
   clock: VirtualClock;
   random: Random;
@@ -30,6 +43,7 @@ export interface EksContext {
   kube: KubeSim;
   timings: EksTimings;
   clusterName: string;
+  behaviour?: EksBehaviour;
 }
 
 export interface UpdateRec {

@@ -1,7 +1,9 @@
 // How an EKS update empties and replaces a node: evict every pod but DaemonSet pods (PDBs
-// honoured, 429s retried) for at most the drain timeout — then fail, or with `force` delete what
-// is left — cordon, wait, take the node out of load balancers, and terminate its instance
-// through the group without a decrement, so a new node takes its place.
+// honoured, 429s retried) for at most the drain timeout — then fail, or with `force` go on with
+// the pods still running, since force terminates the old node whatever still runs on it (the
+// `force` parameter of UpdateNodegroupVersion, EKS API reference) — cordon, wait, take
+// the node out of load balancers, and terminate its instance through the group without a
+// decrement, so a new node takes its place. The pods left die with the node.
 import type { NodeRec, PodRec } from "../../model/records.js";
 import type { EksContext } from "./eks-context.js";
 import { EXCLUDE_LB_LABEL } from "./eks-labels.js";
@@ -16,7 +18,7 @@ export async function replaceNode(
   const { clock, ec2, autoScaling, kube } = ctx;
   const ok = await drainNode(ctx, group, node, force);
   if (!ok) return [node.name];
-  kube.patchNode(node.name, { unschedulable: true }, "eks");
+  if (!node.unschedulable) kube.patchNode(node.name, { unschedulable: true }, "eks");
   ctx.timeline.record("eks.wait", {
     group,
     node: node.name,
@@ -63,9 +65,8 @@ export async function drainNode(
         });
         return false;
       }
-      const deleted = names(movable());
-      for (const p of movable()) kube.deletePod(p, 0, "eks-force");
-      timeline.record("node.drain.end", { ...end, deleted, result: "forced" });
+      // Nothing is deleted: the node is terminated with them (see replaceNode).
+      timeline.record("node.drain.end", { ...end, remaining: names(movable()), result: "forced" });
       return true;
     }
     await clock.sleep(ctx.timings.evictionRetrySeconds * 1000);

@@ -8,10 +8,13 @@
 //   scale-up    max and desired grow by max(2 × zones, maxUnavailable); wait until at least one
 //               new node per zone of the group is there and every new node is Ready with the
 //               EKS labels (else NodeCreationFailure); taint every node without the latest
-//               labels eks.amazonaws.com/nodegroup=unschedulable:NoSchedule.
+//               labels eks.amazonaws.com/nodegroup=unschedulable:NoSchedule — and, with the
+//               scenario's eks.cordon: when-new-nodes-ready, cordon them all now (an open
+//               correction to the guide: awsdocs/amazon-eks-user-guide pull request 1229).
 //   upgrade     pick up to maxUnavailable old nodes at random; drain each (evictions, PDBs
 //               honoured, 429s retried) for at most 15 minutes, then PodEvictionFailure unless
-//               `force`, which deletes what is left; cordon; wait 60 s; label it
+//               `force`, which goes on with the pods still running (they end with the node:
+//               UpdateNodegroupVersion's force, EKS API reference); cordon; wait 60 s; label it
 //               node.kubernetes.io/exclude-from-external-load-balancers=true; terminate it
 //               through the group (no decrement, so a new node replaces it); repeat.
 //   scale-down  max and desired shrink by one at a time back to the sizes before the update
@@ -20,8 +23,9 @@
 //               leave the sizes as they are.
 //
 // Where the guide is silent the sandbox chooses, and says so here: a failed update leaves the
-// group scaled up and tainted (EKS does not roll back); the surplus removed in scale-down is
-// drained like the old nodes.
+// group scaled up and tainted (EKS does not roll back) and ACTIVE, so another update may start
+// (a NodeCreationFailure stays a health issue while its instances do); the surplus removed in
+// scale-down is drained like the old nodes.
 //
 // Each phase is a generator that yields what it waits for; the driver awaits it and resumes the
 // phase. So the driver adds no wait of its own between phases, and the update interleaves with
@@ -34,6 +38,7 @@ import {
   EXCLUDE_LB_LABEL,
   NODEGROUP_IMAGE_LABEL,
   NODEGROUP_LABEL,
+  SOURCE_LT_VERSION_LABEL,
   UPDATE_TAINT,
 } from "./eks-labels.js";
 
@@ -61,8 +66,9 @@ export class VersionUpdate {
   readonly #name: string;
   /** The node group's Auto Scaling group (looked up when the update starts). */
   #g!: AsgRec;
-  /** Set by setup: the launch template version new nodes run. */
+  /** Set by setup: the launch template version new nodes run, and their AMI. */
   #image!: LtVersion;
+  #imageId = "";
   #maxUnavailable = 1;
   /** The group's sizes before scale-up, which scale-down returns to. */
   #original = { min: 0, max: 0, desired: 0 };
@@ -109,11 +115,19 @@ export class VersionUpdate {
             kubernetesVersion: this.target.version,
           });
     this.#g.ltVersion = String(this.#image.number);
+    // A customer template that leaves the AMI to EKS: EKS launches the release's optimized AMI.
+    if (this.#g.eksImage && this.target.release)
+      this.#g.eksImage = {
+        imageId: this.eks.amiFor(this.target.release),
+        releaseVersion: this.target.release,
+        kubernetesVersion: this.target.version,
+      };
+    this.#imageId = this.#g.eksImage?.imageId ?? this.#image.imageId;
     timeline.record("eks.launch-template", {
       group: this.#name,
       launchTemplate: t.id,
       version: this.#image.number,
-      imageId: this.#image.imageId,
+      imageId: this.#imageId,
     });
     this.#maxUnavailable = this.eks.maxUnavailable(this.ng, this.#g);
     this.#phase("setup", "success");
@@ -131,7 +145,7 @@ export class VersionUpdate {
     const increase = minimal ? 0 : Math.max(2 * g.zones.length, this.#maxUnavailable);
     if (increase > 0)
       autoScaling.setCapacity(g, { max: g.max + increase, desired: g.desired + increase }, "eks");
-    const isNew = (i: InstanceRec) => i.ltVersion === this.#image.number;
+    const isNew = (i: InstanceRec) => this.#isNew(i);
     const zonesWithNodes = new Set(
       autoScaling
         .active(g)
@@ -150,14 +164,36 @@ export class VersionUpdate {
       }
       yield clock.sleep(10_000);
     }
+    const cordonAll = this.#ctx.behaviour?.cordon === "when-new-nodes-ready";
     for (const node of this.eks.nodesOf(this.ng)) {
-      if (node.labels[NODEGROUP_IMAGE_LABEL] === this.#image.imageId) continue;
-      if (node.taints.some((x) => x.key === UPDATE_TAINT.key && x.effect === UPDATE_TAINT.effect))
-        continue;
-      kube.patchNode(node.name, { taints: [...node.taints, { ...UPDATE_TAINT }] }, "eks");
+      if (this.#isNewNode(node)) continue;
+      if (!node.taints.some((x) => x.key === UPDATE_TAINT.key && x.effect === UPDATE_TAINT.effect))
+        kube.patchNode(node.name, { taints: [...node.taints, { ...UPDATE_TAINT }] }, "eks");
+      // What an open correction to the user guide says EKS does (awsdocs/amazon-eks-user-guide
+      // pull request 1229): every old node cordoned as soon as the new ones are Ready.
+      if (cordonAll && !node.unschedulable)
+        kube.patchNode(node.name, { unschedulable: true }, "eks");
     }
     this.#phase("scale-up", "success");
     return true;
+  }
+
+  /**
+   * An instance at the update's target: its AMI, and for a customer's launch template its
+   * version too — what EKS's labels on the node say (nodegroup-image, sourceLaunchTemplateVersion).
+   */
+  #isNew(i: InstanceRec): boolean {
+    const custom = this.ng.customLaunchTemplate;
+    return i.imageId === this.#imageId && (!custom || i.ltVersion === this.#image.number);
+  }
+
+  /** A node with the latest labels: those without them are tainted and replaced. */
+  #isNewNode(n: NodeRec): boolean {
+    const custom = this.ng.customLaunchTemplate;
+    return (
+      n.labels[NODEGROUP_IMAGE_LABEL] === this.#imageId &&
+      (!custom || n.labels[SOURCE_LT_VERSION_LABEL] === String(this.#image.number))
+    );
   }
 
   /** Every new node Ready with EKS's labels, and one in each zone that had old nodes. */
@@ -169,7 +205,7 @@ export class VersionUpdate {
       if (
         !node ||
         !node.ready ||
-        node.labels[NODEGROUP_IMAGE_LABEL] !== this.#image.imageId ||
+        node.labels[NODEGROUP_IMAGE_LABEL] !== this.#imageId ||
         node.labels[NODEGROUP_LABEL] !== this.#name
       )
         return false;
@@ -184,10 +220,7 @@ export class VersionUpdate {
     for (;;) {
       const old = this.eks
         .nodesOf(this.ng)
-        .filter(
-          (n) =>
-            n.labels[NODEGROUP_IMAGE_LABEL] !== this.#image.imageId && !n.labels[EXCLUDE_LB_LABEL],
-        );
+        .filter((n) => !this.#isNewNode(n) && !n.labels[EXCLUDE_LB_LABEL]);
       if (old.length === 0) break;
       const batch = this.#ctx.random.sample(old, this.#maxUnavailable);
       const replacing = batch.map((n) => replaceNode(this.#ctx, this.#name, n, this.target.force));
@@ -279,12 +312,10 @@ export class VersionUpdate {
   #fail(code: string, message: string, ids: string[], phase: Phase): false {
     const ng = this.ng;
     this.#phase(phase, "failure");
+    // The node group is ACTIVE again: another update may be started. Instances that did not
+    // join are a health issue for as long as they stay (EksSim.healthIssues), not a lock-out.
     ng.status = "ACTIVE";
-    if (code === "NodeCreationFailure") {
-      // The group stays degraded until its nodes join, as EKS reports health issues.
-      ng.status = "DEGRADED";
-      ng.issues = [{ code, message, resourceIds: ids }];
-    }
+    if (code === "NodeCreationFailure") ng.issues = [{ code, message, resourceIds: ids }];
     ng.modifiedAt = this.#ctx.clock.nowMs();
     this.eks.finish(this.rec, "Failed", [
       { errorCode: code, errorMessage: message, resourceIds: ids },

@@ -4,11 +4,21 @@
 import type { EksUpdate, UpdateConfig, UpdateNodegroupVersionInput } from "../../../ports/cloud.js";
 import { AwsApiError } from "../../../ports/errors.js";
 import type { AsgRec, InstanceRec, NodegroupRec, NodeRec } from "../../model/records.js";
-import type { EksContext, UpdateRec } from "./eks-context.js";
-import { NODEGROUP_IMAGE_LABEL, NODEGROUP_LABEL } from "./eks-labels.js";
+import {
+  DEFAULT_EKS_BEHAVIOUR,
+  type EksBehaviour,
+  type EksContext,
+  type UpdateRec,
+} from "./eks-context.js";
+import {
+  NODEGROUP_IMAGE_LABEL,
+  NODEGROUP_LABEL,
+  SOURCE_LT_ID_LABEL,
+  SOURCE_LT_VERSION_LABEL,
+} from "./eks-labels.js";
 import { VersionUpdate, type VersionTarget } from "./eks-version-update.js";
 
-export type { EksContext, EksTimings, UpdateRec } from "./eks-context.js";
+export type { EksBehaviour, EksContext, EksTimings, UpdateRec } from "./eks-context.js";
 export {
   EXCLUDE_LB_LABEL,
   NODEGROUP_IMAGE_LABEL,
@@ -24,12 +34,42 @@ export class EksSim {
   readonly updates = new Map<string, UpdateRec>();
   /** Update ids per node group ("" for the cluster), newest first. */
   readonly updateIds = new Map<string, string[]>();
+  readonly behaviour: EksBehaviour;
 
   constructor(
     readonly ctx: EksContext,
     version: string,
   ) {
     this.version = version;
+    this.behaviour = ctx.behaviour ?? DEFAULT_EKS_BEHAVIOUR;
+  }
+
+  /**
+   * A node group's update ids as ListUpdates gives them: the API reference promises no order,
+   * so by default they come sorted by id (random UUIDs: no relation to when they were made).
+   */
+  listUpdateIds(nodegroup: string | undefined): string[] {
+    const ids = [...(this.updateIds.get(nodegroup ?? "") ?? [])];
+    return this.behaviour.updates.order === "newest-first" ? ids : ids.sort();
+  }
+
+  /**
+   * The node group's health issues now. A failed update's NodeCreationFailure names the
+   * instances that did not join; the issue lasts while one of them is still there without a
+   * Ready node (DescribeNodegroup's health, EKS API reference "Issue").
+   */
+  healthIssues(ng: NodegroupRec): NodegroupRec["issues"] {
+    ng.issues = ng.issues
+      .map((i) => ({
+        ...i,
+        resourceIds: (i.resourceIds ?? []).filter((id) => {
+          const inst = this.ctx.ec2.instances.get(id);
+          if (!inst || inst.state === "terminated" || inst.state === "shutting-down") return false;
+          return !this.ctx.kube.nodes.get(inst.nodeName)?.ready;
+        }),
+      }))
+      .filter((i) => i.resourceIds.length > 0);
+    return ng.issues;
   }
 
   latestRelease(minor: string): string | undefined {
@@ -66,8 +106,8 @@ export class EksSim {
       "eks.amazonaws.com/capacityType": "ON_DEMAND",
     };
     if (ng?.customLaunchTemplate) {
-      labels["eks.amazonaws.com/sourceLaunchTemplateId"] = inst.ltId;
-      labels["eks.amazonaws.com/sourceLaunchTemplateVersion"] = String(inst.ltVersion);
+      labels[SOURCE_LT_ID_LABEL] = inst.ltId;
+      labels[SOURCE_LT_VERSION_LABEL] = String(inst.ltVersion);
     }
     return labels;
   }
@@ -229,6 +269,15 @@ export class EksSim {
         `Requested Nodegroup version ${version} is invalid. Nodegroup version must not be greater than the cluster version ${this.version}.`,
       );
     const force = input.force === true;
+    // A custom AMI in the customer's launch template: the AMI comes from the template version,
+    // and EKS fails an update that also names a Kubernetes or release version (the `version`
+    // and `releaseVersion` parameters of UpdateNodegroupVersion, EKS API reference).
+    if (ng.customAmi && (input.version !== undefined || input.releaseVersion !== undefined))
+      throw new AwsApiError(
+        "InvalidParameterException",
+        "You cannot specify a Kubernetes version or a release version for a node group whose launch template uses a custom AMI; update to a launch template version with the new AMI instead.",
+      );
+    let ltVersion: number | undefined;
     if (input.launchTemplate) {
       if (!ng.customLaunchTemplate)
         throw new AwsApiError(
@@ -236,21 +285,30 @@ export class EksSim {
           "You cannot specify a launch template for a node group that was not created with one.",
         );
       const t = this.ctx.ec2.template(ng.ltId);
-      const lt = this.ctx.ec2.resolveVersion(t, input.launchTemplate.version ?? "$Default");
-      return { version, release: undefined, ltVersion: lt.number, force };
-    }
+      ltVersion = this.ctx.ec2.resolveVersion(t, input.launchTemplate.version ?? "$Default").number;
+      if (ng.customAmi) return { version: ng.version, release: undefined, ltVersion, force };
+    } else if (ng.customAmi)
+      throw new AwsApiError(
+        "InvalidParameterException",
+        "A node group whose launch template uses a custom AMI is updated to a launch template version.",
+      );
     const release = input.releaseVersion ?? this.latestRelease(version);
     if (!release || !(this.releases[version] ?? []).includes(release))
       throw new AwsApiError(
         "InvalidParameterException",
         `Requested release version ${input.releaseVersion ?? "(latest)"} is not valid for kubernetes version ${version}.`,
       );
-    if (release === ng.releaseVersion && version === ng.version)
+    const current = this.ctx.autoScaling.group(ng.asg).ltVersion;
+    if (
+      release === ng.releaseVersion &&
+      version === ng.version &&
+      (ltVersion === undefined || String(ltVersion) === current)
+    )
       throw new AwsApiError(
         "InvalidParameterException",
         `Nodegroup ${ng.name} is already at release version ${release}.`,
       );
-    return { version, release, ltVersion: undefined, force };
+    return { version, release, ltVersion, force };
   }
 
   describeUpdate(id: string): UpdateRec {

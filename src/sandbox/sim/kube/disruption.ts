@@ -20,8 +20,9 @@
 //   default) the application is healthy anyway (current ≥ desired > 0) → 201 without using up
 //   the budget; more than 2,000 evictions granted and not yet confirmed → 403;
 //   disruptionsAllowed 0 → 429 "Cannot evict pod as it would violate the pod's disruption
-//   budget." (no Retry-After); otherwise decrement disruptionsAllowed, remember the pod as
-//   disrupted, delete it → 201.
+//   budget." with Retry-After: 10 and a DisruptionBudget cause naming the budget (the eviction
+//   handler answers a budget's refusal as a TooManyRequests error asking for 10 s); otherwise
+//   decrement disruptionsAllowed, remember the pod as disrupted, delete it → 201.
 import type { EvictionOutcome } from "../../../ports/cluster.js";
 import type { PdbRec, PodRec } from "../../model/records.js";
 
@@ -34,6 +35,8 @@ export const MAX_DISRUPTED_PODS = 2000;
 export const MULTIPLE_PDBS =
   "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.";
 export const VIOLATES_PDB = "Cannot evict pod as it would violate the pod's disruption budget.";
+/** The Retry-After the API server sends with a budget's refusal. */
+export const PDB_RETRY_AFTER_SECONDS = 10;
 
 function scaled(value: number | string, total: number): number {
   if (typeof value === "number") return value;
@@ -142,6 +145,7 @@ export function decideEviction(
         status: 429,
         message: VIOLATES_PDB,
         pdb: pdb.name,
+        retryAfterSeconds: PDB_RETRY_AFTER_SECONDS,
         causes: [
           `The disruption budget ${pdb.name} needs ${status.desiredHealthy} healthy pods and has ${status.currentHealthy} currently`,
         ],

@@ -1,0 +1,147 @@
+// kubectl drain's semantics under a hostile API, drain by drain (src/roll/drain.ts): pods with
+// no controller, pods recreated under the same name, pods several budgets select, budgets that
+// ask to come back in 10 s, and API throttling told apart from a budget's refusal.
+import { describe, expect, it } from "vitest";
+import { EventLog, type RollEvent } from "../../src/ports/index.js";
+import { RollError, type RollContext } from "../../src/roll/context.js";
+import { drainNode } from "../../src/roll/drain.js";
+import { cordon } from "../../src/roll/marks.js";
+import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
+import { World } from "../../src/sandbox/world/world.js";
+import { plainScenario } from "../sandbox/helpers.js";
+
+type Workloads = NonNullable<ScenarioInput["workloads"]>;
+
+function setup(workloads: Workloads, extra: Partial<ScenarioInput> = {}) {
+  const world = World.from(plainScenario(workloads, 3, extra));
+  const log = new EventLog(world.clock);
+  const ctx: RollContext = {
+    cloud: world.cloud,
+    cluster: world.cluster,
+    clock: world.clock,
+    emit: log.emit,
+    signal: new AbortController().signal,
+  };
+  return { world, ctx, events: log.events };
+}
+
+/** The node a workload's first pod runs on. */
+const nodeOf = (world: World, workload: string) =>
+  [...world.workload(workload).pods][0]!.nodeName as string;
+
+async function drain(
+  world: World,
+  ctx: RollContext,
+  node: string,
+  o: { timeoutMs?: number; force?: boolean } = {},
+) {
+  await world.run(cordon(ctx, node, "test"));
+  return world.run(
+    drainNode(ctx, {
+      group: "nodes",
+      node,
+      timeoutMs: o.timeoutMs ?? 600_000,
+      force: o.force ?? false,
+    }).catch((e: unknown) => e),
+  );
+}
+
+const ofType = <T extends RollEvent["type"]>(events: RollEvent[], type: T) =>
+  events.filter((e): e is Extract<RollEvent, { type: T }> => e.type === type);
+
+describe("drain, as kubectl drain does it", () => {
+  it("refuses pods with no controller unless force (nothing would bring them back)", async () => {
+    const bare: Workloads = [{ kind: "Pod", name: "lonely" }];
+    const a = setup(bare);
+    const node = nodeOf(a.world, "lonely");
+    const refused = await drain(a.world, a.ctx, node);
+    expect(refused).toBeInstanceOf(RollError);
+    expect((refused as RollError).message).toMatch(
+      /cannot drain .*: default\/lonely has no controller.*kubectl drain refuses such pods too.*force/,
+    );
+    expect(a.world.calls.get("policy.evictPod") ?? 0).toBe(0);
+    const b = setup(bare);
+    const forced = await drain(b.world, b.ctx, nodeOf(b.world, "lonely"), { force: true });
+    expect(forced).toMatchObject({ evicted: 1 });
+  });
+
+  it("waits for a pod by its UID: one recreated under the same name on the node does not stall it", async () => {
+    // A StatefulSet pod that tolerates the cordon and is pinned to its node comes back there
+    // under the same name; every watch stalls, so the drain sees it only by re-listing.
+    const pinned = (node: string): Workloads => [
+      {
+        kind: "StatefulSet",
+        name: "db",
+        replicas: 1,
+        tolerations: [{ operator: "Exists" }],
+        nodeSelector: { "kubernetes.io/hostname": node },
+      },
+    ];
+    const probe = World.from(plainScenario([], 3));
+    const node = [...probe.kube.nodes.keys()].sort()[0]!;
+    const { world, ctx } = setup(pinned(node), {
+      faults: { watch: [{ stall: 1, within: 0 }] },
+    } as Partial<ScenarioInput>);
+    const before = [...world.workload("db").pods][0]!;
+    const r = await drain(world, ctx, node, { timeoutMs: 300_000 });
+    expect(r).toMatchObject({ evicted: 1 });
+    await world.advance(1000);
+    const after = [...world.workload("db").pods].find((p) => !p.gone)!;
+    expect(after.name).toBe(before.name);
+    expect(after.uid).not.toBe(before.uid);
+    expect(after.nodeName).toBe(node);
+    // Well before the drain timeout: it did not wait for the new pod.
+    expect(world.clock.nowMs() - Date.parse(world.scenario.start)).toBeLessThan(200_000);
+  });
+
+  it("fails at once, naming the budgets, when several PodDisruptionBudgets select a pod", async () => {
+    const { world, ctx, events } = setup(
+      [{ kind: "Deployment", name: "web", replicas: 2, pdb: { maxUnavailable: 1 } }],
+      {
+        pdbs: [{ name: "web-extra", selector: { matchLabels: { app: "web" } }, maxUnavailable: 1 }],
+      },
+    );
+    const start = world.clock.nowMs();
+    const e = await drain(world, ctx, nodeOf(world, "web"), { timeoutMs: 900_000 });
+    expect(e).toBeInstanceOf(RollError);
+    expect((e as RollError).code).toBe("PodEvictionFailure");
+    expect((e as RollError).message).toMatch(
+      /PodDisruptionBudgets default\/web, default\/web-extra all select it/,
+    );
+    expect((e as RollError).message).not.toMatch(/within \d+ min/);
+    expect(world.clock.nowMs() - start).toBeLessThan(60_000);
+    expect(ofType(events, "eviction.blocked")[0]?.pdb).toBe("default/web, default/web-extra");
+  });
+
+  it("comes back after the 10 s a budget's 429 asks for, and names the budget", async () => {
+    const { world, ctx, events } = setup([
+      { kind: "Deployment", name: "web", replicas: 2, pdb: { minAvailable: 2 } },
+    ]);
+    const e = await drain(world, ctx, nodeOf(world, "web"), { timeoutMs: 100_000 });
+    expect((e as RollError).message).toMatch(/PodDisruptionBudget web allows no disruption/);
+    // 100 s at one eviction every 10 s: about ten tries, not twenty at the 5 s default.
+    const tries = world.calls.get("policy.evictPod") ?? 0;
+    expect(tries).toBeGreaterThanOrEqual(9);
+    expect(tries).toBeLessThanOrEqual(12);
+    expect(ofType(events, "eviction.blocked").map((b) => b.pdb)).toEqual(["web"]);
+  });
+
+  it("does not take API throttling for a budget's refusal", async () => {
+    const { world, ctx, events } = setup([{ kind: "Deployment", name: "web", replicas: 3 }], {
+      faults: { throttle: [{ api: "kubernetes", rate: 0.5, retryAfter: 2 }] },
+    } as Partial<ScenarioInput>);
+    const { resilient } = await import("../../src/ports/index.js");
+    const notes: string[] = [];
+    const throttled: RollContext = {
+      ...ctx,
+      cluster: resilient(world.cluster, world.clock, {
+        onRetry: (i) => notes.push(`${i.why} ${i.call}`),
+      }),
+    };
+    const r = await drain(world, throttled, nodeOf(world, "web"));
+    expect(r).toMatchObject({ evicted: expect.any(Number) });
+    expect(world.timeline.of("api.throttled").length).toBeGreaterThan(0);
+    expect(notes.some((n) => /^throttled POST pods\/eviction/.test(n))).toBe(true);
+    expect(ofType(events, "eviction.blocked")).toEqual([]);
+  });
+});
