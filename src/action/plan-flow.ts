@@ -145,9 +145,8 @@ async function planOne(
       ...(ctx.inputs.groups && { groups: ctx.inputs.groups }),
     };
     ({ plan } = await withReadProgress(
-      ports,
       (l) => info(l.trimEnd()),
-      (p) => observeAndPlan(policy, file, p, options),
+      (onProgress) => observeAndPlan(policy, file, ports, options, onProgress),
     ));
   } catch (e) {
     const message = `could not read the live state of cluster ${policy.cluster.name} (${policy.cluster.region}): ${errorMessage(e)}`;
