@@ -102,7 +102,11 @@ export function portError(e: unknown): unknown {
       err?.name === "TimeoutError"
         ? new NetworkError("ETIMEDOUT", err.message ?? "timed out")
         : asNetworkError(e);
-    if (net) return new NetworkError(net.code, net.message, attempts, net.sent);
+    // The socket's own error stays the cause: its address and port name the endpoint.
+    if (net)
+      return Object.assign(new NetworkError(net.code, net.message, attempts, net.sent), {
+        cause: e,
+      });
   }
   if (err?.$metadata)
     return new AwsApiError(
