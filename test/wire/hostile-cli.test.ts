@@ -215,7 +215,13 @@ async function convergesAfter(r: Rig): Promise<string[]> {
   ];
 }
 
-const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";
+/** The run's last word: read-progress lines (stderr, while a stalled read lasts) are not it. */
+const lastLine = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .filter((l) => !l.startsWith("reading live state · "))
+    .at(-1) ?? "";
 
 describe("the bundled CLI through a network that resets and stalls", () => {
   it("completes the roll (rerun after a named failure), with the invariants held", async () => {
