@@ -220,7 +220,7 @@ const lastLine = (text: string) =>
   text
     .trim()
     .split("\n")
-    .filter((l) => !l.startsWith("reading live state · "))
+    .filter((l) => l.trim() !== "" && !l.startsWith("reading live state · "))
     .at(-1) ?? "";
 
 describe("the bundled CLI through a network that resets and stalls", () => {
