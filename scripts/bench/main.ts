@@ -1,199 +1,93 @@
-// `npm run bench`: figures, printed, never asserted. Three parts:
+// `npm run bench`: figures, printed and written to out/bench.json, never asserted. Three parts:
 //  1. the sandbox: an EKS-style update of a generated 1,000-node, 30,000-pod cluster;
-//  2. plan: wall time, peak memory and API requests on generated clusters of 1k / 5k / 20k nodes;
-//  3. roll: noderoll's orchestrated engine vs the lower bound for its budgets vs EKS's own
-//     managed update of the same cluster, in virtual time, with requests per replaced node.
-// Sizes can be narrowed with BENCH_PLAN_SIZES=1000,5000 and BENCH_ROLL_SIZES=100.
-import { loadPolicy, type Policy } from "../../src/policy/index.js";
-import { buildPlan, observe } from "../../src/engine/index.js";
-import { addWorkloads } from "../../src/plan/index.js";
-import { apply } from "../../src/engine/apply.js";
-import { EventLog } from "../../src/ports/index.js";
+//  2. plan: build, read (the sandbox's serving apart) and compute time, GC, peak memory and
+//     requests on generated clusters (BENCH_PLAN_SIZES, default 1k / 5k / 20k / 50k / 100k nodes);
+//  3. roll: noderoll's self-managed engine against the exact lower bound for its budgets and
+//     EKS's own managed update, with requests per replaced node by verb and resource and the
+//     roll's time split by what it waited for (BENCH_ROLL_SIZES, default 100 / 1,000).
+// Each measurement runs in a process of its own, with Node's default heap, so every size's
+// peak memory is its own and nothing leans on a raised heap limit.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { resolve } from "node:path";
 import { benchEksUpdate } from "../../src/sandbox/world/bench.js";
-import { generateScenario } from "../../src/sandbox/scenarios/generate.js";
-import { World } from "../../src/sandbox/world/world.js";
+import { measurePlan, type PlanFigures } from "./plan.js";
+import { printPlans, printRolls, printSandbox } from "./report.js";
+import { measureRoll, type RollFigures } from "./roll.js";
 
-const sizes = (name: string, fallback: number[]) =>
-  process.env[name] ? process.env[name]!.split(",").map(Number) : fallback;
-const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
-const rss = () => process.resourceUsage().maxRSS * 1024;
+/** Sizes from the environment ("" runs none of that part), or the defaults. */
+const sizes = (name: string, fallback: number[]) => {
+  const v = process.env[name];
+  return v === undefined ? fallback : v.split(",").filter(Boolean).map(Number);
+};
 
-function policyFor(world: World, body = ""): Policy {
-  const groups = world.scenario.nodeGroups.map((g) =>
-    g.type === "managed"
-      ? `  - name: ${g.name}\n    target: { kubernetesVersion: "1.33" }\n`
-      : `  - name: ${g.name}\n    target: { launchTemplateVersion: $Latest }\n`,
-  );
-  const r = loadPolicy(
-    `apiVersion: noderoll.io/v1\nkind: UpgradePolicy\nmetadata: { name: bench }\ncluster: { name: ${world.scenario.cluster.name}, region: eu-west-1 }\n${body}groups:\n${groups.join("")}`,
-    "bench.yaml",
-  );
-  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
-  return r.policy;
+/** One measurement in a child process: this bundle again, with the part to run. */
+function child<T>(...args: string[]): T {
+  const r = spawnSync(process.execPath, [process.argv[1] as string, ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0) throw new Error(`bench ${args.join(" ")} failed (exit ${r.status})`);
+  return JSON.parse(r.stdout) as T;
 }
 
-function requests(world: World, before: Map<string, number>): { kubernetes: number; aws: number } {
-  let kubernetes = 0;
-  let aws = 0;
-  for (const [k, v] of world.calls) {
-    const n = v - (before.get(k) ?? 0);
-    if (/^(core|policy|apps|coordination)\./.test(k)) kubernetes += n;
-    else aws += n;
+async function part(args: string[]): Promise<unknown> {
+  const [name, n] = args;
+  if (name === "sandbox") return benchEksUpdate(Number(n), 30);
+  if (name === "plan") return measurePlan(Number(n));
+  if (name === "roll") return measureRoll(Number(n));
+  throw new Error(`unknown bench part ${name}`);
+}
+
+function machine() {
+  const list = cpus();
+  return {
+    cpus: list.length,
+    model: list[0]?.model ?? "unknown",
+    memoryGiB: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+    loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+async function main(): Promise<void> {
+  const m = machine();
+  console.log(
+    `noderoll bench — ${new Date().toISOString()}, Node ${m.node}, ${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, load average ${m.loadAverage.join(" ")}`,
+  );
+  const sandbox = child<Awaited<ReturnType<typeof benchEksUpdate>>>("sandbox", "1000");
+  printSandbox(sandbox);
+  const plan: PlanFigures[] = [];
+  for (const n of sizes("BENCH_PLAN_SIZES", [1000, 5000, 20000, 50000, 100000])) {
+    plan.push(child<PlanFigures>("plan", String(n)));
+    printPlans(plan, plan.length === 1);
   }
-  return { kubernetes, aws };
-}
-
-async function sandboxPart(): Promise<void> {
-  const f = await benchEksUpdate(1000, 30);
-  console.log(
-    `\n## 1. Sandbox: EKS managed update of ${f.nodes} nodes, ${f.pods} pods, ${f.groups} node groups`,
-  );
-  console.log(
-    `build ${f.setupMs} ms, simulate ${f.simulateMs} ms real for ${Math.round(f.virtualSeconds / 60)} virtual minutes; ${f.timersFired} timers, ${f.evictions} evictions, ${f.instancesTerminated} instances replaced; peak RSS ${f.peakRssMiB} MiB`,
-  );
-}
-
-async function planPart(): Promise<void> {
-  console.log("\n## 2. Plan on generated clusters (30 pods per node)");
-  console.log(
-    "Reading goes through the sandbox's ports (its own work included); planning is noderoll's compute alone.",
-  );
-  console.log(
-    "| nodes | pods | PDBs | build world | read live state | plan compute | heap after | peak RSS | nodes to replace | Kubernetes requests | AWS requests |",
-  );
-  console.log("| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
-  for (const nodes of sizes("BENCH_PLAN_SIZES", [1000, 5000, 20000])) {
-    const t0 = performance.now();
-    const world = new World(
-      generateScenario({
-        nodes,
-        groups: Math.max(4, Math.round(nodes / 250)),
-        podsPerNode: 30,
-        seed: 1,
-      }),
-    );
-    const t1 = performance.now();
-    const policy = policyFor(world);
-    const before = new Map(world.calls);
-    let readMs = 0;
-    let computeMs = 0;
-    const plan = await world.run(async () => {
-      let t = performance.now();
-      const base = await observe(policy, world);
-      readMs += performance.now() - t;
-      t = performance.now();
-      const draft = buildPlan(policy, "bench.yaml", base);
-      computeMs += performance.now() - t;
-      t = performance.now();
-      const snapshot = await addWorkloads(
-        base,
-        draft.groups.flatMap((g) => g.replacements.flatMap((r) => (r.node ? [r.node] : []))),
-        world.cluster,
-      );
-      readMs += performance.now() - t;
-      t = performance.now();
-      const full = buildPlan(policy, "bench.yaml", snapshot);
-      computeMs += performance.now() - t;
-      return full;
-    });
-    const r = requests(world, before);
-    const pods = [...world.kube.workloads.values()].reduce((n, w) => n + w.pods.size, 0);
-    const pdbs = [...world.kube.pdbs.values()].reduce((n, l) => n + l.length, 0);
-    const replace = plan.groups.reduce((n, g) => n + g.replacements.length, 0);
-    console.log(
-      `| ${nodes} | ${pods} | ${pdbs} | ${Math.round(t1 - t0)} ms | ${Math.round(readMs)} ms | ${Math.round(computeMs)} ms | ${mib(process.memoryUsage().heapUsed)} | ${mib(rss())} | ${replace} | ${r.kubernetes} | ${r.aws} |`,
-    );
+  const roll: RollFigures[] = [];
+  for (const n of sizes("BENCH_ROLL_SIZES", [100, 1000])) {
+    roll.push(child<RollFigures>("roll", String(n)));
+    printRolls(roll.slice(-1), roll.length === 1);
   }
+  const out = resolve("out/bench.json");
+  mkdirSync(resolve("out"), { recursive: true });
+  const json = {
+    machine: { ...m, loadAverageAtEnd: loadavg().map((x) => Math.round(x * 100) / 100) },
+    sandbox: {
+      nodes: sandbox.nodes,
+      pods: sandbox.pods,
+      buildMs: sandbox.setupMs,
+      simulateMs: sandbox.simulateMs,
+      virtualMinutes: Math.round(sandbox.virtualSeconds / 60),
+      peakRssMiB: sandbox.peakRssMiB,
+    },
+    plan,
+    roll,
+  };
+  writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
+  console.log(`\nFigures written to ${out}`);
 }
 
-/**
- * A perfect executor's time for these budgets: the surge boots once, then every wave of
- * `window` nodes waits postDrainDelay, interval and validation, and — maxUnavailable being 0 —
- * for its replacements to boot before the next wave may take capacity away. Drains and API
- * latency count as zero.
- */
-function lowerBoundMs(
-  nodes: number,
-  window: number,
-  s: { postDrainDelayMs: number; intervalMs: number; count: number; bootMs: number },
-): number {
-  return (
-    s.bootMs +
-    Math.ceil(nodes / window) *
-      (s.postDrainDelayMs + s.intervalMs + (s.count - 1) * 10_000 + s.bootMs)
-  );
-}
-
-async function rollPart(): Promise<void> {
-  console.log("\n## 3. Rolling every node, virtual time");
-  console.log(
-    "| nodes | budgets | noderoll (orchestrated) | lower bound for the budgets | EKS managed update | requests per replaced node | real time |",
-  );
-  console.log("| --: | --- | --: | --: | --: | --: | --: |");
-  for (const nodes of sizes("BENCH_ROLL_SIZES", [100, 1000])) {
-    const surge = Math.max(1, Math.round(nodes / 10));
-    const world = new World(
-      generateScenario({ nodes, groups: 1, podsPerNode: 30, seed: 2, kind: "self-managed" }),
-    );
-    const policy = policyFor(
-      world,
-      `defaults: { maxSurge: ${surge}, maxUnavailable: 0, postDrainDelay: 5s, interval: 15s, validation: { count: 1 } }\n`,
-    );
-    const before = new Map(world.calls);
-    const log = new EventLog(world.clock, false);
-    const t0 = performance.now();
-    const start = world.clock.nowMs();
-    const result = await world.run(
-      apply(policy, "bench.yaml", world, log, { runId: "bench" }),
-      30 * 24 * 3600_000,
-    );
-    const virtual = world.clock.nowMs() - start;
-    const real = performance.now() - t0;
-    const r = requests(world, before);
-    const bound = lowerBoundMs(nodes, surge, {
-      postDrainDelayMs: 5000,
-      intervalMs: 15_000,
-      count: 1,
-      bootMs:
-        world.scenario.timings.boot * 1000 +
-        world.scenario.timings.register * 1000 +
-        world.scenario.timings.nodeReady * 1000,
-    });
-    const eks = new World(
-      generateScenario({
-        nodes,
-        groups: 1,
-        podsPerNode: 30,
-        seed: 2,
-        kind: "managed",
-        maxUnavailablePercentage: Math.max(1, Math.round((100 * surge) / nodes)),
-      }),
-    );
-    const ng = [...eks.eks.nodegroups.keys()][0] as string;
-    const eksStart = eks.clock.nowMs();
-    await eks.run(
-      async () => {
-        const u = await eks.cloud.eks.updateNodegroupVersion({
-          clusterName: eks.scenario.cluster.name,
-          nodegroupName: ng,
-          version: "1.33",
-        });
-        while (
-          (await eks.cloud.eks.describeUpdate({ name: eks.scenario.cluster.name, updateId: u.id }))
-            .status === "InProgress"
-        )
-          await eks.clock.sleep(30_000);
-      },
-      30 * 24 * 3600_000,
-    );
-    const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
-    console.log(
-      `| ${nodes} | maxSurge ${surge}, maxUnavailable 0 | ${minutes(virtual)} (${result.result}) | ${minutes(bound)} | ${minutes(eks.clock.nowMs() - eksStart)} (maxUnavailable ${Math.round((100 * surge) / nodes)}%) | ${((r.kubernetes + r.aws) / nodes).toFixed(1)} (${r.kubernetes} Kubernetes, ${r.aws} AWS) | ${Math.round(real)} ms |`,
-    );
-  }
-}
-
-console.log(`noderoll bench — Node ${process.version}, ${new Date().toISOString()}`);
-await sandboxPart();
-await planPart();
-await rollPart();
+const args = process.argv.slice(2);
+if (args.length > 0) process.stdout.write(JSON.stringify(await part(args)));
+else await main();

@@ -145,9 +145,9 @@ async function planOne(
       ...(ctx.inputs.groups && { groups: ctx.inputs.groups }),
     };
     ({ plan } = await withReadProgress(
-      ports,
       (l) => info(l.trimEnd()),
-      (p) => observeAndPlan(policy, file, { ...p, signal: ctx.signal }, options),
+      (onProgress) =>
+        observeAndPlan(policy, file, { ...ports, signal: ctx.signal }, options, onProgress),
     ));
   } catch (e) {
     const message = `could not read the live state of cluster ${policy.cluster.name} (${policy.cluster.region}): ${errorMessage(e)}`;

@@ -243,7 +243,7 @@ describe("whole plans", () => {
 
 describe("a managed group's launch template moved without a release", () => {
   const g = managed("apps", instances("m", 3, zones, 3), {
-    launchTemplate: { id: "lt-apps", version: "3" },
+    launchTemplate: { id: "lt-apps", configured: "3", resolved: 3, latest: 4, default: 1 },
   });
   const notes = (target: string) =>
     buildPlan(policy(`groups: [{ name: apps, target: ${target} }]\n`), "p.yaml", snapshot([g]))

@@ -3,7 +3,6 @@
 // spread over three zones, alternate between EKS managed node groups (on an older AMI release)
 // and self-managed Auto Scaling groups (on an older launch template version), and are sized so
 // the pods fit with room to spare; workloads mix replica counts, PDB styles and a DaemonSet.
-import { stringify } from "yaml";
 import { Random } from "../model/random.js";
 import { scenarioFrom, type Scenario, type ScenarioInput } from "./schema.js";
 
@@ -138,9 +137,57 @@ export function generateScenario(opts: GenerateOptions): Scenario {
   return scenarioFrom(generateScenarioInput(opts));
 }
 
-/** The same scenario as YAML text (what `sandbox generate` prints). */
+/**
+ * The same scenario as text (what `sandbox generate` prints): YAML written as JSON — YAML 1.2
+ * reads JSON as it is — one top-level key and one list item a line, after a comment saying how
+ * to make it again. parseScenario reads such a file with JSON.parse: a 100,000-node scenario
+ * is 50 MB, which a YAML parser keeping positions takes minutes over.
+ */
 export function generateScenarioYaml(opts: GenerateOptions): string {
   const input = generateScenarioInput(opts);
-  const header = `# ${input.metadata.description}\n# Regenerate: noderoll sandbox generate --nodes ${opts.nodes} --groups ${opts.groups} --pods-per-node ${opts.podsPerNode} --seed ${input.seed}\n`;
-  return header + stringify(input, { lineWidth: 0, flowCollectionPadding: true });
+  const header = `# ${input.metadata.description}\n# Regenerate: ${regenerate(opts, input.seed as number)}\n`;
+  const lines = Object.entries(input).map(([key, value]) => {
+    const k = JSON.stringify(key);
+    if (!Array.isArray(value) || value.length === 0) return `  ${k}: ${JSON.stringify(value)}`;
+    return `  ${k}: [\n${value.map((item) => `    ${JSON.stringify(item)}`).join(",\n")}\n  ]`;
+  });
+  return `${header}{\n${lines.join(",\n")}\n}\n`;
+}
+
+function regenerate(opts: GenerateOptions, seed: number): string {
+  return `noderoll sandbox generate --nodes ${opts.nodes} --groups ${opts.groups} --pods-per-node ${opts.podsPerNode} --seed ${seed}`;
+}
+
+/**
+ * An upgrade policy covering every group of the generated scenario, so it can be planned and
+ * rolled without writing one: the managed groups to the cluster's Kubernetes version and the
+ * latest release (EKS rolls them with the group's own updateConfig), the self-managed ones to
+ * their launch template's latest version, surging 10% with none unavailable. The generator
+ * puts every group on an older version, so every node is to be replaced.
+ */
+export function generatePolicyYaml(opts: GenerateOptions): string {
+  const input = generateScenarioInput(opts);
+  const { name, region, version } = input.cluster as {
+    name: string;
+    region: string;
+    version: string;
+  };
+  const groups = input.nodeGroups.map((g) =>
+    g.type === "managed"
+      ? `  - name: ${g.name}\n    target:\n      kubernetesVersion: "${version}"\n      releaseVersion: latest\n`
+      : `  - name: ${g.name}\n    target:\n      launchTemplateVersion: $Latest\n    rollingUpdate:\n      maxSurge: "10%"\n      maxUnavailable: 0\n`,
+  );
+  return [
+    `# The policy for the scenario of: ${regenerate(opts, input.seed as number)}`,
+    "apiVersion: noderoll.io/v1",
+    "kind: UpgradePolicy",
+    "metadata:",
+    `  name: ${name}`,
+    "cluster:",
+    `  name: ${name}`,
+    `  region: ${region}`,
+    "groups:",
+    groups.join("").trimEnd(),
+    "",
+  ].join("\n");
 }

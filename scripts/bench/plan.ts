@@ -1,0 +1,117 @@
+// Part 2 of the bench: plan a generated cluster through the sandbox's ports, in a process of its
+// own (with Node's default heap: nothing raised), so each size's peak memory is its own. Read
+// and compute are timed apart the way the Planner runs them (observe, a draft plan, the pods of
+// the nodes to replace, the plan); the time spent inside the sandbox's port faces serving the
+// reads (the API server's work) is measured too, and garbage collection per phase.
+import { PerformanceObserver } from "node:perf_hooks";
+import { getHeapStatistics } from "node:v8";
+import { buildPlan, observe } from "../../src/engine/index.js";
+import { addWorkloads } from "../../src/plan/index.js";
+import { loadPolicy } from "../../src/policy/index.js";
+import { resilient } from "../../src/ports/index.js";
+import { generatePolicyYaml, generateScenario } from "../../src/sandbox/scenarios/generate.js";
+import { World } from "../../src/sandbox/world/world.js";
+import { requestsSince, type Requests } from "./requests.js";
+
+export interface PlanFigures {
+  nodes: number;
+  pods: number;
+  groups: number;
+  pdbs: number;
+  nodesToReplace: number;
+  /** Generating and building the sandbox world. */
+  buildMs: number;
+  /** Reading live state through the ports, the sandbox's serving included. */
+  readMs: number;
+  /** Of readMs, inside the sandbox's port faces (the API server's share). */
+  sandboxServeMs: number;
+  /** Planning: noderoll's compute alone. */
+  computeMs: number;
+  gcMs: { build: number; read: number; compute: number };
+  peakRssMiB: number;
+  heapLimitMiB: number;
+  requests: Requests;
+}
+
+const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+/** The same object, its methods' synchronous time (all of a sandbox face's work) added up. */
+function timed<T extends object>(target: T, clock: { ms: number }): T {
+  return new Proxy(target, {
+    get(obj, key) {
+      const value = Reflect.get(obj, key) as unknown;
+      if (typeof value === "function")
+        return (...args: unknown[]) => {
+          const t = performance.now();
+          try {
+            return (value as (...a: unknown[]) => unknown).apply(obj, args);
+          } finally {
+            clock.ms += performance.now() - t;
+          }
+        };
+      if (value && typeof value === "object") return timed(value, clock);
+      return value;
+    },
+  });
+}
+
+export async function measurePlan(nodes: number): Promise<PlanFigures> {
+  const gc: { at: number; ms: number }[] = [];
+  const observer = new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) gc.push({ at: e.startTime, ms: e.duration });
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  const opts = { nodes, groups: Math.max(4, Math.round(nodes / 250)), podsPerNode: 30, seed: 1 };
+  const r = loadPolicy(generatePolicyYaml(opts), "generated.yaml");
+  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
+  const policy = r.policy;
+  const marks: number[] = [performance.now()];
+  const world = new World(generateScenario(opts));
+  marks.push(performance.now());
+  const served = { ms: 0 };
+  const ports = {
+    cloud: resilient(timed(world.cloud, served), world.clock),
+    cluster: resilient(timed(world.cluster, served), world.clock),
+    clock: world.clock,
+  };
+  const calls = new Map(world.calls);
+  const spans = { read: 0, compute: 0 };
+  const phase = async <T>(kind: "read" | "compute", f: () => T | Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const out = await f();
+    spans[kind] += performance.now() - t;
+    marks.push(performance.now());
+    return out;
+  };
+  const plan = await world.run(async () => {
+    const base = await phase("read", () => observe(policy, ports));
+    const draft = await phase("compute", () => buildPlan(policy, "generated.yaml", base));
+    const replace = draft.groups.flatMap((g) => g.replacements.flatMap((x) => x.node ?? []));
+    const full = await phase("read", () => addWorkloads(base, replace, ports.cluster));
+    return phase("compute", () => buildPlan(policy, "generated.yaml", full));
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  observer.disconnect();
+  const gcIn = (a: number, b: number) =>
+    Math.round(gc.filter((x) => x.at >= a && x.at < b).reduce((n, x) => n + x.ms, 0));
+  const [m0, m1, m2, m3, m4, m5] = marks as [number, number, number, number, number, number];
+  return {
+    nodes,
+    pods: world.kube.pods.size,
+    groups: world.scenario.nodeGroups.length,
+    pdbs: [...world.kube.pdbs.values()].reduce((n, l) => n + l.length, 0),
+    nodesToReplace: plan.summary.nodesToReplace,
+    buildMs: Math.round(m1 - m0),
+    readMs: Math.round(spans.read),
+    sandboxServeMs: Math.round(served.ms),
+    computeMs: Math.round(spans.compute),
+    gcMs: {
+      build: gcIn(m0, m1),
+      read: gcIn(m1, m2) + gcIn(m3, m4),
+      compute: gcIn(m2, m3) + gcIn(m4, m5),
+    },
+    peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    heapLimitMiB: mib(getHeapStatistics().heap_size_limit),
+    requests: requestsSince(world.calls, calls),
+  };
+}

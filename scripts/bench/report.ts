@@ -1,0 +1,74 @@
+// The bench's tables, as Markdown on stdout.
+import type { BenchFigures } from "../../src/sandbox/world/bench.js";
+import { CATEGORIES } from "./critical-path.js";
+import type { PlanFigures } from "./plan.js";
+import type { RollFigures } from "./roll.js";
+
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const n = (x: number) => x.toLocaleString("en-US");
+const min = (x: number) => `${x.toFixed(1)} min`;
+
+export function printSandbox(f: BenchFigures): void {
+  console.log(
+    `\n## 1. Sandbox: EKS managed update of ${n(f.nodes)} nodes, ${n(f.pods)} pods, ${f.groups} node groups`,
+  );
+  console.log(
+    `build ${s(f.setupMs)}, simulate ${s(f.simulateMs)} real for ${Math.round(f.virtualSeconds / 60)} virtual minutes; ${n(f.timersFired)} timers, ${n(f.evictions)} evictions, ${f.instancesTerminated} instances replaced; peak RSS ${f.peakRssMiB} MiB`,
+  );
+}
+
+/** The plan table so far (its header with the first row). */
+export function printPlans(rows: PlanFigures[], header: boolean): void {
+  if (header) {
+    console.log("\n## 2. Plan on generated clusters (30 pods per node, every node to replace)");
+    console.log(
+      "Read goes through the sandbox's ports; its serving (the API server's work) is measured apart. noderoll = read − serving + compute. One process per size, Node's default heap.",
+    );
+    console.log(
+      "| nodes | pods | PDBs | build world | read (sandbox serving) | compute | noderoll read + compute | GC build / read / compute | peak RSS | heap limit | Kubernetes requests | AWS requests |",
+    );
+    console.log("| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
+  }
+  const f = rows[rows.length - 1] as PlanFigures;
+  console.log(
+    `| ${n(f.nodes)} | ${n(f.pods)} | ${n(f.pdbs)} | ${s(f.buildMs)} | ${s(f.readMs)} (${s(f.sandboxServeMs)}) | ${s(f.computeMs)} | ${s(f.readMs - f.sandboxServeMs + f.computeMs)} | ${s(f.gcMs.build)} / ${s(f.gcMs.read)} / ${s(f.gcMs.compute)} | ${n(f.peakRssMiB)} MiB | ${n(f.heapLimitMiB)} MiB | ${n(f.requests.kubernetes)} | ${n(f.requests.aws)} |`,
+  );
+}
+
+function printRoll(f: RollFigures): void {
+  const b = f.lowerBound;
+  console.log(
+    `\n${n(f.nodes)} nodes — lower bound ${min(f.lowerBoundMinutes)} over ${b.waves} waves: ${Object.entries(
+      b.terms,
+    )
+      .map(([k, v]) => `${k} ${s(v)}`)
+      .join(" + ")}`,
+  );
+  const total = CATEGORIES.reduce((a, c) => a + f.criticalPath[c], 0);
+  console.log(
+    `where the ${min(f.virtualMinutes)} went: ${CATEGORIES.map(
+      (c) => `${c} ${min(f.criticalPath[c])} (${Math.round((100 * f.criticalPath[c]) / total)}%)`,
+    ).join(", ")}`,
+  );
+  const perNode = Object.entries(f.requests.byVerb)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${(v / f.replaced).toFixed(2)}`);
+  console.log(`requests per replaced node: ${perNode.join(", ")}`);
+}
+
+/** Roll rows, each followed by its bound's terms, its time split and its requests. */
+export function printRolls(rows: RollFigures[], header: boolean): void {
+  if (header) {
+    console.log("\n## 3. Rolling every node, virtual time");
+    console.log(
+      "| nodes | budgets | noderoll | lower bound | noderoll / bound | EKS managed update | requests per replaced node | pods evicted per replaced node | real time |",
+    );
+    console.log("| --: | --- | --: | --: | --: | --: | --: | --: | --: |");
+  }
+  for (const f of rows) {
+    console.log(
+      `| ${n(f.nodes)} | maxSurge ${f.budgets.maxSurge}, maxUnavailable ${f.budgets.maxUnavailable} | ${min(f.virtualMinutes)} (${f.result}) | ${min(f.lowerBoundMinutes)} | ${(f.virtualMinutes / f.lowerBoundMinutes).toFixed(2)} | ${min(f.eksMinutes)} (${f.eksBudget}) | ${f.requestsPerReplacedNode} (${n(f.requests.kubernetes)} Kubernetes, ${n(f.requests.aws)} AWS) | ${f.podsEvictedPerReplacedNode} | ${s(f.realMs)} |`,
+    );
+    printRoll(f);
+  }
+}
