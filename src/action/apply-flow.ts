@@ -161,9 +161,8 @@ async function planFirst(
     ...(target.groups && { groups: target.groups }),
   });
   const { plan } = await withReadProgress(
-    ports,
     (l) => info(l.trimEnd()),
-    (p) => planner.observe(p),
+    (onProgress) => planner.observe({ ...ports, signal: ctx.signal }, undefined, onProgress),
   );
   const planJson = writePlanJson(ctx, plan, jsonNames);
   info(renderPlanText(plan));

@@ -96,9 +96,7 @@ async function selectFiles(
     let changed = decision.changedFiles;
     if (!changed && pullRequest !== undefined) changed = await gh.pullFiles(pullRequest);
     if (!changed) {
-      info(
-        "the push's changed files are not all known: applying every policy the input names",
-      );
+      info("the push's changed files are not all known: applying every policy the input names");
       return { files: expanded, ...(pullRequest !== undefined && { pullRequest }) };
     }
     const n = narrowToChanged(inputs.policy, expanded, changed, false);
@@ -139,6 +137,8 @@ function runContext(
         clusterName: policy.cluster.name,
         region: policy.cluster.region,
         ...(inputs.kubeconfig && { kubeconfig: inputs.kubeconfig }),
+        // A cancelled workflow closes the adapters: every request and watch ends now.
+        signal,
         onRetry: (r) =>
           info(
             `throttled (HTTP ${r.status}): retry ${r.attempt} in ${Math.round(r.waitMs / 100) / 10} s`,

@@ -26,7 +26,12 @@ export async function pendingWork(
 ): Promise<Pending> {
   try {
     const ports = await ctx.connect(policy);
-    const { plan } = await observeAndPlan(policy, file, ports, { force: false });
+    const { plan } = await observeAndPlan(
+      policy,
+      file,
+      { ...ports, signal: ctx.signal },
+      { force: false },
+    );
     const s = plan.summary;
     const changes = hasChanges(plan);
     if (s.groupsToRoll + s.configChanges > 0)

@@ -119,9 +119,7 @@ async function planOne(
 ): Promise<PolicyOutcome> {
   const p = loadPolicyFile(file, ctx.env.workspace);
   for (const d of diagnosticsOf(p))
-    info(
-      `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.path ? `${d.path}: ` : ""}${d.message}`,
-    );
+    info(`${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.path ? `${d.path}: ` : ""}${d.message}`);
   if (!p.load.ok) {
     await reportInvalid(ctx, p, target);
     return { file, name: p.name, result: "invalid", hasChanges: false, message: "invalid policy" };
@@ -147,9 +145,9 @@ async function planOne(
       ...(ctx.inputs.groups && { groups: ctx.inputs.groups }),
     };
     ({ plan } = await withReadProgress(
-      ports,
       (l) => info(l.trimEnd()),
-      (p) => observeAndPlan(policy, file, p, options),
+      (onProgress) =>
+        observeAndPlan(policy, file, { ...ports, signal: ctx.signal }, options, onProgress),
     ));
   } catch (e) {
     const message = `could not read the live state of cluster ${policy.cluster.name} (${policy.cluster.region}): ${errorMessage(e)}`;

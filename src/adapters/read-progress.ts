@@ -1,65 +1,64 @@
 // Progress while live state is read, shared by the command line and the action. Reading a big
-// cluster takes a while (pods are listed node by node); a terminal that says
-// nothing for a minute looks hung. The ports are wrapped to count the calls made and the
-// nodes and pods listed, and a line says how far the read has got.
-export interface ReadStats {
-  requests: number;
-  nodes: number;
-  pods: number;
+// cluster takes a while (pods are listed node by node); a terminal that says nothing for a
+// minute looks hung. The read reports how far it has got through the core's one progress
+// callback (OnProgress, src/plan/read.ts), whoever implements the ports — a live cluster or a
+// sandbox — and a line says so every few seconds of wall time.
+import type { OnProgress, ReadProgress } from "../plan/index.js";
+
+type Phase = ReadProgress["phase"];
+
+const n = (x: number) => x.toLocaleString("en-US");
+const of = (p: ReadProgress) => (p.total === undefined ? n(p.done) : `${n(p.done)}/${n(p.total)}`);
+
+const PHASE: Record<Exclude<Phase, "nodes">, (p: ReadProgress) => string> = {
+  groups: (p) => `groups ${of(p)} read`,
+  pods: (p) => `pods of ${of(p)} nodes to replace read`,
+  budgets: (p) => `PDBs of ${of(p)} namespaces read`,
+  owners: (p) => `owners ${of(p)} looked up`,
+};
+
+/** The line for the latest report of each phase so far (`current`: the phase reported last). */
+export function readLine(
+  latest: ReadonlyMap<Phase, ReadProgress>,
+  current: Phase | undefined,
+  elapsedMs: number,
+): string {
+  const parts = ["reading live state", `${Math.round(elapsedMs / 1000)}s`];
+  const nodes = latest.get("nodes");
+  if (nodes) parts.push(`${n(nodes.done)} nodes listed`);
+  const now = current && current !== "nodes" ? latest.get(current) : undefined;
+  if (current && current !== "nodes" && now) parts.push(PHASE[current](now));
+  return parts.join(" · ");
 }
 
-function listed(result: unknown): number {
-  const items = (result as { items?: unknown })?.items;
-  return Array.isArray(items) ? items.length : 0;
-}
-
-/** The same object, its methods (and its nested objects' methods) counted into `stats`. */
-export function counted<T extends object>(target: T, stats: ReadStats): T {
-  return new Proxy(target, {
-    get(obj, key) {
-      // The real object as receiver: getters and private fields work as without the proxy.
-      const value = Reflect.get(obj, key) as unknown;
-      if (typeof value === "function")
-        return (...args: unknown[]) => {
-          stats.requests += 1;
-          const out = (value as (...a: unknown[]) => unknown).apply(obj, args);
-          if (out instanceof Promise)
-            return out.then((r) => {
-              if (key === "listNodes") stats.nodes += listed(r);
-              if (key === "listPods") stats.pods += listed(r);
-              return r;
-            });
-          return out;
-        };
-      if (value && typeof value === "object" && key !== "clock") return counted(value, stats);
-      return value;
-    },
-  });
-}
-
-export function readLine(stats: ReadStats, elapsedMs: number): string {
-  const n = (x: number) => x.toLocaleString("en-US");
-  return `reading live state · ${Math.round(elapsedMs / 1000)}s · ${n(stats.requests)} requests · ${n(stats.nodes)} nodes and ${n(stats.pods)} pods listed`;
-}
-
-/** Run `read` over counted ports, writing a progress line every `everyMs` of wall time. */
-export async function withReadProgress<P extends { cloud: object; cluster: object }, T>(
-  ports: P,
+/**
+ * Run `read` with a progress callback, writing a line at most every `everyMs` of wall time:
+ * from a timer (a call that hangs still shows the time passing) and from the callback itself
+ * (a read that never yields to the timers, as a sandbox's can, still shows how far it got).
+ */
+export async function withReadProgress<T>(
   write: (line: string) => void,
-  read: (ports: P) => Promise<T>,
+  read: (onProgress: OnProgress) => Promise<T>,
   everyMs = 5000,
 ): Promise<T> {
-  const stats: ReadStats = { requests: 0, nodes: 0, pods: 0 };
-  const wrapped = {
-    ...ports,
-    cloud: counted(ports.cloud, stats),
-    cluster: counted(ports.cluster, stats),
-  };
+  const latest = new Map<Phase, ReadProgress>();
+  let current: Phase | undefined;
   const started = Date.now();
-  const timer = setInterval(() => write(`${readLine(stats, Date.now() - started)}\n`), everyMs);
+  let written = started;
+  const tick = () => {
+    const now = Date.now();
+    if (now - written < everyMs) return;
+    written = now;
+    write(`${readLine(latest, current, now - started)}\n`);
+  };
+  const timer = setInterval(tick, Math.max(1, Math.floor(everyMs / 5)));
   timer.unref();
   try {
-    return await read(wrapped);
+    return await read((p) => {
+      latest.set(p.phase, p);
+      current = p.phase;
+      tick();
+    });
   } finally {
     clearInterval(timer);
   }

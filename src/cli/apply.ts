@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { connectLive } from "../adapters/connect.js";
 import { parseDuration, type Policy } from "../policy/index.js";
-import type { Plan } from "../plan/index.js";
+import type { OnProgress, Plan } from "../plan/index.js";
 import { Planner } from "../engine/observe.js";
 import {
   applyEvent,
@@ -27,7 +27,7 @@ import {
   type CheckRunPayload,
 } from "../render/index.js";
 import { apply, type ApplyResult } from "../engine/apply.js";
-import { EventLog, resilient, type RollEvent } from "../ports/index.js";
+import { EventLog, type RollEvent } from "../ports/index.js";
 import { durationArg, groupsOf, hintContext, policyOrExit, UsageError } from "./args.js";
 import { withReadProgress } from "../adapters/read-progress.js";
 import { loadWorld } from "./sandbox-world.js";
@@ -161,21 +161,14 @@ async function roll(
   run: Run,
   ports: Parameters<typeof apply>[2],
   drive: <T>(p: Promise<T>) => Promise<T>,
-  live: boolean,
 ): Promise<number> {
   const { policy, file, groups, values } = run;
   const planner = new Planner(policy, file, { force: values.force, ...(groups && { groups }) });
   // Planning is cancelled by the same signal as the roll.
   const { signal } = run;
-  const observe = (p: typeof ports) =>
-    planner.observe({
-      cloud: resilient(p.cloud, p.clock, { signal }),
-      cluster: resilient(p.cluster, p.clock, { signal }),
-      clock: p.clock,
-    });
-  const { plan } = await drive(
-    live ? withReadProgress(ports, (l) => process.stderr.write(l), observe) : observe(ports),
-  );
+  const observe = (onProgress: OnProgress) =>
+    drive(planner.observe({ ...ports, signal }, undefined, onProgress));
+  const { plan } = await withReadProgress((l) => process.stderr.write(l), observe);
   if (!values.quiet) process.stdout.write(renderPlanText(plan) + "\n");
   const log = new EventLog(ports.clock);
   const stop = follow(run, log, plan, ports.clock);
@@ -229,7 +222,7 @@ export async function runApply(args: string[]): Promise<number> {
   };
   if (values.sandbox !== undefined) {
     const world = loadWorld(values.sandbox);
-    return roll(run, world, (p) => world.run(p), false);
+    return roll(run, world, (p) => world.run(p));
   }
   if (values.kubeconfig) hintContext.kubeconfig = values.kubeconfig;
   const ports = await connectLive({
@@ -240,7 +233,7 @@ export async function runApply(args: string[]): Promise<number> {
     signal: adapters.signal,
   });
   try {
-    return await roll(run, ports, (p) => p, true);
+    return await roll(run, ports, (p) => p);
   } finally {
     // Nothing may keep the process: requests a stopped run abandoned end here.
     ports.close();

@@ -18,17 +18,18 @@ interface ErrorLike {
 }
 
 /**
- * The error in the chain that has a socket error code, preferring the socket's own (the one that
- * names the address and port) over a wrapper that only copied the code.
+ * The error, or a cause in its chain, that has a socket error code: the first that also says
+ * where (address or hostname: Node's own), else the first (a port's NetworkError).
  */
 function socketError(e: unknown): ErrorLike | undefined {
-  let found: ErrorLike | undefined;
+  let first: ErrorLike | undefined;
   for (let cur = e as ErrorLike | undefined, i = 0; cur && i < 5; cur = cur.cause as ErrorLike, i++)
     if (typeof cur.code === "string" && /^E[A-Z]+$/.test(cur.code)) {
-      found ??= cur;
-      if (cur.address !== undefined) return cur;
+      if (cur.address !== undefined || (cur as { hostname?: string }).hostname !== undefined)
+        return cur;
+      first ??= cur;
     }
-  return found;
+  return first;
 }
 
 /** Which API an endpoint belongs to, from the standard AWS_ENDPOINT_URL_* variables. */

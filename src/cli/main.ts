@@ -1,10 +1,10 @@
 // The command line. Exit codes: 0 success, 1 invalid input or failure, 2 usage (plan:
 // --detailed-exitcode 2 = changes), 3 apply stopped early (run it again to continue).
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { policyJsonSchemaText } from "../policy/index.js";
 import { describeFailure } from "../ports/index.js";
-import { generateScenarioYaml } from "../sandbox/scenarios/generate.js";
+import { generatePolicyYaml, generateScenarioYaml } from "../sandbox/scenarios/generate.js";
 import { serveSandbox } from "../sandbox/wire/serve.js";
 import { loadWorld } from "./sandbox-world.js";
 import { runApply } from "./apply.js";
@@ -30,8 +30,9 @@ const COMMANDS: Record<string, string> = {
   sandbox: `sandbox serve [--scenario S] [--port N] [--kubeconfig PATH] [--speed X]
     The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, STS, GitHub);
     Ctrl-C stops it.
-sandbox generate --nodes N --groups G --pods-per-node P [--seed S]
-    A large synthetic scenario on stdout.`,
+sandbox generate --nodes N --groups G --pods-per-node P [--seed S] [--policy-out FILE]
+    A large synthetic scenario on stdout; with --policy-out, a policy covering its groups
+    (plan it: plan --policy FILE --sandbox SCENARIO).`,
   schema: `schema
     The policy's JSON Schema (for editors without network: save it and point
     "# yaml-language-server: $schema=./upgrade-policy.schema.json" at the file).`,
@@ -136,15 +137,18 @@ async function runSandbox(args: string[]): Promise<number> {
         groups: { type: "string" },
         "pods-per-node": { type: "string" },
         seed: { type: "string" },
+        "policy-out": { type: "string" },
       },
     });
-    const yaml = generateScenarioYaml({
+    const opts = {
       nodes: count("nodes", values.nodes),
       groups: count("groups", values.groups, 4),
       podsPerNode: count("pods-per-node", values["pods-per-node"], 30),
       seed: count("seed", values.seed, 1),
-    });
-    process.stdout.write(yaml);
+    };
+    // The policy first: a path that cannot be written fails before the scenario is printed.
+    if (values["policy-out"]) writeFileSync(values["policy-out"], generatePolicyYaml(opts));
+    process.stdout.write(generateScenarioYaml(opts));
     return 0;
   }
   if (sub === "serve") return serve(rest);

@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { connectLive } from "../adapters/connect.js";
 import { observeAndPlan } from "../engine/observe.js";
-import { hasChanges, type Plan } from "../plan/index.js";
+import { hasChanges, type OnProgress, type Plan } from "../plan/index.js";
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from "../render/index.js";
 import { groupsOf, hintContext, policyOrExit, UsageError } from "./args.js";
 import { withReadProgress } from "../adapters/read-progress.js";
@@ -36,10 +36,14 @@ export async function runPlan(args: string[]): Promise<number> {
   const { policy } = loaded;
   const groups = groupsOf(policy, values.groups);
   const options = { force: values.force, ...(groups && { groups }) };
+  const file = values.policy as string;
+  const progress = (l: string) => process.stderr.write(l);
   let plan: Plan;
   if (values.sandbox !== undefined) {
     const world = loadWorld(values.sandbox);
-    plan = (await world.run(observeAndPlan(policy, values.policy as string, world, options))).plan;
+    const read = (onProgress: OnProgress) =>
+      world.run(observeAndPlan(policy, file, world, options, onProgress));
+    plan = (await withReadProgress(progress, read)).plan;
   } else {
     if (values.kubeconfig) hintContext.kubeconfig = values.kubeconfig;
     const ports = await connectLive({
@@ -47,9 +51,10 @@ export async function runPlan(args: string[]): Promise<number> {
       region: policy.cluster.region,
       ...(values.kubeconfig && { kubeconfig: values.kubeconfig }),
     });
-    const read = (p: typeof ports) => observeAndPlan(policy, values.policy as string, p, options);
+    const read = (onProgress: OnProgress) =>
+      observeAndPlan(policy, file, ports, options, onProgress);
     try {
-      plan = (await withReadProgress(ports, (l) => process.stderr.write(l), read)).plan;
+      plan = (await withReadProgress(progress, read)).plan;
     } finally {
       ports.close();
     }

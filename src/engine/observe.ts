@@ -1,20 +1,41 @@
 // Observe + plan: the one way live state becomes a plan, used by the command line, the action
 // and, just before each group, apply. A first pass reads the groups (each through its kind) and
 // the nodes, enough to know which nodes would be replaced; a second reads only those nodes'
-// pods, their PDBs and owners. Throttling is retried whoever implements the ports.
+// pods, their PDBs and owners. Throttling is retried whoever implements the ports. Progress
+// goes to an optional callback (a terminal shows it); nothing here prints.
 import type { Policy } from "../policy/index.js";
-import { addWorkloads, nodeInfo, type Plan, type ReadPorts, type Snapshot } from "../plan/index.js";
+import {
+  addWorkloads,
+  nodeInfo,
+  type OnProgress,
+  type Plan,
+  type ReadPorts,
+  type Snapshot,
+} from "../plan/index.js";
 import { listAll, pageOf, resilient } from "../ports/index.js";
 import { observeGroups } from "../kinds/registry.js";
 import { buildPlan, type PlanOptions, type SettingsMemo } from "./plan.js";
 
 /** Everything but the pods: enough to know which nodes would be replaced. */
-export async function observe(policy: Policy, ports: ReadPorts): Promise<Snapshot> {
+export async function observe(
+  policy: Policy,
+  ports: ReadPorts,
+  onProgress?: OnProgress,
+): Promise<Snapshot> {
   const now = ports.clock.now();
+  let listed = 0;
   const [eksCluster, nodes] = await Promise.all([
     ports.cloud.eks.describeCluster(policy.cluster.name),
-    listAll((cont) => ports.cluster.listNodes(pageOf(cont))).then((r) => r.items),
+    listAll(async (cont) => {
+      const page = await ports.cluster.listNodes(pageOf(cont));
+      listed += page.items.length;
+      const last = !page.metadata.continue;
+      onProgress?.({ phase: "nodes", done: listed, ...(last && { total: listed }) });
+      return page;
+    }).then((r) => r.items),
   ]);
+  const total = policy.groups.length;
+  onProgress?.({ phase: "groups", done: 0, total });
   const groups = await observeGroups({
     clusterName: policy.cluster.name,
     names: policy.groups.map((g) => g.name),
@@ -23,6 +44,7 @@ export async function observe(policy: Policy, ports: ReadPorts): Promise<Snapsho
     now,
   });
   const latest = (await ports.cloud.eks.latestReleaseVersions?.()) ?? {};
+  onProgress?.({ phase: "groups", done: total, total });
   const groupOf = new Map(
     groups.flatMap((g) => g.instances.map((i) => [i.id, g.name] as [string, string])),
   );
@@ -61,35 +83,42 @@ export class Planner {
     return buildPlan(this.policy, this.file, snapshot, options, this.memo);
   }
 
-  /** Observe and plan the policy's groups (or only `groups`). */
+  /**
+   * Observe and plan the policy's groups (or only `groups`); reading reports to `onProgress`.
+   * With the run's `signal`, a cancelled run stops reading at once instead of retrying into
+   * closed ports.
+   */
   async observe(
-    ports: ReadPorts,
+    ports: ReadPorts & { signal?: AbortSignal },
     groups = this.options.groups,
+    onProgress?: OnProgress,
   ): Promise<{ plan: Plan; snapshot: Snapshot }> {
     const clock = ports.clock;
+    const options = ports.signal ? { signal: ports.signal } : {};
     const p = {
-      cloud: resilient(ports.cloud, clock),
-      cluster: resilient(ports.cluster, clock),
+      cloud: resilient(ports.cloud, clock, options),
+      cluster: resilient(ports.cluster, clock, options),
       clock,
     };
     // Every group of the policy is read, whatever is planned: nodes are attributed to their
     // groups (validation tells this group's failures from another's).
-    const base = await observe(this.policy, p);
+    const base = await observe(this.policy, p, onProgress);
     const draft = this.plan(base, groups);
     const nodes = draft.groups.flatMap((g) =>
       g.replacements.flatMap((r) => (r.node ? [r.node] : [])),
     );
-    const snapshot = await addWorkloads(base, nodes, p.cluster);
+    const snapshot = await addWorkloads(base, nodes, p.cluster, onProgress);
     return { plan: this.plan(snapshot, groups), snapshot };
   }
 }
 
-/** Read live state and plan it, once. */
+/** Read live state and plan it, once; reading reports to `onProgress`. */
 export function observeAndPlan(
   policy: Policy,
   file: string,
-  ports: ReadPorts,
+  ports: ReadPorts & { signal?: AbortSignal },
   options: PlanOptions = {},
+  onProgress?: OnProgress,
 ): Promise<{ plan: Plan; snapshot: Snapshot }> {
-  return new Planner(policy, file, options).observe(ports);
+  return new Planner(policy, file, options).observe(ports, options.groups, onProgress);
 }

@@ -85,27 +85,62 @@ function neverAllows(pdb: PdbInfo): boolean {
  * PDBs would be 750 million selector matches).
  */
 class PdbIndex {
-  private readonly byLabel = new Map<string, PdbInfo[]>();
+  /** namespace → label key → label value → PDBs whose first matchLabels pair it is. */
+  private readonly byLabel = new Map<string, Map<string, Map<string, PdbInfo[]>>>();
   private readonly byNamespace = new Map<string, PdbInfo[]>();
 
   constructor(pdbs: PdbInfo[]) {
+    const add = <K>(map: Map<K, PdbInfo[]>, key: K, b: PdbInfo) => {
+      const list = map.get(key);
+      if (list) list.push(b);
+      else map.set(key, [b]);
+    };
     for (const b of pdbs) {
       const first = Object.entries(b.selector?.matchLabels ?? {})[0];
-      const key = first ? `${b.namespace}\u0000${first[0]}=${first[1]}` : undefined;
-      const map = key ? this.byLabel : this.byNamespace;
-      const k = key ?? b.namespace;
-      const list = map.get(k);
-      if (list) list.push(b);
-      else map.set(k, [b]);
+      if (!first) {
+        add(this.byNamespace, b.namespace, b);
+        continue;
+      }
+      let keys = this.byLabel.get(b.namespace);
+      if (!keys) this.byLabel.set(b.namespace, (keys = new Map()));
+      let values = keys.get(first[0]);
+      if (!values) keys.set(first[0], (values = new Map()));
+      add(values, first[1], b);
     }
   }
 
+  /** Those of the namespace without matchLabels first, then those found by each label. */
   selecting(pod: PodInfo): PdbInfo[] {
-    const candidates = [...(this.byNamespace.get(pod.namespace) ?? [])];
-    for (const [k, v] of Object.entries(pod.labels))
-      candidates.push(...(this.byLabel.get(`${pod.namespace}\u0000${k}=${v}`) ?? []));
-    return candidates.filter((b) => matchesSelector(b.selector, pod.labels));
+    const out: PdbInfo[] = [];
+    const keep = (list: PdbInfo[] | undefined) => {
+      for (const b of list ?? []) if (matchesSelector(b.selector, pod.labels)) out.push(b);
+    };
+    keep(this.byNamespace.get(pod.namespace));
+    const keys = this.byLabel.get(pod.namespace);
+    if (keys)
+      for (const k of Object.keys(pod.labels)) keep(keys.get(k)?.get(pod.labels[k] as string));
+    return out;
   }
+}
+
+/**
+ * One index and one replica table per snapshot, however many groups are planned from it: built
+ * per group, they made planning a cluster of many groups grow with groups × PDBs.
+ */
+const pdbIndexes = new WeakMap<PdbInfo[], PdbIndex>();
+const replicaTables = new WeakMap<Snapshot["workloads"], Map<string, number>>();
+
+function pdbIndexOf(pdbs: PdbInfo[]): PdbIndex {
+  let index = pdbIndexes.get(pdbs);
+  if (!index) pdbIndexes.set(pdbs, (index = new PdbIndex(pdbs)));
+  return index;
+}
+
+function replicasOf(workloads: Snapshot["workloads"]): Map<string, number> {
+  let table = replicaTables.get(workloads);
+  if (!table)
+    replicaTables.set(workloads, (table = new Map(workloads.map((w) => [w.id, w.replicas]))));
+  return table;
 }
 
 function pdbFindings(pods: PodInfo[], pdbs: PdbInfo[], force: boolean): Finding[] {
@@ -113,7 +148,7 @@ function pdbFindings(pods: PodInfo[], pdbs: PdbInfo[], force: boolean): Finding[
   const blocking = new Map<PdbInfo, string[]>();
   const closed = new Map<PdbInfo, string[]>();
   const multiple: string[] = [];
-  const index = new PdbIndex(pdbs);
+  const index = pdbIndexOf(pdbs);
   for (const pod of pods) {
     const selecting = index.selecting(pod);
     if (selecting.length > 1) multiple.push(`${podId(pod)} (${selecting.map(pdbId).join(", ")})`);
@@ -180,7 +215,7 @@ export function toleratesCordon(tolerations: PodInfo["tolerations"]): boolean {
 
 function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): Finding[] {
   const out: Finding[] = [];
-  const replicas = new Map(snapshot.workloads.map((w) => [w.id, w.replicas]));
+  const replicas = replicasOf(snapshot.workloads);
   const single = new Set<string>();
   const noProbe = new Set<string>();
   const everything: string[] = [];

@@ -16,6 +16,7 @@ import {
   type Node,
   type Pod,
   type PodDisruptionBudget,
+  type Toleration,
   type Workload,
 } from "../ports/index.js";
 import type {
@@ -133,69 +134,157 @@ function preStopSeconds(c: Pod["spec"]["containers"][number]): number | undefine
   return m ? Number(m[1]) : undefined;
 }
 
-function podInfo(p: Pod, workloadOf: Map<string, string>): PodInfo {
-  // Only the controller counts as the owner (kubectl drain's filters): a pod another object
-  // merely owns has no controller to bring it back.
-  const owner = p.metadata.ownerReferences?.find((o) => o.controller === true);
-  const ns = p.metadata.namespace ?? "default";
-  const containers: ContainerInfo[] = p.spec.containers.map((c) => {
-    const sleep = preStopSeconds(c);
-    return {
-      name: c.name,
-      readinessProbe: c.readinessProbe !== undefined,
-      ...(sleep !== undefined && { preStopSleepSeconds: sleep }),
-    };
-  });
-  const workload = owner ? workloadOf.get(`${owner.kind}/${ns}/${owner.name}`) : undefined;
+/** How far reading live state has come, for a progress line (the core prints nothing). */
+export interface ReadProgress {
+  /**
+   * nodes: the cluster's nodes, page by page; groups: the policy's groups; pods: the pods of
+   * the nodes to replace, node by node; budgets: PDBs, namespace by namespace; owners: the
+   * workloads behind those pods, one by one.
+   */
+  phase: "nodes" | "groups" | "pods" | "budgets" | "owners";
+  done: number;
+  /** Absent while unknown: a paginated list does not say how long it is. */
+  total?: number;
+}
+
+export type OnProgress = (progress: ReadProgress) => void;
+
+const NO_TOLERATIONS: Toleration[] = Object.freeze([]) as never;
+
+/** The inner map under `key`, created empty the first time. */
+function inner<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let m = map.get(key);
+  if (!m) map.set(key, (m = new Map<K2, V>()));
+  return m;
+}
+
+/** The value already under `key`, or `value`, kept there from now on. */
+function keepFirst<K, V>(map: Map<K, V>, key: K, value: V): V {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  map.set(key, value);
+  return value;
+}
+
+/**
+ * PodInfo parts that repeat from pod to pod — containers, tolerations — kept once: a
+ * plan of 100,000 nodes holds 3 million pods, and each pod its own copy of what its workload's
+ * other pods have too would be most of its memory. Snapshot parts are never changed in place.
+ * Looked up through maps of maps, so a pod costs no key string.
+ */
+class Shared {
+  readonly #single = new Map<string, Map<boolean, Map<number | undefined, ContainerInfo[]>>>();
+  readonly #containers = new Map<string, ContainerInfo[]>();
+  readonly #tolerations = new Map<string, Toleration[]>();
+
+  containers(p: Pod): ContainerInfo[] {
+    const list: ContainerInfo[] = p.spec.containers.map((c) => {
+      const sleep = preStopSeconds(c);
+      return {
+        name: c.name,
+        readinessProbe: c.readinessProbe !== undefined,
+        ...(sleep !== undefined && { preStopSleepSeconds: sleep }),
+      };
+    });
+    const [one] = list;
+    if (one && list.length === 1) {
+      const bySleep = inner(inner(this.#single, one.name), one.readinessProbe);
+      return keepFirst(bySleep, one.preStopSleepSeconds, list);
+    }
+    const key = list
+      .map((c) => `${c.name}\u0000${c.readinessProbe}\u0000${c.preStopSleepSeconds}`)
+      .join("\u0001");
+    return keepFirst(this.#containers, key, list);
+  }
+
+  tolerations(list: Toleration[] | undefined): Toleration[] {
+    if (!list || list.length === 0) return NO_TOLERATIONS;
+    return keepFirst(this.#tolerations, JSON.stringify(list), list);
+  }
+}
+
+// Only the controller counts as the owner (kubectl drain's filters): a pod another object
+// merely owns has no controller to bring it back.
+const controllerOf = (p: Pod) => p.metadata.ownerReferences?.find((o) => o.controller === true);
+
+function podInfo(p: Pod, shared: Shared): PodInfo {
+  const owner = controllerOf(p);
   return {
-    namespace: ns,
+    namespace: p.metadata.namespace ?? "default",
     name: p.metadata.name,
     nodeName: p.spec.nodeName ?? "",
     labels: p.metadata.labels ?? {},
     ...(owner && { owner: { kind: owner.kind, name: owner.name } }),
-    ...(workload && { workload }),
     phase: p.status.phase,
     ready: hasReadyCondition(p.status.conditions),
-    tolerations: p.spec.tolerations ?? [],
+    tolerations: shared.tolerations(p.spec.tolerations),
     terminationGracePeriodSeconds: p.spec.terminationGracePeriodSeconds ?? 30,
-    containers,
+    containers: shared.containers(p),
     ...(p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined && { mirror: true }),
   };
 }
 
-/** The workloads behind pods: a ReplicaSet's Deployment, a StatefulSet; replicas of each. */
+/** An owner worth looking up, and the workload found behind it ("Kind/namespace/name"). */
+interface OwnerRef {
+  kind: Workload["kind"];
+  ns: string;
+  name: string;
+  workload?: string;
+}
+
+const LOOKED_UP = new Set(["ReplicaSet", "StatefulSet", "Deployment"]);
+
+/** The owners of the pods read: ReplicaSets (for their Deployment), StatefulSets, Deployments. */
+class Owners {
+  readonly all: OwnerRef[] = [];
+  readonly #byNamespace = new Map<string, Map<string, Map<string, OwnerRef>>>();
+
+  of(p: Pod): OwnerRef | undefined {
+    const o = controllerOf(p);
+    if (!o || !LOOKED_UP.has(o.kind)) return undefined;
+    const ns = p.metadata.namespace ?? "default";
+    const byName = inner(inner(this.#byNamespace, ns), o.kind);
+    const known = byName.get(o.name);
+    if (known) return known;
+    const ref = { kind: o.kind as Workload["kind"], ns, name: o.name };
+    byName.set(o.name, ref);
+    this.all.push(ref);
+    return ref;
+  }
+}
+
+/** The workloads behind the owners: a ReplicaSet's Deployment, a StatefulSet; replicas of each. */
 async function readWorkloads(
   cluster: Cluster,
-  pods: Pod[],
-): Promise<{ workloadOf: Map<string, string>; workloads: WorkloadInfo[] }> {
-  const owners = new Map<string, { kind: Workload["kind"]; ns: string; name: string }>();
-  for (const p of pods) {
-    const o =
-      p.metadata.ownerReferences?.find((x) => x.controller) ?? p.metadata.ownerReferences?.[0];
-    if (o && ["ReplicaSet", "StatefulSet", "Deployment"].includes(o.kind))
-      owners.set(`${o.kind}/${p.metadata.namespace}/${o.name}`, {
-        kind: o.kind as Workload["kind"],
-        ns: p.metadata.namespace ?? "default",
-        name: o.name,
-      });
-  }
-  const workloadOf = new Map<string, string>();
+  owners: OwnerRef[],
+  onProgress: OnProgress | undefined,
+): Promise<WorkloadInfo[]> {
   const replicas = new Map<string, number>();
-  await mapLimit([...owners.entries()], CONCURRENCY, async ([key, o]) => {
+  // A Deployment is read once, however many of its ReplicaSets have pods here.
+  const deployments = new Map<string, Promise<Workload | undefined>>();
+  const deployment = (ns: string, name: string) => {
+    const key = `${ns}/${name}`;
+    const known = deployments.get(key);
+    if (known) return known;
+    const read = cluster.getWorkload("Deployment", ns, name).catch(() => undefined);
+    deployments.set(key, read);
+    return read;
+  };
+  let done = 0;
+  await mapLimit(owners, CONCURRENCY, async (o) => {
     const w = await cluster.getWorkload(o.kind, o.ns, o.name).catch(() => undefined);
+    onProgress?.({ phase: "owners", done: ++done, total: owners.length });
     if (!w) return;
     const parent =
       o.kind === "ReplicaSet"
         ? w.metadata.ownerReferences?.find((r) => r.kind === "Deployment")
         : undefined;
-    const top = parent
-      ? await cluster.getWorkload("Deployment", o.ns, parent.name).catch(() => undefined)
-      : w;
+    const top = parent ? await deployment(o.ns, parent.name) : w;
     const id = `${top?.kind ?? o.kind}/${o.ns}/${top?.metadata.name ?? o.name}`;
-    workloadOf.set(key, id);
+    o.workload = id;
     replicas.set(id, top?.spec.replicas ?? w.spec.replicas ?? 1);
   });
-  return { workloadOf, workloads: [...replicas.entries()].map(([id, n]) => ({ id, replicas: n })) };
+  return [...replicas.entries()].map(([id, n]) => ({ id, replicas: n }));
 }
 
 function pdbInfo(b: PodDisruptionBudget): PdbInfo {
@@ -212,29 +301,56 @@ function pdbInfo(b: PodDisruptionBudget): PdbInfo {
   };
 }
 
-/** Add the pods of the given nodes, their PDBs and their owners to a snapshot. */
+/**
+ * Add the pods of the given nodes, their PDBs and their owners to a snapshot. Pods are read node
+ * by node and kept only as PodInfo: memory grows with what the plan keeps, not with the API's
+ * objects.
+ */
 export async function addWorkloads(
   snapshot: Snapshot,
   nodeNames: string[],
   cluster: Cluster,
+  onProgress?: OnProgress,
 ): Promise<Snapshot> {
-  const perNode = await mapLimit(nodeNames, CONCURRENCY, (node) =>
-    listAll((cont) =>
-      cluster.listPods(undefined, pageOf(cont, { fieldSelector: `spec.nodeName=${node}` })),
-    ).then((r) => r.items),
-  );
-  const pods = perNode.flat();
-  const namespaces = [...new Set(pods.map((p) => p.metadata.namespace ?? "default"))].sort();
+  const shared = new Shared();
+  const owners = new Owners();
+  const namespaces = new Set<string>();
+  let done = 0;
+  const perNode = await mapLimit(nodeNames, CONCURRENCY, async (node) => {
+    const infos: PodInfo[] = [];
+    const refs: (OwnerRef | undefined)[] = [];
+    let cont: string | undefined;
+    do {
+      const page = await cluster.listPods(
+        undefined,
+        pageOf(cont, { fieldSelector: `spec.nodeName=${node}` }),
+      );
+      for (const p of page.items) {
+        infos.push(podInfo(p, shared));
+        refs.push(owners.of(p));
+        namespaces.add(p.metadata.namespace ?? "default");
+      }
+      cont = page.metadata.continue || undefined;
+    } while (cont);
+    onProgress?.({ phase: "pods", done: ++done, total: nodeNames.length });
+    return { infos, refs };
+  });
+  const sorted = [...namespaces].sort();
+  let nsDone = 0;
   const pdbs = (
-    await mapLimit(namespaces, CONCURRENCY, (ns) =>
-      listAll((cont) => cluster.listPodDisruptionBudgets(ns, pageOf(cont))).then((r) => r.items),
-    )
+    await mapLimit(sorted, CONCURRENCY, async (ns) => {
+      const r = await listAll((cont) => cluster.listPodDisruptionBudgets(ns, pageOf(cont)));
+      onProgress?.({ phase: "budgets", done: ++nsDone, total: sorted.length });
+      return r.items.map(pdbInfo);
+    })
   ).flat();
-  const { workloadOf, workloads } = await readWorkloads(cluster, pods);
-  return {
-    ...snapshot,
-    pods: pods.map((p) => podInfo(p, workloadOf)),
-    pdbs: pdbs.map(pdbInfo),
-    workloads,
-  };
+  const workloads = await readWorkloads(cluster, owners.all, onProgress);
+  const pods: PodInfo[] = [];
+  for (const { infos, refs } of perNode)
+    infos.forEach((info, i) => {
+      const workload = refs[i]?.workload;
+      if (workload) info.workload = workload;
+      pods.push(info);
+    });
+  return { ...snapshot, pods, pdbs, workloads };
 }

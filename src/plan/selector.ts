@@ -8,8 +8,10 @@ export function matchesSelector(
   labels: Record<string, string>,
 ): boolean {
   if (!selector) return false;
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {}))
-    if (labels[k] !== v) return false;
+  // Keys, not Object.entries: this runs for every pod a plan reads (millions on a large
+  // cluster), and entries would build a pair per label on every call.
+  const match = selector.matchLabels;
+  if (match) for (const k of Object.keys(match)) if (labels[k] !== match[k]) return false;
   for (const e of selector.matchExpressions ?? []) {
     const has = Object.hasOwn(labels, e.key);
     const value = labels[e.key];

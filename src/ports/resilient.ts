@@ -179,8 +179,9 @@ async function retrying<T>(
       const info = { ...callInfo(call.service, call.method, call.args), attempts: made };
       const kind = transient(e, call.method, call.args);
       // No answer to a write that is not safe to repeat: named, and left to the caller, who
-      // may re-read whether it took effect.
-      if (!kind && e instanceof NetworkError) throw new ApiCallError(info, e, true);
+      // may re-read whether it took effect. (A read here had its attempts made underneath.)
+      if (!kind && e instanceof NetworkError)
+        throw new ApiCallError(info, e, !repeatable(call.method, call.args));
       if (!kind) throw tagCall(e, info);
       if (++tries[kind] >= ATTEMPTS[kind]) throw new ApiCallError(info, e);
       const wait = waitMs(e, tries[kind] - 1);

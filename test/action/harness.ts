@@ -151,6 +151,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Send `killSignal` (SIGTERM: a cancelled workflow) once the child's stdout matches. */
   killWhen?: RegExp;
+  /** Told the moment `killWhen` matched and the signal was sent. */
+  onKill?: () => void;
   killSignal?: NodeJS.Signals;
   /** The script to run (default dist/index.js, the main step). */
   entry?: string;
@@ -230,6 +232,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     if (o.killWhen && !killed && o.killWhen.test(stdout)) {
       killed = true;
       child.kill(o.killSignal ?? "SIGTERM");
+      o.onKill?.();
     }
   });
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));

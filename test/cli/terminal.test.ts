@@ -1,10 +1,10 @@
 // The terminal while a roll runs, fed by a real roll of the demo cluster in the sandbox: on a
 // TTY a status line redrawn in place under the event lines, in colour unless NO_COLOR is set;
-// off a TTY plain lines and a heartbeat. Reading a cluster counts what it lists.
+// off a TTY plain lines and a heartbeat. Reading a cluster says how far it has got.
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readPolicyFile } from "../../src/adapters/files/read-policy.js";
-import { counted, readLine } from "../../src/adapters/read-progress.js";
+import { readLine, withReadProgress } from "../../src/adapters/read-progress.js";
 import { Terminal, type Screen } from "../../src/cli/terminal.js";
 import { apply } from "../../src/engine/apply.js";
 import { Planner } from "../../src/engine/observe.js";
@@ -84,18 +84,40 @@ describe("the terminal during a roll", () => {
 });
 
 describe("reading a cluster", () => {
-  it("counts the requests and the nodes and pods listed", async () => {
+  it("says how far the read has got, from the planner's own progress reports", async () => {
+    const r = readPolicyFile("policies/demo.yaml");
+    if (!r.ok) throw new Error("demo policy invalid");
     const world = World.demo();
-    const stats = { requests: 0, nodes: 0, pods: 0 };
-    const cluster = counted(world.cluster, stats);
-    await world.run(cluster.listNodes());
-    await world.run(cluster.listPods(undefined));
-    expect(stats.requests).toBe(2);
-    expect(stats.nodes).toBe(17);
-    expect(stats.pods).toBeGreaterThan(10);
-    expect(readLine(stats, 12_300)).toMatch(
-      /^reading live state · 12s · 2 requests · 17 nodes and \d+ pods listed$/,
+    const planner = new Planner(r.policy, "policies/demo.yaml", { force: false });
+    const lines: string[] = [];
+    // Every report written (at most every 0 ms), so each phase's line is seen.
+    const { plan } = await withReadProgress(
+      (l) => lines.push(l),
+      (onProgress) => world.run(planner.observe(world, undefined, onProgress)),
+      0,
     );
+    const replaced = plan.groups.flatMap((g) => g.replacements).filter((x) => x.node).length;
+    expect(replaced).toBeGreaterThan(0);
+    expect(lines.every((l) => l.startsWith("reading live state · ") && l.endsWith("\n"))).toBe(
+      true,
+    );
+    const text = lines.join("");
+    expect(text).toContain("17 nodes listed");
+    expect(text).toMatch(/groups \d+\/\d+ read/);
+    expect(text).toContain(`pods of ${replaced}/${replaced} nodes to replace read`);
+    expect(text).toMatch(/PDBs of (\d+)\/\1 namespaces read/);
+    expect(text).toMatch(/owners (\d+)\/\1 looked up/);
+  });
+
+  it("puts the nodes listed and the phase under way on one line", () => {
+    const latest = new Map([
+      ["nodes", { phase: "nodes", done: 100_000, total: 100_000 }],
+      ["pods", { phase: "pods", done: 3_400, total: 20_000 }],
+    ] as const);
+    expect(readLine(latest, "pods", 12_300)).toBe(
+      "reading live state · 12s · 100,000 nodes listed · pods of 3,400/20,000 nodes to replace read",
+    );
+    expect(readLine(new Map(), undefined, 0)).toBe("reading live state · 0s");
   });
 });
 

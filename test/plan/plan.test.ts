@@ -240,3 +240,26 @@ describe("whole plans", () => {
     expect(plan.groups.map((g) => g.name)).toEqual(["b"]);
   });
 });
+
+describe("a managed group's launch template moved without a release", () => {
+  const g = managed("apps", instances("m", 3, zones, 3), {
+    launchTemplate: { id: "lt-apps", configured: "3", resolved: 3, latest: 4, default: 1 },
+  });
+  const notes = (target: string) =>
+    buildPlan(policy(`groups: [{ name: apps, target: ${target} }]\n`), "p.yaml", snapshot([g]))
+      .groups[0]!.notes;
+
+  it("says EKS also moves the AMI to its latest release", () => {
+    expect(notes("{ launchTemplateVersion: 4 }")).toContainEqual(
+      expect.stringMatching(
+        /^no release is named with the launch template version: EKS also moves the nodes to its latest AMI release for 1\.32/,
+      ),
+    );
+  });
+
+  it("says nothing of it when the release is named", () => {
+    expect(
+      notes('{ launchTemplateVersion: 4, releaseVersion: "1.32.9-20251001" }').join("\n"),
+    ).not.toMatch(/latest AMI release/);
+  });
+});

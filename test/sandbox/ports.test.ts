@@ -40,6 +40,57 @@ describe("Cluster port", () => {
     ).rejects.toMatchObject({ status: 400 });
   });
 
+  it("pages a filtered list: every match once, in order, and no empty last page", async () => {
+    const world = World.from(
+      plainScenario(
+        [
+          { kind: "Deployment", name: "web", replicas: 12 },
+          { kind: "Deployment", name: "db", replicas: 9 },
+        ],
+        12,
+      ),
+    );
+    const names = world.kube.nodeList().map((n) => n.name);
+    for (const n of names.filter((_, i) => i % 3 === 1))
+      await world.cluster.patchNode(n, { unschedulable: true });
+    const all = async <T>(
+      list: (cont?: string) => Promise<{
+        items: T[];
+        metadata: { continue?: string };
+      }>,
+    ) => {
+      const pages: T[][] = [];
+      let cont: string | undefined;
+      do {
+        const page = await list(cont);
+        pages.push(page.items);
+        cont = page.metadata.continue;
+      } while (cont);
+      return pages;
+    };
+    const cordoned = await all((cont) =>
+      world.cluster.listNodes({
+        fieldSelector: "spec.unschedulable=true",
+        limit: 2,
+        ...(cont && { continue: cont }),
+      }),
+    );
+    expect(cordoned.map((p) => p.length)).toEqual([2, 2]);
+    expect(cordoned.flat().map((n) => n.metadata.name)).toEqual(
+      names.filter((_, i) => i % 3 === 1),
+    );
+    const db = await all((cont) =>
+      world.cluster.listPods(undefined, {
+        labelSelector: "app=db",
+        limit: 4,
+        ...(cont && { continue: cont }),
+      }),
+    );
+    expect(db.map((p) => p.length)).toEqual([4, 4, 1]);
+    const expected = [...world.kube.pods.keys()].filter((k) => k.startsWith("default/db-")).sort();
+    expect(db.flat().map((p) => `${p.metadata.namespace}/${p.metadata.name}`)).toEqual(expected);
+  });
+
   it("watches deliver changes at the virtual instant they happen", async () => {
     const world = World.from(plainScenario(web, 3));
     const ac = new AbortController();

@@ -8,7 +8,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
 import { awsCloud } from "../../src/adapters/aws/cloud.js";
 import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
-import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
+import { KubeHttp, MAX_SOCKETS } from "../../src/adapters/kubernetes/http.js";
 import { KubeApiError, NetworkError, type Cluster } from "../../src/ports/index.js";
 import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
@@ -119,5 +119,48 @@ describe("faults on the wire", () => {
     const ids = await cloud.eks.listUpdates({ name: "test", nodegroupName: "ng" });
     expect(ids).toHaveLength(7);
     expect(server!.log.entries.filter((e) => e.resource === "ListUpdates")).toHaveLength(3);
+  });
+
+  it("a lost answer to DetachInstances: sent once, reported as no answer, never re-sent by the SDK", async () => {
+    const { world } = await serve({
+      network: [{ api: "aws", lostAnswer: 1, calls: ["autoscaling.detachInstances"] }],
+    });
+    for (const [k, v] of Object.entries(server!.env))
+      if (k.startsWith("AWS_ENDPOINT_URL_")) process.env[k] = v;
+    const cloud = awsCloud({ region: "eu-west-1", credentials: async () => DEFAULT_CREDENTIALS });
+    const [group] = await cloud.autoScaling.describeAutoScalingGroups({});
+    const instance = group!.Instances[0]!.InstanceId;
+    // A second DetachInstances would be refused ("not part of Auto Scaling group") although
+    // the first did its work: the engine must see the lost answer and re-read instead.
+    await expect(
+      cloud.autoScaling.detachInstances({
+        AutoScalingGroupName: group!.AutoScalingGroupName,
+        InstanceIds: [instance],
+        ShouldDecrementDesiredCapacity: false,
+      }),
+    ).rejects.toMatchObject({ name: "NetworkError" });
+    expect(world.calls.get("autoscaling.detachInstances")).toBe(1);
+    const [after] = await world.cloud.autoScaling.describeAutoScalingGroups({});
+    expect(after!.Instances.map((i) => i.InstanceId)).not.toContain(instance);
+  });
+
+  it("more watches open than the request pool has sockets: a request still gets through", async () => {
+    const { cluster, http } = await serve({}, 5000);
+    const watches = new AbortController();
+    const open = Array.from({ length: MAX_SOCKETS + 8 }, async () => {
+      try {
+        for await (const e of cluster.watchNodes({ timeoutSeconds: 300, signal: watches.signal }))
+          void e;
+      } catch {
+        // ended by the abort below
+      }
+    });
+    // Give every watch time to hold its socket.
+    await new Promise((r) => setTimeout(r, 500));
+    const nodes = await cluster.listNodes();
+    await expect(cluster.getNode(nodes.items[0]!.metadata.name)).resolves.toBeDefined();
+    watches.abort();
+    http.close();
+    await Promise.all(open);
   });
 });

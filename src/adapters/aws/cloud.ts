@@ -243,6 +243,12 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
   };
   const eks = abortable(new EKSClient(config));
   const as = abortable(new AutoScalingClient(config));
+  // DetachInstances and TerminateInstanceInAutoScalingGroup are not idempotent: sent again after
+  // a lost answer, the second one is refused ("not part of Auto Scaling group") although the
+  // first did its work. The SDK would re-send on a reset or timeout, beneath the engine; this
+  // client sends once, and the engine's resilient port retries what is safe (throttling, "try
+  // later") and re-reads the group to confirm a write whose answer was lost (writes.ts).
+  const asOnce = abortable(new AutoScalingClient({ ...config, maxAttempts: 1 }));
   const ec2 = abortable(new EC2Client(config));
   return {
     eks: {
@@ -312,12 +318,12 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
         call(async () => void (await as.send(new UpdateAutoScalingGroupCommand(input)))),
       detachInstances: (input) =>
         call(async () =>
-          ((await as.send(new DetachInstancesCommand(input))).Activities ?? []).map(activity),
+          ((await asOnce.send(new DetachInstancesCommand(input))).Activities ?? []).map(activity),
         ),
       terminateInstanceInAutoScalingGroup: (input) =>
         call(async () =>
           activity(
-            (await as.send(new TerminateInstanceInAutoScalingGroupCommand(input))).Activity ??
+            (await asOnce.send(new TerminateInstanceInAutoScalingGroupCommand(input))).Activity ??
               ({} as Activity),
           ),
         ),

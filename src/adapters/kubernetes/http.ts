@@ -24,7 +24,11 @@ import { withKubeRetry, type KubeRetryOptions } from "./retry.js";
 export const REQUEST_MS = 30_000;
 /** A watch with no bytes for this long past the timeoutSeconds it asked for is dead. */
 const WATCH_GRACE_MS = 30_000;
-/** Sockets to the API server at most (watches hold one each). */
+/**
+ * Sockets to the API server at most for requests. Watches have a pool of their own: each holds
+ * its socket for minutes, and a wide roll window (a pod watch per node draining, the node watch)
+ * must not leave a lease renewal queued behind them until its deadline passes.
+ */
 export const MAX_SOCKETS = 32;
 
 export interface KubeHttpOptions {
@@ -57,7 +61,7 @@ function queryString(q: KubeCall["query"]): string {
 const TLS_KEYS = ["ca", "cert", "key", "pfx", "passphrase", "rejectUnauthorized", "servername"];
 
 export class KubeHttp {
-  #agent?: HttpAgent;
+  readonly #agents: { request?: HttpAgent; watch?: HttpAgent } = {};
   readonly #open = new Set<ClientRequest>();
 
   constructor(private readonly options: KubeHttpOptions) {
@@ -69,27 +73,42 @@ export class KubeHttp {
     const why = new NetworkError("ECONNABORTED", "the Kubernetes client was closed");
     for (const req of this.#open) req.destroy(why);
     this.#open.clear();
-    this.#agent?.destroy();
+    this.#agents.request?.destroy();
+    this.#agents.watch?.destroy();
   }
 
-  /** One keep-alive agent, made from the first request's TLS settings; a proxy keeps its own. */
-  private agentFor(url: URL, opts: RequestOptions): HttpAgent | undefined {
+  /**
+   * One keep-alive agent for requests and one for watches, each made from the first call's TLS
+   * settings; a proxy keeps its own.
+   */
+  private agentFor(
+    url: URL,
+    opts: RequestOptions,
+    pool: "request" | "watch",
+  ): HttpAgent | undefined {
     if (this.options.kubeConfig.getCurrentCluster()?.proxyUrl) return undefined;
-    if (!this.#agent) {
+    if (!this.#agents[pool]) {
       const tls = Object.fromEntries(
         TLS_KEYS.flatMap((k) => {
           const v = (opts as Record<string, unknown>)[k];
           return v === undefined ? [] : [[k, v]];
         }),
       );
-      const common = { keepAlive: true, maxSockets: MAX_SOCKETS, maxFreeSockets: 8 };
-      this.#agent =
+      const common = {
+        keepAlive: true,
+        maxSockets: pool === "request" ? MAX_SOCKETS : Infinity,
+        maxFreeSockets: 8,
+      };
+      this.#agents[pool] =
         url.protocol === "https:" ? new HttpsAgent({ ...common, ...tls }) : new HttpAgent(common);
     }
-    return this.#agent;
+    return this.#agents[pool];
   }
 
-  private async requestOptions(call: KubeCall): Promise<{ url: URL; opts: RequestOptions }> {
+  private async requestOptions(
+    call: KubeCall,
+    pool: "request" | "watch",
+  ): Promise<{ url: URL; opts: RequestOptions }> {
     const cluster = this.options.kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error("the kubeconfig names no current cluster");
     const url = new URL(cluster.server.replace(/\/$/, "") + call.path + queryString(call.query));
@@ -98,7 +117,7 @@ export class KubeHttp {
       headers: {},
     };
     await this.options.kubeConfig.applyToHTTPSOptions(opts);
-    const agent = this.agentFor(url, opts);
+    const agent = this.agentFor(url, opts, pool);
     if (agent) opts.agent = agent;
     opts.headers = { ...(opts.headers as Record<string, string>), accept: "application/json" };
     if (this.options.token) opts.headers.authorization = `Bearer ${await this.options.token()}`;
@@ -117,7 +136,8 @@ export class KubeHttp {
   ): Promise<{ res: IncomingMessage; req: ClientRequest }> {
     if (this.options.signal?.aborted)
       throw new NetworkError("ECONNABORTED", "the Kubernetes client was closed", 1, false);
-    const { url, opts } = await this.requestOptions(call);
+    // Only watches ask for an idle deadline instead of a whole-answer one.
+    const { url, opts } = await this.requestOptions(call, limits.idleMs ? "watch" : "request");
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     // A length, always: Node sends DELETE bodies neither chunked nor sized by default, and the
     // server then reads the body as the next request.

@@ -92,6 +92,20 @@ export function managedNotes(
       `the launch template leaves the AMI to EKS: release ${plan.target.releaseVersion} is sent with it`,
     );
   const version = group.target?.kubernetesVersion ?? live.version;
+  // UpdateNodegroupVersion without a releaseVersion takes the latest AMI release for the
+  // version (EKS API reference, UpdateNodegroupVersion): a launch-template change alone moves
+  // the AMI too, unless the AMI is the template's own.
+  if (
+    live.launchTemplate &&
+    live.amiType !== "CUSTOM" &&
+    plan.target?.launchTemplateVersion !== undefined &&
+    !plan.target.releaseVersion
+  ) {
+    const latest = snapshot.latestReleaseVersions[version];
+    notes.push(
+      `no release is named with the launch template version: EKS also moves the nodes to its latest AMI release for ${version}${latest ? ` (${latest})` : ""}; name \`releaseVersion\` to keep the current one`,
+    );
+  }
   if (group.target?.releaseVersion === "latest" && !snapshot.latestReleaseVersions[version])
     notes.push(
       `the latest EKS AMI release for ${version} is not known here: a version update takes EKS's latest; to move the release alone, name it`,

@@ -1,9 +1,20 @@
 // All randomness in the sandbox comes from one seeded generator, so a scenario replays exactly:
 // same seed, same instance ids, same boot delays, same nodes EKS picks at random.
 
+const HEX_CODES = [..."0123456789abcdef"].map((c) => c.charCodeAt(0));
+
+/**
+ * One flat string from parts. A template literal or `+` of long strings makes a rope (a
+ * ConsString per join, kept as long as the string lives); join builds the characters once.
+ */
+export function flat(...parts: string[]): string {
+  return parts.join("");
+}
+
 /** mulberry32: a tiny 32-bit PRNG, good enough for simulation and fully reproducible. */
 export class Random {
   #state: number;
+  readonly #codes: number[] = [];
   constructor(seed: number) {
     this.#state = seed >>> 0;
   }
@@ -24,11 +35,18 @@ export class Random {
     if (jitter <= 0) return base;
     return Math.max(0, base - jitter + this.next() * 2 * jitter);
   }
-  /** Lower-case hex digits, for ids like i-0abc... */
+  /** Lower-case hex digits, for ids like i-0abc..., one draw per digit. */
   hex(digits: number): string {
-    let out = "";
-    while (out.length < digits) out += this.int(16).toString(16);
-    return out;
+    // One string from the character codes: appending digit by digit allocated a string per
+    // digit, and past 12 characters V8 keeps the chain of rope nodes (ConsString) it built.
+    const codes = this.#codes;
+    codes.length = 0;
+    this.hexCodes(codes, digits);
+    return String.fromCharCode.apply(null, codes);
+  }
+  /** The character codes of `digits` hex digits, one draw each, appended to `codes`. */
+  hexCodes(codes: number[], digits: number): void {
+    for (let i = 0; i < digits; i++) codes.push(HEX_CODES[this.int(16)] as number);
   }
   /** `k` distinct items chosen at random, in random order (partial Fisher-Yates). */
   sample<T>(items: readonly T[], k: number): T[] {
@@ -45,6 +63,16 @@ export class Random {
   /** An RFC 4122-looking id (version 4 layout), from the seeded stream. */
   uuid(): string {
     const h = this.hex(32);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    return flat(
+      h.slice(0, 8),
+      "-",
+      h.slice(8, 12),
+      "-4",
+      h.slice(13, 16),
+      "-a",
+      h.slice(17, 20),
+      "-",
+      h.slice(20, 32),
+    );
   }
 }

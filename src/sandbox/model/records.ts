@@ -119,8 +119,6 @@ export interface NodeRec {
   capacity: Resources;
   used: Resources;
   pods: Set<PodRec>;
-  /** Pods per workload key on this node, for spreading. */
-  byWorkload: Map<string, number>;
   deleted: boolean;
 }
 
@@ -159,8 +157,11 @@ export interface WorkloadRec {
 export interface PodRec {
   namespace: string;
   name: string;
+  /** "namespace/name": its key in the pod store, and the order lists are sorted in. */
+  key: string;
   uid: string;
   rv: number;
+  /** Read-only: the pods of a workload share their template's (a StatefulSet's have their own). */
   labels: Record<string, string>;
   workload?: WorkloadRec;
   ordinal?: number;
@@ -173,11 +174,15 @@ export interface PodRec {
   createdAt: number;
   startedAt?: number;
   template: PodTemplate;
-  pdbs: PdbRec[];
-  /** Timers of the kubelet for this pod, so a deletion can cancel them. */
+  /** Replaced, never changed in place: the pods of a workload may share one list. */
+  pdbs: readonly PdbRec[];
+  /** Timers of the kubelet for this pod, so a deletion can cancel them (NO_TIMERS: none yet). */
   timers: { cancel(): void }[];
   gone: boolean;
 }
+
+/** The timers of a pod that has none: shared, frozen; the kubelet replaces it on the first. */
+export const NO_TIMERS: { cancel(): void }[] = Object.freeze([]) as never;
 
 export interface PdbRec {
   namespace: string;

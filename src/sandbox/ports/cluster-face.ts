@@ -37,6 +37,16 @@ export interface ClusterView {
 const POD_FIELDS = ["spec.nodeName", "metadata.name", "metadata.namespace", "status.phase"];
 const NODE_FIELDS = ["metadata.name", "spec.unschedulable"];
 
+/** One predicate that holds when all of `checks` do (none: always). */
+function all<R>(checks: ((r: R) => boolean)[]): (r: R) => boolean {
+  if (checks.length === 0) return () => true;
+  if (checks.length === 1) return checks[0] as (r: R) => boolean;
+  return (r) => {
+    for (const c of checks) if (!c(r)) return false;
+    return true;
+  };
+}
+
 function podField(p: Pod, field: string): string {
   if (field === "spec.nodeName") return p.spec.nodeName ?? "";
   if (field === "metadata.name") return p.metadata.name;
@@ -91,25 +101,72 @@ export class SandboxCluster implements SandboxClusterApi {
     );
   }
 
-  #page<T extends { metadata: { name: string; namespace?: string } }>(
-    items: T[],
+  /**
+   * One page of a list: the records `keep` accepts, in order, from the position the continue
+   * token names, converted to objects — only those of the page, so listing a large cluster a
+   * page at a time costs each page its own size, not the cluster's. The token is a position
+   * in `records` (the next item's, found by looking ahead, so the last page is never empty).
+   */
+  #page<R, T>(
+    records: readonly R[],
+    keep: (r: R) => boolean,
+    convert: (r: R) => T,
     opts: ListOptions | undefined,
   ): List<T> {
     const rv = String(this.view.kube.rv);
     const limit = opts?.resourceVersion === "0" ? 0 : (opts?.limit ?? 0);
-    let offset = 0;
+    let at = 0;
     if (opts?.continue) {
       const m = /^o(\d+)$/.exec(Buffer.from(opts.continue, "base64url").toString());
       if (!m) throw new KubeApiError(400, "BadRequest", "continue key is not valid");
-      offset = Number(m[1]);
+      at = Number(m[1]);
     }
-    if (limit <= 0 || offset + limit >= items.length)
-      return { items: items.slice(offset), metadata: { resourceVersion: rv } };
-    const next = Buffer.from(`o${offset + limit}`).toString("base64url");
-    return {
-      items: items.slice(offset, offset + limit),
-      metadata: { resourceVersion: rv, continue: next },
+    const items: T[] = [];
+    for (; at < records.length; at++) {
+      const r = records[at] as R;
+      if (!keep(r)) continue;
+      if (limit > 0 && items.length === limit) {
+        const next = Buffer.from(`o${at}`).toString("base64url");
+        return { items, metadata: { resourceVersion: rv, continue: next } };
+      }
+      items.push(convert(r));
+    }
+    return { items, metadata: { resourceVersion: rv } };
+  }
+
+  /** The list's filter, asked of the records (the same answers as #nodeFilter on the objects). */
+  #nodeRecordFilter(opts: ListOptions | undefined): (n: NodeRec) => boolean {
+    const checks: ((n: NodeRec) => boolean)[] = [];
+    if (opts?.labelSelector?.trim()) {
+      const labels = parseLabelSelector(opts.labelSelector);
+      checks.push((n) => labels(n.labels));
+    }
+    for (const f of parseFieldSelector(opts?.fieldSelector, NODE_FIELDS)) {
+      const is = f.op === "=";
+      if (f.field === "metadata.name") checks.push((n) => (n.name === f.value) === is);
+      else checks.push((n) => (String(n.unschedulable) === f.value) === is);
+    }
+    return all(checks);
+  }
+  #podRecordFilter(namespace: string | undefined, opts: ListOptions | undefined) {
+    const checks: ((p: PodRec) => boolean)[] = [];
+    if (namespace !== undefined) checks.push((p) => p.namespace === namespace);
+    if (opts?.labelSelector?.trim()) {
+      const labels = parseLabelSelector(opts.labelSelector);
+      checks.push((p) => labels(p.labels));
+    }
+    const fieldOf: Record<string, (p: PodRec) => string> = {
+      "spec.nodeName": (p) => p.nodeName ?? "",
+      "metadata.name": (p) => p.name,
+      "metadata.namespace": (p) => p.namespace,
+      "status.phase": (p) => p.phase,
     };
+    for (const f of parseFieldSelector(opts?.fieldSelector, POD_FIELDS)) {
+      const is = f.op === "=";
+      const get = fieldOf[f.field] as (p: PodRec) => string;
+      checks.push((p) => (get(p) === f.value) === is);
+    }
+    return all(checks);
   }
 
   #nodeFilter(
@@ -135,15 +192,8 @@ export class SandboxCluster implements SandboxClusterApi {
 
   async listNodes(opts?: ListOptions): Promise<List<Node>> {
     this.#gate("core.listNodes");
-    const k = this.view.kube;
-    const filter = this.#nodeFilter(opts);
-    return this.#page(
-      k
-        .nodeList()
-        .map((n) => toNode(n))
-        .filter(filter),
-      opts,
-    );
+    const keep = this.#nodeRecordFilter(opts);
+    return this.#page(this.view.kube.nodeList(), keep, toNode, opts);
   }
 
   async getNode(name: string): Promise<Node> {
@@ -184,26 +234,20 @@ export class SandboxCluster implements SandboxClusterApi {
     return toNode(k.patchNode(name, patch) as NodeRec);
   }
 
+  /** Pods in the order the API server lists them: by "namespace/name". */
   #pods(namespace: string | undefined, opts: ListOptions | undefined): PodRec[] {
     const k = this.view.kube;
     // Served from the node index when the field selector names a node, as the watch cache would.
     const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
-    let pods: PodRec[];
-    if (m) pods = [...(k.nodes.get(m[1] as string)?.pods ?? [])];
-    else pods = [...k.pods.values()];
+    let pods = m ? [...(k.nodes.get(m[1] as string)?.pods ?? [])] : [...k.pods.values()];
     if (namespace !== undefined) pods = pods.filter((p) => p.namespace === namespace);
-    return pods.sort((a, b) => (a.namespace + "/" + a.name < b.namespace + "/" + b.name ? -1 : 1));
+    return pods.sort((a, b) => (a.key < b.key ? -1 : 1));
   }
 
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
     this.#gate("core.listPods");
-    const filter = this.#podFilter(namespace, opts);
-    return this.#page(
-      this.#pods(namespace, opts)
-        .map((p) => toPod(p))
-        .filter(filter),
-      opts,
-    );
+    const keep = this.#podRecordFilter(namespace, opts);
+    return this.#page(this.#pods(namespace, opts), keep, toPod, opts);
   }
 
   async getPod(namespace: string, name: string): Promise<Pod> {
@@ -268,10 +312,13 @@ export class SandboxCluster implements SandboxClusterApi {
     const all = [...k.pdbs.entries()]
       .filter(([ns]) => namespace === undefined || ns === namespace)
       .flatMap(([, list]) => list);
+    // The sandbox's PDBs carry no labels: a label selector keeps all of them or none.
+    const keep = labels({});
+    const now = this.view.clock.nowMs();
     return this.#page(
-      all
-        .map((b) => toPdb(b, this.view.clock.nowMs()))
-        .filter((b) => labels(b.metadata.labels ?? {})),
+      all,
+      () => keep,
+      (b) => toPdb(b, now),
       opts,
     );
   }

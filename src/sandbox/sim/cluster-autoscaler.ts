@@ -74,7 +74,6 @@ export class ClusterAutoscaler {
       capacity: g.capacity,
       used: { cpu: 0, memory: 0, pods: 0 },
       pods: new Set(),
-      byWorkload: new Map(),
       deleted: false,
     };
   }

@@ -8,9 +8,38 @@ import { decideEviction, pdbStatus } from "./disruption.js";
 import type { Kubelet } from "./kubelet.js";
 import type { KubeContext, KubeState } from "./state.js";
 
+/** The label a StatefulSet's controller gives each pod: the one label pods of a workload differ in. */
+const POD_NAME_LABEL = "statefulset.kubernetes.io/pod-name";
+
+/** Does the selector look at the label `key` at all (matchLabels or an expression)? */
+function mentions(selector: PdbRec["selector"] | undefined, key: string): boolean {
+  if (!selector) return false;
+  if (selector.matchLabels && Object.hasOwn(selector.matchLabels, key)) return true;
+  return (selector.matchExpressions ?? []).some((e) => e.key === key);
+}
+
+/** A namespace's PDBs, indexed by one matchLabels pair so a workload finds its few candidates. */
+interface NamespaceBudgets {
+  byLabel: Map<string, PdbRec[]>;
+  /** Without matchLabels, or naming the per-pod label: asked for every workload. */
+  others: PdbRec[];
+}
+
 export class Budgets {
-  /** PDBs per workload whose pods all carry the template's labels (not StatefulSets). */
-  #cache = new Map<WorkloadRec, PdbRec[]>();
+  /**
+   * Per workload, the PDBs that may select its pods, in the order they were added: those that
+   * select every pod of it (all its pods carry the template's labels), and — for a StatefulSet,
+   * whose pods also carry their own name — those whose selector names that label, asked pod by
+   * pod. Finding them goes through #index, not through every PDB of the namespace: matching
+   * each workload (or, before, each StatefulSet pod) against every PDB of its namespace was the
+   * quadratic step of building a large world.
+   */
+  #cache = new Map<WorkloadRec, { pdb: PdbRec; perPod: boolean }[]>();
+  /** When none is asked pod by pod: the one list every pod of the workload shares. */
+  #shared = new Map<WorkloadRec, readonly PdbRec[]>();
+  #index = new Map<string, NamespaceBudgets>();
+  /** The order PDBs were added in: a pod's budgets keep it. */
+  #seq = new Map<PdbRec, number>();
 
   constructor(
     private readonly state: KubeState,
@@ -20,31 +49,67 @@ export class Budgets {
 
   add(pdb: PdbRec): void {
     this.#cache.clear();
+    this.#shared.clear();
     const list = this.state.pdbs.get(pdb.namespace) ?? [];
     list.push(pdb);
     this.state.pdbs.set(pdb.namespace, list);
+    this.#seq.set(pdb, this.#seq.size);
+    let ns = this.#index.get(pdb.namespace);
+    if (!ns) this.#index.set(pdb.namespace, (ns = { byLabel: new Map(), others: [] }));
+    const first = Object.entries(pdb.selector?.matchLabels ?? {})[0];
+    if (!first || mentions(pdb.selector, POD_NAME_LABEL)) ns.others.push(pdb);
+    else {
+      const key = `${first[0]}=${first[1]}`;
+      const bucket = ns.byLabel.get(key);
+      if (bucket) bucket.push(pdb);
+      else ns.byLabel.set(key, [pdb]);
+    }
     for (const p of this.state.pods.values())
       if (p.namespace === pdb.namespace && matchesSelector(pdb.selector, p.labels)) {
         pdb.pods.add(p);
-        p.pdbs.push(pdb);
+        p.pdbs = [...p.pdbs, pdb];
       }
     pdb.dirty = true;
   }
 
+  /** The PDBs of the pod's namespace that may select it: those sharing a label with it, and the others. */
+  #candidates(w: WorkloadRec, pod: PodRec): { pdb: PdbRec; perPod: boolean }[] {
+    const ns = this.#index.get(pod.namespace);
+    if (!ns) return [];
+    const found = [...ns.others];
+    for (const [k, v] of Object.entries(pod.labels))
+      found.push(...(ns.byLabel.get(`${k}=${v}`) ?? []));
+    found.sort((a, b) => (this.#seq.get(a) as number) - (this.#seq.get(b) as number));
+    const stateful = w.kind === "StatefulSet";
+    const out: { pdb: PdbRec; perPod: boolean }[] = [];
+    for (const pdb of found) {
+      if (stateful && mentions(pdb.selector, POD_NAME_LABEL)) out.push({ pdb, perPod: true });
+      else if (matchesSelector(pdb.selector, pod.labels)) out.push({ pdb, perPod: false });
+    }
+    return out;
+  }
+
   /** A new pod of `w` joins the budgets that select it. */
   attach(w: WorkloadRec, pod: PodRec): void {
-    let budgets = w.kind === "StatefulSet" ? undefined : this.#cache.get(w);
-    if (!budgets) {
-      budgets = (this.state.pdbs.get(pod.namespace) ?? []).filter((b) =>
-        matchesSelector(b.selector, pod.labels),
-      );
-      if (w.kind !== "StatefulSet") this.#cache.set(w, budgets);
+    let candidates = this.#cache.get(w);
+    if (!candidates) {
+      candidates = this.#candidates(w, pod);
+      this.#cache.set(w, candidates);
+      if (!candidates.some((c) => c.perPod))
+        this.#shared.set(w, Object.freeze(candidates.map((c) => c.pdb)));
     }
-    for (const pdb of budgets) {
+    if (candidates.length === 0) return;
+    const selected: PdbRec[] = [];
+    for (const { pdb, perPod } of candidates) {
+      if (perPod && !matchesSelector(pdb.selector, pod.labels)) continue;
       pdb.pods.add(pod);
-      pod.pdbs.push(pdb);
+      selected.push(pdb);
       pdb.dirty = true;
     }
+    // Lists are replaced, never changed in place, so the pods of a workload share one.
+    const shared = this.#shared.get(w);
+    pod.pdbs =
+      pod.pdbs.length > 0 ? [...pod.pdbs, ...selected] : (shared ?? Object.freeze(selected));
   }
 
   status(pdb: PdbRec): PdbRec["status"] {

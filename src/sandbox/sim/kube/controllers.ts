@@ -2,7 +2,14 @@
 // (stable ordinal names, a replacement only once the old pod is gone), DaemonSet (one pod per
 // node that fits, bound directly) and bare Pods. They create the pods a workload lacks; the
 // scheduler and the kubelets take it from there.
-import type { NodeRec, PodRec, PodTemplate, WorkloadRec } from "../../model/records.js";
+import { flat } from "../../model/random.js";
+import {
+  NO_TIMERS,
+  type NodeRec,
+  type PodRec,
+  type PodTemplate,
+  type WorkloadRec,
+} from "../../model/records.js";
 import type { Budgets } from "./budgets.js";
 import type { Kubelet } from "./kubelet.js";
 import type { Scheduler } from "./scheduler.js";
@@ -87,16 +94,18 @@ export class Controllers {
     );
   }
 
-  #podName(w: WorkloadRec, ordinal: number | undefined): string {
-    if (w.kind === "StatefulSet") return `${w.name}-${ordinal}`;
-    if (w.kind === "Pod") return w.name;
+  /** The new pod's name, and its key in the pod store (namespace/name). */
+  #podName(w: WorkloadRec, ordinal: number | undefined): { name: string; key: string } {
+    const named = (name: string) => ({ name, key: flat(w.namespace, "/", name) });
+    if (w.kind === "StatefulSet") return named(flat(w.name, "-", String(ordinal)));
+    if (w.kind === "Pod") return named(w.name);
     w.podSeq++;
     // Generated names retry on a clash, as the API server's generateName does.
     const base = w.kind === "Deployment" ? w.replicaSet : w.name;
-    let name: string;
-    do name = `${base}-${this.ctx.random.hex(5)}`;
-    while (this.state.pods.has(`${w.namespace}/${name}`));
-    return name;
+    let pod: { name: string; key: string };
+    do pod = named(flat(base as string, "-", this.ctx.random.hex(5)));
+    while (this.state.pods.has(pod.key));
+    return pod;
   }
 
   #createPod(
@@ -105,26 +114,33 @@ export class Controllers {
   ): PodRec {
     const { kubelet, scheduler, budgets } = this.parts;
     const now = this.ctx.clock.nowMs();
-    const name = this.#podName(w, opts.ordinal);
+    const { name, key } = this.#podName(w, opts.ordinal);
+    // Every field named here, those set later too: the record is laid out once, with no
+    // out-of-object property store (a world keeps millions of these).
     const pod: PodRec = {
       namespace: w.namespace,
       name,
+      key,
       uid: this.state.uid(),
       rv: this.state.nextRv(),
-      labels: { ...w.template.labels },
+      // Shared with the template (a world keeps millions of pods); a StatefulSet's pods each
+      // get a copy, for their own name.
+      labels: w.kind === "StatefulSet" ? { ...w.template.labels } : w.template.labels,
       workload: w,
+      ordinal: opts.ordinal,
+      nodeName: undefined,
       phase: "Pending",
       ready: false,
+      deletionAt: undefined,
       createdAt: now,
+      startedAt: undefined,
       template: w.template,
       pdbs: [],
-      timers: [],
+      timers: NO_TIMERS,
       gone: false,
-      ...(opts.ordinal !== undefined ? { ordinal: opts.ordinal } : {}),
     };
     if (w.kind === "StatefulSet") pod.labels["statefulset.kubernetes.io/pod-name"] = name;
     if (w.kind === "Pod") w.podSeq++;
-    const key = `${pod.namespace}/${pod.name}`;
     this.state.pods.set(key, pod);
     w.pods.add(pod);
     budgets.attach(w, pod);

@@ -1,11 +1,35 @@
 // Records → Kubernetes objects: what the API server would return for a node, a pod or a
 // PodDisruptionBudget of the simulated cluster. The records are richer and mutable; these
-// objects are fresh copies, built when a client reads or a watch event goes out.
+// objects are fresh copies, built when a client reads or a watch event goes out; only their
+// strings (immutable) are shared: a timestamp's text and a template's quantities are formatted
+// once, since listing a large cluster converts millions of pods that share them.
 import type { Node, Pod, PodDisruptionBudget } from "../../../ports/cluster.js";
-import type { NodeRec, PdbRec, PodRec } from "../../model/records.js";
+import type { NodeRec, PdbRec, PodRec, PodTemplate } from "../../model/records.js";
 import { formatCpu, formatMemory } from "../../model/quantities.js";
 import { pdbStatus } from "./disruption.js";
 import { UNSCHEDULABLE_TAINT } from "./scheduler-rules.js";
+
+/** RFC 3339 text of a time, from a small cache (pods created or started together share it). */
+const isoCache = new Map<number, string>();
+function iso(ms: number): string {
+  let text = isoCache.get(ms);
+  if (text === undefined) {
+    if (isoCache.size >= 4096) isoCache.clear();
+    text = new Date(ms).toISOString();
+    isoCache.set(ms, text);
+  }
+  return text;
+}
+
+const requestsText = new WeakMap<PodTemplate, { cpu: string; memory: string }>();
+function requestsOf(t: PodTemplate): { cpu: string; memory: string } {
+  let text = requestsText.get(t);
+  if (!text) {
+    text = { cpu: formatCpu(t.requests.cpu), memory: formatMemory(t.requests.memory) };
+    requestsText.set(t, text);
+  }
+  return text;
+}
 
 /** A node record as the API server shows it. */
 export function toNode(n: NodeRec): Node {
@@ -15,7 +39,7 @@ export function toNode(n: NodeRec): Node {
       name: n.name,
       uid: n.uid,
       resourceVersion: String(n.rv),
-      creationTimestamp: new Date(n.createdAt).toISOString(),
+      creationTimestamp: iso(n.createdAt),
       labels: { ...n.labels },
       annotations: { ...n.annotations },
     },
@@ -76,10 +100,8 @@ export function toPod(p: PodRec): Pod {
       namespace: p.namespace,
       uid: p.uid,
       resourceVersion: String(p.rv),
-      creationTimestamp: new Date(p.createdAt).toISOString(),
-      ...(p.deletionAt !== undefined
-        ? { deletionTimestamp: new Date(p.deletionAt).toISOString() }
-        : {}),
+      creationTimestamp: iso(p.createdAt),
+      ...(p.deletionAt !== undefined ? { deletionTimestamp: iso(p.deletionAt) } : {}),
       labels: { ...p.labels },
       ...(owner ? { ownerReferences: owner } : {}),
     },
@@ -89,9 +111,7 @@ export function toPod(p: PodRec): Pod {
         {
           name: "main",
           image: "public.ecr.aws/docker/library/busybox:stable",
-          resources: {
-            requests: { cpu: formatCpu(t.requests.cpu), memory: formatMemory(t.requests.memory) },
-          },
+          resources: { requests: { ...requestsOf(t) } },
           ...(t.readinessProbe
             ? { readinessProbe: { httpGet: { path: "/healthz", port: 8080 } } }
             : {}),
@@ -111,7 +131,7 @@ export function toPod(p: PodRec): Pod {
         { type: "PodScheduled", status: p.nodeName ? "True" : "False" },
         { type: "Ready", status: p.ready ? "True" : "False" },
       ],
-      ...(p.startedAt !== undefined ? { startTime: new Date(p.startedAt).toISOString() } : {}),
+      ...(p.startedAt !== undefined ? { startTime: iso(p.startedAt) } : {}),
     },
   };
 }

@@ -2,7 +2,7 @@
 // its probe passes on a Ready node, deleted gracefully (not ready at once, preStop, then the
 // containers stop within the grace period) and finally gone. Availability per workload follows
 // every change.
-import type { NodeRec, PodRec, WorkloadRec } from "../../model/records.js";
+import { NO_TIMERS, type NodeRec, type PodRec, type WorkloadRec } from "../../model/records.js";
 import { isPodReady } from "./disruption.js";
 import type { KubeContext, KubeState } from "./state.js";
 
@@ -29,9 +29,9 @@ export class Kubelet {
     node.used.cpu += pod.template.requests.cpu;
     node.used.memory += pod.template.requests.memory;
     node.used.pods += 1;
+    this.state.usageChanged();
     const wkey = pod.workload?.key;
     if (wkey) {
-      node.byWorkload.set(wkey, (node.byWorkload.get(wkey) ?? 0) + 1);
       const z = this.state.zoneCounts.get(wkey);
       if (z) z.set(node.zone, (z.get(node.zone) ?? 0) + 1);
     }
@@ -53,7 +53,8 @@ export class Kubelet {
   /** Containers start after startSeconds; the readiness probe passes readySeconds later. */
   #start(pod: PodRec, node: NodeRec): void {
     const t = pod.template;
-    pod.timers.push(
+    this.#timer(
+      pod,
       this.ctx.clock.after(t.startSeconds * 1000, () => {
         if (pod.gone || pod.deletionAt !== undefined) return;
         pod.phase = "Running";
@@ -64,10 +65,10 @@ export class Kubelet {
         // turns Ready once the node does.
         const probe = () => {
           if (pod.gone || pod.deletionAt !== undefined || node.deleted) return;
-          if (!node.ready) return void pod.timers.push(this.ctx.clock.after(5_000, probe));
+          if (!node.ready) return this.#timer(pod, this.ctx.clock.after(5_000, probe));
           this.setReady(pod, true);
         };
-        pod.timers.push(this.ctx.clock.after(t.readySeconds * 1000, probe));
+        this.#timer(pod, this.ctx.clock.after(t.readySeconds * 1000, probe));
       }),
     );
   }
@@ -110,7 +111,16 @@ export class Kubelet {
       pod.template.preStopSeconds + this.ctx.timings.shutdownSeconds,
       grace,
     );
-    pod.timers.push(this.ctx.clock.after(stopAfter * 1000, () => this.removePod(pod)));
+    this.#timer(
+      pod,
+      this.ctx.clock.after(stopAfter * 1000, () => this.removePod(pod)),
+    );
+  }
+
+  /** Keep a timer with its pod (most pods of a big world never have one). */
+  #timer(pod: PodRec, timer: { cancel(): void }): void {
+    if (pod.timers === NO_TIMERS) pod.timers = [timer];
+    else pod.timers.push(timer);
   }
 
   /** The pod object is gone (containers stopped, or garbage-collected with its node). */
@@ -119,9 +129,9 @@ export class Kubelet {
     if (isPodReady(pod) && pod.workload) this.ctx.availability.change(pod.workload.key, -1);
     pod.gone = true;
     for (const t of pod.timers) t.cancel();
-    pod.timers = [];
+    pod.timers = NO_TIMERS;
     this.state.pending.delete(pod);
-    const key = `${pod.namespace}/${pod.name}`;
+    const key = pod.key;
     if (this.state.pods.get(key) === pod) this.state.pods.delete(key);
     this.#release(pod);
     for (const pdb of pod.pdbs) {
@@ -145,9 +155,9 @@ export class Kubelet {
     node.used.cpu -= pod.template.requests.cpu;
     node.used.memory -= pod.template.requests.memory;
     node.used.pods -= 1;
+    this.state.usageChanged();
     const wkey = pod.workload?.key;
     if (wkey) {
-      node.byWorkload.set(wkey, (node.byWorkload.get(wkey) ?? 1) - 1);
       const z = this.state.zoneCounts.get(wkey);
       if (z) z.set(node.zone, (z.get(node.zone) ?? 1) - 1);
     }

@@ -85,7 +85,6 @@ export class NodeLifecycle {
       capacity: { ...input.capacity },
       used: { cpu: 0, memory: 0, pods: 0 },
       pods: new Set(),
-      byWorkload: new Map(),
       deleted: false,
     };
   }

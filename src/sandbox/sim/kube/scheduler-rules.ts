@@ -85,15 +85,32 @@ export function unfit(node: NodeRec, pod: PodTemplate): string | undefined {
 
 /**
  * Lower is better. PreferNoSchedule taints the pod does not tolerate weigh most (the scheduler
- * avoids such nodes unless nothing else fits); then spreading the workload over nodes and
- * zones; then the least allocated node.
+ * avoids such nodes unless nothing else fits); then spreading the workload over nodes
+ * (`sameWorkload`: its pods on this node) and zones; then the least allocated node.
  */
 export function score(
   node: NodeRec,
   pod: PodTemplate,
-  workloadKey: string | undefined,
-  zoneCounts: Map<string, number> | undefined,
+  spread: { sameWorkload: number; zoneCounts: Map<string, number> | undefined } | undefined,
 ): number {
+  let s = preferPenalty(node, pod);
+  if (spread) {
+    s += 10_000 * spread.sameWorkload;
+    s += 1_000 * (spread.zoneCounts?.get(node.zone) ?? 0);
+  }
+  s += loadTerm(node);
+  return s;
+}
+
+/** The score's last term: how allocated the node is, 0 to 100 (CPU and memory alike). */
+export function loadTerm(node: NodeRec): number {
+  const cpu = node.capacity.cpu ? node.used.cpu / node.capacity.cpu : 0;
+  const mem = node.capacity.memory ? node.used.memory / node.capacity.memory : 0;
+  return Math.round(((cpu + mem) / 2) * 100);
+}
+
+/** The score's first term: 1,000,000 per PreferNoSchedule taint the pod does not tolerate. */
+export function preferPenalty(node: NodeRec, pod: PodTemplate): number {
   let s = 0;
   for (const taint of node.taints)
     if (taint.effect === "PreferNoSchedule") {
@@ -101,12 +118,5 @@ export function score(
       for (const t of pod.tolerations) if (tolerates(t, taint)) ok = true;
       if (!ok) s += 1_000_000;
     }
-  if (workloadKey) {
-    s += 10_000 * (node.byWorkload.get(workloadKey) ?? 0);
-    s += 1_000 * (zoneCounts?.get(node.zone) ?? 0);
-  }
-  const cpu = node.capacity.cpu ? node.used.cpu / node.capacity.cpu : 0;
-  const mem = node.capacity.memory ? node.used.memory / node.capacity.memory : 0;
-  s += Math.round(((cpu + mem) / 2) * 100);
   return s;
 }

@@ -41,8 +41,20 @@ export interface Watcher<T> {
   stream: WatchSink<T>;
 }
 
+const [DASH, FOUR, LOWER_A] = ["-", "4", "a"].map((c) => c.charCodeAt(0)) as [
+  number,
+  number,
+  number,
+];
+
 export class KubeState {
   rv = 1000;
+  /**
+   * Moves whenever something the scheduler's scan reads changes: a node added, removed, Ready
+   * or not, patched (taints, cordon, labels), or a pod bound to or released from one. The
+   * placement index (placement.ts) is rebuilt when it has moved.
+   */
+  version = 0;
   readonly nodes = new Map<string, NodeRec>();
   /** namespace/name → pod */
   readonly pods = new Map<string, PodRec>();
@@ -57,6 +69,7 @@ export class KubeState {
   nodeWatchers: Watcher<Node>[] = [];
   podWatchers: Watcher<Pod>[] = [];
   #uid = 0;
+  readonly #uidCodes: number[] = [];
   #nodeOrder: NodeRec[] = [];
   #nodeOrderDirty = true;
   #open: NodeRec[] = [];
@@ -68,13 +81,29 @@ export class KubeState {
     return ++this.rv;
   }
   uid(): string {
-    return `${(++this.#uid).toString(16).padStart(8, "0")}-${this.random.hex(4)}-4${this.random.hex(3)}-a${this.random.hex(3)}-${this.random.hex(12)}`;
+    // The same draws in the same order as ever (4, 3, 3, 12 digits), made into one flat string
+    // at once: a world makes millions of these.
+    const r = this.random;
+    const codes = this.#uidCodes;
+    codes.length = 0;
+    const head = (++this.#uid).toString(16).padStart(8, "0");
+    for (let i = 0; i < head.length; i++) codes.push(head.charCodeAt(i));
+    codes.push(DASH);
+    r.hexCodes(codes, 4);
+    codes.push(DASH, FOUR);
+    r.hexCodes(codes, 3);
+    codes.push(DASH, LOWER_A);
+    r.hexCodes(codes, 3);
+    codes.push(DASH);
+    r.hexCodes(codes, 12);
+    return String.fromCharCode.apply(null, codes);
   }
 
   // ---------------------------------------------------------------- node indexes
 
   /** A new node: stored, and placed in name order in place (binary search), not by re-sorting. */
   addNode(node: NodeRec): void {
+    this.version++;
     this.nodes.set(node.name, node);
     this.#openDirty = true;
     if (this.#nodeOrderDirty) return;
@@ -91,6 +120,7 @@ export class KubeState {
 
   /** A node object went away. */
   removeNode(node: NodeRec): void {
+    this.version++;
     this.#openDirty = true;
     this.nodes.delete(node.name);
     if (!this.#nodeOrderDirty) {
@@ -101,7 +131,13 @@ export class KubeState {
 
   /** A node's readiness, taints or schedulability changed: which nodes are open may too. */
   nodeChanged(): void {
+    this.version++;
     this.#openDirty = true;
+  }
+
+  /** A pod was bound to a node or released from it: the node's usage changed. */
+  usageChanged(): void {
+    this.version++;
   }
 
   /** Nodes in a stable order (by name) for listing and for the scheduler's rotation. */
