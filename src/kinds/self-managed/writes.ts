@@ -5,7 +5,8 @@
 import { isLostAnswer, type AsgInstance } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
 
-const TRIES = 4;
+/** As many tries as resilient.ts gives any call that got no answer. */
+const TRIES = 6;
 
 /** The instance as the group sees it now, or undefined once it is no longer the group's. */
 async function member(
