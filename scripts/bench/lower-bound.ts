@@ -14,7 +14,13 @@
 //    longer of the two. The last wave is the surge's own nodes: no replacement, the interval
 //    only.
 // A replacement's boot is the timings' boot + register + nodeReady, its jitter taken as zero.
+// PodDisruptionBudgets bound it from another side: a budget's pods on the nodes to replace can
+// leave at most `disruptionsAllowed` at a time, and each must wait until a pod that left is
+// replaced by a Ready one (scheduled, started, ready). After the surge is up, the slowest budget
+// needs ceil(pods / allowed) such turns; the roll takes at least that, whatever the waves do.
 import { VALIDATION_PERIOD_MS } from "../../src/roll/validate.js";
+import type { PdbRec } from "../../src/sandbox/model/records.js";
+import { pdbStatus } from "../../src/sandbox/sim/kube/disruption.js";
 import type { World } from "../../src/sandbox/world/world.js";
 
 export interface BoundInput {
@@ -26,11 +32,16 @@ export interface BoundInput {
   intervalMs: number;
   count: number;
   bootMs: number;
+  /** The slowest PodDisruptionBudget's turns, ms (pdbSerialOf). */
+  pdbSerialMs: number;
 }
 
 export interface Bound {
   totalMs: number;
-  /** The terms, ms: they add up to the total. */
+  /** What binds: the waves' sum, or the slowest PodDisruptionBudget after the surge boot. */
+  binding: "waves" | "pdb";
+  /** The terms of the waves' sum, ms; with `pdb` binding, the total is surgeBoot + canary + pdbSerial. */
+  pdbSerial: number;
   terms: {
     surgeBoot: number;
     canary: number;
@@ -58,8 +69,36 @@ export function lowerBound(i: BoundInput): Bound {
     replacementBoots: (waves - 1) * Math.max(i.intervalMs, i.bootMs),
     lastInterval: i.intervalMs,
   };
-  const totalMs = Object.values(terms).reduce((a, b) => a + b, 0);
-  return { totalMs, terms, waves };
+  const wavesMs = Object.values(terms).reduce((a, b) => a + b, 0);
+  const pdbMs = terms.surgeBoot + terms.canary + i.pdbSerialMs;
+  const binding = pdbMs > wavesMs ? "pdb" : "waves";
+  return { totalMs: Math.max(wavesMs, pdbMs), binding, pdbSerial: i.pdbSerialMs, terms, waves };
+}
+
+/**
+ * The longest any PodDisruptionBudget holds the roll: its pods on `nodes` leave at most
+ * `disruptionsAllowed` at a time (as at rest, every pod healthy), each turn lasting until a
+ * replacement pod is scheduled, started and Ready. A budget that allows nothing is left out
+ * (only force gets past it).
+ */
+export function pdbSerialOf(world: World, nodes: string[]): number {
+  const t = world.scenario.timings;
+  const moving = new Map<PdbRec, { pods: number; turnS: number }>();
+  for (const name of nodes)
+    for (const p of world.kube.nodes.get(name)?.pods ?? []) {
+      if (p.workload?.kind === "DaemonSet") continue;
+      const turnS = t.scheduler + p.template.startSeconds + p.template.readySeconds;
+      for (const pdb of p.pdbs) {
+        const m = moving.get(pdb) ?? { pods: 0, turnS: 0 };
+        moving.set(pdb, { pods: m.pods + 1, turnS: Math.max(m.turnS, turnS) });
+      }
+    }
+  let longest = 0;
+  for (const [pdb, m] of moving) {
+    const allowed = pdbStatus(pdb, world.clock.nowMs()).disruptionsAllowed;
+    if (allowed > 0) longest = Math.max(longest, Math.ceil(m.pods / allowed) * m.turnS * 1000);
+  }
+  return longest;
 }
 
 /** Each node's slowest pod shutdown, as the sandbox's kubelet times a graceful deletion. */

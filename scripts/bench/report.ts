@@ -37,12 +37,12 @@ export function printPlans(rows: PlanFigures[], header: boolean): void {
 
 function printRoll(f: RollFigures): void {
   const b = f.lowerBound;
+  const waves = Object.entries(b.terms)
+    .map(([k, v]) => `${k} ${s(v)}`)
+    .join(" + ");
+  const pdb = `surgeBoot ${s(b.terms.surgeBoot)} + canary ${s(b.terms.canary)} + pdbSerial ${s(b.pdbSerial)}`;
   console.log(
-    `\n${n(f.nodes)} nodes — lower bound ${min(f.lowerBoundMinutes)} over ${b.waves} waves: ${Object.entries(
-      b.terms,
-    )
-      .map(([k, v]) => `${k} ${s(v)}`)
-      .join(" + ")}`,
+    `\n${n(f.nodes)} nodes — lower bound ${min(f.lowerBoundMinutes)}, the larger of ${b.waves} waves: ${waves}${b.binding === "waves" ? " (binds)" : ""}; and the slowest PodDisruptionBudget: ${pdb}${b.binding === "pdb" ? " (binds)" : ""}`,
   );
   const total = CATEGORIES.reduce((a, c) => a + f.criticalPath[c], 0);
   console.log(

@@ -9,7 +9,7 @@ import { EventLog } from "../../src/ports/index.js";
 import { generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { CATEGORIES, criticalPath, type Split } from "./critical-path.js";
-import { bootOf, lowerBound, shutdownOf, type Bound } from "./lower-bound.js";
+import { bootOf, lowerBound, pdbSerialOf, shutdownOf, type Bound } from "./lower-bound.js";
 import { requestsSince, type Requests } from "./requests.js";
 import { snapshotBefore, traceOf } from "./trace.js";
 
@@ -92,6 +92,7 @@ export async function measureRoll(nodes: number): Promise<RollFigures> {
   if (!plan) throw new Error(`no plan for ${group}`);
   const before = snapshotBefore(world, group);
   const shutdownMs = shutdownOf(world, before.nodes);
+  const pdbSerialMs = pdbSerialOf(world, before.nodes);
   const calls = new Map(world.calls);
   const log = new EventLog(world.clock);
   const t0 = performance.now();
@@ -108,6 +109,7 @@ export async function measureRoll(nodes: number): Promise<RollFigures> {
     canary: plan.schedule.waves[0]?.canary === true,
     ...ROLL_SETTINGS,
     bootMs: bootOf(world),
+    pdbSerialMs,
   });
   const requests = requestsSince(world.calls, calls);
   const replaced = plan.replacements.length;

@@ -210,6 +210,7 @@ describe("the lower bound", () => {
       intervalMs: 15 * s,
       count: 2,
       bootMs: 90 * s,
+      pdbSerialMs: 0,
     });
     // 3 waves; slowest first: [30, 20 | 10, 5 | 0] → 30 + 10 + 0 = 40 s of pod shutdown.
     expect(b.waves).toBe(3);
@@ -223,6 +224,27 @@ describe("the lower bound", () => {
       lastInterval: 15 * s,
     });
     expect(b.totalMs).toBe(480 * s);
+    expect(b.binding).toBe("waves");
+  });
+
+  it("is the slowest PodDisruptionBudget's turns after the surge when those take longer", () => {
+    const input = {
+      shutdownMs: [10 * s],
+      window: 1,
+      canary: false,
+      postDrainDelayMs: 0,
+      intervalMs: 0,
+      count: 1,
+      bootMs: 90 * s,
+    };
+    expect(lowerBound({ ...input, pdbSerialMs: 5 * s })).toMatchObject({
+      binding: "waves",
+      totalMs: 100 * s,
+    });
+    expect(lowerBound({ ...input, pdbSerialMs: 600 * s })).toMatchObject({
+      binding: "pdb",
+      totalMs: 690 * s,
+    });
   });
 
   it("takes a node's slowest pod shutdown as the sandbox times it, DaemonSets aside", () => {
