@@ -11,7 +11,7 @@
 import { matchesSelector } from "../plan/index.js";
 import { abortError, listAll, pageOf, type Pod } from "../ports/index.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
-import { guardedWatch } from "./watch.js";
+import { guardedWatch, WATCH_TIMEOUT_SECONDS, watchBackoffMs } from "./watch.js";
 
 export interface DrainOptions {
   group: string;
@@ -236,6 +236,7 @@ async function waitGone(
     const uid = uids.get(podId(p));
     return uids.has(podId(p)) && (!uid || !p.metadata.uid || uid === p.metadata.uid);
   };
+  let failures = 0;
   try {
     while (!stop.aborted) {
       try {
@@ -250,11 +251,13 @@ async function waitGone(
               fieldSelector: `spec.nodeName=${node}`,
               resourceVersion: now.resourceVersion,
               allowWatchBookmarks: true,
+              timeoutSeconds: WATCH_TIMEOUT_SECONDS,
               signal,
             }),
           stop,
         );
         for await (const e of watch) {
+          failures = 0;
           if (e.type === "BOOKMARK") continue;
           // Gone, or replaced by a pod of the same name (another UID).
           if (uids.has(podId(e.object)) && (e.type === "DELETED" || !same(e.object)))
@@ -265,7 +268,8 @@ async function waitGone(
         await ctx.clock.sleep(1000, stop);
       } catch (e) {
         if (isAbort(e) || stop.aborted) break;
-        await ctx.clock.sleep(1000, stop).catch(() => undefined);
+        // A 429 waits out its Retry-After; other failures back off (roll/watch.ts).
+        await ctx.clock.sleep(watchBackoffMs(e, failures++), stop).catch(() => undefined);
       }
     }
     if (ctx.signal.aborted) throw new RollError("Cancelled", `cancelled while ${node} drained`);

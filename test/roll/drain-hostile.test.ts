@@ -2,7 +2,7 @@
 // no controller, pods recreated under the same name, pods several budgets select, budgets that
 // ask to come back in 10 s, and API throttling told apart from a budget's refusal.
 import { describe, expect, it } from "vitest";
-import { EventLog, type RollEvent } from "../../src/ports/index.js";
+import { EventLog, KubeApiError, type RollEvent } from "../../src/ports/index.js";
 import { RollError, type RollContext } from "../../src/roll/context.js";
 import { drainNode } from "../../src/roll/drain.js";
 import { cordon } from "../../src/roll/marks.js";
@@ -143,5 +143,32 @@ describe("drain, as kubectl drain does it", () => {
     expect(world.timeline.of("api.throttled").length).toBeGreaterThan(0);
     expect(notes.some((n) => /^throttled POST pods\/eviction/.test(n))).toBe(true);
     expect(ofType(events, "eviction.blocked")).toEqual([]);
+  });
+
+  it("asks the pod watch to end in time, and waits out a 429's Retry-After before watching again", async () => {
+    // A pod that takes 20 s to go: the drain is still waiting when the watch is refused.
+    const { world, ctx } = setup([
+      { kind: "Deployment", name: "web", replicas: 3, preStop: 20, terminationGracePeriod: 60 },
+    ]);
+    const watches: { at: number; timeoutSeconds?: number }[] = [];
+    const cluster = world.cluster;
+    const watchPods: typeof cluster.watchPods = (ns, opts) => {
+      watches.push({ at: world.clock.nowMs(), timeoutSeconds: opts?.timeoutSeconds });
+      if (watches.length === 1)
+        throw new KubeApiError(429, "TooManyRequests", "too many requests", 7);
+      return cluster.watchPods(ns, opts);
+    };
+    ctx.cluster = new Proxy(cluster, {
+      get: (target, key) => {
+        if (key === "watchPods") return watchPods;
+        const v = Reflect.get(target, key) as unknown;
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const e = await drain(world, ctx, nodeOf(world, "web"));
+    expect(e).toMatchObject({ evicted: 1 });
+    expect(watches.length).toBeGreaterThanOrEqual(2);
+    expect(watches.every((w) => w.timeoutSeconds !== undefined && w.timeoutSeconds > 0)).toBe(true);
+    expect(watches[1]!.at - watches[0]!.at).toBeGreaterThanOrEqual(7000);
   });
 });
