@@ -96,9 +96,7 @@ async function selectFiles(
     let changed = decision.changedFiles;
     if (!changed && pullRequest !== undefined) changed = await gh.pullFiles(pullRequest);
     if (!changed) {
-      info(
-        "the push's changed files are not all known: applying every policy the input names",
-      );
+      info("the push's changed files are not all known: applying every policy the input names");
       return { files: expanded, ...(pullRequest !== undefined && { pullRequest }) };
     }
     const n = narrowToChanged(inputs.policy, expanded, changed, false);

@@ -119,9 +119,7 @@ async function planOne(
 ): Promise<PolicyOutcome> {
   const p = loadPolicyFile(file, ctx.env.workspace);
   for (const d of diagnosticsOf(p))
-    info(
-      `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.path ? `${d.path}: ` : ""}${d.message}`,
-    );
+    info(`${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.path ? `${d.path}: ` : ""}${d.message}`);
   if (!p.load.ok) {
     await reportInvalid(ctx, p, target);
     return { file, name: p.name, result: "invalid", hasChanges: false, message: "invalid policy" };
