@@ -70,3 +70,31 @@ describe("noderoll plan against sandbox serve", () => {
     ).toBe(true);
   });
 });
+
+describe("noderoll plan --rehearse against sandbox serve", () => {
+  it("rehearses on a twin in the process: reads only, not one mutating request to the cluster", async () => {
+    const before = server.log.entries.length;
+    const r = await cli([
+      "plan",
+      "--policy",
+      "policies/demo.yaml",
+      "--kubeconfig",
+      server.env.KUBECONFIG as string,
+      "--rehearse",
+      "--format",
+      "json",
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as {
+      rehearsal: { result: string; groups: { group: string }[]; workloads: { name: string }[] };
+    };
+    expect(plan.rehearsal.result).toBe("success");
+    expect(plan.rehearsal.groups.map((g) => g.group)).toEqual(["system", "ingress", "workers"]);
+    expect(plan.rehearsal.workloads.map((w) => w.name)).toContain("legacy");
+    const entries = server.log.entries.slice(before);
+    expect(entries.length).toBeGreaterThan(0);
+    expect(server.log.mutating().filter((e) => entries.includes(e))).toEqual([]);
+    // The twin's roll made hundreds of requests; none of them left the process.
+    expect(entries.filter((e) => e.face === "kubernetes" && /eviction/.test(e.path))).toEqual([]);
+  });
+});
