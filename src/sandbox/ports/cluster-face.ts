@@ -23,6 +23,7 @@ import type { LeaseRec, NodeRec, PodRec, WorkloadRec } from "../model/records.js
 import { toNode, toPdb, toPod } from "../sim/kube/convert.js";
 import type { KubeSim } from "../sim/kube/kube.js";
 import type { ApiGate } from "./api-gate.js";
+import { PodOrder } from "./pod-order.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { serveLifetime, WatchStream } from "./watch-stream.js";
 
@@ -55,16 +56,20 @@ export class SandboxCluster implements SandboxClusterApi {
    * what happened in between.
    */
   readonly #lastChange = { nodes: 0, pods: 0 };
+  readonly #order: PodOrder;
 
   constructor(private readonly view: ClusterView) {
     const k = view.kube;
+    this.#order = new PodOrder(k.pods);
     // A deletion keeps the object's last version: each event takes a version of its own.
-    const tap = (kind: "nodes" | "pods") => ({
+    k.addNodeWatcher({
       filter: () => true,
-      stream: { push: () => void (this.#lastChange[kind] = k.nextRv()) },
+      stream: { push: () => void (this.#lastChange.nodes = k.nextRv()) },
     });
-    k.addNodeWatcher(tap("nodes"));
-    k.addPodWatcher(tap("pods"));
+    k.onPodEvent((type, p) => {
+      this.#lastChange.pods = k.nextRv();
+      if (type !== "MODIFIED") this.#order.changed(`${p.namespace}/${p.name}`);
+    });
   }
 
   #fromVersion(kind: "nodes" | "pods", opts: WatchOptions | undefined): void {
@@ -91,10 +96,7 @@ export class SandboxCluster implements SandboxClusterApi {
     );
   }
 
-  #page<T extends { metadata: { name: string; namespace?: string } }>(
-    items: T[],
-    opts: ListOptions | undefined,
-  ): List<T> {
+  #page<R, T = R>(items: R[], opts: ListOptions | undefined, convert?: (r: R) => T): List<T> {
     const rv = String(this.view.kube.rv);
     const limit = opts?.resourceVersion === "0" ? 0 : (opts?.limit ?? 0);
     let offset = 0;
@@ -103,11 +105,12 @@ export class SandboxCluster implements SandboxClusterApi {
       if (!m) throw new KubeApiError(400, "BadRequest", "continue key is not valid");
       offset = Number(m[1]);
     }
+    const out = (page: R[]) => (convert ? page.map(convert) : (page as unknown as T[]));
     if (limit <= 0 || offset + limit >= items.length)
-      return { items: items.slice(offset), metadata: { resourceVersion: rv } };
+      return { items: out(items.slice(offset)), metadata: { resourceVersion: rv } };
     const next = Buffer.from(`o${offset + limit}`).toString("base64url");
     return {
-      items: items.slice(offset, offset + limit),
+      items: out(items.slice(offset, offset + limit)),
       metadata: { resourceVersion: rv, continue: next },
     };
   }
@@ -188,15 +191,21 @@ export class SandboxCluster implements SandboxClusterApi {
     const k = this.view.kube;
     // Served from the node index when the field selector names a node, as the watch cache would.
     const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
-    let pods: PodRec[];
-    if (m) pods = [...(k.nodes.get(m[1] as string)?.pods ?? [])];
-    else pods = [...k.pods.values()];
-    if (namespace !== undefined) pods = pods.filter((p) => p.namespace === namespace);
-    return pods.sort((a, b) => (a.namespace + "/" + a.name < b.namespace + "/" + b.name ? -1 : 1));
+    if (m) {
+      const pods = byName([...(k.nodes.get(m[1] as string)?.pods ?? [])]);
+      return namespace === undefined ? pods : pods.filter((p) => p.namespace === namespace);
+    }
+    const keys = namespace === undefined ? this.#order.keys() : this.#order.inNamespace(namespace);
+    return keys.map((key) => k.pods.get(key) as PodRec);
   }
 
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
     this.#gate("core.listPods");
+    const k = this.view.kube;
+    // Every pod, in pages: only the page asked for is looked at (a cluster-wide list in pages
+    // costs the cluster's pods once, not once per page).
+    if (namespace === undefined && !opts?.labelSelector && !opts?.fieldSelector)
+      return this.#page(this.#order.keys(), opts, (key) => toPod(k.pods.get(key) as PodRec));
     const filter = this.#podFilter(namespace, opts);
     return this.#page(
       this.#pods(namespace, opts)
@@ -418,4 +427,11 @@ export class SandboxCluster implements SandboxClusterApi {
       throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
     this.view.timeline.record("lease.delete", { lease: key });
   }
+}
+
+/** Pods in "namespace/name" order, each key built once. */
+function byName(pods: PodRec[]): PodRec[] {
+  const keyed = pods.map((p) => ({ p, key: `${p.namespace}/${p.name}` }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : 1));
+  return keyed.map((x) => x.p);
 }
