@@ -10,8 +10,23 @@ import { World } from "../sandbox/world/world.js";
 import type { LiveCluster } from "./live.js";
 import { rehearsalReport } from "./report.js";
 import { twinScenario } from "./twin.js";
+import { NEVER_READY_TWIN_S } from "./workloads.js";
+import type { ScenarioInput } from "../sandbox/scenarios/schema.js";
 import type { Rehearsal } from "../plan/index.js";
 import { RehearsalWatch } from "./watch.js";
+
+/**
+ * A scenario starts with every pod Ready; the pods of a workload that is not Ready live (and
+ * never becomes so: its `ready` is longer than any rehearsal) start un-Ready in the twin too,
+ * so the budgets that count them are as closed as they are live.
+ */
+function unready(world: World, scenario: ScenarioInput): void {
+  for (const w of scenario.workloads ?? []) {
+    if (Number(w.ready ?? 0) < NEVER_READY_TWIN_S) continue;
+    const rec = world.kube.workloads.get(`${w.kind}/${w.namespace ?? "default"}/${w.name}`);
+    for (const p of rec?.pods ?? []) world.kube.setPodReady(p, false);
+  }
+}
 
 /** A roll that has not ended after this much virtual time is reported as such. */
 const LIMIT_MS = 7 * 86_400_000;
@@ -33,6 +48,7 @@ export async function rehearse(
 ): Promise<{ rehearsal: Rehearsal; events: RollEvent[] }> {
   const twin = twinScenario(input.snapshot, input.live, input.timings);
   const world = World.from(twin.scenario);
+  unready(world, twin.scenario);
   const log = new EventLog(world.clock);
   const watch = new RehearsalWatch(world);
   const result = await world.run(

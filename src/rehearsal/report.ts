@@ -33,21 +33,36 @@ function groups(events: RollEvent[], start: number): Rehearsal["groups"] {
   return out;
 }
 
-/** Pods a PodDisruptionBudget kept from evicting, from the first refusal to the drain's end. */
-function pdbStalls(events: RollEvent[], start: number, end: number): RehearsalStall[] {
+/**
+ * Pods a PodDisruptionBudget kept from evicting, from the first refusal to their node's drain's
+ * end. The twin's own record of the refusals counts: an EKS managed group's drain is EKS's, and
+ * the roll learns what held it only when the update has failed.
+ */
+function pdbStalls(
+  world: World,
+  events: RollEvent[],
+  start: number,
+  end: number,
+): RehearsalStall[] {
   const out: RehearsalStall[] = [];
-  for (const e of events) {
-    if (e.type !== "eviction.blocked" || out.some((s) => s.object === e.pod)) continue;
-    const done = events.find(
-      (x) => x.type === "node.drain.end" && x.node === e.node && at(x) >= at(e),
-    );
+  const seen = new Set<string>();
+  const timeline = world.timeline.events;
+  for (const e of timeline) {
+    if (e.type !== "eviction.blocked" || typeof e.pod !== "string" || seen.has(e.pod)) continue;
+    seen.add(e.pod);
+    const node = typeof e.node === "string" ? e.node : "";
+    const done =
+      timeline.find((x) => x.type === "node.drain.end" && x.node === node && x.at >= e.at)?.at ??
+      events
+        .filter((x) => x.type === "node.drain.end" && x.node === node && at(x) >= e.at)
+        .map(at)[0];
     out.push({
       kind: "pdb",
       object: e.pod,
-      by: e.pdb,
-      node: e.node,
-      fromMs: at(e) - start,
-      forMs: (done ? at(done) : end) - at(e),
+      ...(typeof e.pdb === "string" && { by: e.pdb }),
+      node,
+      fromMs: e.at - start,
+      forMs: (done ?? end) - e.at,
     });
   }
   return out;
@@ -134,7 +149,7 @@ export function rehearsalReport(
     groups: groups(events, start),
     workloads: workloads(world, start, end),
     stalls: [
-      ...pdbStalls(events, start, end),
+      ...pdbStalls(world, events, start, end),
       ...watch.pending.map((p) => ({
         kind: "pending" as const,
         object: p.workload,

@@ -49,6 +49,25 @@ export function podStartup(
   return s > 0 && s < PLAUSIBLE_S ? s : undefined;
 }
 
+/**
+ * A pod scheduled this long ago (seconds) and still not Ready is taken to stay so: the twin's
+ * copy never becomes Ready, and a PodDisruptionBudget it counts toward stays as closed as live.
+ */
+export const NEVER_READY_S = PLAUSIBLE_S;
+
+/** Scheduled long ago and not Ready now: it is not about to be. */
+export function stuckUnready(
+  p: { status: { phase?: string; conditions?: Condition[]; startTime?: string } },
+  now: number,
+): boolean {
+  if (p.status.phase !== "Running" && p.status.phase !== "Pending") return false;
+  if (p.status.conditions?.some((c) => c.type === "Ready" && c.status === "True")) return false;
+  // When it was scheduled, or else when the kubelet took it (startTime).
+  const since =
+    transition(p.status.conditions, "PodScheduled") ?? Date.parse(p.status.startTime ?? "");
+  return Number.isFinite(since) && (now - since) / 1000 > NEVER_READY_S;
+}
+
 export function median(xs: number[]): number | undefined {
   if (xs.length === 0) return undefined;
   const s = [...xs].sort((a, b) => a - b);

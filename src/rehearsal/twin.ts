@@ -159,7 +159,7 @@ export function twinScenario(
     zones: zones.length > 0 ? zones : ["a"],
     timings: timings.values,
     nodeGroups: snapshot.groups.map((g) => group(g, live)),
-    workloads: twinWorkloads(live, timings),
+    workloads: twinWorkloads(live, timings, snapshot.takenAt.getTime()),
     pdbs: twinPdbs(live),
   };
   return { scenario, timings };

@@ -5,7 +5,10 @@ import { parseCpu, parseMemory, formatCpu, formatMemory } from "../sandbox/model
 import type { ScenarioInput } from "../sandbox/scenarios/schema.js";
 import type { Pod, Workload } from "../ports/index.js";
 import type { LiveCluster } from "./live.js";
-import { median, podStartup, type Timings } from "./timings.js";
+import { median, podStartup, stuckUnready, type Timings } from "./timings.js";
+
+/** Longer than any rehearsal runs (seconds): a pod that is never Ready. */
+export const NEVER_READY_TWIN_S = 365 * 86_400;
 
 type WorkloadInput = NonNullable<ScenarioInput["workloads"]>[number];
 type PdbInput = NonNullable<ScenarioInput["pdbs"]>[number];
@@ -80,6 +83,8 @@ function workload(
     Object.entries(p.metadata.labels ?? {}).filter(([k]) => !PER_POD.has(k)),
   );
   const startup = median(pods.flatMap((x) => podStartup(x, now) ?? []));
+  // Every pod of it scheduled long ago and still not Ready: its copies never become Ready.
+  const stuck = pods.every((x) => stuckUnready(x, now));
   return {
     kind: key.kind,
     name: key.name,
@@ -92,7 +97,7 @@ function workload(
     terminationGracePeriod: p.spec.terminationGracePeriodSeconds ?? 30,
     preStop: preStop(p),
     start: startup !== undefined ? Math.max(0, startup - t.pod.ready) : t.pod.start,
-    ready: t.pod.ready,
+    ready: stuck ? NEVER_READY_TWIN_S : t.pod.ready,
     readinessProbe: p.spec.containers.some((c) => c.readinessProbe !== undefined),
   };
 }
@@ -102,7 +107,7 @@ const SKIP = (p: Pod) =>
   p.status.phase === "Failed" ||
   p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined;
 
-export function twinWorkloads(live: LiveCluster, t: Timings, now = Date.now()): WorkloadInput[] {
+export function twinWorkloads(live: LiveCluster, t: Timings, now: number): WorkloadInput[] {
   const groups = new Map<string, { key: Key; pods: Pod[] }>();
   for (const p of live.pods) {
     if (SKIP(p)) continue;
