@@ -11,6 +11,9 @@ import type { RehearsalWatch } from "./watch.js";
 
 const at = (e: RollEvent) => Date.parse(e.t);
 
+/** Shorter waits are how drains and scheduling go, not stalls. */
+export const STALL_MS = 30_000;
+
 function groups(events: RollEvent[], start: number): Rehearsal["groups"] {
   const out: Rehearsal["groups"] = [];
   for (const e of events) {
@@ -56,13 +59,17 @@ function pdbStalls(
       events
         .filter((x) => x.type === "node.drain.end" && x.node === node && at(x) >= e.at)
         .map(at)[0];
+    const forMs = (done ?? end) - e.at;
+    // A refusal retried and granted within a scheduler's moment is how drains go: only a wait
+    // counts as a stall (as for pods Pending).
+    if (forMs < STALL_MS) continue;
     out.push({
       kind: "pdb",
       object: e.pod,
       ...(typeof e.pdb === "string" && { by: e.pdb }),
       node,
       fromMs: e.at - start,
-      forMs: (done ?? end) - e.at,
+      forMs,
     });
   }
   return out;

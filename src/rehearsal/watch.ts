@@ -2,6 +2,7 @@
 // workload, and for how long), the extra nodes the roll adds at its peak, and the API load it
 // causes — sampled every few virtual seconds, since none of it shows in the roll's events.
 import type { World } from "../sandbox/world/world.js";
+import { STALL_MS } from "./report.js";
 
 const EVERY_MS = 5_000;
 
@@ -77,7 +78,7 @@ export class RehearsalWatch {
   private close(key: string, o: { from: number; max: number }, now: number): void {
     this.open.delete(key);
     // A pod is Pending for a scheduler pass whenever it is replaced: only a wait counts.
-    if (now - o.from >= 30_000)
+    if (now - o.from >= STALL_MS)
       this.pending.push({
         workload: key,
         fromMs: o.from - this.start,
