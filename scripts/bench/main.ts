@@ -1,9 +1,13 @@
-// `npm run bench`: figures, printed, never asserted. Three parts:
+// `npm run bench`: figures, printed, never asserted. Four parts:
 //  1. the sandbox: an EKS-style update of a generated 1,000-node, 30,000-pod cluster;
 //  2. plan: wall time, peak memory and API requests on generated clusters of 1k / 5k / 20k nodes;
 //  3. roll: noderoll's orchestrated engine vs the lower bound for its budgets vs EKS's own
 //     managed update of the same cluster, in virtual time, with requests per replaced node.
-// Sizes can be narrowed with BENCH_PLAN_SIZES=1000,5000 and BENCH_ROLL_SIZES=100.
+//  4. rehearsal: `plan --rehearse` of a generated 5,000-node cluster (the read of every pod and
+//     the twin's whole roll), wall time.
+// Sizes can be narrowed with BENCH_PLAN_SIZES=1000,5000, BENCH_ROLL_SIZES=100 and
+// BENCH_REHEARSAL_NODES=1000; BENCH_PARTS=rehearsal runs only the parts named. The last line is
+// the figures as JSON (also written to the file BENCH_JSON names).
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
 import { buildPlan, observe } from "../../src/engine/index.js";
 import { addWorkloads } from "../../src/plan/index.js";
@@ -12,6 +16,12 @@ import { EventLog } from "../../src/ports/index.js";
 import { benchEksUpdate } from "../../src/sandbox/world/bench.js";
 import { generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { World } from "../../src/sandbox/world/world.js";
+import { observeAndPlan } from "../../src/engine/observe.js";
+import { readLiveCluster, rehearsePlan } from "../../src/rehearsal/index.js";
+import { writeFileSync } from "node:fs";
+
+/** The figures as JSON, for a machine to compare runs. */
+const figures: Record<string, unknown> = {};
 
 const sizes = (name: string, fallback: number[]) =>
   process.env[name] ? process.env[name]!.split(",").map(Number) : fallback;
@@ -193,7 +203,61 @@ async function rollPart(): Promise<void> {
   }
 }
 
+/**
+ * `plan --rehearse` of a generated cluster as a user pays for it, on top of the plan: the read
+ * of every node, pod and PDB, the twin built from it, and apply run on the twin to the end.
+ * Budgets a cluster this size would have: 10% surge per group, none unavailable.
+ */
+async function rehearsalPart(): Promise<void> {
+  const nodes = Number(process.env.BENCH_REHEARSAL_NODES ?? 5000);
+  console.log(`\n## 4. Rehearsal (plan --rehearse) of ${nodes} nodes, 30 pods per node`);
+  const world = new World(
+    generateScenario({
+      nodes,
+      groups: Math.max(4, Math.round(nodes / 250)),
+      podsPerNode: 30,
+      seed: 1,
+    }),
+  );
+  const policy = policyFor(world, `defaults: { maxSurge: "10%", maxUnavailable: 0 }\n`);
+  const planned = await world.run(observeAndPlan(policy, "bench.yaml", world));
+  const t0 = performance.now();
+  // The live cluster (here the sandbox) is read in its own virtual time; the twin runs in its own.
+  const live = await world.run(readLiveCluster(world));
+  const { plan } = await rehearsePlan(
+    world,
+    { policy, file: "bench.yaml", ...planned, options: {} },
+    { live },
+  );
+  const wallMs = Math.round(performance.now() - t0);
+  const r = plan.rehearsal!;
+  console.log(
+    `${Math.round(wallMs / 100) / 10} s wall (under 60 s wanted) for ${r.groups.length} groups rehearsed: ${r.result} in ${(r.durationMs / 60_000).toFixed(1)} virtual min, peak ${r.peakExtraNodes} extra nodes, ${r.stalls.length} stalls; peak RSS ${mib(rss())}`,
+  );
+  figures.rehearsal = {
+    nodes,
+    wallMs,
+    result: r.result,
+    virtualMs: r.durationMs,
+    peakRssMiB: Math.round(rss() / 1024 / 1024),
+  };
+}
+
+const PARTS: Record<string, () => Promise<void>> = {
+  sandbox: sandboxPart,
+  plan: planPart,
+  roll: rollPart,
+  rehearsal: rehearsalPart,
+};
+const chosen = process.env.BENCH_PARTS?.split(",") ?? Object.keys(PARTS);
+
 console.log(`noderoll bench — Node ${process.version}, ${new Date().toISOString()}`);
-await sandboxPart();
-await planPart();
-await rollPart();
+for (const name of chosen) {
+  const part = PARTS[name];
+  if (!part)
+    throw new Error(`BENCH_PARTS: no part "${name}"; parts: ${Object.keys(PARTS).join(", ")}`);
+  await part();
+}
+const json = JSON.stringify({ node: process.version, at: new Date().toISOString(), ...figures });
+console.log(`\n${json}`);
+if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, `${json}\n`);
