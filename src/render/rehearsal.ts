@@ -4,6 +4,7 @@
 import type { Plan, Rehearsal, RehearsalStall, RehearsalWorkload } from "../plan/index.js";
 import { estimate, plural } from "./words.js";
 
+const MAX_ROWS = 30;
 const id = (w: RehearsalWorkload) => `${w.kind}/${w.namespace}/${w.name}`;
 const dur = (ms: number) => estimate(ms).replace(/^~/, "");
 
@@ -51,13 +52,18 @@ function workloadRows(r: Rehearsal): string[] {
   );
   if (hit.length === 0)
     return ["Every Deployment and StatefulSet kept all its replicas Ready.", ""];
+  // The worst first, and no more than a reviewer reads (a big cluster has thousands).
+  const worst = [...hit].sort((a, b) => b.msAtZero - a.msAtZero || b.msBelowPdb - a.msBelowPdb);
   return [
     "| workload | ready at least | below its PDB | down |",
     "| --- | --: | --: | --: |",
-    ...hit.map(
-      (w) =>
-        `| \`${id(w)}\` | ${w.minReady} of ${w.desired} | ${w.msBelowPdb > 0 ? dur(w.msBelowPdb) : "-"} | ${w.msAtZero > 0 ? `**${dur(w.msAtZero)}**` : "-"} |`,
-    ),
+    ...worst
+      .slice(0, MAX_ROWS)
+      .map(
+        (w) =>
+          `| \`${id(w)}\` | ${w.minReady} of ${w.desired} | ${w.msBelowPdb > 0 ? dur(w.msBelowPdb) : "-"} | ${w.msAtZero > 0 ? `**${dur(w.msAtZero)}**` : "-"} |`,
+      ),
+    ...(worst.length > MAX_ROWS ? [`| … ${worst.length - MAX_ROWS} more | | | |`] : []),
     "",
   ];
 }
