@@ -1,10 +1,12 @@
-// `npm run bench`: figures, printed and written to out/bench.json, never asserted. Three parts:
+// `npm run bench`: figures, printed and written to out/bench.json, never asserted. Four parts:
 //  1. the sandbox: an EKS-style update of a generated 1,000-node, 30,000-pod cluster;
 //  2. plan: build, read (the sandbox's serving apart) and compute time, GC, peak memory and
 //     requests on generated clusters (BENCH_PLAN_SIZES, default 1k / 5k / 20k / 50k / 100k nodes);
 //  3. roll: noderoll's self-managed engine against the exact lower bound for its budgets and
 //     EKS's own managed update, with requests per replaced node by verb and resource and the
-//     roll's time split by what it waited for (BENCH_ROLL_SIZES, default 100 / 1,000).
+//     roll's time split by what it waited for (BENCH_ROLL_SIZES, default 100 / 1,000);
+//  4. rehearsal: `plan --rehearse` of a generated cluster, wall time on top of the plan
+//     (BENCH_REHEARSAL_SIZES, default 5,000 nodes).
 // Each measurement runs in a process of its own, with Node's default heap, so every size's
 // peak memory is its own and nothing leans on a raised heap limit.
 import { spawnSync } from "node:child_process";
@@ -13,7 +15,8 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { benchEksUpdate } from "../../src/sandbox/world/bench.js";
 import { measurePlan, type PlanFigures } from "./plan.js";
-import { printPlans, printRolls, printSandbox } from "./report.js";
+import { printPlans, printRehearsal, printRolls, printSandbox } from "./report.js";
+import { measureRehearsal, type RehearsalFigures } from "./rehearsal.js";
 import { measureRoll, type RollFigures } from "./roll.js";
 
 /** Sizes from the environment ("" runs none of that part), or the defaults. */
@@ -38,6 +41,7 @@ async function part(args: string[]): Promise<unknown> {
   if (name === "sandbox") return benchEksUpdate(Number(n), 30);
   if (name === "plan") return measurePlan(Number(n));
   if (name === "roll") return measureRoll(Number(n));
+  if (name === "rehearsal") return measureRehearsal(Number(n));
   throw new Error(`unknown bench part ${name}`);
 }
 
@@ -69,6 +73,12 @@ async function main(): Promise<void> {
     roll.push(child<RollFigures>("roll", String(n)));
     printRolls(roll.slice(-1), roll.length === 1);
   }
+  const rehearsal: RehearsalFigures[] = [];
+  for (const n of sizes("BENCH_REHEARSAL_SIZES", [5000])) {
+    const f = child<RehearsalFigures>("rehearsal", String(n));
+    rehearsal.push(f);
+    printRehearsal(f, rehearsal.length === 1);
+  }
   const out = resolve("out/bench.json");
   mkdirSync(resolve("out"), { recursive: true });
   const json = {
@@ -83,6 +93,7 @@ async function main(): Promise<void> {
     },
     plan,
     roll,
+    rehearsal,
   };
   writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
   console.log(`\nFigures written to ${out}`);

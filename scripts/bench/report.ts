@@ -2,6 +2,7 @@
 import type { BenchFigures } from "../../src/sandbox/world/bench.js";
 import { CATEGORIES } from "./critical-path.js";
 import type { PlanFigures } from "./plan.js";
+import type { RehearsalFigures } from "./rehearsal.js";
 import type { RollFigures } from "./roll.js";
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -71,4 +72,15 @@ export function printRolls(rows: RollFigures[], header: boolean): void {
     );
     printRoll(f);
   }
+}
+
+/** A rehearsal's row: `plan --rehearse`'s wall time on top of the plan, and what it found. */
+export function printRehearsal(f: RehearsalFigures, header: boolean): void {
+  if (header)
+    console.log(
+      "\n## 4. Rehearsal (plan --rehearse: read every pod, build the twin, roll it), wall time\n| nodes | wall | result | virtual | groups | stalls | peak extra nodes | peak RSS |\n| --: | --: | --- | --: | --: | --: | --: | --: |",
+    );
+  console.log(
+    `| ${n(f.nodes)} | ${s(f.wallMs)} | ${f.result} | ${f.virtualMinutes} min | ${f.groups} | ${f.stalls} | ${f.peakExtraNodes} | ${n(f.peakRssMiB)} MiB |`,
+  );
 }

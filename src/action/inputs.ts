@@ -16,6 +16,8 @@ export interface ActionInputs {
   comment: boolean;
   checkRun: boolean;
   ignoreWindow: boolean;
+  /** auto: rehearse pull requests' plans of clusters up to REHEARSE_AUTO_MAX_NODES nodes. */
+  rehearse: "auto" | boolean;
   /** Refs besides the default branch that may apply (globs). */
   applyRefs: string[];
 }
@@ -75,6 +77,10 @@ export function readInputs(get: (name: string) => string): ActionInputs {
     comment: bool(get, "comment", true),
     checkRun: bool(get, "check-run", true),
     ignoreWindow: bool(get, "ignore-window", false),
+    rehearse:
+      get("rehearse").toLowerCase() === "auto" || get("rehearse") === ""
+        ? "auto"
+        : bool(get, "rehearse", false),
     applyRefs: list(get("apply-refs")),
   };
 }

@@ -6,6 +6,8 @@ import * as core from "@actions/core";
 import { info } from "./log.js";
 import { stickyMarker } from "../adapters/github/sticky-comment.js";
 import { observeAndPlan } from "../engine/observe.js";
+import type { Clock, Cluster } from "../ports/index.js";
+import { REHEARSE_AUTO_MAX_NODES, rehearsePlan } from "../rehearsal/index.js";
 import { hasChanges } from "../plan/index.js";
 import {
   COMMENT_LIMIT,
@@ -111,6 +113,27 @@ async function reportPlan(
   ctx.summary.addFitted((d) => renderPlanMarkdown(plan, d, info));
 }
 
+/** The plan with its rehearsal, when asked for (or by default, for a pull request's small cluster). */
+async function maybeRehearse(
+  ctx: RunContext,
+  ports: { cluster: Cluster; clock: Clock },
+  input: Parameters<typeof rehearsePlan>[1],
+  target: PlanTarget,
+): Promise<Plan> {
+  const asked = ctx.inputs.rehearse;
+  const small = input.snapshot.clusterNodeCount <= REHEARSE_AUTO_MAX_NODES;
+  if (asked === false || (asked === "auto" && (target.pullRequest === undefined || !small)))
+    return input.plan;
+  try {
+    info(`rehearsing the roll on a twin of cluster ${input.policy.cluster.name}…`);
+    return (await rehearsePlan(ports, input, { signal: ctx.signal })).plan;
+  } catch (e) {
+    // A rehearsal that cannot run leaves the plan as it is: it never stops one.
+    core.warning(`${input.file}: the rehearsal could not run: ${errorMessage(e)}`);
+    return input.plan;
+  }
+}
+
 async function planOne(
   ctx: RunContext,
   file: string,
@@ -144,11 +167,12 @@ async function planOne(
       force: ctx.inputs.force,
       ...(ctx.inputs.groups && { groups: ctx.inputs.groups }),
     };
-    ({ plan } = await withReadProgress(
+    const planned = await withReadProgress(
       (l) => info(l.trimEnd()),
       (onProgress) =>
         observeAndPlan(policy, file, { ...ports, signal: ctx.signal }, options, onProgress),
-    ));
+    );
+    plan = await maybeRehearse(ctx, ports, { policy, file, ...planned, options }, target);
   } catch (e) {
     const message = `could not read the live state of cluster ${policy.cluster.name} (${policy.cluster.region}): ${errorMessage(e)}`;
     core.error(`${file}: ${message}`);

@@ -20,8 +20,10 @@ const COMMANDS: Record<string, string> = {
     Exit 0 valid, 1 invalid, 2 usage.`,
   plan: `plan --policy P [--sandbox S] [--format text|markdown|json] [--detailed-exitcode]
      [--groups a,b] [--force] [--kubeconfig PATH]
+     [--rehearse [--rehearse-events FILE.jsonl] [--rehearse-timing boot=90s,...]]
     What apply would do; changes nothing. Exit 0 (with --detailed-exitcode: 0 no changes,
-    2 changes), 1 error.`,
+    2 changes), 1 error. --rehearse also runs the roll on a sandbox twin of the cluster
+    in virtual time and shows what it does to every workload (docs/rehearsal.md).`,
   apply: `apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b] [--force --reason TEXT]
       [--max-duration 5h30m] [--ignore-window] [--lock-wait 10m] [--out DIR] [--kubeconfig PATH]
       [--quiet]

@@ -10,3 +10,4 @@ export * from "./summary.js";
 export * from "./types.js";
 export * from "./waves.js";
 export * from "./window.js";
+export * from "./rehearsal.js";

@@ -2,6 +2,7 @@
 // `--format json` (documented in docs/plan-json.md): keep it stable, add rather than change.
 import type { Role, RollSettings } from "../policy/index.js";
 import type { GroupKindId, UpdateConfig } from "../ports/index.js";
+import type { Rehearsal } from "./rehearsal.js";
 
 export type ReplaceReason =
   | { kind: "launch-template"; from: number | undefined; to: number }
@@ -147,4 +148,6 @@ export interface Plan {
   window?: PlanWindow;
   summary: PlanSummary;
   groups: GroupPlan[];
+  /** What the roll did on a twin of the cluster, when the plan was rehearsed (docs/rehearsal.md). */
+  rehearsal?: Rehearsal;
 }

@@ -230,6 +230,37 @@ export const WindowSchema = z
     description: "When apply may start replacing a node; an emergency dispatch may override it.",
   });
 
+/** What a rehearsal assumes where the cluster cannot say (docs/rehearsal.md). */
+export const REHEARSAL_TIMING_NAMES = [
+  "boot",
+  "bootJitter",
+  "register",
+  "nodeReady",
+  "terminate",
+  "nodeDelete",
+  "podShutdown",
+  "podStart",
+  "podReady",
+] as const;
+
+export const RehearsalSchema = z
+  .strictObject({
+    timings: z
+      .strictObject(
+        Object.fromEntries(
+          REHEARSAL_TIMING_NAMES.map((k) => [
+            k,
+            duration(`The rehearsal's ${k} timing (docs/rehearsal.md).`).optional(),
+          ]),
+        ) as Record<(typeof REHEARSAL_TIMING_NAMES)[number], z.ZodOptional<z.ZodType<string>>>,
+      )
+      .optional(),
+  })
+  .meta({
+    description:
+      "How a rehearsal (plan --rehearse) models this cluster where it cannot observe it: timings as durations.",
+  });
+
 export const PolicySchema = z
   .strictObject({
     apiVersion: leaf<typeof API_VERSION>(
@@ -263,6 +294,7 @@ export const PolicySchema = z
     }),
     defaults: RollingUpdateSchema.optional(),
     window: WindowSchema.optional(),
+    rehearsal: RehearsalSchema.optional(),
     order: z
       .array(
         text(

@@ -41,11 +41,31 @@ function waveBars(g: GroupPlan, offset: number, at: (ms: number) => string): str
   return bars;
 }
 
+/** A rehearsed plan's chart: each group's phases as the twin went through them. */
+function rehearsedBars(plan: Plan, at: (ms: number) => string, perGroup: boolean): string[] {
+  const r = plan.rehearsal!;
+  if (perGroup)
+    return [
+      "  section groups",
+      ...r.groups.map((g) => {
+        const start = g.phases[0]?.startMs ?? 0;
+        return `  ${sectionName(g.group)} : ${at(start)}, ${at(start + Math.max(1000, g.durationMs))}`;
+      }),
+    ];
+  return r.groups.flatMap((g) => [
+    `  section ${sectionName(g.group)}`,
+    ...g.phases.map(
+      (p) => `  ${p.phase} : ${at(p.startMs)}, ${at(Math.max(p.startMs + 1000, p.endMs))}`,
+    ),
+  ]);
+}
+
 /**
- * Mermaid gantt of the waves (or of the groups), on the wall clock of the window's zone.
- * `detail` "groups" forces one bar per group.
+ * Mermaid gantt of the waves (or of the groups), on the wall clock of the window's zone; for a
+ * rehearsed plan, the phases the twin went through. `detail` "groups" forces one bar per group.
  */
 export function gantt(plan: Plan, detail: GanttDetail = "waves"): string[] {
+  if (plan.rehearsal && plan.rehearsal.groups.length > 0) return rehearsedGantt(plan, detail);
   const groups = plan.groups.filter((g) => g.schedule.waves.length > 0);
   if (groups.length === 0) return [];
   const { at: start, timeZone } = scheduleStart(plan);
@@ -74,4 +94,20 @@ export function gantt(plan: Plan, detail: GanttDetail = "waves"): string[] {
     offset += g.schedule.estimatedMs;
   }
   return [...lines, "```"];
+}
+
+function rehearsedGantt(plan: Plan, detail: GanttDetail): string[] {
+  const { at: start, timeZone } = scheduleStart(plan);
+  const at = (ms: number) => localStamp(start + ms, timeZone);
+  const r = plan.rehearsal!;
+  const bars = r.groups.reduce((n, g) => n + g.phases.length, 0);
+  return [
+    "```mermaid",
+    "gantt",
+    `  title Rehearsed schedule from ${shortTime(start, timeZone)} (${timeZone})`,
+    "  dateFormat YYYY-MM-DD HH:mm:ss",
+    `  axisFormat ${r.durationMs > 20 * 3_600_000 ? "%a %H:%M" : "%H:%M"}`,
+    ...rehearsedBars(plan, at, detail === "groups" || bars > MAX_BARS),
+    "```",
+  ];
 }

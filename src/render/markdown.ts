@@ -6,6 +6,7 @@
 import { describeReason, summaryLine, type GroupPlan, type Plan } from "../plan/index.js";
 import { gantt, type GanttDetail } from "./gantt.js";
 import { alertLines } from "./headline.js";
+import { rehearsalAlerts, rehearsalMarkdown } from "./rehearsal.js";
 import { limitAlert, limitLines, type RunInfo } from "./limits.js";
 import { planFingerprint } from "./reviewed.js";
 import { readableTime } from "./time.js";
@@ -153,7 +154,8 @@ export function renderPlanMarkdown(
 ): string {
   const out = [`### noderoll plan · \`${plan.policy.name}\``, ""];
   if (detail.note) out.push(detail.note, "");
-  out.push(...alertLines(plan), `**${summaryLine(plan.summary)}**`, "", metaLine(plan, info), "");
+  out.push(...alertLines(plan), ...rehearsalAlerts(plan));
+  out.push(`**${summaryLine(plan.summary)}**`, "", metaLine(plan, info), "");
   out.push(...limitLines(plan, info), ...limitAlert(plan, info));
   if (plan.options.force)
     out.push(
@@ -163,12 +165,13 @@ export function renderPlanMarkdown(
     );
   if (plan.groups.length > 0) out.push(...overviewTable(plan), "");
   plan.groups.forEach((g, i) => out.push(...groupSection(g, i, detail)));
+  out.push(...rehearsalMarkdown(plan));
   if (detail.gantt) {
     const chart = gantt(plan, detail.gantt);
     if (chart.length > 0)
       out.push(
         "<details>",
-        "<summary>Predicted schedule</summary>",
+        `<summary>${plan.rehearsal ? "Rehearsed" : "Predicted"} schedule</summary>`,
         "",
         ...chart,
         "",

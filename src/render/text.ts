@@ -9,6 +9,7 @@ import {
   STATUS_WORD,
   waveSummary,
 } from "./words.js";
+import { rehearsalText } from "./rehearsal.js";
 
 const MARK = { blocker: "✗", warning: "!", info: "·" } as const;
 
@@ -39,7 +40,7 @@ export function renderPlanText(plan: Plan): string {
   ];
   if (plan.options.force)
     head.push("force: every selected node is replaced, past PodDisruptionBudgets", "");
-  const body = plan.groups.flatMap((g, i) => [...groupText(g, i), ""]);
+  const body = [...plan.groups.flatMap((g, i) => [...groupText(g, i), ""]), ...rehearsalText(plan)];
   const total =
     plan.summary.estimatedMs > 0
       ? ` Estimated ${estimate(plan.summary.estimatedMs)} for ${plural(plan.summary.nodesToReplace, "node")}.`

@@ -36,6 +36,7 @@ describe("action.yml", () => {
         "mode",
         "policy",
         "reason",
+        "rehearse",
       ].sort(),
     );
     for (const [name, input] of Object.entries(action.inputs)) {

@@ -99,12 +99,36 @@ describe("action on a pull request", () => {
     const plan = JSON.parse(readFileSync(first.outputs["plan-json"]!, "utf8"));
     expect(plan.summary.nodesToReplace).toBe(17);
     expect(first.summary).toContain("### noderoll plan · `demo`");
+    // rehearse: auto rehearses a pull request's plan of a small cluster: the job summary, like
+    // the comment, has the down workload at the top and the rehearsal's own section.
+    for (const text of [first.summary, ours()[0]!.body]) {
+      expect(text).toContain("#### Rehearsal on a twin of the cluster");
+      expect(text).toContain("The rehearsal takes 1 workload down:** `Deployment/default/legacy`");
+    }
+    expect(plan.rehearsal.result).toBe("success");
 
     const second = await run();
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(ours()).toHaveLength(1);
     expect(ours()[0]!.updated_at >= ours()[0]!.created_at).toBe(true);
     expect(github().checkRuns.filter((r) => r.name === "noderoll plan / demo")).toHaveLength(2);
+    expect(mutatingClusterRequests()).toEqual([]);
+  });
+
+  it("rehearse: false plans without a rehearsal: none in the summary, the comment or the JSON", async () => {
+    const r = await runAction({
+      served,
+      cwd,
+      event: "pull_request",
+      payload: pullRequestPayload(7, HEAD),
+      sha: "e".repeat(40),
+      ref: "refs/pull/7/merge",
+      inputs: { policy: "policies/*.yaml", rehearse: "false" },
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.summary).toContain("### noderoll plan · `demo`");
+    expect(r.summary).not.toContain("Rehearsal on a twin");
+    expect(JSON.parse(readFileSync(r.outputs["plan-json"]!, "utf8")).rehearsal).toBeUndefined();
     expect(mutatingClusterRequests()).toEqual([]);
   });
 

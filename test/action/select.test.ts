@@ -71,6 +71,7 @@ describe("inputs", () => {
       checkRun: false,
       ignoreWindow: false,
       applyRefs: ["refs/heads/release/*", "refs/heads/hotfix"],
+      rehearse: "auto",
     });
   });
 

@@ -40,6 +40,7 @@ describe("checked-in artefacts are fresh", () => {
       "cluster",
       "defaults",
       "window",
+      "rehearsal",
       "order",
       "groups",
     ]);

@@ -7,13 +7,16 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isMutating } from "../../src/sandbox/wire/http-server.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { ROOT } from "../helpers/cli.js";
 
 let server: SandboxServer;
+let world: World;
 beforeAll(async () => {
-  server = await serveSandbox(World.demo(), {
+  world = World.demo();
+  server = await serveSandbox(world, {
     kubeconfigPath: join(mkdtempSync(join(tmpdir(), "noderoll-plan-")), "kubeconfig"),
   });
 });
@@ -68,5 +71,49 @@ describe("noderoll plan against sandbox serve", () => {
     expect(
       podLists.every((e) => /fieldSelector=spec\.nodeName/.test(decodeURIComponent(e.query))),
     ).toBe(true);
+  });
+});
+
+describe("noderoll plan --rehearse against sandbox serve", () => {
+  it("rehearses on a twin in the process: reads only, not one mutating request to the cluster", async () => {
+    const before = server.log.entries.length;
+    const live = () => [...world.ec2.instances.values()].map((i) => `${i.id}:${i.state}`).sort();
+    const instancesBefore = live();
+    const r = await cli([
+      "plan",
+      "--policy",
+      "policies/demo.yaml",
+      "--kubeconfig",
+      server.env.KUBECONFIG as string,
+      "--rehearse",
+      "--format",
+      "json",
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as {
+      rehearsal: { result: string; groups: { group: string }[]; workloads: { name: string }[] };
+    };
+    expect(plan.rehearsal.result).toBe("success");
+    expect(plan.rehearsal.groups.map((g) => g.group)).toEqual(["system", "ingress", "workers"]);
+    expect(plan.rehearsal.workloads.map((w) => w.name)).toContain("legacy");
+    const entries = server.log.entries.slice(before);
+    // The rehearsal's own read reached the server: every pod and budget, cluster-wide.
+    const reads = entries.map((e) => `${e.method} ${e.path}`);
+    expect(reads).toContain("GET /api/v1/pods");
+    expect(reads).toContain("GET /apis/policy/v1/poddisruptionbudgets");
+    // Counted on the wire, every face: not one request that could change anything. (The rule
+    // that counts them does see an eviction, a cordon or a scale-up as mutating.)
+    expect(entries.filter(isMutating)).toEqual([]);
+    for (const write of [
+      { method: "POST", resource: "pods/eviction" },
+      { method: "PATCH", resource: "nodes" },
+      { method: "POST", resource: "SetDesiredCapacity" },
+      { method: "POST", resource: "UpdateNodegroupVersion" },
+    ])
+      expect(isMutating(write)).toBe(true);
+    // The twin's roll made hundreds of requests; none of them left the process, and the live
+    // cluster is as it was.
+    expect(entries.length).toBeLessThan(100);
+    expect(live()).toEqual(instancesBefore);
   });
 });

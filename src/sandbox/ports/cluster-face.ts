@@ -23,6 +23,7 @@ import type { LeaseRec, NodeRec, PodRec, WorkloadRec } from "../model/records.js
 import { toNode, toPdb, toPod } from "../sim/kube/convert.js";
 import type { KubeSim } from "../sim/kube/kube.js";
 import type { ApiGate } from "./api-gate.js";
+import { PodOrder } from "./pod-order.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { serveLifetime, WatchStream } from "./watch-stream.js";
 
@@ -65,16 +66,20 @@ export class SandboxCluster implements SandboxClusterApi {
    * what happened in between.
    */
   readonly #lastChange = { nodes: 0, pods: 0 };
+  readonly #order: PodOrder;
 
   constructor(private readonly view: ClusterView) {
     const k = view.kube;
+    this.#order = new PodOrder(k.pods);
     // A deletion keeps the object's last version: each event takes a version of its own.
-    const tap = (kind: "nodes" | "pods") => ({
+    k.addNodeWatcher({
       filter: () => true,
-      stream: { push: () => void (this.#lastChange[kind] = k.nextRv()) },
+      stream: { push: () => void (this.#lastChange.nodes = k.nextRv()) },
     });
-    k.addNodeWatcher(tap("nodes"));
-    k.addPodWatcher(tap("pods"));
+    k.onPodEvent((type, p) => {
+      this.#lastChange.pods = k.nextRv();
+      if (type !== "MODIFIED") this.#order.changed(`${p.namespace}/${p.name}`);
+    });
   }
 
   #fromVersion(kind: "nodes" | "pods", opts: WatchOptions | undefined): void {
@@ -239,15 +244,32 @@ export class SandboxCluster implements SandboxClusterApi {
     const k = this.view.kube;
     // Served from the node index when the field selector names a node, as the watch cache would.
     const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
-    let pods = m ? [...(k.nodes.get(m[1] as string)?.pods ?? [])] : [...k.pods.values()];
-    if (namespace !== undefined) pods = pods.filter((p) => p.namespace === namespace);
-    return pods.sort((a, b) => (a.key < b.key ? -1 : 1));
+    if (m) {
+      const pods = byName([...(k.nodes.get(m[1] as string)?.pods ?? [])]);
+      return namespace === undefined ? pods : pods.filter((p) => p.namespace === namespace);
+    }
+    const keys = namespace === undefined ? this.#order.keys() : this.#order.inNamespace(namespace);
+    return keys.map((key) => k.pods.get(key) as PodRec);
   }
 
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
     this.#gate("core.listPods");
+    const k = this.view.kube;
     const keep = this.#podRecordFilter(namespace, opts);
-    return this.#page(this.#pods(namespace, opts), keep, toPod, opts);
+    // Served from the node index when the field selector names a node, as the watch cache
+    // would; otherwise from the kept key order, so that a list in pages costs each page its own
+    // size, not the cluster's.
+    const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
+    if (m)
+      return this.#page(byName([...(k.nodes.get(m[1] as string)?.pods ?? [])]), keep, toPod, opts);
+    const keys = namespace === undefined ? this.#order.keys() : this.#order.inNamespace(namespace);
+    const rec = (key: string) => k.pods.get(key) as PodRec;
+    return this.#page(
+      keys,
+      (key) => keep(rec(key)),
+      (key) => toPod(rec(key)),
+      opts,
+    );
   }
 
   async getPod(namespace: string, name: string): Promise<Pod> {
@@ -465,4 +487,11 @@ export class SandboxCluster implements SandboxClusterApi {
       throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
     this.view.timeline.record("lease.delete", { lease: key });
   }
+}
+
+/** Pods in "namespace/name" order, each key built once. */
+function byName(pods: PodRec[]): PodRec[] {
+  const keyed = pods.map((p) => ({ p, key: `${p.namespace}/${p.name}` }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : 1));
+  return keyed.map((x) => x.p);
 }

@@ -3,7 +3,7 @@
 // the face the rest of the sandbox uses; the work is done by its parts, which share one
 // KubeState (state.ts): NodeLifecycle (nodes.ts), Controllers (controllers.ts), Scheduler
 // (scheduler.ts), Kubelet (kubelet.ts) and Budgets (budgets.ts).
-import type { EvictionOutcome, Node, Pod } from "../../../ports/cluster.js";
+import type { EvictionOutcome, Node, Pod, WatchEvent } from "../../../ports/cluster.js";
 import type { LeaseRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "../../model/records.js";
 import { Budgets } from "./budgets.js";
 import { Controllers } from "./controllers.js";
@@ -106,6 +106,10 @@ export class KubeSim {
     return this.#scheduler.whyPending(pod);
   }
   /** Delete a pod gracefully (grace 0: at once). */
+  /** A pod's readiness set from outside (a twin copying a pod that is not Ready live). */
+  setPodReady(pod: PodRec, ready: boolean): void {
+    this.#kubelet.setReady(pod, ready);
+  }
   deletePod(pod: PodRec, graceSeconds?: number, by = "client"): void {
     this.#kubelet.deletePod(pod, graceSeconds, by);
   }
@@ -132,6 +136,10 @@ export class KubeSim {
   }
   removeNodeWatcher(w: Watcher<Node>): void {
     this.#state.removeNodeWatcher(w);
+  }
+  /** Every pod event, with the record (for the port's own bookkeeping). */
+  onPodEvent(l: (type: WatchEvent<Pod>["type"], p: PodRec) => void): void {
+    this.#state.podListeners.push(l);
   }
   addPodWatcher(w: Watcher<Pod>): void {
     this.#state.addPodWatcher(w);

@@ -68,6 +68,8 @@ export class KubeState {
   readonly zoneCounts = new Map<string, Map<string, number>>();
   nodeWatchers: Watcher<Node>[] = [];
   podWatchers: Watcher<Pod>[] = [];
+  /** Told of every pod event with the record itself: no conversion to a Pod object for them. */
+  readonly podListeners: ((type: WatchEvent<Pod>["type"], p: PodRec) => void)[] = [];
   #uid = 0;
   readonly #uidCodes: number[] = [];
   #nodeOrder: NodeRec[] = [];
@@ -191,6 +193,7 @@ export class KubeState {
     for (const w of this.nodeWatchers) if (w.filter(obj)) w.stream.push({ type, object: obj });
   }
   emitPod(type: WatchEvent<Pod>["type"], p: PodRec): void {
+    for (const l of this.podListeners) l(type, p);
     if (this.podWatchers.length === 0) return;
     const obj = toPod(p);
     for (const w of this.podWatchers) if (w.filter(obj)) w.stream.push({ type, object: obj });

@@ -1,0 +1,75 @@
+// A rehearsal: apply, run on a twin of the live cluster before it touches anything. The twin is
+// a sandbox world built from the plan's snapshot and a read of the whole cluster; the same
+// engine, policy and budgets roll it in virtual time; nothing is written to the live cluster —
+// the rehearsal's requests never leave the process.
+import { apply, type PlanOptions } from "../engine/index.js";
+import type { Snapshot } from "../plan/index.js";
+import type { Policy } from "../policy/index.js";
+import { EventLog, type RollEvent } from "../ports/index.js";
+import { World } from "../sandbox/world/world.js";
+import type { LiveCluster } from "./live.js";
+import { rehearsalReport } from "./report.js";
+import { twinScenario } from "./twin.js";
+import { NEVER_READY_TWIN_S } from "./workloads.js";
+import type { ScenarioInput } from "../sandbox/scenarios/schema.js";
+import type { Rehearsal } from "../plan/index.js";
+import { RehearsalWatch } from "./watch.js";
+
+/**
+ * A scenario starts with every pod Ready; the pods of a workload that is not Ready live (and
+ * never becomes so: its `ready` is longer than any rehearsal) start un-Ready in the twin too,
+ * so the budgets that count them are as closed as they are live.
+ */
+function unready(world: World, scenario: ScenarioInput): void {
+  for (const w of scenario.workloads ?? []) {
+    if (Number(w.ready ?? 0) < NEVER_READY_TWIN_S) continue;
+    const rec = world.kube.workloads.get(`${w.kind}/${w.namespace ?? "default"}/${w.name}`);
+    for (const p of rec?.pods ?? []) world.kube.setPodReady(p, false);
+  }
+}
+
+/** A roll that has not ended after this much virtual time is reported as such. */
+const LIMIT_MS = 7 * 86_400_000;
+
+export interface RehearseInput {
+  policy: Policy;
+  file: string;
+  snapshot: Snapshot;
+  live: LiveCluster;
+  options: PlanOptions;
+  /** Timings given by the policy or a flag (seconds), over the defaults and observations. */
+  timings?: Partial<Record<string, number>>;
+  /** A cancelled run: the twin's roll stops as apply stops on a signal. */
+  signal?: AbortSignal;
+}
+
+export async function rehearse(
+  input: RehearseInput,
+): Promise<{ rehearsal: Rehearsal; events: RollEvent[] }> {
+  const twin = twinScenario(input.snapshot, input.live, input.timings);
+  const world = World.from(twin.scenario);
+  unready(world, twin.scenario);
+  const log = new EventLog(world.clock);
+  const watch = new RehearsalWatch(world);
+  const result = await world.run(
+    apply(input.policy, input.file, world, log, {
+      runId: "rehearsal",
+      force: input.options.force ?? false,
+      ...(input.options.groups && { groups: input.options.groups }),
+      ...(input.options.force && { reason: "rehearsal of a forced roll" }),
+      // The rehearsal predicts the roll itself; the plan says when the window lets it run.
+      ignoreWindow: true,
+      ...(input.signal && { signal: input.signal }),
+    }),
+    LIMIT_MS,
+  );
+  watch.stop();
+  const report = rehearsalReport(world, log.events, watch, result);
+  return {
+    rehearsal: {
+      ...report,
+      timings: { values: twin.timings.values, sources: twin.timings.sources },
+    },
+    events: log.events,
+  };
+}
