@@ -7,6 +7,7 @@ import type { Policy } from "../policy/index.js";
 import {
   addWorkloads,
   nodeInfo,
+  OwnerCache,
   type OnProgress,
   type Plan,
   type ReadPorts,
@@ -67,10 +68,12 @@ export async function observe(
 
 /**
  * Plans for one run: live state observed and planned the same way every time, each group's
- * settings resolved once (the first time it is planned) and reused by every later plan.
+ * settings resolved once (the first time it is planned) and reused by every later plan, and
+ * each pod owner (by UID) read once: a later plan reads only owners it has not seen.
  */
 export class Planner {
   private readonly memo: SettingsMemo = new Map();
+  private readonly owners = new OwnerCache();
 
   constructor(
     readonly policy: Policy,
@@ -107,7 +110,7 @@ export class Planner {
     const nodes = draft.groups.flatMap((g) =>
       g.replacements.flatMap((r) => (r.node ? [r.node] : [])),
     );
-    const snapshot = await addWorkloads(base, nodes, p.cluster, onProgress);
+    const snapshot = await addWorkloads(base, nodes, p.cluster, onProgress, this.owners);
     return { plan: this.plan(snapshot, groups), snapshot };
   }
 }

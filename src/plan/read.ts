@@ -13,6 +13,7 @@ import {
   type Cloud,
   type Cluster,
   type Clock,
+  KubeApiError,
   type Node,
   type Pod,
   type PodDisruptionBudget,
@@ -229,6 +230,7 @@ interface OwnerRef {
   kind: Workload["kind"];
   ns: string;
   name: string;
+  uid?: string;
   workload?: string;
 }
 
@@ -246,10 +248,68 @@ class Owners {
     const byName = inner(inner(this.#byNamespace, ns), o.kind);
     const known = byName.get(o.name);
     if (known) return known;
-    const ref = { kind: o.kind as Workload["kind"], ns, name: o.name };
+    const ref = {
+      kind: o.kind as Workload["kind"],
+      ns,
+      name: o.name,
+      ...(o.uid && { uid: o.uid }),
+    };
     byName.set(o.name, ref);
     this.all.push(ref);
     return ref;
+  }
+}
+
+/** What a plan needs of an owner: its replicas and the Deployment above a ReplicaSet. */
+interface OwnerFacts {
+  replicas?: number;
+  deployment?: { name: string; uid?: string };
+}
+
+/**
+ * Owners already read, by kind, namespace, name and UID, for the plans of one run (the engine
+ * re-plans each group just before rolling it): an owner's chain — a ReplicaSet's Deployment —
+ * never changes while its UID stays, so a later plan reads only owners it has not seen. An
+ * owner known by name only (no UID) is read again by each plan. Replicas are as first read in
+ * the run; a plan uses them only to warn about single-replica workloads.
+ */
+export class OwnerCache {
+  readonly #facts = new Map<string, OwnerFacts>();
+
+  get(key: string): OwnerFacts | undefined {
+    return this.#facts.get(key);
+  }
+
+  set(key: string, facts: OwnerFacts): void {
+    this.#facts.set(key, facts);
+  }
+
+  get size(): number {
+    return this.#facts.size;
+  }
+}
+
+/** Read an owner; undefined when it is gone (404). Every other failure is the read's failure. */
+async function readOwner(
+  cluster: Cluster,
+  kind: Workload["kind"],
+  ns: string,
+  name: string,
+): Promise<OwnerFacts | undefined> {
+  try {
+    const w = await cluster.getWorkload(kind, ns, name);
+    const parent =
+      kind === "ReplicaSet"
+        ? w.metadata.ownerReferences?.find((r) => r.kind === "Deployment")
+        : undefined;
+    return {
+      ...(w.spec.replicas !== undefined && { replicas: w.spec.replicas }),
+      ...(parent && { deployment: { name: parent.name, ...(parent.uid && { uid: parent.uid }) } }),
+    };
+  } catch (e) {
+    // Deleted since its pods were listed: the pods stand for themselves.
+    if (e instanceof KubeApiError && e.status === 404) return undefined;
+    throw e;
   }
 }
 
@@ -258,31 +318,36 @@ async function readWorkloads(
   cluster: Cluster,
   owners: OwnerRef[],
   onProgress: OnProgress | undefined,
+  cache: OwnerCache = new OwnerCache(),
 ): Promise<WorkloadInfo[]> {
   const replicas = new Map<string, number>();
-  // A Deployment is read once, however many of its ReplicaSets have pods here.
-  const deployments = new Map<string, Promise<Workload | undefined>>();
-  const deployment = (ns: string, name: string) => {
-    const key = `${ns}/${name}`;
-    const known = deployments.get(key);
-    if (known) return known;
-    const read = cluster.getWorkload("Deployment", ns, name).catch(() => undefined);
-    deployments.set(key, read);
+  // Each owner is read once per plan (a Deployment however many of its ReplicaSets have pods
+  // here), and once per run when its UID is known.
+  const reads = new Map<string, Promise<OwnerFacts | undefined>>();
+  const facts = (kind: Workload["kind"], ns: string, name: string, uid: string | undefined) => {
+    const key = `${kind}/${ns}/${name}/${uid ?? ""}`;
+    const cached = uid ? cache.get(key) : undefined;
+    if (cached) return Promise.resolve(cached);
+    let read = reads.get(key);
+    if (!read) {
+      read = readOwner(cluster, kind, ns, name).then((f) => {
+        if (f && uid) cache.set(key, f);
+        return f;
+      });
+      reads.set(key, read);
+    }
     return read;
   };
   let done = 0;
   await mapLimit(owners, CONCURRENCY, async (o) => {
-    const w = await cluster.getWorkload(o.kind, o.ns, o.name).catch(() => undefined);
+    const w = await facts(o.kind, o.ns, o.name, o.uid);
     onProgress?.({ phase: "owners", done: ++done, total: owners.length });
     if (!w) return;
-    const parent =
-      o.kind === "ReplicaSet"
-        ? w.metadata.ownerReferences?.find((r) => r.kind === "Deployment")
-        : undefined;
-    const top = parent ? await deployment(o.ns, parent.name) : w;
-    const id = `${top?.kind ?? o.kind}/${o.ns}/${top?.metadata.name ?? o.name}`;
+    const parent = w.deployment;
+    const top = parent ? await facts("Deployment", o.ns, parent.name, parent.uid) : w;
+    const id = top && parent ? `Deployment/${o.ns}/${parent.name}` : `${o.kind}/${o.ns}/${o.name}`;
     o.workload = id;
-    replicas.set(id, top?.spec.replicas ?? w.spec.replicas ?? 1);
+    replicas.set(id, top?.replicas ?? w.replicas ?? 1);
   });
   return [...replicas.entries()].map(([id, n]) => ({ id, replicas: n }));
 }
@@ -311,6 +376,7 @@ export async function addWorkloads(
   nodeNames: string[],
   cluster: Cluster,
   onProgress?: OnProgress,
+  owned?: OwnerCache,
 ): Promise<Snapshot> {
   const shared = new Shared();
   const owners = new Owners();
@@ -344,7 +410,7 @@ export async function addWorkloads(
       return r.items.map(pdbInfo);
     })
   ).flat();
-  const workloads = await readWorkloads(cluster, owners.all, onProgress);
+  const workloads = await readWorkloads(cluster, owners.all, onProgress, owned);
   const pods: PodInfo[] = [];
   for (const { infos, refs } of perNode)
     infos.forEach((info, i) => {

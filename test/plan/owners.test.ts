@@ -1,0 +1,84 @@
+// The owners behind the pods a plan reads: each read once per run (the engine re-plans each
+// group just before rolling it, through one Planner), a gone owner (404) standing for nothing,
+// and any other failure failing the read instead of passing for "no owner".
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { Planner } from "../../src/engine/index.js";
+import { loadPolicy, type Policy } from "../../src/policy/index.js";
+import { KubeApiError, type Cluster } from "../../src/ports/index.js";
+import { World } from "../../src/sandbox/world/world.js";
+
+function load(): { policy: Policy; world: World } {
+  const r = loadPolicy(readFileSync("policies/mixed.yaml", "utf8"), "policies/mixed.yaml");
+  if (!r.ok) throw new Error("policies/mixed.yaml invalid");
+  const text = readFileSync("policies/sandbox/mixed.yaml", "utf8");
+  return { policy: r.policy, world: World.fromYaml(text, "mixed.yaml") };
+}
+
+/** The world's Cluster, its owner reads recorded and, when `fail` says so, failed. */
+function recording(world: World, fail?: (kind: string, name: string) => Error | undefined) {
+  const reads: string[] = [];
+  const getWorkload: Cluster["getWorkload"] = (kind, ns, name) => {
+    reads.push(`${kind}/${ns}/${name}`);
+    const e = fail?.(kind, name);
+    return e ? Promise.reject(e) : world.cluster.getWorkload(kind, ns, name);
+  };
+  const cluster = new Proxy(world.cluster as Cluster, {
+    get: (target, key) => {
+      if (key === "getWorkload") return getWorkload;
+      const v: unknown = Reflect.get(target, key, target);
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  return { reads, ports: { cloud: world.cloud, cluster, clock: world.clock } };
+}
+
+describe("owners read by a run's plans", () => {
+  it("a later group's re-plan reads no owner an earlier plan of the run has read", async () => {
+    const { policy, world } = load();
+    const { reads, ports } = recording(world);
+    const planner = new Planner(policy, "policies/mixed.yaml");
+    const first = await world.run(planner.observe(ports, ["system"]));
+    const firstReads = reads.length;
+    expect(firstReads).toBeGreaterThan(0);
+    expect(new Set(reads).size).toBe(reads.length);
+    const again = await world.run(planner.observe(ports, ["system"]));
+    expect(reads.length).toBe(firstReads);
+    expect(again.snapshot.workloads).toEqual(first.snapshot.workloads);
+
+    const other = await world.run(planner.observe(ports));
+    expect(new Set(reads).size, "an owner read twice in one run").toBe(reads.length);
+    // What the cache gave is what a fresh read gives.
+    const fresh = recording(world);
+    const alone = await world.run(new Planner(policy, "policies/mixed.yaml").observe(fresh.ports));
+    expect(other.snapshot.workloads).toEqual(alone.snapshot.workloads);
+    expect(other.snapshot.pods.map((p) => p.workload)).toEqual(
+      alone.snapshot.pods.map((p) => p.workload),
+    );
+    expect(reads.length - firstReads).toBeLessThan(fresh.reads.length);
+  });
+
+  it("an owner that is gone (404) leaves its pods without a workload; the plan goes on", async () => {
+    const { policy, world } = load();
+    const { ports } = recording(world, (kind) =>
+      kind === "ReplicaSet" ? new KubeApiError(404, "NotFound", "not found") : undefined,
+    );
+    const { snapshot } = await world.run(new Planner(policy, "p.yaml").observe(ports));
+    expect(snapshot.pods.length).toBeGreaterThan(0);
+    expect(snapshot.pods.some((p) => p.owner?.kind === "ReplicaSet")).toBe(true);
+    for (const p of snapshot.pods)
+      if (p.owner?.kind === "ReplicaSet") expect(p.workload).toBeUndefined();
+  });
+
+  it("any other failure to read an owner fails the read instead of passing for no owner", async () => {
+    const { policy, world } = load();
+    const { ports } = recording(world, (kind) =>
+      kind === "ReplicaSet"
+        ? new KubeApiError(403, "Forbidden", "replicasets.apps is forbidden")
+        : undefined,
+    );
+    await expect(world.run(new Planner(policy, "p.yaml").observe(ports))).rejects.toMatchObject({
+      status: 403,
+    });
+  });
+});
