@@ -84,10 +84,15 @@ function pdbFromMessage(message: string): string {
  * of them asks again after the Retry-After, the others wait for its outcome instead of each
  * asking every 10 s. When it gets through, the budget allowed a disruption: the next in line
  * asks at once (a budget may allow several), and the one refused again waits the Retry-After.
- * A refusal names the budget, so no budget list is needed.
+ * Once such an ask at once has been refused (a budget allowing one disruption at a time
+ * allows none just after one), the next in line of that budget waits the Retry-After instead,
+ * until its queue empties. A refusal names the budget, so no budget list is
+ * needed.
  */
 class BudgetTurns {
   private readonly tails = new Map<string, Promise<void>>();
+  /** Budgets whose last ask at once was refused, while pods queue for them. */
+  readonly patient = new Set<string>();
 
   /** Wait for this budget's turn (false: it came at once); `release` hands it on. */
   async take(key: string, signal: AbortSignal): Promise<{ waited: boolean; release: () => void }> {
@@ -98,7 +103,11 @@ class BudgetTurns {
     this.tails.set(key, tail);
     const done = () => {
       release();
-      if (this.tails.get(key) === tail) this.tails.delete(key);
+      // Nobody waits for the budget any more: the next refusal starts afresh.
+      if (this.tails.get(key) === tail) {
+        this.tails.delete(key);
+        this.patient.delete(key);
+      }
     };
     if (!before) return { waited: false, release: done };
     let onAbort = () => {};
@@ -139,14 +148,21 @@ async function evict(
   const ns = pod.metadata.namespace ?? "default";
   let reported = "";
   let turn: (() => void) | undefined;
+  let atOnce: string | undefined;
   try {
     for (;;) {
       const r = await ctx.cluster.evictPod(ns, pod.metadata.name);
+      if (atOnce) {
+        const patient = budgetTurns(ctx).patient;
+        if (r.status === 429) patient.add(atOnce);
+        else patient.delete(atOnce);
+      }
       if (r.status === 201 || r.status === 404) return undefined;
       const next = await refused(ctx, o, pod, r, deadline, signal, reported, turn);
       if ("blocker" in next) return next.blocker;
       reported = next.reported;
       turn = next.turn;
+      atOnce = next.atOnce;
     }
   } finally {
     turn?.();
@@ -168,7 +184,9 @@ async function refused(
   signal: AbortSignal,
   reported: string,
   turn: (() => void) | undefined,
-): Promise<{ blocker: Blocker | undefined } | { reported: string; turn?: () => void }> {
+): Promise<
+  { blocker: Blocker | undefined } | { reported: string; turn?: () => void; atOnce?: string }
+> {
   const ns = pod.metadata.namespace ?? "default";
   const id = podId(pod);
   if (r.status === 500) {
@@ -202,10 +220,12 @@ async function refused(
     return { blocker: { pod: id, why } };
   try {
     if (!turn && r.status === 429 && pdb) {
-      const t = await budgetTurns(ctx).take(`${ns}/${pdb}`, signal);
-      // Another pod of the budget had the turn and is done: ask again at once.
-      if (t.waited) return { reported, turn: t.release };
+      const key = `${ns}/${pdb}`;
+      const t = await budgetTurns(ctx).take(key, signal);
       turn = t.release;
+      // Another pod of the budget had the turn and is done: ask again at once, unless the
+      // budget refused the last such ask.
+      if (t.waited && !budgetTurns(ctx).patient.has(key)) return { reported, turn, atOnce: key };
     }
     await ctx.clock.sleep(wait, signal);
     return { reported, ...(turn && { turn }) };

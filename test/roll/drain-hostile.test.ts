@@ -126,6 +126,21 @@ describe("drain, as kubectl drain does it", () => {
     expect(ofType(events, "eviction.blocked").map((b) => b.pdb)).toEqual(["web"]);
   });
 
+  it("under a budget allowing one disruption at a time, a refused ask at once makes the next in line wait", async () => {
+    const { world, ctx } = setup([
+      { kind: "Deployment", name: "web", replicas: 24, pdb: { maxUnavailable: 1 } },
+    ]);
+    const node = nodeOf(world, "web");
+    const pods = [...world.workload("web").pods].filter((p) => p.nodeName === node).length;
+    const e = await drain(world, ctx, node);
+    expect(e).toMatchObject({ evicted: pods });
+    // Each pod is accepted once; 8 pods here met 20 refusals when every handover asked at
+    // once, 15 now.
+    const refusals = (world.calls.get("policy.evictPod") ?? 0) - pods;
+    expect(pods).toBe(8);
+    expect(refusals).toBeLessThanOrEqual(16);
+  });
+
   it("does not take API throttling for a budget's refusal", async () => {
     const { world, ctx, events } = setup([{ kind: "Deployment", name: "web", replicas: 3 }], {
       faults: { throttle: [{ api: "kubernetes", rate: 0.5, retryAfter: 2 }] },
