@@ -125,14 +125,15 @@ export class PlacementIndex {
     if (cached && cached.key === w.key && cached.version === this.#version) return true;
     for (const i of this.#counted) this.#count[i] = 0;
     this.#counted = [];
-    for (const p of w.pods) {
-      const node = p.nodeName ? this.state.nodes.get(p.nodeName) : undefined;
-      if (!node || !node.pods.has(p)) continue;
-      const i = this.#pos.get(node);
-      if (i === undefined) continue;
-      if (this.#count[i] === 0) this.#counted.push(i);
-      this.#count[i] = (this.#count[i] as number) + 1;
-    }
+    // The state keeps the workload's pods per node as the kubelet binds and releases them.
+    const counts = this.state.nodeCounts.get(w.key);
+    if (counts)
+      for (const [node, c] of counts) {
+        const i = this.#pos.get(node);
+        if (i === undefined) continue;
+        if (this.#count[i] === 0) this.#counted.push(i);
+        this.#count[i] = (this.#count[i] as number) + c;
+      }
     this.#workload = { key: w.key, version: this.#version };
     return true;
   }

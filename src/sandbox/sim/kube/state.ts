@@ -66,6 +66,8 @@ export class KubeState {
   readonly pending = new Set<PodRec>();
   /** workload key → zone → active pods, for spreading. */
   readonly zoneCounts = new Map<string, Map<string, number>>();
+  /** workload key → node → its pods bound there (only nodes with some), for spreading. */
+  readonly nodeCounts = new Map<string, Map<NodeRec, number>>();
   nodeWatchers: Watcher<Node>[] = [];
   podWatchers: Watcher<Pod>[] = [];
   /** Told of every pod event with the record itself: no conversion to a Pod object for them. */
@@ -163,9 +165,16 @@ export class KubeState {
     this.#openDirty = true;
   }
 
-  /** A pod was bound to a node or released from it: the node's usage changed. */
-  usageChanged(node: NodeRec, pod: PodRec): void {
+  /** A pod was bound to a node (+1) or released from it (-1): the node's usage changed. */
+  usageChanged(node: NodeRec, pod: PodRec, delta: 1 | -1): void {
     this.#step(node, pod);
+    const key = pod.workload?.key;
+    if (key === undefined) return;
+    let counts = this.nodeCounts.get(key);
+    if (!counts) this.nodeCounts.set(key, (counts = new Map()));
+    const c = (counts.get(node) ?? 0) + delta;
+    if (c > 0) counts.set(node, c);
+    else counts.delete(node);
   }
 
   /** Nodes in a stable order (by name) for listing and for the scheduler's rotation. */
