@@ -31,6 +31,15 @@ export function abortError(signal?: AbortSignal): Error {
   return e;
 }
 
+/**
+ * The reason to abort a controller of one's own with when it only cancels a timer or a wait that
+ * no longer matters: abort() without a reason makes a DOMException, stack and all, each time, and
+ * a roll aborts one per API call and per watch event. An AbortError like any other.
+ */
+export const SETTLED: Error = Object.assign(new Error("The operation was aborted"), {
+  name: "AbortError",
+});
+
 /** The wall clock, for real runs. */
 export const systemClock: Clock = {
   now: () => new Date(),

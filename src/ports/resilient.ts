@@ -14,7 +14,7 @@
 // Every call rejects at once when the run's signal aborts (SIGTERM, a lost lock): the request
 // underneath ends by its own timeout, or when the adapters are closed. Waits are on the port's
 // clock, so the sandbox's virtual time drives them as it drives everything else.
-import { abortError, type Clock } from "./clock.js";
+import { abortError, SETTLED, type Clock } from "./clock.js";
 import type { Lease, NodePatch } from "./cluster.js";
 import {
   ApiCallError,
@@ -138,7 +138,7 @@ function bounded<T>(p: Promise<T>, clock: Clock, o: ResilientOptions): Promise<T
     const stop = new AbortController();
     const settle = (f: () => void) => {
       if (stop.signal.aborted) return;
-      stop.abort();
+      stop.abort(SETTLED);
       o.signal?.removeEventListener("abort", onAbort);
       f();
     };

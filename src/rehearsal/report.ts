@@ -50,15 +50,27 @@ function pdbStalls(
   const out: RehearsalStall[] = [];
   const seen = new Set<string>();
   const timeline = world.timeline.events;
+  // Each node's drain ends, in the order recorded, from the twin's timeline and from the roll's
+  // events: a cluster's refusals number in the thousands, so each looks up its node's few ends
+  // rather than reading both records through again.
+  const twinEnds = new Map<string, number[]>();
+  const rollEnds = new Map<string, number[]>();
+  const note = (ends: Map<string, number[]>, node: unknown, ms: number) => {
+    if (typeof node !== "string") return;
+    const list = ends.get(node);
+    if (list) list.push(ms);
+    else ends.set(node, [ms]);
+  };
+  for (const x of timeline) if (x.type === "node.drain.end") note(twinEnds, x.node, x.at);
+  for (const x of events) if (x.type === "node.drain.end") note(rollEnds, x.node, at(x));
+  /** The first end recorded for the node at or after `from`. */
+  const firstEnd = (ends: Map<string, number[]>, node: string, from: number) =>
+    ends.get(node)?.find((ms) => ms >= from);
   for (const e of timeline) {
     if (e.type !== "eviction.blocked" || typeof e.pod !== "string" || seen.has(e.pod)) continue;
     seen.add(e.pod);
     const node = typeof e.node === "string" ? e.node : "";
-    const done =
-      timeline.find((x) => x.type === "node.drain.end" && x.node === node && x.at >= e.at)?.at ??
-      events
-        .filter((x) => x.type === "node.drain.end" && x.node === node && at(x) >= e.at)
-        .map(at)[0];
+    const done = firstEnd(twinEnds, node, e.at) ?? firstEnd(rollEnds, node, e.at);
     const forMs = (done ?? end) - e.at;
     // A refusal retried and granted within a scheduler's moment is how drains go: only a wait
     // counts as a stall (as for pods Pending).
@@ -110,9 +122,10 @@ function timeBelow(
 function pdbFloor(world: World, w: WorkloadRec, desired: number): number {
   const scaled = (v: number | string) =>
     typeof v === "number" ? v : Math.ceil((Number(v.replace("%", "")) * desired) / 100);
+  const first = w.pods.values().next().value;
+  if (!first) return 0;
   for (const b of world.kube.pdbs.get(w.namespace) ?? []) {
-    const first = [...w.pods][0];
-    if (!first || !b.pods.has(first)) continue;
+    if (!b.pods.has(first)) continue;
     if (b.minAvailable !== undefined) return scaled(b.minAvailable);
     if (b.maxUnavailable !== undefined) return desired - scaled(b.maxUnavailable);
   }

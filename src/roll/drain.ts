@@ -9,7 +9,7 @@
 // budgets — unless force, which deletes what is left and says so. API throttling never reaches
 // the drain as a refusal: it is retried below it (src/ports/resilient.ts).
 import { matchesSelector } from "../plan/index.js";
-import { abortError, listAll, pageOf, type Pod } from "../ports/index.js";
+import { abortError, listAll, pageOf, SETTLED, type Pod } from "../ports/index.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
 import { guardedWatch, WATCH_TIMEOUT_SECONDS, watchBackoffMs } from "./watch.js";
 
@@ -295,7 +295,7 @@ async function waitGone(
     if (ctx.signal.aborted) throw new RollError("Cancelled", `cancelled while ${node} drained`);
     return uids.size === 0;
   } finally {
-    timer.abort();
+    timer.abort(SETTLED);
   }
 }
 

@@ -5,7 +5,7 @@
 // re-lists and watches again. A watch refused with 429 waits out its Retry-After; other
 // failures back off exponentially. (Kubernetes API concepts, "Efficient detection of changes"
 // and "Watch bookmarks": https://kubernetes.io/docs/reference/using-api/api-concepts/.)
-import { abortError, KubeApiError, type Clock, type WatchEvent } from "../ports/index.js";
+import { abortError, KubeApiError, SETTLED, type Clock, type WatchEvent } from "../ports/index.js";
 
 /** Asked of the server: end the watch after this long (then it is simply watched again). */
 export const WATCH_TIMEOUT_SECONDS = 300;
@@ -52,7 +52,7 @@ async function nextWithin<T>(
       }),
     ]);
   } finally {
-    timer.abort();
+    timer.abort(SETTLED);
     signal.removeEventListener("abort", onAbort);
   }
 }

@@ -29,7 +29,7 @@ export class Kubelet {
     node.used.cpu += pod.template.requests.cpu;
     node.used.memory += pod.template.requests.memory;
     node.used.pods += 1;
-    this.state.usageChanged();
+    this.state.usageChanged(node, pod, 1);
     const wkey = pod.workload?.key;
     if (wkey) {
       const z = this.state.zoneCounts.get(wkey);
@@ -155,7 +155,7 @@ export class Kubelet {
     node.used.cpu -= pod.template.requests.cpu;
     node.used.memory -= pod.template.requests.memory;
     node.used.pods -= 1;
-    this.state.usageChanged();
+    this.state.usageChanged(node, pod, -1);
     const wkey = pod.workload?.key;
     if (wkey) {
       const z = this.state.zoneCounts.get(wkey);

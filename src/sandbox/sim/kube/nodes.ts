@@ -93,7 +93,7 @@ export class NodeLifecycle {
     if (node.ready === ready || node.deleted) return;
     node.ready = ready;
     node.rv = this.state.nextRv();
-    this.state.nodeChanged();
+    this.state.nodeChanged(node);
     this.ctx.timeline.record(ready ? "node.ready" : "node.notready", {
       node: node.name,
       group: node.group,
@@ -131,7 +131,7 @@ export class NodeLifecycle {
     this.#patchMetadata(node, patch, by);
     this.#patchSpec(node, patch, by);
     node.rv = this.state.nextRv();
-    this.state.nodeChanged();
+    this.state.nodeChanged(node);
     this.state.emitNode("MODIFIED", node);
     this.parts.scheduler.wake();
     return node;

@@ -7,9 +7,10 @@
 // same numbers, the same arithmetic, the same order of nodes) at a fraction of it. The spread
 // term (the workload's pods on each node) is counted from the workload's side.
 //
-// The arrays are rebuilt whenever anything placement reads has changed (KubeState.version) or
-// the scheduler scans another list; after a bind the scheduler made itself, only that node's
-// entry is updated. Anything the arrays do not hold (a nodeSelector, a node that is not plain,
+// The arrays are rebuilt when the scheduler scans another list or the node order changed;
+// otherwise, when anything placement reads has changed (KubeState.version), only the entries of
+// the nodes the state's log names are reloaded (capacity and zone never change); after a bind
+// the scheduler made itself, only that node's entry is updated. Anything the arrays do not hold (a nodeSelector, a node that is not plain,
 // a PreferNoSchedule taint) is decided on the record itself, by the same rules the record scan
 // uses (scheduler-rules.ts).
 import type { NodeRec, PodRec, PodTemplate } from "../../model/records.js";
@@ -47,7 +48,7 @@ export class PlacementIndex {
 
   /** The arrays for `list`, rebuilt if the list or anything placement reads has changed. */
   #sync(list: readonly NodeRec[]): void {
-    if (list === this.#list && this.#version === this.state.version) return;
+    if (list === this.#list && (this.#version === this.state.version || this.#replay())) return;
     const n = list.length;
     if (this.#plain.length < n) this.#allocate(Math.max(n, this.#plain.length * 2, 64));
     this.#pos.clear();
@@ -74,6 +75,32 @@ export class PlacementIndex {
     this.#workload = undefined;
   }
 
+  /**
+   * Bring the arrays up to date by reloading only the nodes changed since they were built, as
+   * the state's log tells; false (rebuild them) when the node order changed or the log no
+   * longer reaches back. A usage change of this workload's pods drops its counts.
+   */
+  #replay(): boolean {
+    const from = this.state.changesAfter(this.#version);
+    if (from < 0) return false;
+    const nodes = this.state.changedNodes;
+    const pods = this.state.changedPods;
+    for (let j = from; j < nodes.length; j++) if (nodes[j] === undefined) return false;
+    const w = this.#workload;
+    let counted = w !== undefined && w.version === this.#version;
+    for (let j = from; j < nodes.length; j++) {
+      const node = nodes[j] as NodeRec;
+      const i = this.#pos.get(node);
+      if (i === undefined) continue;
+      this.#plain[i] = plainness(node);
+      this.#load(node, i);
+      if (counted && pods[j]?.workload?.key === w?.key) counted = false;
+    }
+    this.#version = this.state.version;
+    if (w && counted) w.version = this.#version;
+    return true;
+  }
+
   #allocate(size: number): void {
     this.#node = new Float64Array(size * STRIDE);
     this.#plain = new Uint8Array(size);
@@ -98,14 +125,15 @@ export class PlacementIndex {
     if (cached && cached.key === w.key && cached.version === this.#version) return true;
     for (const i of this.#counted) this.#count[i] = 0;
     this.#counted = [];
-    for (const p of w.pods) {
-      const node = p.nodeName ? this.state.nodes.get(p.nodeName) : undefined;
-      if (!node || !node.pods.has(p)) continue;
-      const i = this.#pos.get(node);
-      if (i === undefined) continue;
-      if (this.#count[i] === 0) this.#counted.push(i);
-      this.#count[i] = (this.#count[i] as number) + 1;
-    }
+    // The state keeps the workload's pods per node as the kubelet binds and releases them.
+    const counts = this.state.nodeCounts.get(w.key);
+    if (counts)
+      for (const [node, c] of counts) {
+        const i = this.#pos.get(node);
+        if (i === undefined) continue;
+        if (this.#count[i] === 0) this.#counted.push(i);
+        this.#count[i] = (this.#count[i] as number) + c;
+      }
     this.#workload = { key: w.key, version: this.#version };
     return true;
   }

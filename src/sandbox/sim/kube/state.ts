@@ -66,6 +66,8 @@ export class KubeState {
   readonly pending = new Set<PodRec>();
   /** workload key → zone → active pods, for spreading. */
   readonly zoneCounts = new Map<string, Map<string, number>>();
+  /** workload key → node → its pods bound there (only nodes with some), for spreading. */
+  readonly nodeCounts = new Map<string, Map<NodeRec, number>>();
   nodeWatchers: Watcher<Node>[] = [];
   podWatchers: Watcher<Pod>[] = [];
   /** Told of every pod event with the record itself: no conversion to a Pod object for them. */
@@ -76,6 +78,15 @@ export class KubeState {
   #nodeOrderDirty = true;
   #open: NodeRec[] = [];
   #openDirty = true;
+  /**
+   * What each step of `version` changed, oldest first: entry i took it to changedBase + i + 1.
+   * The node (undefined when one was added or removed: the node order changed) and, for a
+   * usage change, the pod bound or released. The placement index replays these to update only
+   * the nodes that changed.
+   */
+  readonly changedNodes: (NodeRec | undefined)[] = [];
+  readonly changedPods: (PodRec | undefined)[] = [];
+  #changedBase = 0;
 
   constructor(private readonly random: Random) {}
 
@@ -103,9 +114,26 @@ export class KubeState {
 
   // ---------------------------------------------------------------- node indexes
 
+  /** One step of `version`, logged; the log keeps the last 32,768 to 65,536 steps. */
+  #step(node: NodeRec | undefined, pod: PodRec | undefined): void {
+    this.version++;
+    this.changedNodes.push(node);
+    this.changedPods.push(pod);
+    if (this.changedNodes.length > 65_536) {
+      this.changedNodes.splice(0, 32_768);
+      this.changedPods.splice(0, 32_768);
+      this.#changedBase += 32_768;
+    }
+  }
+
+  /** Where the log holds the step after version `since`, or -1 when it no longer does. */
+  changesAfter(since: number): number {
+    return since >= this.#changedBase && since <= this.version ? since - this.#changedBase : -1;
+  }
+
   /** A new node: stored, and placed in name order in place (binary search), not by re-sorting. */
   addNode(node: NodeRec): void {
-    this.version++;
+    this.#step(undefined, undefined);
     this.nodes.set(node.name, node);
     this.#openDirty = true;
     if (this.#nodeOrderDirty) return;
@@ -122,7 +150,7 @@ export class KubeState {
 
   /** A node object went away. */
   removeNode(node: NodeRec): void {
-    this.version++;
+    this.#step(undefined, undefined);
     this.#openDirty = true;
     this.nodes.delete(node.name);
     if (!this.#nodeOrderDirty) {
@@ -132,14 +160,21 @@ export class KubeState {
   }
 
   /** A node's readiness, taints or schedulability changed: which nodes are open may too. */
-  nodeChanged(): void {
-    this.version++;
+  nodeChanged(node: NodeRec): void {
+    this.#step(node, undefined);
     this.#openDirty = true;
   }
 
-  /** A pod was bound to a node or released from it: the node's usage changed. */
-  usageChanged(): void {
-    this.version++;
+  /** A pod was bound to a node (+1) or released from it (-1): the node's usage changed. */
+  usageChanged(node: NodeRec, pod: PodRec, delta: 1 | -1): void {
+    this.#step(node, pod);
+    const key = pod.workload?.key;
+    if (key === undefined) return;
+    let counts = this.nodeCounts.get(key);
+    if (!counts) this.nodeCounts.set(key, (counts = new Map()));
+    const c = (counts.get(node) ?? 0) + delta;
+    if (c > 0) counts.set(node, c);
+    else counts.delete(node);
   }
 
   /** Nodes in a stable order (by name) for listing and for the scheduler's rotation. */
