@@ -239,31 +239,24 @@ export class SandboxCluster implements SandboxClusterApi {
     return toNode(k.patchNode(name, patch) as NodeRec);
   }
 
-  /** Pods in the order the API server lists them: by "namespace/name". */
-  #pods(namespace: string | undefined, opts: ListOptions | undefined): PodRec[] {
+  /**
+   * The keys of the pods a list or watch may return, in the order the API server lists them (by
+   * "namespace/name"): from the node index when the field selector names a node, as the watch
+   * cache would, else from the kept key order (no sort per call, so a list in pages costs each
+   * page its own size, not the cluster's).
+   */
+  #podKeys(namespace: string | undefined, opts: ListOptions | undefined): readonly string[] {
     const k = this.view.kube;
-    // Served from the node index when the field selector names a node, as the watch cache would.
     const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
-    if (m) {
-      const pods = byName([...(k.nodes.get(m[1] as string)?.pods ?? [])]);
-      return namespace === undefined ? pods : pods.filter((p) => p.namespace === namespace);
-    }
-    const keys = namespace === undefined ? this.#order.keys() : this.#order.inNamespace(namespace);
-    return keys.map((key) => k.pods.get(key) as PodRec);
+    if (m) return [...(k.nodes.get(m[1] as string)?.pods ?? [])].map((p) => p.key).sort();
+    return namespace === undefined ? this.#order.keys() : this.#order.inNamespace(namespace);
   }
 
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
     this.#gate("core.listPods");
-    const k = this.view.kube;
     const keep = this.#podRecordFilter(namespace, opts);
-    // Served from the node index when the field selector names a node, as the watch cache
-    // would; otherwise from the kept key order, so that a list in pages costs each page its own
-    // size, not the cluster's.
-    const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
-    if (m)
-      return this.#page(byName([...(k.nodes.get(m[1] as string)?.pods ?? [])]), keep, toPod, opts);
-    const keys = namespace === undefined ? this.#order.keys() : this.#order.inNamespace(namespace);
-    const rec = (key: string) => k.pods.get(key) as PodRec;
+    const rec = (key: string) => this.view.kube.pods.get(key) as PodRec;
+    const keys = this.#podKeys(namespace, opts);
     return this.#page(
       keys,
       (key) => keep(rec(key)),
@@ -316,7 +309,8 @@ export class SandboxCluster implements SandboxClusterApi {
     );
     stop = serveLifetime(watcher.stream, this.view.clock, opts, () => String(k.rv));
     if (opts?.resourceVersion === undefined)
-      for (const p of this.#pods(namespace, opts)) {
+      for (const key of this.#podKeys(namespace, opts)) {
+        const p = k.pods.get(key) as PodRec;
         const obj = toPod(p);
         if (filter(obj)) watcher.stream.push({ type: "ADDED", object: obj });
       }
@@ -487,11 +481,4 @@ export class SandboxCluster implements SandboxClusterApi {
       throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
     this.view.timeline.record("lease.delete", { lease: key });
   }
-}
-
-/** Pods in "namespace/name" order, each key built once. */
-function byName(pods: PodRec[]): PodRec[] {
-  const keyed = pods.map((p) => ({ p, key: `${p.namespace}/${p.name}` }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : 1));
-  return keyed.map((x) => x.p);
 }
