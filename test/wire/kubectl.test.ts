@@ -107,7 +107,9 @@ describe.skipIf(!hasKubectl)(
     let world: World;
     let s: Awaited<ReturnType<typeof serve>>;
     beforeAll(async () => {
-      const yaml = `${DEMO_SCENARIO_YAML}pdbs:\n  - { name: legacy-never, selector: { matchLabels: { app: legacy } }, minAvailable: 1 }\n`;
+      // client-go waits out a 429's Retry-After inside each eviction call, up to ten times:
+      // at the API server's 10 s that is 100 s of a 7 s --timeout; 1 s keeps the test short.
+      const yaml = `${DEMO_SCENARIO_YAML}timings:\n  pdbRetryAfter: 1s\npdbs:\n  - { name: legacy-never, selector: { matchLabels: { app: legacy } }, minAvailable: 1 }\n`;
       world = World.fromYaml(yaml, "demo-blocking.yaml");
       s = await serve(world, "blocking");
     });

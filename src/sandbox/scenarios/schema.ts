@@ -230,6 +230,8 @@ const timings = z
     scheduler: seconds.default(1),
     controller: seconds.default(0),
     podShutdown: seconds.default(2),
+    /** The Retry-After of a budget's 429 (the API server sends 10). */
+    pdbRetryAfter: seconds.default(10),
     drainTimeout: seconds.default(900),
     postDrain: seconds.default(60),
     nodeCreationTimeout: seconds.default(1200),

@@ -106,6 +106,7 @@ export class World {
         schedulerSeconds: t.scheduler,
         controllerSeconds: t.controller,
         shutdownSeconds: t.podShutdown,
+        pdbRetryAfterSeconds: t.pdbRetryAfter,
       },
     });
   }

@@ -124,7 +124,7 @@ export class Budgets {
   ): EvictionOutcome {
     const pod = this.state.pods.get(`${namespace}/${name}`);
     const now = this.ctx.clock.nowMs();
-    const d = decideEviction(pod, name, now);
+    const d = decideEviction(pod, name, now, this.ctx.timings.pdbRetryAfterSeconds);
     if (d.outcome.status === 429 && pod)
       this.ctx.timeline.record("eviction.blocked", {
         pod: `${namespace}/${name}`,

@@ -110,6 +110,7 @@ export function decideEviction(
   pod: PodRec | undefined,
   name: string,
   now: number,
+  retryAfterSeconds = PDB_RETRY_AFTER_SECONDS,
 ): EvictionDecision {
   if (!pod || pod.gone)
     return { outcome: { status: 404, message: `pods "${name}" not found` }, delete: false };
@@ -145,7 +146,7 @@ export function decideEviction(
         status: 429,
         message: VIOLATES_PDB,
         pdb: pdb.name,
-        retryAfterSeconds: PDB_RETRY_AFTER_SECONDS,
+        retryAfterSeconds,
         causes: [
           `The disruption budget ${pdb.name} needs ${status.desiredHealthy} healthy pods and has ${status.currentHealthy} currently`,
         ],

@@ -18,6 +18,8 @@ export interface KubeTimings {
   controllerSeconds: number;
   /** A terminating pod's containers stop this long after preStop (SIGTERM handling). */
   shutdownSeconds: number;
+  /** The Retry-After the API server sends with a budget's refusal of an eviction. */
+  pdbRetryAfterSeconds: number;
 }
 
 export interface KubeContext {
