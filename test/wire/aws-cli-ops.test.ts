@@ -1,16 +1,14 @@
 // Every EKS, Auto Scaling and EC2 operation noderoll calls, or a person debugging a roll with the
 // aws CLI would, against `sandbox serve`: each answered in the shape the CLI parses (its JSON
 // output is asserted), paginated lists followed to their end by the CLI itself.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
 import { World } from "../../src/sandbox/world/world.js";
-import { available, run } from "./clients.js";
+import { available, AWS, awsCli } from "./clients.js";
 
-const AWS = existsSync("/usr/bin/aws") ? "/usr/bin/aws" : "aws";
 const hasAws = await available(AWS);
 if (!hasAws) console.warn("no aws CLI on PATH: skipping the aws CLI operation tests");
 
@@ -18,26 +16,7 @@ let world: World;
 let server: SandboxServer;
 const dir = mkdtempSync(join(tmpdir(), "noderoll-aws-ops-"));
 
-async function aws(...args: string[]): Promise<Record<string, unknown>> {
-  const env = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    AWS_ACCESS_KEY_ID: DEFAULT_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: DEFAULT_CREDENTIALS.secretAccessKey,
-    AWS_DEFAULT_REGION: "eu-west-1",
-    AWS_CONFIG_FILE: join(dir, "config"),
-    AWS_SHARED_CREDENTIALS_FILE: join(dir, "credentials"),
-    KUBECONFIG: join(dir, "kubeconfig"),
-    AWS_PAGER: "",
-    AWS_MAX_ATTEMPTS: "1",
-  };
-  const r = await run(AWS, [...args, "--endpoint-url", server.url, "--output", "json"], env);
-  if (r.code !== 0) throw new Error(`aws ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
-  // update-kubeconfig says what it did in words, not JSON.
-  return r.stdout.startsWith("{")
-    ? (JSON.parse(r.stdout) as Record<string, unknown>)
-    : { text: r.stdout };
-}
+const aws = awsCli(dir, () => server.url);
 
 beforeAll(async () => {
   world = World.demo();

@@ -1,17 +1,14 @@
 // The aws CLI — v2 from Debian's awscli in CI, or whichever `aws` is on PATH — against the
 // sandbox with --endpoint-url: EKS (REST-JSON), Auto Scaling and EC2 (query protocol, XML).
 // Its parsed JSON output is asserted, so the faces are only as right as a real client agrees.
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
 import { World } from "../../src/sandbox/world/world.js";
-import { available, run } from "./clients.js";
+import { available, AWS, awsCli } from "./clients.js";
 
-// Debian's awscli (v2, what .ci/run installs) is preferred over whatever else is on PATH.
-const AWS = existsSync("/usr/bin/aws") ? "/usr/bin/aws" : "aws";
 const hasAws = await available(AWS);
 if (!hasAws) console.warn("no aws CLI on PATH: skipping the aws CLI wire tests");
 
@@ -19,22 +16,7 @@ let world: World;
 let server: SandboxServer;
 const dir = mkdtempSync(join(tmpdir(), "noderoll-aws-"));
 
-async function aws(...args: string[]): Promise<Record<string, unknown>> {
-  const env = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    AWS_ACCESS_KEY_ID: DEFAULT_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: DEFAULT_CREDENTIALS.secretAccessKey,
-    AWS_DEFAULT_REGION: "eu-west-1",
-    AWS_CONFIG_FILE: join(dir, "config"),
-    AWS_SHARED_CREDENTIALS_FILE: join(dir, "credentials"),
-    AWS_PAGER: "",
-    AWS_MAX_ATTEMPTS: "1",
-  };
-  const r = await run(AWS, [...args, "--endpoint-url", server.url, "--output", "json"], env);
-  if (r.code !== 0) throw new Error(`aws ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout || "{}") as Record<string, unknown>;
-}
+const aws = awsCli(dir, () => server.url);
 
 beforeAll(async () => {
   world = World.demo();
