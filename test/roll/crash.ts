@@ -92,3 +92,23 @@ export function crashAtEvent(
     },
   };
 }
+
+/**
+ * What a finished roll must not leave behind: noderoll's marks on live nodes, instances out of
+ * every group. `cordons`: every cordoned node counts ("any"), or only those noderoll cordoned
+ * ("noderoll's") where the world itself cordons nodes too (EKS's own update, faults).
+ */
+export function leftovers(world: World, cordons: "any" | "noderoll's" = "any"): string[] {
+  const out: string[] = [];
+  for (const n of world.kube.nodes.values()) {
+    if (n.deleted) continue;
+    if (n.unschedulable && (cordons === "any" || n.annotations["noderoll.io/cordoned"]))
+      out.push(`${n.name} cordoned`);
+    if (n.taints.some((t) => t.key.startsWith("noderoll.io/"))) out.push(`${n.name} tainted`);
+    if (n.labels["noderoll.io/detached-from"]) out.push(`${n.name} detached`);
+    if (n.annotations["noderoll.io/scale-down-disabled"]) out.push(`${n.name} protected`);
+  }
+  for (const i of world.ec2.instances.values())
+    if (i.state !== "terminated" && !i.asg) out.push(`instance ${i.id} orphaned`);
+  return out;
+}

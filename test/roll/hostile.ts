@@ -11,6 +11,7 @@ import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "../sandbox/helpers.js";
 import { Invariants } from "./invariants.js";
 import { policyFor, selfManagedWorld } from "./scenarios.js";
+import { leftovers as leftoversOf } from "./crash.js";
 
 type Faults = NonNullable<ScenarioInput["faults"]>;
 
@@ -141,20 +142,8 @@ export async function checkedRun(
   };
 }
 
-/** What a finished roll must not leave behind. */
-export function leftovers(world: World): string[] {
-  const out: string[] = [];
-  for (const n of world.kube.nodes.values()) {
-    if (n.deleted) continue;
-    if (n.unschedulable && n.annotations["noderoll.io/cordoned"]) out.push(`${n.name} cordoned`);
-    if (n.taints.some((t) => t.key.startsWith("noderoll.io/"))) out.push(`${n.name} tainted`);
-    if (n.labels["noderoll.io/detached-from"]) out.push(`${n.name} detached`);
-    if (n.annotations["noderoll.io/scale-down-disabled"]) out.push(`${n.name} protected`);
-  }
-  for (const i of world.ec2.instances.values())
-    if (i.state !== "terminated" && !i.asg) out.push(`instance ${i.id} orphaned`);
-  return out;
-}
+/** What a finished roll must not leave behind; only noderoll's own cordons count here. */
+export const leftovers = (world: World) => leftoversOf(world, "noderoll's");
 
 /** How many times the world played a fault (or throttled a call). */
 export function faultsPlayed(world: World): number {

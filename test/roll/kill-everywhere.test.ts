@@ -12,7 +12,7 @@ import { loadPolicy, type Policy } from "../../src/policy/index.js";
 import { EventLog } from "../../src/ports/index.js";
 import { generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { World } from "../../src/sandbox/world/world.js";
-import { crashAtEvent } from "./crash.js";
+import { crashAtEvent, leftovers } from "./crash.js";
 import { Invariants } from "./invariants.js";
 
 function load(text: string, file: string): Policy {
@@ -57,20 +57,6 @@ const CASES: Case[] = [
     policy: generatedPolicy,
   },
 ];
-
-function leftovers(world: World): string[] {
-  const out: string[] = [];
-  for (const n of world.kube.nodes.values()) {
-    if (n.deleted) continue;
-    if (n.unschedulable) out.push(`${n.name} cordoned`);
-    if (n.taints.some((t) => t.key.startsWith("noderoll.io/"))) out.push(`${n.name} tainted`);
-    if (n.labels["noderoll.io/detached-from"]) out.push(`${n.name} detached`);
-    if (n.annotations["noderoll.io/scale-down-disabled"]) out.push(`${n.name} protected`);
-  }
-  for (const i of world.ec2.instances.values())
-    if (i.state !== "terminated" && !i.asg) out.push(`instance ${i.id} orphaned`);
-  return out;
-}
 
 async function killedAt(c: Case, k: number): Promise<string[]> {
   const world = c.world();

@@ -9,7 +9,7 @@ import { apply } from "../../src/engine/apply.js";
 import { EventLog } from "../../src/ports/index.js";
 import { Random } from "../../src/sandbox/model/random.js";
 import { World } from "../../src/sandbox/world/world.js";
-import { crashAfter } from "./crash.js";
+import { crashAfter, leftovers } from "./crash.js";
 import { Invariants } from "./invariants.js";
 
 const demo = loadPolicy(readFileSync("policies/demo.yaml", "utf8"), "policies/demo.yaml");
@@ -17,20 +17,6 @@ if (!demo.ok) throw new Error("demo policy invalid");
 const policy = demo.policy;
 /** The demo rolls in about 25 virtual minutes; crash anywhere in it. */
 const ROLL_MS = 26 * 60_000;
-
-function leftovers(world: World): string[] {
-  const out: string[] = [];
-  for (const n of world.kube.nodes.values()) {
-    if (n.deleted) continue;
-    if (n.unschedulable) out.push(`${n.name} cordoned`);
-    if (n.taints.some((t) => t.key.startsWith("noderoll.io/"))) out.push(`${n.name} tainted`);
-    if (n.labels["noderoll.io/detached-from"]) out.push(`${n.name} detached`);
-    if (n.annotations["noderoll.io/scale-down-disabled"]) out.push(`${n.name} protected`);
-  }
-  for (const i of world.ec2.instances.values())
-    if (i.state !== "terminated" && !i.asg) out.push(`instance ${i.id} orphaned`);
-  return out;
-}
 
 async function crashThenResume(
   seed: number,
