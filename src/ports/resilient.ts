@@ -51,7 +51,7 @@ export interface RetryInfo extends CallInfo {
  * later, and a roll can be patient: up to 24 attempts, each after the server's Retry-After or a
  * backoff capped at 20 s (40 s for AWS) — minutes, not seconds, before giving up.
  */
-const ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 } as const;
+export const ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 } as const;
 type Transient = keyof typeof ATTEMPTS;
 
 const SERVICES: Record<string, string> = { eks: "EKS", autoScaling: "Auto Scaling", ec2: "EC2" };

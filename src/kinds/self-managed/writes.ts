@@ -2,11 +2,11 @@
 // made is unknown, and these writes are not safe to repeat blindly (an instance detached or
 // terminating is no longer the group's to detach or terminate: the repeat fails). So the group
 // is read again: if the change shows, it was made; if not, it is made again.
-import { isLostAnswer, type AsgInstance } from "../../ports/index.js";
+import { ATTEMPTS, isLostAnswer, type AsgInstance } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
 
 /** As many tries as resilient.ts gives any call that got no answer. */
-const TRIES = 6;
+const TRIES = ATTEMPTS.network;
 
 /** The instance as the group sees it now, or undefined once it is no longer the group's. */
 async function member(
