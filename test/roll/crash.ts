@@ -41,6 +41,18 @@ export interface Crashable {
   died: Promise<void>;
 }
 
+/** The world's ports, frozen once `isDead()`: calls and sleeps then never return. */
+function deadPorts(world: World, isDead: () => boolean): Crashable["ports"] {
+  const clock: Clock = {
+    now: () => world.clock.now(),
+    sleep: (ms, signal) =>
+      isDead()
+        ? never()
+        : world.clock.sleep(ms, signal).then(() => (isDead() ? never<void>() : undefined)),
+  };
+  return { cloud: freeze(world.cloud, isDead), cluster: freeze(world.cluster, isDead), clock };
+}
+
 /** Ports of the world that die `afterMs` of virtual time from now. */
 export function crashAfter(world: World, afterMs: number): Crashable {
   let dead = false;
@@ -52,13 +64,8 @@ export function crashAfter(world: World, afterMs: number): Crashable {
     world.clock.notify();
   });
   const isDead = () => dead;
-  const clock: Clock = {
-    now: () => world.clock.now(),
-    sleep: (ms, signal) =>
-      dead ? never() : world.clock.sleep(ms, signal).then(() => (dead ? never<void>() : undefined)),
-  };
   return {
-    ports: { cloud: freeze(world.cloud, isDead), cluster: freeze(world.cluster, isDead), clock },
+    ports: deadPorts(world, isDead),
     died,
   };
 }
@@ -76,13 +83,8 @@ export function crashAtEvent(
   let resolve = () => {};
   const died = new Promise<void>((r) => (resolve = r));
   const isDead = () => dead;
-  const clock: Clock = {
-    now: () => world.clock.now(),
-    sleep: (ms, signal) =>
-      dead ? never() : world.clock.sleep(ms, signal).then(() => (dead ? never<void>() : undefined)),
-  };
   return {
-    ports: { cloud: freeze(world.cloud, isDead), cluster: freeze(world.cluster, isDead), clock },
+    ports: deadPorts(world, isDead),
     died,
     onEvent: () => {
       if (dead || ++seen < k) return;
