@@ -169,13 +169,29 @@ export class BudgetCache extends Informer<PodDisruptionBudget> {
   }
 }
 
-/** The run's budget cache, held by the drains evicting now; closed when the last lets go. */
+/**
+ * How long the cache stays open once no drain holds it: the next drain of a roll usually starts
+ * within the boot of a replacement, and would otherwise list the budgets again.
+ */
+const LINGER_MS = 300_000;
+
+/** The run's budget cache, held by the drains evicting now, open a while after the last. */
 interface Held {
   cache: BudgetCache;
   started: Promise<boolean>;
   holders: number;
+  idle?: AbortController;
 }
 const heldBy = new WeakMap<RollContext, Held>();
+
+/** Close the run's budget cache now (the run is over). */
+export async function closeBudgets(ctx: RollContext): Promise<void> {
+  const h = heldBy.get(ctx);
+  if (!h) return;
+  heldBy.delete(ctx);
+  h.idle?.abort(SETTLED);
+  await h.cache.close();
+}
 
 /**
  * The run's budget cache for a drain, and what lets go of it; no cache when it could not be
@@ -195,13 +211,22 @@ export async function holdBudgets(
   }
   const h = held;
   h.holders++;
+  h.idle?.abort(SETTLED);
+  h.idle = undefined;
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
     if (--h.holders > 0 || heldBy.get(ctx) !== h) return;
-    heldBy.delete(ctx);
-    void h.cache.close();
+    const idle = (h.idle = new AbortController());
+    void ctx.clock.sleep(LINGER_MS, idle.signal).then(
+      async () => {
+        if (heldBy.get(ctx) === h && h.holders === 0) await closeBudgets(ctx);
+      },
+      () => undefined,
+    );
   };
-  return { cache: (await h.started) ? h.cache : undefined, release };
+  const ok = await h.started;
+  if (!ok && heldBy.get(ctx) === h && h.holders === 1) heldBy.delete(ctx);
+  return { cache: ok ? h.cache : undefined, release };
 }

@@ -82,10 +82,10 @@ export class SandboxCluster implements SandboxClusterApi {
     });
   }
 
-  #fromVersion(kind: "nodes" | "pods" | "pdbs", opts: WatchOptions | undefined): void {
+  #fromVersion(kind: "nodes" | "pods", opts: WatchOptions | undefined): void {
     const rv = opts?.resourceVersion;
     if (rv === undefined || rv === "" || rv === "0") return;
-    const last = kind === "pdbs" ? this.view.kube.pdbChanged : this.#lastChange[kind];
+    const last = this.#lastChange[kind];
     if (Number(rv) < last)
       throw new KubeApiError(410, "Expired", `too old resource version: ${rv} (${last})`);
   }
@@ -314,8 +314,9 @@ export class SandboxCluster implements SandboxClusterApi {
     opts?: WatchOptions,
   ): AsyncIterable<WatchEvent<PodDisruptionBudget>> {
     this.#gate("policy.watchPodDisruptionBudgets");
-    this.#fromVersion("pdbs", opts);
     const k = this.view.kube;
+    // Budgets keep what changed since any version (pdb-events.ts): never 410 Gone.
+    const rv = Number(opts?.resourceVersion || 0);
     const filter = (b: PodDisruptionBudget) =>
       namespace === undefined || b.metadata.namespace === namespace;
     return serveWatch(this.view.clock, opts, filter, {
@@ -323,6 +324,7 @@ export class SandboxCluster implements SandboxClusterApi {
       remove: (w) => k.removePdbWatcher(w),
       rv: () => String(k.rv),
       current: () => [...k.pdbs.values()].flat().map((b) => toPdb(b, this.view.clock.nowMs())),
+      replay: () => (rv > 0 ? k.pdbsSince(rv) : []),
     });
   }
 

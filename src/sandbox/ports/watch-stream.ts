@@ -103,6 +103,8 @@ export function serveWatch<T>(
     remove(w: Watcher<T>): void;
     rv(): string;
     current(): Iterable<T>;
+    /** From a resourceVersion: the objects changed since, as MODIFIED events first. */
+    replay?(): Iterable<T>;
   },
 ): WatchStream<T> {
   let stop = () => {};
@@ -120,7 +122,11 @@ export function serveWatch<T>(
   const stream = watcher.stream as WatchStream<T>;
   stop = serveLifetime(stream, clock, opts, sim.rv);
   if (opts?.resourceVersion === undefined)
-    for (const obj of sim.current()) if (filter(obj)) stream.push({ type: "ADDED", object: obj });
+    for (const obj of sim.current())
+      if (filter(obj)) stream.push({ type: "ADDED", object: obj });
+      else
+        for (const obj of sim.replay?.() ?? [])
+          if (filter(obj)) stream.push({ type: "MODIFIED", object: obj });
   sim.add(watcher);
   return stream;
 }

@@ -164,8 +164,8 @@ export class KubeSim {
   removePdbWatcher(w: Watcher<PodDisruptionBudget>): void {
     this.#pdbEvents.remove(w);
   }
-  /** The resourceVersion of the last change to a budget's status. */
-  get pdbChanged(): number {
-    return this.#pdbEvents.lastChange;
+  /** The budgets whose status changed after resourceVersion `rv`, as they are now. */
+  pdbsSince(rv: number): PodDisruptionBudget[] {
+    return this.#pdbEvents.since(rv);
   }
 }

@@ -19,11 +19,11 @@ const signature = (s: PdbRec["status"]) =>
 export class PdbEvents {
   #watchers: Watcher<PodDisruptionBudget>[] = [];
   readonly #touched = new Set<PdbRec>();
+  /** Touched while nobody watched: their status is computed when a watch comes. */
+  readonly #unseen = new Set<PdbRec>();
   /** The status each budget's last event showed. */
   readonly #shown = new WeakMap<PdbRec, string>();
   #queued = false;
-  /** The resourceVersion of the last change: a watch from an older one is 410 Gone. */
-  lastChange = 0;
 
   constructor(
     private readonly state: KubeState,
@@ -45,23 +45,38 @@ export class PdbEvents {
     this.#watchers = this.#watchers.filter((x) => x !== w);
   }
 
-  #flush(): void {
+  /**
+   * What a watch from `rv` must be told first: the budgets changed since, as they are now (a
+   * budget's events carry its whole status, so the last one stands for all of them — the API
+   * server's watch cache would replay each).
+   */
+  since(rv: number): PodDisruptionBudget[] {
+    this.#flush(true);
+    const now = this.clock.nowMs();
+    const out: PodDisruptionBudget[] = [];
+    for (const list of this.state.pdbs.values())
+      for (const pdb of list) if (pdb.rv > rv) out.push(toPdb(pdb, now));
+    return out;
+  }
+
+  /** Compute the touched budgets' status; a change takes a new resourceVersion and is told. */
+  #flush(watchComing = false): void {
     this.#queued = false;
     const now = this.clock.nowMs();
     const touched = [...this.#touched];
     this.#touched.clear();
-    if (this.#watchers.length === 0) {
-      // Nobody watches: no status is computed for an event nobody reads. What the budgets show
-      // now is measured afresh when a watch comes, and a watch from before is 410 Gone.
-      for (const pdb of touched) this.#shown.delete(pdb);
-      this.lastChange = this.state.nextRv();
+    // Nobody watches: no status is computed for events nobody reads, until a watch comes.
+    if (this.#watchers.length === 0 && !watchComing) {
+      for (const pdb of touched) this.#unseen.add(pdb);
       return;
     }
+    for (const pdb of this.#unseen) touched.push(pdb);
+    this.#unseen.clear();
     for (const pdb of touched) {
       const sig = signature(pdbStatus(pdb, now));
       if (this.#shown.get(pdb) === sig) continue;
       this.#shown.set(pdb, sig);
-      pdb.rv = this.lastChange = this.state.nextRv();
+      pdb.rv = this.state.nextRv();
       const object = toPdb(pdb, now);
       for (const w of this.#watchers)
         if (w.filter(object)) w.stream.push({ type: "MODIFIED", object });
