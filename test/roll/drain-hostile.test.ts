@@ -157,6 +157,28 @@ describe("drain, as kubectl drain does it", () => {
     expect(ofType(events, "eviction.blocked").map((b) => b.pdb)).toEqual(["web"]);
   });
 
+  it.each([
+    ["410 Gone", { gone: 1, within: "20s" }],
+    ["a stall", { stall: 1, within: "20s" }],
+    ["an early end", { endEarly: 1, within: "20s" }],
+  ])(
+    "the budgets' watch meets %s: listed again or watched again, the drain goes on",
+    async (_, fault) => {
+      const { world, ctx } = setup(
+        [{ kind: "Deployment", name: "web", replicas: 24, pdb: { maxUnavailable: 1 } }],
+        { faults: { watch: [fault] } } as Partial<ScenarioInput>,
+      );
+      const node = nodeOf(world, "web");
+      const pods = [...world.workload("web").pods].filter((p) => p.nodeName === node).length;
+      const e = await drain(world, ctx, node);
+      expect(e).toMatchObject({ evicted: pods });
+      const faults = world.timeline.of("api.fault").map((f) => f.call);
+      expect(faults).toContain("policy.watchPodDisruptionBudgets");
+      // Not one ask every 10 s per pod while the watch was down: at most a recheck each.
+      expect((world.calls.get("policy.evictPod") ?? 0) - pods).toBeLessThanOrEqual(pods);
+    },
+  );
+
   it("under a budget allowing one disruption at a time, a refused ask at once makes the next in line wait", async () => {
     const { world, ctx } = setup([
       { kind: "Deployment", name: "web", replicas: 24, pdb: { maxUnavailable: 1 } },
