@@ -34,6 +34,9 @@ export class BudgetCache extends Informer<PodDisruptionBudget> {
   private refused = false;
   /** Drains waiting for a budget to change, by "namespace/name". */
   private readonly waiting = new Map<string, (() => void)[]>();
+  /** budgetOf's answers by namespace and labels (pods of one controller share them), until a
+   * budget comes, goes or changes its selector. */
+  private readonly selecting = new Map<string, string | undefined>();
   /** Evictions asked under a budget and not yet answered: each may take one disruption. */
   private readonly asking = new Map<string, number>();
 
@@ -48,6 +51,12 @@ export class BudgetCache extends Informer<PodDisruptionBudget> {
   protected apply(e: WatchEvent<PodDisruptionBudget>): void {
     this.refused = false;
     const key = keyOf(e.object);
+    const was = this.get(key);
+    if (
+      e.type !== "MODIFIED" ||
+      JSON.stringify(was?.spec.selector) !== JSON.stringify(e.object.spec.selector)
+    )
+      this.selecting.clear();
     if (e.type !== "DELETED") this.put(e.object);
     else
       this.byNamespace
@@ -64,6 +73,7 @@ export class BudgetCache extends Informer<PodDisruptionBudget> {
 
   protected override reset(items: PodDisruptionBudget[]): void {
     this.byNamespace.clear();
+    this.selecting.clear();
     for (const b of items) this.put(b);
     // Listed again: every budget may have changed.
     const all = [...this.waiting.values()].flat();
@@ -104,14 +114,24 @@ export class BudgetCache extends Informer<PodDisruptionBudget> {
 
   /** "namespace/name" of the one budget that selects the pod; undefined for none or several. */
   budgetOf(pod: Pod): string | undefined {
+    const ns = pod.metadata.namespace ?? "default";
     const labels = pod.metadata.labels ?? {};
+    const memo = `${ns}\n${Object.keys(labels)
+      .sort()
+      .map((k) => `${k}=${labels[k]}`)
+      .join(",")}`;
+    if (this.selecting.has(memo)) return this.selecting.get(memo);
     let found: PodDisruptionBudget | undefined;
-    for (const b of this.byNamespace.get(pod.metadata.namespace ?? "default")?.values() ?? []) {
+    let several = false;
+    for (const b of this.byNamespace.get(ns)?.values() ?? []) {
       if (!matchesSelector(b.spec.selector, labels)) continue;
-      if (found) return undefined;
+      several = found !== undefined;
+      if (several) break;
       found = b;
     }
-    return found && keyOf(found);
+    const key = found && !several ? keyOf(found) : undefined;
+    this.selecting.set(memo, key);
+    return key;
   }
 
   /** The budget's resourceVersion as cached (what a granted eviction is measured against). */

@@ -231,9 +231,14 @@ export class SandboxCluster implements SandboxClusterApi {
    */
   #podKeys(namespace: string | undefined, opts: ListOptions | undefined): readonly string[] {
     const k = this.view.kube;
-    const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
-    if (m) return [...(k.nodes.get(m[1] as string)?.pods ?? [])].map((p) => p.key).sort();
+    const node = this.#nodeOf(opts);
+    if (node !== undefined) return [...(k.nodes.get(node)?.pods ?? [])].map((p) => p.key).sort();
     return namespace === undefined ? this.#order.keys() : this.#order.inNamespace(namespace);
+  }
+
+  /** The node a field selector names (spec.nodeName=…), if it names one. */
+  #nodeOf(opts: ListOptions | undefined): string | undefined {
+    return /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "")?.[1];
   }
 
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
@@ -285,6 +290,7 @@ export class SandboxCluster implements SandboxClusterApi {
       remove: (w) => k.removePodWatcher(w),
       rv: () => String(k.rv),
       current: () => this.#podKeys(namespace, opts).map((key) => toPod(k.pods.get(key) as PodRec)),
+      ...(this.#nodeOf(opts) !== undefined && { node: this.#nodeOf(opts) }),
     });
   }
 

@@ -105,11 +105,14 @@ export function serveWatch<T>(
     current(): Iterable<T>;
     /** From a resourceVersion: the objects changed since, as MODIFIED events first. */
     replay?(): Iterable<T>;
+    /** The node a pod watch's field selector names (Watcher.node). */
+    node?: string;
   },
 ): WatchStream<T> {
   let stop = () => {};
   const watcher: Watcher<T> = {
     filter,
+    ...(sim.node !== undefined && { node: sim.node }),
     stream: new WatchStream<T>(
       clock,
       () => {
