@@ -23,6 +23,7 @@ import { kindOf } from "../kinds/registry.js";
 import { RollError, type RollContext } from "../roll/context.js";
 import { ClusterLock, holderIdentity } from "../roll/lease.js";
 import { clearStaleMarks, DETACHED_LABEL } from "../roll/marks.js";
+import { closeBudgets } from "../roll/budgets.js";
 import { NodeCache } from "../roll/nodes.js";
 import type { NodeOwner } from "../roll/validate.js";
 import { Planner } from "./observe.js";
@@ -334,6 +335,7 @@ export async function apply(
     outcome = outcomeOf(e, signal, stopped);
   } finally {
     await run.nodes.close();
+    await closeBudgets(ctx);
     if (locked) await release(lock, ports);
     ctx.emit({ type: "roll.end", result: outcome.result, message: outcome.message });
   }

@@ -200,6 +200,12 @@ export interface Cluster {
     namespace: string | undefined,
     opts?: ListOptions,
   ): Promise<List<PodDisruptionBudget>>;
+  /** Status changes (disruptionsAllowed) as they happen: drains wait on it instead of asking for
+   * evictions a budget is sure to refuse. All namespaces when namespace is undefined. */
+  watchPodDisruptionBudgets(
+    namespace: string | undefined,
+    opts?: WatchOptions,
+  ): AsyncIterable<WatchEvent<PodDisruptionBudget>>;
   /** ReplicaSets, Deployments, StatefulSets, DaemonSets: the owners behind pods. */
   getWorkload(kind: Workload["kind"], namespace: string, name: string): Promise<Workload>;
 

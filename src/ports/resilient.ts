@@ -78,6 +78,7 @@ function callInfo(service: string | undefined, method: string, args: unknown[]):
     deletePod: `DELETE pods ${a}/${b}`,
     evictPod: `POST pods/eviction ${a}/${b}`,
     listPodDisruptionBudgets: `GET poddisruptionbudgets (list, ${a ? `namespace ${a}` : "all namespaces"})`,
+    watchPodDisruptionBudgets: "GET poddisruptionbudgets (watch)",
     getWorkload: `GET ${a.toLowerCase()}s ${b}/${c}`,
     getLease: `GET leases ${a}/${b}`,
     createLease: `POST leases ${a}/${lease}`,

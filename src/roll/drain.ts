@@ -9,7 +9,8 @@
 // budgets — unless force, which deletes what is left and says so. API throttling never reaches
 // the drain as a refusal: it is retried below it (src/ports/resilient.ts).
 import { matchesSelector } from "../plan/index.js";
-import { abortError, listAll, pageOf, SETTLED, type Pod } from "../ports/index.js";
+import { abortError, listAll, pageOf, SETTLED, type Pod, type WatchEvent } from "../ports/index.js";
+import { holdBudgets, type BudgetCache } from "./budgets.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
 import { guardedWatch, WATCH_TIMEOUT_SECONDS, watchBackoffMs } from "./watch.js";
 
@@ -137,6 +138,60 @@ function budgetTurns(ctx: RollContext): BudgetTurns {
   return t;
 }
 
+/**
+ * How long a drain believes the budget cache's "no disruption" before asking the eviction API
+ * anyway: its pod may have stopped being Ready meanwhile (and an unready pod may be let go),
+ * which the budget's watch does not show.
+ */
+const RECHECK_MS = 60_000;
+
+interface Asking {
+  reported: string;
+  turn?: () => void;
+  atOnce?: string;
+}
+
+/**
+ * Before asking for an eviction: while the run's budget cache (budgets.ts) shows that the
+ * API server is sure to refuse it, wait for the budget's watch to show a disruption allowed —
+ * holding the budget's turn, so that drains waiting on one budget take a disruption one at a
+ * time. What to tell the cache of the answer, or the blocker at the deadline.
+ */
+async function heldBack(
+  ctx: RollContext,
+  o: DrainOptions,
+  pod: Pod,
+  deadline: number,
+  signal: AbortSignal,
+  budgets: BudgetCache | undefined,
+  s: Asking,
+): Promise<{ blocker: Blocker } | { answered: (status: number) => void } | undefined> {
+  const key = budgets?.budgetOf(pod);
+  if (!budgets || !key) return undefined;
+  if (budgets.refuses(key, pod)) {
+    const pdb = key.slice(key.indexOf("/") + 1);
+    const why = `PodDisruptionBudget ${pdb} allows no disruption`;
+    if (s.reported !== why) {
+      ctx.emit({ type: "eviction.blocked", group: o.group, node: o.node, pod: podId(pod), pdb });
+      s.reported = why;
+    }
+    const now = () => ctx.clock.now().getTime();
+    try {
+      s.turn ??= (await budgetTurns(ctx).take(key, signal)).release;
+      const until = Math.min(deadline, now() + RECHECK_MS);
+      while (budgets.refuses(key, pod) && now() < until && !signal.aborted)
+        await budgets.budgetChanged(key, until - now(), signal);
+      if (signal.aborted) throw abortError(signal);
+    } catch (e) {
+      if (ctx.signal.aborted || !isAbort(e)) throw e;
+      return { blocker: { pod: podId(pod), why } };
+    }
+    if (budgets.refuses(key, pod) && now() >= deadline)
+      return { blocker: { pod: podId(pod), why } };
+  }
+  return { answered: budgets.ask(key) };
+}
+
 /** Evict one pod until the API accepts it, the deadline passes (returns the blocker) or it is gone. */
 async function evict(
   ctx: RollContext,
@@ -144,28 +199,33 @@ async function evict(
   pod: Pod,
   deadline: number,
   signal: AbortSignal,
+  budgets: BudgetCache | undefined,
 ): Promise<Blocker | undefined> {
   const ns = pod.metadata.namespace ?? "default";
-  let reported = "";
-  let turn: (() => void) | undefined;
-  let atOnce: string | undefined;
+  const s: Asking = { reported: "" };
   try {
     for (;;) {
-      const r = await ctx.cluster.evictPod(ns, pod.metadata.name);
-      if (atOnce) {
+      const held = await heldBack(ctx, o, pod, deadline, signal, budgets, s);
+      if (held && "blocker" in held) return held.blocker;
+      const r = await ctx.cluster.evictPod(ns, pod.metadata.name).catch((e: unknown) => {
+        held?.answered(0);
+        throw e;
+      });
+      held?.answered(r.status);
+      if (s.atOnce) {
         const patient = budgetTurns(ctx).patient;
-        if (r.status === 429) patient.add(atOnce);
-        else patient.delete(atOnce);
+        if (r.status === 429) patient.add(s.atOnce);
+        else patient.delete(s.atOnce);
       }
       if (r.status === 201 || r.status === 404) return undefined;
-      const next = await refused(ctx, o, pod, r, deadline, signal, reported, turn);
+      const next = await refused(ctx, o, pod, r, deadline, signal, s.reported, s.turn);
       if ("blocker" in next) return next.blocker;
-      reported = next.reported;
-      turn = next.turn;
-      atOnce = next.atOnce;
+      s.reported = next.reported;
+      s.turn = next.turn;
+      s.atOnce = next.atOnce;
     }
   } finally {
-    turn?.();
+    s.turn?.();
   }
 }
 
@@ -237,12 +297,45 @@ async function refused(
   }
 }
 
+/** A watch of the node's pods, opened before the evictions (see `watchFromList`). */
+interface EarlyWatch {
+  events: AsyncIterable<WatchEvent<Pod>>;
+  close: () => void;
+}
+
+const podWatchOptions = (node: string, resourceVersion: string, signal: AbortSignal) => ({
+  fieldSelector: `spec.nodeName=${node}`,
+  resourceVersion,
+  allowWatchBookmarks: true,
+  timeoutSeconds: WATCH_TIMEOUT_SECONDS,
+  signal,
+});
+
+/**
+ * The node's pods watched from the drain's list, opened before the first eviction: the
+ * deletions the evictions cause are then seen without listing the pods again (the API server
+ * replays what changed since a resourceVersion from its watch cache). Undefined when the watch
+ * cannot be opened now (throttled), the wait meets the refusal first, as after a failed watch.
+ */
+function watchFromList(ctx: RollContext, node: string, resourceVersion: string): EarlyWatch {
+  const ctl = new AbortController();
+  const close = () => ctl.abort(SETTLED);
+  try {
+    const options = podWatchOptions(node, resourceVersion, ctl.signal);
+    return { events: ctx.cluster.watchPods(undefined, options), close };
+  } catch (e) {
+    const next = () => Promise.reject(e as Error);
+    return { events: { [Symbol.asyncIterator]: () => ({ next }) }, close };
+  }
+}
+
 /** Wait until none of the pods (by UID) is left on the node; false at the deadline. */
 async function waitGone(
   ctx: RollContext,
   node: string,
   uids: Map<string, string | undefined>,
   deadline: number,
+  early: EarlyWatch | undefined,
 ): Promise<boolean> {
   if (uids.size === 0) return true;
   const timer = new AbortController();
@@ -260,23 +353,23 @@ async function waitGone(
   try {
     while (!stop.aborted) {
       try {
-        const now = await podsOn(ctx, node, false);
-        const present = new Set(now.pods.filter(same).map(podId));
-        for (const id of [...uids.keys()]) if (!present.has(id)) uids.delete(id);
-        if (uids.size === 0) return true;
-        const watch = guardedWatch(
-          ctx.clock,
-          (signal) =>
-            ctx.cluster.watchPods(undefined, {
-              fieldSelector: `spec.nodeName=${node}`,
-              resourceVersion: now.resourceVersion,
-              allowWatchBookmarks: true,
-              timeoutSeconds: WATCH_TIMEOUT_SECONDS,
-              signal,
-            }),
-          stop,
-        );
-        for await (const e of watch) {
+        let open: (signal: AbortSignal) => AsyncIterable<WatchEvent<Pod>>;
+        if (early) {
+          const { events, close } = early;
+          early = undefined;
+          open = (signal) => {
+            signal.addEventListener("abort", close, { once: true });
+            return events;
+          };
+        } else {
+          const now = await podsOn(ctx, node, false);
+          const present = new Set(now.pods.filter(same).map(podId));
+          for (const id of [...uids.keys()]) if (!present.has(id)) uids.delete(id);
+          if (uids.size === 0) return true;
+          open = (signal) =>
+            ctx.cluster.watchPods(undefined, podWatchOptions(node, now.resourceVersion, signal));
+        }
+        for await (const e of guardedWatch(ctx.clock, open, stop)) {
           failures = 0;
           if (e.type === "BOOKMARK") continue;
           // Gone, or replaced by a pod of the same name (another UID).
@@ -295,6 +388,7 @@ async function waitGone(
     if (ctx.signal.aborted) throw new RollError("Cancelled", `cancelled while ${node} drained`);
     return uids.size === 0;
   } finally {
+    early?.close();
     timer.abort(SETTLED);
   }
 }
@@ -315,17 +409,23 @@ async function evictAll(
   pods: Pod[],
   deadline: number,
 ): Promise<Blocker[]> {
+  if (pods.length === 0) return [];
   // A pod the eviction API will never accept stops the drain at once (without force).
   const stop = new AbortController();
   const signal = AbortSignal.any([stop.signal, ctx.signal]);
-  const results = await Promise.all(
-    pods.map(async (p) => {
-      const b = await evict(ctx, o, p, deadline, signal);
-      if (b?.final && !o.force) stop.abort();
-      return b;
-    }),
-  );
-  return results.filter((b): b is Blocker => b !== undefined);
+  const budgets = await holdBudgets(ctx);
+  try {
+    const results = await Promise.all(
+      pods.map(async (p) => {
+        const b = await evict(ctx, o, p, deadline, signal, budgets.cache);
+        if (b?.final && !o.force) stop.abort();
+        return b;
+      }),
+    );
+    return results.filter((b): b is Blocker => b !== undefined);
+  } finally {
+    budgets.release();
+  }
 }
 
 function evictionFailure(o: DrainOptions, blockers: Blocker[]): RollError {
@@ -341,8 +441,23 @@ function evictionFailure(o: DrainOptions, blockers: Blocker[]): RollError {
 export async function drainNode(ctx: RollContext, o: DrainOptions): Promise<DrainResult> {
   ctx.emit({ type: "node.drain.start", group: o.group, node: o.node });
   const deadline = ctx.clock.now().getTime() + o.timeoutMs;
-  const { pods } = await podsOn(ctx, o.node, true);
+  const { pods, resourceVersion } = await podsOn(ctx, o.node, true);
   refuseOrphans(o, pods);
+  const early = pods.length > 0 ? watchFromList(ctx, o.node, resourceVersion) : undefined;
+  try {
+    return await evictAndWait(ctx, o, pods, deadline, early);
+  } finally {
+    early?.close();
+  }
+}
+
+async function evictAndWait(
+  ctx: RollContext,
+  o: DrainOptions,
+  pods: Pod[],
+  deadline: number,
+  early: EarlyWatch | undefined,
+): Promise<DrainResult> {
   const blockers = await evictAll(ctx, o, pods, deadline);
   if (blockers.length > 0 && !o.force) throw evictionFailure(o, blockers);
   const evicted = pods.length - blockers.length;
@@ -357,6 +472,7 @@ export async function drainNode(ctx: RollContext, o: DrainOptions): Promise<Drai
     o.node,
     uids,
     Math.max(deadline, ctx.clock.now().getTime() + 120_000),
+    early,
   );
   if (!gone && !o.force) {
     throw new RollError(

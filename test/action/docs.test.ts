@@ -145,6 +145,12 @@ describe("least privilege, for plan and for apply", () => {
     expect(readme).toContain("--kubernetes-groups noderoll-plan");
   });
 
+  it("apply's ClusterRole watches PodDisruptionBudgets (drains wait on the watch)", () => {
+    const rules = role("noderoll")!.rules as { resources: string[]; verbs: string[] }[];
+    const pdb = rules.find((r) => r.resources.includes("poddisruptionbudgets"))!;
+    expect(pdb.verbs).toEqual(expect.arrayContaining(["list", "watch"]));
+  });
+
   it("the plan role's IAM policy only reads; the apply role's adds the changes", () => {
     const policies = [...readme.matchAll(/```json\n([\s\S]*?)```/g)]
       .map((m) => JSON.parse(m[1]!) as { Statement: { Sid?: string; Action: string | string[] }[] })

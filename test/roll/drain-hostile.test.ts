@@ -46,6 +46,21 @@ async function drain(
   );
 }
 
+/** The cluster with one method replaced. */
+function withMethod<K extends keyof RollContext["cluster"]>(
+  cluster: RollContext["cluster"],
+  name: K,
+  fn: RollContext["cluster"][K],
+): RollContext["cluster"] {
+  return new Proxy(cluster, {
+    get: (target, key) => {
+      if (key === name) return fn;
+      const v = Reflect.get(target, key) as unknown;
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
 const ofType = <T extends RollEvent["type"]>(events: RollEvent[], type: T) =>
   events.filter((e): e is Extract<RollEvent, { type: T }> => e.type === type);
 
@@ -113,10 +128,26 @@ describe("drain, as kubectl drain does it", () => {
     expect(ofType(events, "eviction.blocked")[0]?.pdb).toBe("default/web, default/web-extra");
   });
 
-  it("comes back after the 10 s a budget's 429 asks for, and names the budget", async () => {
+  it("waits on the budgets' watch instead of asking for evictions a budget is sure to refuse", async () => {
     const { world, ctx, events } = setup([
       { kind: "Deployment", name: "web", replicas: 2, pdb: { minAvailable: 2 } },
     ]);
+    const e = await drain(world, ctx, nodeOf(world, "web"), { timeoutMs: 100_000 });
+    expect((e as RollError).message).toMatch(/PodDisruptionBudget web allows no disruption/);
+    // The budget shows disruptionsAllowed 0 all along: one ask after a minute (the pod may have
+    // stopped being Ready meanwhile), not one every 10 s (about ten).
+    expect(world.calls.get("policy.evictPod") ?? 0).toBeLessThanOrEqual(2);
+    expect(world.calls.get("policy.watchPodDisruptionBudgets")).toBe(1);
+    expect(ofType(events, "eviction.blocked").map((b) => b.pdb)).toEqual(["web"]);
+  });
+
+  it("without a watch on budgets (RBAC), comes back after the 10 s a budget's 429 asks for", async () => {
+    const { world, ctx, events } = setup([
+      { kind: "Deployment", name: "web", replicas: 2, pdb: { minAvailable: 2 } },
+    ]);
+    ctx.cluster = withMethod(world.cluster, "watchPodDisruptionBudgets", () => {
+      throw new KubeApiError(403, "Forbidden", "cannot watch resource poddisruptionbudgets");
+    });
     const e = await drain(world, ctx, nodeOf(world, "web"), { timeoutMs: 100_000 });
     expect((e as RollError).message).toMatch(/PodDisruptionBudget web allows no disruption/);
     // 100 s at one eviction every 10 s: about ten tries, not twenty at the 5 s default.
@@ -125,6 +156,28 @@ describe("drain, as kubectl drain does it", () => {
     expect(tries).toBeLessThanOrEqual(12);
     expect(ofType(events, "eviction.blocked").map((b) => b.pdb)).toEqual(["web"]);
   });
+
+  it.each([
+    ["410 Gone", { gone: 1, within: "20s" }],
+    ["a stall", { stall: 1, within: "20s" }],
+    ["an early end", { endEarly: 1, within: "20s" }],
+  ])(
+    "the budgets' watch meets %s: listed again or watched again, the drain goes on",
+    async (_, fault) => {
+      const { world, ctx } = setup(
+        [{ kind: "Deployment", name: "web", replicas: 24, pdb: { maxUnavailable: 1 } }],
+        { faults: { watch: [fault] } } as Partial<ScenarioInput>,
+      );
+      const node = nodeOf(world, "web");
+      const pods = [...world.workload("web").pods].filter((p) => p.nodeName === node).length;
+      const e = await drain(world, ctx, node);
+      expect(e).toMatchObject({ evicted: pods });
+      const faults = world.timeline.of("api.fault").map((f) => f.call);
+      expect(faults).toContain("policy.watchPodDisruptionBudgets");
+      // Not one ask every 10 s per pod while the watch was down: at most a recheck each.
+      expect((world.calls.get("policy.evictPod") ?? 0) - pods).toBeLessThanOrEqual(pods);
+    },
+  );
 
   it("under a budget allowing one disruption at a time, a refused ask at once makes the next in line wait", async () => {
     const { world, ctx } = setup([
@@ -142,7 +195,7 @@ describe("drain, as kubectl drain does it", () => {
   });
 
   it("does not take API throttling for a budget's refusal", async () => {
-    const { world, ctx, events } = setup([{ kind: "Deployment", name: "web", replicas: 3 }], {
+    const { world, ctx, events } = setup([{ kind: "Deployment", name: "web", replicas: 9 }], {
       faults: { throttle: [{ api: "kubernetes", rate: 0.5, retryAfter: 2 }] },
     } as Partial<ScenarioInput>);
     const { resilient } = await import("../../src/ports/index.js");
@@ -167,18 +220,11 @@ describe("drain, as kubectl drain does it", () => {
     ]);
     const watches: { at: number; timeoutSeconds?: number }[] = [];
     const cluster = world.cluster;
-    const watchPods: typeof cluster.watchPods = (ns, opts) => {
+    ctx.cluster = withMethod(cluster, "watchPods", (ns, opts) => {
       watches.push({ at: world.clock.nowMs(), timeoutSeconds: opts?.timeoutSeconds });
       if (watches.length === 1)
         throw new KubeApiError(429, "TooManyRequests", "too many requests", 7);
       return cluster.watchPods(ns, opts);
-    };
-    ctx.cluster = new Proxy(cluster, {
-      get: (target, key) => {
-        if (key === "watchPods") return watchPods;
-        const v = Reflect.get(target, key) as unknown;
-        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
     });
     const e = await drain(world, ctx, nodeOf(world, "web"));
     expect(e).toMatchObject({ evicted: 1 });

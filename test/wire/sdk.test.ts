@@ -20,7 +20,14 @@ import { awsCloud } from "../../src/adapters/aws/cloud.js";
 import { createEksToken } from "../../src/adapters/aws/eks-token.js";
 import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
 import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
-import type { Cloud, Cluster, Node, Pod, WatchEvent } from "../../src/ports/index.js";
+import type {
+  Cloud,
+  Cluster,
+  Node,
+  Pod,
+  PodDisruptionBudget,
+  WatchEvent,
+} from "../../src/ports/index.js";
 import { AwsApiError, KubeApiError } from "../../src/ports/index.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
@@ -481,6 +488,44 @@ describe("Kubernetes through kubernetesCluster() with the served kubeconfig (TLS
       })(),
     );
     expect(gone).toBeInstanceOf(KubeApiError);
+    expect(gone).toMatchObject({ status: 410 });
+  });
+
+  it("watches PodDisruptionBudgets: a status change arrives as MODIFIED; a too-old resourceVersion is 410", async () => {
+    const list = await cluster.listPodDisruptionBudgets(undefined);
+    // A Ready pod one budget selects: its going lowers the budget's currentHealthy.
+    const pod = [...world.kube.pods.values()].find((p) => p.ready && p.pdbs.length === 1)!;
+    const name = pod.pdbs[0]!.name;
+    const before = list.items.find((b) => b.metadata.name === name)!;
+    const abort = new AbortController();
+    const events: WatchEvent<PodDisruptionBudget>[] = [];
+    const done = (async () => {
+      for await (const e of cluster.watchPodDisruptionBudgets(undefined, {
+        resourceVersion: list.metadata.resourceVersion,
+        allowWatchBookmarks: true,
+        signal: abort.signal,
+      })) {
+        events.push(e);
+        if (e.type === "MODIFIED" && e.object.metadata.name === name) abort.abort();
+      }
+    })();
+    // The pod goes: the disruption controller writes the budget's status.
+    await world.cluster.deletePod(pod.namespace, pod.name, { gracePeriodSeconds: 0 });
+    await done;
+    const after = events.at(-1)!.object;
+    expect(after.metadata.namespace).toBe(pod.namespace);
+    expect(after.status.currentHealthy).toBe(before.status.currentHealthy - 1);
+    expect(Number(after.metadata.resourceVersion)).toBeGreaterThan(
+      Number(list.metadata.resourceVersion),
+    );
+    const gone = await rejection(
+      (async () => {
+        for await (const e of cluster.watchPodDisruptionBudgets("default", {
+          resourceVersion: "1",
+        }))
+          void e;
+      })(),
+    );
     expect(gone).toMatchObject({ status: 410 });
   });
 

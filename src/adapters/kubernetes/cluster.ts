@@ -201,6 +201,12 @@ export function kubernetesCluster(http: KubeHttp): Cluster {
         path: ns(namespace, "poddisruptionbudgets", "/apis/policy/v1"),
         query: listQuery(opts),
       }),
+    watchPodDisruptionBudgets: (namespace, opts) =>
+      watch<PodDisruptionBudget>(
+        http,
+        ns(namespace, "poddisruptionbudgets", "/apis/policy/v1"),
+        opts,
+      ),
     getWorkload: (kind, namespace, name) =>
       http.json<Workload>({
         method: "GET",

@@ -25,7 +25,7 @@ import type { KubeSim } from "../sim/kube/kube.js";
 import type { ApiGate } from "./api-gate.js";
 import { PodOrder } from "./pod-order.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
-import { serveLifetime, WatchStream } from "./watch-stream.js";
+import { serveWatch } from "./watch-stream.js";
 
 /** What the Cluster face needs of the world. */
 export interface ClusterView {
@@ -85,12 +85,9 @@ export class SandboxCluster implements SandboxClusterApi {
   #fromVersion(kind: "nodes" | "pods", opts: WatchOptions | undefined): void {
     const rv = opts?.resourceVersion;
     if (rv === undefined || rv === "" || rv === "0") return;
-    if (Number(rv) < this.#lastChange[kind])
-      throw new KubeApiError(
-        410,
-        "Expired",
-        `too old resource version: ${rv} (${this.#lastChange[kind]})`,
-      );
+    const last = this.#lastChange[kind];
+    if (Number(rv) < last)
+      throw new KubeApiError(410, "Expired", `too old resource version: ${rv} (${last})`);
   }
 
   /** Count the call; answer 429 with Retry-After when a throttling fault turns it away. */
@@ -212,25 +209,12 @@ export class SandboxCluster implements SandboxClusterApi {
     this.#gate("core.watchNodes");
     this.#fromVersion("nodes", opts);
     const k = this.view.kube;
-    const filter = this.#nodeFilter(opts);
-    const watcher = { filter, stream: undefined as unknown as WatchStream<Node> };
-    let stop = () => {};
-    watcher.stream = new WatchStream<Node>(
-      this.view.clock,
-      () => {
-        k.removeNodeWatcher(watcher);
-        stop();
-      },
-      opts?.signal,
-    );
-    stop = serveLifetime(watcher.stream, this.view.clock, opts, () => String(k.rv));
-    if (opts?.resourceVersion === undefined)
-      for (const n of k.nodeList()) {
-        const obj = toNode(n);
-        if (filter(obj)) watcher.stream.push({ type: "ADDED", object: obj });
-      }
-    k.addNodeWatcher(watcher);
-    return watcher.stream;
+    return serveWatch(this.view.clock, opts, this.#nodeFilter(opts), {
+      add: (w) => k.addNodeWatcher(w),
+      remove: (w) => k.removeNodeWatcher(w),
+      rv: () => String(k.rv),
+      current: () => k.nodeList().map(toNode),
+    });
   }
 
   async patchNode(name: string, patch: NodePatch): Promise<Node> {
@@ -247,9 +231,14 @@ export class SandboxCluster implements SandboxClusterApi {
    */
   #podKeys(namespace: string | undefined, opts: ListOptions | undefined): readonly string[] {
     const k = this.view.kube;
-    const m = /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "");
-    if (m) return [...(k.nodes.get(m[1] as string)?.pods ?? [])].map((p) => p.key).sort();
+    const node = this.#nodeOf(opts);
+    if (node !== undefined) return [...(k.nodes.get(node)?.pods ?? [])].map((p) => p.key).sort();
     return namespace === undefined ? this.#order.keys() : this.#order.inNamespace(namespace);
+  }
+
+  /** The node a field selector names (spec.nodeName=…), if it names one. */
+  #nodeOf(opts: ListOptions | undefined): string | undefined {
+    return /(?:^|,)\s*spec\.nodeName\s*==?\s*([^,\s]+)/.exec(opts?.fieldSelector ?? "")?.[1];
   }
 
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
@@ -296,26 +285,13 @@ export class SandboxCluster implements SandboxClusterApi {
     this.#gate("core.watchPods");
     this.#fromVersion("pods", opts);
     const k = this.view.kube;
-    const filter = this.#podFilter(namespace, opts);
-    const watcher = { filter, stream: undefined as unknown as WatchStream<Pod> };
-    let stop = () => {};
-    watcher.stream = new WatchStream<Pod>(
-      this.view.clock,
-      () => {
-        k.removePodWatcher(watcher);
-        stop();
-      },
-      opts?.signal,
-    );
-    stop = serveLifetime(watcher.stream, this.view.clock, opts, () => String(k.rv));
-    if (opts?.resourceVersion === undefined)
-      for (const key of this.#podKeys(namespace, opts)) {
-        const p = k.pods.get(key) as PodRec;
-        const obj = toPod(p);
-        if (filter(obj)) watcher.stream.push({ type: "ADDED", object: obj });
-      }
-    k.addPodWatcher(watcher);
-    return watcher.stream;
+    return serveWatch(this.view.clock, opts, this.#podFilter(namespace, opts), {
+      add: (w) => k.addPodWatcher(w),
+      remove: (w) => k.removePodWatcher(w),
+      rv: () => String(k.rv),
+      current: () => this.#podKeys(namespace, opts).map((key) => toPod(k.pods.get(key) as PodRec)),
+      ...(this.#nodeOf(opts) !== undefined && { node: this.#nodeOf(opts) }),
+    });
   }
 
   async listPodDisruptionBudgets(
@@ -337,6 +313,25 @@ export class SandboxCluster implements SandboxClusterApi {
       (b) => toPdb(b, now),
       opts,
     );
+  }
+
+  watchPodDisruptionBudgets(
+    namespace: string | undefined,
+    opts?: WatchOptions,
+  ): AsyncIterable<WatchEvent<PodDisruptionBudget>> {
+    this.#gate("policy.watchPodDisruptionBudgets");
+    const k = this.view.kube;
+    // Budgets keep what changed since any version (pdb-events.ts): never 410 Gone.
+    const rv = Number(opts?.resourceVersion || 0);
+    const filter = (b: PodDisruptionBudget) =>
+      namespace === undefined || b.metadata.namespace === namespace;
+    return serveWatch(this.view.clock, opts, filter, {
+      add: (w) => k.addPdbWatcher(w),
+      remove: (w) => k.removePdbWatcher(w),
+      rv: () => String(k.rv),
+      current: () => [...k.pdbs.values()].flat().map((b) => toPdb(b, this.view.clock.nowMs())),
+      replay: () => (rv > 0 ? k.pdbsSince(rv) : []),
+    });
   }
 
   /** Workloads by kind/namespace/name and ReplicaSets by their name: owner lookups stay O(1) on big clusters. */

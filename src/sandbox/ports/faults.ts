@@ -22,6 +22,7 @@ const CLUSTER_CALLS: Record<string, string> = {
   watchPods: "core.watchPods",
   evictPod: "policy.evictPod",
   listPodDisruptionBudgets: "policy.listPodDisruptionBudgets",
+  watchPodDisruptionBudgets: "policy.watchPodDisruptionBudgets",
   getWorkload: "apps.getWorkload",
   getLease: "coordination.getLease",
   createLease: "coordination.createLease",

@@ -3,6 +3,7 @@
 // virtual instant the change happened, not later.
 import type { WatchEvent, WatchOptions } from "../../ports/cluster.js";
 import type { TimerHandle, VirtualClock } from "../model/clock.js";
+import type { Watcher } from "../sim/kube/state.js";
 
 /** How often the API server's watch cache sends a BOOKMARK to a watch that allows them. */
 export const BOOKMARK_EVERY_MS = 60_000;
@@ -86,4 +87,49 @@ export function serveLifetime<T>(
   return () => {
     for (const t of timers) t?.cancel();
   };
+}
+
+/**
+ * A watch on the simulator's own watchers: the current objects as ADDED events first when no
+ * resourceVersion is given, then every change the filter keeps, until the client lets go or
+ * the server's lifetime (serveLifetime) ends it.
+ */
+export function serveWatch<T>(
+  clock: VirtualClock,
+  opts: WatchOptions | undefined,
+  filter: (o: T) => boolean,
+  sim: {
+    add(w: Watcher<T>): void;
+    remove(w: Watcher<T>): void;
+    rv(): string;
+    current(): Iterable<T>;
+    /** From a resourceVersion: the objects changed since, as MODIFIED events first. */
+    replay?(): Iterable<T>;
+    /** The node a pod watch's field selector names (Watcher.node). */
+    node?: string;
+  },
+): WatchStream<T> {
+  let stop = () => {};
+  const watcher: Watcher<T> = {
+    filter,
+    ...(sim.node !== undefined && { node: sim.node }),
+    stream: new WatchStream<T>(
+      clock,
+      () => {
+        sim.remove(watcher);
+        stop();
+      },
+      opts?.signal,
+    ),
+  };
+  const stream = watcher.stream as WatchStream<T>;
+  stop = serveLifetime(stream, clock, opts, sim.rv);
+  if (opts?.resourceVersion === undefined)
+    for (const obj of sim.current())
+      if (filter(obj)) stream.push({ type: "ADDED", object: obj });
+      else
+        for (const obj of sim.replay?.() ?? [])
+          if (filter(obj)) stream.push({ type: "MODIFIED", object: obj });
+  sim.add(watcher);
+  return stream;
 }

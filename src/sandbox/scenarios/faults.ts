@@ -51,7 +51,8 @@ export const faults = z
         }),
       )
       .default([]),
-    /** Node and pod watches that misbehave, each at a random moment within `within`. */
+    /** Node, pod and PodDisruptionBudget watches that misbehave, each at a random moment within
+     * `within`. */
     watch: z
       .array(
         z.strictObject({

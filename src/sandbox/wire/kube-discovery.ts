@@ -44,7 +44,9 @@ export const RESOURCES: Record<string, ResourceDoc[]> = {
     res("statefulsets", "StatefulSet", true, ["get"], { shortNames: ["sts"] }),
   ],
   "policy/v1": [
-    res("poddisruptionbudgets", "PodDisruptionBudget", true, ["list"], { shortNames: ["pdb"] }),
+    res("poddisruptionbudgets", "PodDisruptionBudget", true, ["list", "watch"], {
+      shortNames: ["pdb"],
+    }),
   ],
   "coordination.k8s.io/v1": [res("leases", "Lease", true, ["create", "delete", "get", "update"])],
 };

@@ -6,7 +6,7 @@ import type { ListOptions, Node, Pod } from "../../ports/cluster.js";
 import { KubeApiError, NetworkError } from "../../ports/errors.js";
 import { parseFieldSelector, parseLabelSelector } from "../ports/selectors.js";
 import { json, type WireRequest, type WireResponse } from "./http-server.js";
-import type { WatchKind } from "./kube-watch.js";
+import type { KubeObject, WatchKind } from "./kube-watch.js";
 
 export interface Target {
   groupVersion: string;
@@ -30,6 +30,11 @@ export const KINDS: Record<string, { kind: string; apiVersion: string }> = {
 export const PUBLIC = new Set(["/version", "/healthz", "/livez", "/readyz"]);
 const NODE_FIELDS = ["metadata.name", "spec.unschedulable"];
 const POD_FIELDS = ["spec.nodeName", "metadata.name", "metadata.namespace", "status.phase"];
+const FIELDS: Record<WatchKind, string[]> = {
+  nodes: NODE_FIELDS,
+  pods: POD_FIELDS,
+  poddisruptionbudgets: ["metadata.name", "metadata.namespace"],
+};
 
 /** A Status body: how the API server says anything went wrong (or an eviction went right). */
 export function kubeStatus(
@@ -103,7 +108,7 @@ export function listOptions(q: URLSearchParams): ListOptions {
   return opts;
 }
 
-function fieldOf(o: Node | Pod, field: string): string {
+function fieldOf(o: KubeObject, field: string): string {
   const p = o as Pod;
   if (field === "metadata.name") return o.metadata.name;
   if (field === "metadata.namespace") return o.metadata.namespace ?? "";
@@ -114,11 +119,8 @@ function fieldOf(o: Node | Pod, field: string): string {
 
 export function objectFilter(kind: WatchKind, namespace: string | undefined, q: URLSearchParams) {
   const labels = parseLabelSelector(q.get("labelSelector") ?? undefined);
-  const fields = parseFieldSelector(
-    q.get("fieldSelector") ?? undefined,
-    kind === "nodes" ? NODE_FIELDS : POD_FIELDS,
-  );
-  return (o: Node | Pod) =>
+  const fields = parseFieldSelector(q.get("fieldSelector") ?? undefined, FIELDS[kind]);
+  return (o: KubeObject) =>
     (namespace === undefined || o.metadata.namespace === namespace) &&
     labels(o.metadata.labels ?? {}) &&
     fields.every((f) => (fieldOf(o, f.field) === f.value) === (f.op === "="));

@@ -1,19 +1,27 @@
-// Watches for the Kubernetes face. The face keeps its own short history of node and pod events,
+// Watches for the Kubernetes face. The face keeps its own short history of node, pod and
+// PodDisruptionBudget events,
 // stamped with increasing resourceVersions, because a client that lists and then watches "from
 // the list's resourceVersion" must see what happened in between (virtual time may jump between
 // two requests). Older versions than the history holds answer 410 Gone, as the watch cache does.
 import type { ServerResponse } from "node:http";
-import type { Node, Pod, WatchEvent } from "../../ports/cluster.js";
+import type { Node, Pod, PodDisruptionBudget, WatchEvent } from "../../ports/cluster.js";
 import type { KubeSim, Watcher } from "../sim/kube/kube.js";
 
 /** What the hub needs of the Kubernetes simulator: its resourceVersions and its watchers. */
 export type KubeEvents = Pick<
   KubeSim,
-  "rv" | "nextRv" | "addNodeWatcher" | "removeNodeWatcher" | "addPodWatcher" | "removePodWatcher"
+  | "rv"
+  | "nextRv"
+  | "addNodeWatcher"
+  | "removeNodeWatcher"
+  | "addPodWatcher"
+  | "removePodWatcher"
+  | "addPdbWatcher"
+  | "removePdbWatcher"
 >;
 
-export type WatchKind = "nodes" | "pods";
-type KubeObject = Node | Pod;
+export type WatchKind = "nodes" | "pods" | "poddisruptionbudgets";
+export type KubeObject = Node | Pod | PodDisruptionBudget;
 
 export interface StampedEvent {
   rv: number;
@@ -52,17 +60,26 @@ export class WatchHub {
       filter: () => true,
       stream: { push: (e: WatchEvent<Pod>) => this.#record("pods", e) },
     };
+    this.#pdbTap = {
+      filter: () => true,
+      stream: {
+        push: (e: WatchEvent<PodDisruptionBudget>) => this.#record("poddisruptionbudgets", e),
+      },
+    };
     kube.addNodeWatcher(this.#nodeTap);
     kube.addPodWatcher(this.#podTap);
+    kube.addPdbWatcher(this.#pdbTap);
   }
 
   readonly #nodeTap: Watcher<Node>;
   readonly #podTap: Watcher<Pod>;
+  readonly #pdbTap: Watcher<PodDisruptionBudget>;
 
   /** Stop listening to the world (the server is closing). */
   close(): void {
     this.kube.removeNodeWatcher(this.#nodeTap);
     this.kube.removePodWatcher(this.#podTap);
+    this.kube.removePdbWatcher(this.#pdbTap);
   }
 
   #record(kind: WatchKind, e: WatchEvent<KubeObject>): void {

@@ -40,11 +40,19 @@ import {
   WatchHub,
   watchStream,
   type KubeEvents,
+  type KubeObject,
   type WatchKind,
   type WatchPlan,
 } from "./kube-watch.js";
 import { DEFAULT_CREDENTIALS, verifyEksToken, type SandboxCredentials } from "./sts-face.js";
 import type { SandboxClusterApi } from "../ports/api.js";
+
+/** The port's call a wire watch is counted and throttled as. */
+const WATCH_CALLS: Record<WatchKind, string> = {
+  nodes: "core.watchNodes",
+  pods: "core.watchPods",
+  poddisruptionbudgets: "policy.watchPodDisruptionBudgets",
+};
 
 /** The bearer token `serveSandbox` writes into the kubeconfig. */
 export const SANDBOX_TOKEN = "noderoll-sandbox-token";
@@ -176,9 +184,8 @@ export class KubernetesFace implements Face {
     switch (key) {
       case "GET nodes":
       case "GET pods":
-        return truthy(req.query.get("watch")) ? this.#watch(req, t) : this.#list(req, t);
       case "GET poddisruptionbudgets":
-        return this.#list(req, t);
+        return truthy(req.query.get("watch")) ? this.#watch(req, t) : this.#list(req, t);
       case "GET nodes/name":
         return this.#shown(req, "nodes", await this.view.cluster.getNode(t.name!));
       case "PATCH nodes/name":
@@ -263,7 +270,7 @@ export class KubernetesFace implements Face {
   async #watch(req: WireRequest, t: Target): Promise<WireResponse> {
     const kind = t.resource as WatchKind;
     const resource = `${kind}/watch`;
-    this.#throttleWatch(kind === "nodes" ? "core.watchNodes" : "core.watchPods");
+    this.#throttleWatch(WATCH_CALLS[kind]);
     const filter = objectFilter(kind, t.namespace, req.query) as (o: unknown) => boolean;
     const rvText = req.query.get("resourceVersion") ?? "";
     const { kind: objectKind, apiVersion } = KINDS[kind]!;
@@ -272,7 +279,7 @@ export class KubernetesFace implements Face {
       apiVersion,
       metadata: { resourceVersion: String(this.hub.last), ...(annotations && { annotations }) },
     });
-    let initial: { type: string; object: Node | Pod }[];
+    let initial: { type: string; object: KubeObject }[];
     const afterInitial: unknown[] = [];
     if (rvText === "" || rvText === "0") {
       const items = await this.#current(kind, t.namespace, req.query);
@@ -292,7 +299,7 @@ export class KubernetesFace implements Face {
     }
     // `kubectl get -w` asks for Table rows; everyone else gets the objects.
     const table = wantsTable(req.headers.accept);
-    const render = (o: Node | Pod) =>
+    const render = (o: KubeObject) =>
       table
         ? toTable(
             kind,
@@ -333,12 +340,13 @@ export class KubernetesFace implements Face {
     kind: WatchKind,
     namespace: string | undefined,
     q: URLSearchParams,
-  ): Promise<(Node | Pod)[]> {
+  ): Promise<KubeObject[]> {
     const opts = {
       labelSelector: q.get("labelSelector") ?? "",
       fieldSelector: q.get("fieldSelector") ?? "",
     };
     const c = this.view.cluster;
+    if (kind === "poddisruptionbudgets") return (await c.listPodDisruptionBudgets(namespace)).items;
     return kind === "nodes"
       ? (await c.listNodes(opts)).items
       : (await c.listPods(namespace, opts)).items;

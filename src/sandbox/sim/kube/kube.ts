@@ -3,11 +3,18 @@
 // the face the rest of the sandbox uses; the work is done by its parts, which share one
 // KubeState (state.ts): NodeLifecycle (nodes.ts), Controllers (controllers.ts), Scheduler
 // (scheduler.ts), Kubelet (kubelet.ts) and Budgets (budgets.ts).
-import type { EvictionOutcome, Node, Pod, WatchEvent } from "../../../ports/cluster.js";
+import type {
+  EvictionOutcome,
+  Node,
+  Pod,
+  PodDisruptionBudget,
+  WatchEvent,
+} from "../../../ports/cluster.js";
 import type { LeaseRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "../../model/records.js";
 import { Budgets } from "./budgets.js";
 import { Controllers } from "./controllers.js";
 import { Kubelet } from "./kubelet.js";
+import { PdbEvents } from "./pdb-events.js";
 import { NodeLifecycle, type NodePatchInput, type NodeRegistration } from "./nodes.js";
 import { Scheduler } from "./scheduler.js";
 import { KubeState, type KubeContext, type Watcher } from "./state.js";
@@ -30,6 +37,7 @@ export class KubeSim {
   readonly #scheduler: Scheduler;
   readonly #kubelet: Kubelet;
   readonly #budgets: Budgets;
+  readonly #pdbEvents: PdbEvents;
 
   constructor(readonly ctx: KubeContext) {
     const state = new KubeState(ctx.random);
@@ -47,6 +55,7 @@ export class KubeSim {
     const kubelet = this.#kubelet;
     this.#scheduler = new Scheduler(state, ctx, kubelet);
     this.#budgets = new Budgets(state, ctx, kubelet);
+    this.#pdbEvents = new PdbEvents(state, ctx.clock);
     const scheduler = this.#scheduler;
     this.#controllers = new Controllers(state, ctx, { kubelet, scheduler, budgets: this.#budgets });
     const controllers = this.#controllers;
@@ -146,5 +155,17 @@ export class KubeSim {
   }
   removePodWatcher(w: Watcher<Pod>): void {
     this.#state.removePodWatcher(w);
+  }
+  /** Budgets whose status changed (MODIFIED; the sandbox's budgets are never added or removed
+   * while it runs). */
+  addPdbWatcher(w: Watcher<PodDisruptionBudget>): void {
+    this.#pdbEvents.add(w);
+  }
+  removePdbWatcher(w: Watcher<PodDisruptionBudget>): void {
+    this.#pdbEvents.remove(w);
+  }
+  /** The budgets whose status changed after resourceVersion `rv`, as they are now. */
+  pdbsSince(rv: number): PodDisruptionBudget[] {
+    return this.#pdbEvents.since(rv);
   }
 }

@@ -41,6 +41,8 @@ export interface WatchSink<T> {
 export interface Watcher<T> {
   filter: (obj: T) => boolean;
   stream: WatchSink<T>;
+  /** Pods only: the node its field selector names, so other nodes' pods skip the filter. */
+  node?: string;
 }
 
 const [DASH, FOUR, LOWER_A] = ["-", "4", "a"].map((c) => c.charCodeAt(0)) as [
@@ -231,8 +233,11 @@ export class KubeState {
   }
   emitPod(type: WatchEvent<Pod>["type"], p: PodRec): void {
     for (const l of this.podListeners) l(type, p);
-    if (this.podWatchers.length === 0) return;
-    const obj = toPod(p);
-    for (const w of this.podWatchers) if (w.filter(obj)) w.stream.push({ type, object: obj });
+    let obj: Pod | undefined;
+    for (const w of this.podWatchers) {
+      if (w.node !== undefined && w.node !== p.nodeName) continue;
+      obj ??= toPod(p);
+      if (w.filter(obj)) w.stream.push({ type, object: obj });
+    }
   }
 }
