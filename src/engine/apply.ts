@@ -24,6 +24,7 @@ import { RollError, type RollContext } from "../roll/context.js";
 import { ClusterLock, holderIdentity } from "../roll/lease.js";
 import { clearStaleMarks, DETACHED_LABEL } from "../roll/marks.js";
 import { closeBudgets } from "../roll/budgets.js";
+import { closeSystemPods } from "../roll/system-pods.js";
 import { NodeCache } from "../roll/nodes.js";
 import type { NodeOwner } from "../roll/validate.js";
 import { Planner } from "./observe.js";
@@ -336,6 +337,7 @@ export async function apply(
   } finally {
     await run.nodes.close();
     await closeBudgets(ctx);
+    await closeSystemPods(ctx);
     if (locked) await release(lock, ports);
     ctx.emit({ type: "roll.end", result: outcome.result, message: outcome.message });
   }

@@ -4,6 +4,7 @@
 // group is that group's business. Success must hold `count` times in a row, 10 s apart.
 import { hasReadyCondition, listAll, pageOf, type Node, type Pod } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
+import { SYSTEM_NAMESPACE, systemPodsOf } from "./system-pods.js";
 
 export interface ValidationFailure {
   message: string;
@@ -51,16 +52,11 @@ export async function validateCluster(
     cached
       ? [...cached()]
       : listAll((cont) => ctx.cluster.listNodes(pageOf(cont))).then((r) => r.items),
-    // From the API server's watch cache (resourceVersion "0"), not a quorum read of etcd every
-    // 10 s: a moment's staleness is what validating `count` times in a row absorbs (EKS Best
-    // Practices, control plane scalability: "resourceVersion=0" reads).
-    listAll((cont) =>
-      ctx.cluster.listPods("kube-system", { ...pageOf(cont), resourceVersion: "0" }),
-    ).then((r) => r.items),
+    systemPods(ctx),
   ]);
   const failures = nodeFailures(nodes, ownerOf);
   const nodeNames = new Set(nodes.map((n) => n.metadata.name));
-  for (const p of system as Pod[]) {
+  for (const p of system) {
     if (
       p.status.phase === "Succeeded" ||
       p.metadata.deletionTimestamp ||
@@ -72,6 +68,19 @@ export async function validateCluster(
     failures.push({ message: `system pod kube-system/${p.metadata.name} is not Ready` });
   }
   return failures;
+}
+
+/** kube-system's pods: from the run's watched cache (system-pods.ts), or, while it cannot
+ * answer, from the API server's watch cache (resourceVersion "0") rather than a quorum read of
+ * etcd: a moment's staleness is what validating `count` times in a row absorbs (EKS Best
+ * Practices, control plane scalability: "resourceVersion=0" reads). */
+async function systemPods(ctx: RollContext): Promise<Pod[]> {
+  const cached = (await systemPodsOf(ctx))?.pods();
+  if (cached) return cached;
+  const r = await listAll((cont) =>
+    ctx.cluster.listPods(SYSTEM_NAMESPACE, { ...pageOf(cont), resourceVersion: "0" }),
+  );
+  return r.items;
 }
 
 export function concerns(f: ValidationFailure, group: string | undefined): boolean {

@@ -60,7 +60,12 @@ describe("API requests per replaced node", () => {
     expect(r.calls("policy.watchPodDisruptionBudgets")).toBeLessThanOrEqual(r.replaced / 2);
     // One list of a draining node's pods, not a second one to wait for them to go.
     const drains = ofType(r.events, "node.drain.start").length;
-    expect(r.calls("core.watchPods")).toBeLessThanOrEqual(drains * 1.2);
+
+    expect(r.calls("core.watchPods")).toBeLessThanOrEqual(drains * 1.2 + 3);
+    // Validation reads kube-system's pods from one watched cache, not a list every time it
+    // validates (91 lists here before, about 1.4 a node on the bench): what is left is the
+    // drains' own list and the group's re-plan before it rolls (pods of each node to replace).
+    expect(r.calls("core.listPods")).toBeLessThanOrEqual(drains + r.replaced + 3);
     // All requests: 64.5 a node here without the budget watch and the pod watch from the list,
     // 50.2 with them (at 30 nodes the window's polling of Auto Scaling weighs more than at 100).
     expect(r.total / r.replaced).toBeLessThan(25 + r.evicted / r.replaced);
