@@ -1,7 +1,7 @@
 // The sandbox behind the ports: scoped and paginated lists, watches in virtual time, Leases,
 // throttling, and the Auto Scaling / EC2 calls a self-managed roll makes.
 import { describe, expect, it } from "vitest";
-import type { Node, WatchEvent } from "../../src/ports/cluster.js";
+import type { Node, Pod, WatchEvent } from "../../src/ports/cluster.js";
 import { AwsApiError, isThrottle, KubeApiError } from "../../src/ports/errors.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { plainScenario } from "./helpers.js";
@@ -114,6 +114,46 @@ describe("Cluster port", () => {
       key: "node.kubernetes.io/unschedulable",
       effect: "NoSchedule",
     });
+  });
+
+  it("a watch from a recent resourceVersion replays what happened since; an older one is 410 Gone", async () => {
+    const world = World.from(plainScenario(web, 3));
+    const k = world.cluster;
+    // Versions from before any watch: the port kept no history then.
+    const before = (await k.listPods("default")).metadata.resourceVersion;
+    const [victim] = (await k.listPods("default", { labelSelector: "app=web" })).items;
+    await k.deletePod("default", victim!.metadata.name, { gracePeriodSeconds: 0 });
+    // The first watch ends at once (its server timeout passes); the pod goes while nobody watches.
+    const ac = new AbortController();
+    let rv = "";
+    const drain = async (w: AsyncIterable<WatchEvent<Pod>>, seen: (e: WatchEvent<Pod>) => void) => {
+      for await (const e of w) seen(e);
+    };
+    await world.run(
+      drain(k.watchPods("default", { timeoutSeconds: 1, signal: ac.signal }), (e) => {
+        rv = e.object.metadata.resourceVersion ?? rv;
+      }),
+    );
+    const [gone] = (await k.listPods("default", { labelSelector: "app=web" })).items;
+    await world.run(k.deletePod("default", gone!.metadata.name, { gracePeriodSeconds: 0 }));
+    await world.run(world.clock.sleep(30_000));
+    // Watching again from the last version seen: the deletion and the replacement pods it
+    // brought, not 410 (which would make the client list the namespace again).
+    const replayed: WatchEvent<Pod>["type"][] = [];
+    const names: string[] = [];
+    await world.run(
+      drain(k.watchPods("default", { resourceVersion: rv, timeoutSeconds: 1 }), (e) => {
+        replayed.push(e.type);
+        names.push(e.object.metadata.name);
+      }),
+    );
+    expect(replayed).toContain("DELETED");
+    expect(names).toContain(gone!.metadata.name);
+    expect(replayed).toContain("ADDED");
+    // From before the history began, with pod events since: 410 Gone.
+    expect(() => k.watchPods("default", { resourceVersion: before })).toThrow(
+      expect.objectContaining({ status: 410 }),
+    );
   });
 
   it("patches nodes with a resourceVersion precondition (409 when stale)", async () => {

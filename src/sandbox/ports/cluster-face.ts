@@ -26,6 +26,7 @@ import type { ApiGate } from "./api-gate.js";
 import { PodOrder } from "./pod-order.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { serveWatch } from "./watch-stream.js";
+import { WatchHub, type KubeObject } from "../wire/kube-watch.js";
 
 /** What the Cluster face needs of the world. */
 export interface ClusterView {
@@ -60,12 +61,16 @@ function nodeField(n: Node, field: string): string {
 
 export class SandboxCluster implements SandboxClusterApi {
   /**
-   * The resourceVersion of the last node and pod event. The port keeps no history of events to
-   * replay, so a watch from an older version answers 410 Gone, as the API server does when a
-   * version is older than its watch cache holds: the client lists again instead of missing
-   * what happened in between.
+   * The resourceVersion of the last node and pod event before the port kept a history (#hub).
    */
   readonly #lastChange = { nodes: 0, pods: 0 };
+  /**
+   * Recent node and pod events, kept from the first watch on (before it nobody could ask for
+   * them): a watch from a version the history reaches replays what happened since, one older
+   * answers 410 Gone — what the API server's watch cache does, so a client that watches again
+   * after the server ended its watch need not list again.
+   */
+  #hub?: { hub: WatchHub; from: number };
   readonly #order: PodOrder;
 
   constructor(private readonly view: ClusterView) {
@@ -82,12 +87,25 @@ export class SandboxCluster implements SandboxClusterApi {
     });
   }
 
-  #fromVersion(kind: "nodes" | "pods", opts: WatchOptions | undefined): void {
+  /** What a watch from opts.resourceVersion replays first; 410 Gone when the history does not
+   * reach that far back. */
+  #fromVersion<T extends Node | Pod>(
+    kind: "nodes" | "pods",
+    opts: WatchOptions | undefined,
+    filter: (o: T) => boolean,
+  ): () => WatchEvent<T>[] {
+    if (!this.#hub) this.#hub = { hub: new WatchHub(this.view.kube), from: this.view.kube.rv };
+    const { hub, from } = this.#hub;
     const rv = opts?.resourceVersion;
-    if (rv === undefined || rv === "" || rv === "0") return;
+    if (rv === undefined || rv === "" || rv === "0") return () => [];
+    const since = hub.since(Number(rv), kind, filter as (o: KubeObject) => boolean);
+    if (since) return () => since as unknown as WatchEvent<T>[];
+    // Older than the history: only a version after the kind's last event before the history
+    // began (and nothing dropped from it since) has nothing to replay.
     const last = this.#lastChange[kind];
-    if (Number(rv) < last)
-      throw new KubeApiError(410, "Expired", `too old resource version: ${rv} (${last})`);
+    if (Number(rv) < last || hub.floor !== from)
+      throw new KubeApiError(410, "Expired", `too old resource version: ${rv} (${hub.floor})`);
+    return () => [];
   }
 
   /** Count the call; answer 429 with Retry-After when a throttling fault turns it away. */
@@ -207,9 +225,11 @@ export class SandboxCluster implements SandboxClusterApi {
 
   watchNodes(opts?: WatchOptions): AsyncIterable<WatchEvent<Node>> {
     this.#gate("core.watchNodes");
-    this.#fromVersion("nodes", opts);
+    const filter = this.#nodeFilter(opts);
+    const replay = this.#fromVersion("nodes", opts, filter);
     const k = this.view.kube;
-    return serveWatch(this.view.clock, opts, this.#nodeFilter(opts), {
+    return serveWatch(this.view.clock, opts, filter, {
+      replay,
       add: (w) => k.addNodeWatcher(w),
       remove: (w) => k.removeNodeWatcher(w),
       rv: () => String(k.rv),
@@ -283,9 +303,11 @@ export class SandboxCluster implements SandboxClusterApi {
 
   watchPods(namespace: string | undefined, opts?: WatchOptions): AsyncIterable<WatchEvent<Pod>> {
     this.#gate("core.watchPods");
-    this.#fromVersion("pods", opts);
+    const filter = this.#podFilter(namespace, opts);
+    const replay = this.#fromVersion("pods", opts, filter);
     const k = this.view.kube;
-    return serveWatch(this.view.clock, opts, this.#podFilter(namespace, opts), {
+    return serveWatch(this.view.clock, opts, filter, {
+      replay,
       add: (w) => k.addPodWatcher(w),
       remove: (w) => k.removePodWatcher(w),
       rv: () => String(k.rv),
@@ -330,7 +352,8 @@ export class SandboxCluster implements SandboxClusterApi {
       remove: (w) => k.removePdbWatcher(w),
       rv: () => String(k.rv),
       current: () => [...k.pdbs.values()].flat().map((b) => toPdb(b, this.view.clock.nowMs())),
-      replay: () => (rv > 0 ? k.pdbsSince(rv) : []),
+      replay: () =>
+        (rv > 0 ? k.pdbsSince(rv) : []).map((object) => ({ type: "MODIFIED" as const, object })),
     });
   }
 

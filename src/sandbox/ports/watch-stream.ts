@@ -103,8 +103,8 @@ export function serveWatch<T>(
     remove(w: Watcher<T>): void;
     rv(): string;
     current(): Iterable<T>;
-    /** From a resourceVersion: the objects changed since, as MODIFIED events first. */
-    replay?(): Iterable<T>;
+    /** From a resourceVersion: what happened since, sent before the live events. */
+    replay?(): Iterable<WatchEvent<T>>;
     /** The node a pod watch's field selector names (Watcher.node). */
     node?: string;
   },
@@ -124,12 +124,11 @@ export function serveWatch<T>(
   };
   const stream = watcher.stream as WatchStream<T>;
   stop = serveLifetime(stream, clock, opts, sim.rv);
-  if (opts?.resourceVersion === undefined)
-    for (const obj of sim.current())
-      if (filter(obj)) stream.push({ type: "ADDED", object: obj });
-      else
-        for (const obj of sim.replay?.() ?? [])
-          if (filter(obj)) stream.push({ type: "MODIFIED", object: obj });
+  if (opts?.resourceVersion === undefined) {
+    for (const obj of sim.current()) if (filter(obj)) stream.push({ type: "ADDED", object: obj });
+  } else {
+    for (const e of sim.replay?.() ?? []) if (filter(e.object)) stream.push(e);
+  }
   sim.add(watcher);
   return stream;
 }

@@ -95,7 +95,8 @@ export class WatchHub {
     this.last = Math.max(this.last, rv);
     const stamped: StampedEvent = { rv, kind, type: e.type, object };
     this.history.push(stamped);
-    if (this.history.length > this.limit) {
+    // Trimmed a quarter at a time, not one event per event: a splice moves the whole array.
+    if (this.history.length > this.limit + (this.limit >> 2)) {
       const dropped = this.history.splice(0, this.history.length - this.limit);
       this.floor = Math.max(this.floor, dropped[dropped.length - 1]!.rv);
     }
