@@ -85,6 +85,8 @@ interface Window {
   completed: number;
   /** The first flight's failure: the window stops starting nodes. */
   failure?: unknown;
+  /** The last count of replacements booting unregistered, and what it was read at. */
+  booting?: { key: string; at: number; count: number };
 }
 
 const busyNodes = (w: Window) =>
@@ -126,6 +128,28 @@ async function startable(
 }
 
 /**
+ * How many of the group's instances boot without a registered node (or are yet to be launched
+ * for a termination). The group is read again only when that can have changed — a node
+ * registered or went, the window terminated an instance — or a poll period passed: the window
+ * asks on every node change while nodes are held.
+ */
+async function bootingUnregistered(
+  ctx: RollContext,
+  job: Job,
+  w: Window,
+  now: number,
+): Promise<number> {
+  const key = `${job.nodes.byName.size}/${w.gone.size}`;
+  const last = w.booting;
+  if (last && last.key === key && now - last.at < POLL_MS) return last.count;
+  const r = await capacityRoom(ctx, job, busyNodes(w));
+  const unlaunched = Math.max(0, r.desired - r.ready.length - r.waiting.length);
+  const count = unlaunched + r.waiting.filter((id) => !job.nodes.byInstance(id)).length;
+  w.booting = { key, at: now, count };
+  return count;
+}
+
+/**
  * Let the held drained nodes go (terminations.ts) when no replacement boots unregistered (every
  * instance terminated so far replaced and its node registered) or when they are at least as
  * many as those that do; when no node is left to start (no validation to wait for), or when the
@@ -143,9 +167,7 @@ async function releaseHeld(
   if (stop || left === 0) return w.batch.releaseAll(now);
   w.batch.releaseOverdue(now);
   if (w.batch.size === 0) return;
-  const r = await capacityRoom(ctx, job, busyNodes(w));
-  const unlaunched = Math.max(0, r.desired - r.ready.length - r.waiting.length);
-  const booting = unlaunched + r.waiting.filter((id) => !job.nodes.byInstance(id)).length;
+  const booting = await bootingUnregistered(ctx, job, w, now);
   if (booting === 0 || w.batch.size >= booting) w.batch.releaseAll(now);
 }
 
