@@ -17,7 +17,6 @@ import {
   type SelfManagedGroupInfo,
   type Wave,
 } from "../../plan/index.js";
-
 import { orderForTurns } from "./turns.js";
 
 /** The replacement order: zones in turn (when asked), then for the disruption budgets' turns,
