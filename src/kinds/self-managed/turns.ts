@@ -17,6 +17,9 @@ interface Budget {
   allowed: number;
   /** Of those pods, how many go with the nodes placed so far. */
   placed: number;
+  /** The nodes holding its pods, in input order, and the first not placed yet. */
+  items: Item[];
+  next: number;
 }
 
 interface Item {
@@ -24,12 +27,17 @@ interface Item {
   index: number;
   /** The budgets of its pods, with how many of its pods each holds. */
   holds: [Budget, number][];
+  placed: boolean;
 }
 
-/** Budget id → budget, with each node's holdings; only budgets a drain must wait on. */
-function budgetsOf(rs: Replacement[], podsByNode: Map<string, PodInfo[]>, pdbs: PdbInfo[]): Item[] {
+/** Each replacement with the budgets a drain of its node must wait on. */
+function budgetsOf(
+  rs: Replacement[],
+  podsByNode: Map<string, PodInfo[]>,
+  pdbs: PdbInfo[],
+): { items: Item[]; budgets: Budget[] } {
   const budgets = new Map<PdbInfo, Budget>();
-  return rs.map((r, index) => {
+  const items = rs.map((r, index): Item => {
     const held = new Map<Budget, number>();
     for (const p of r.node ? (podsByNode.get(r.node) ?? []) : []) {
       if (p.mirror || p.owner?.kind === "DaemonSet") continue;
@@ -38,36 +46,38 @@ function budgetsOf(rs: Replacement[], podsByNode: Map<string, PodInfo[]>, pdbs: 
       const pdb = selecting.length === 1 ? selecting[0] : undefined;
       if (!pdb || pdb.disruptionsAllowed <= 0) continue;
       let b = budgets.get(pdb);
-      if (!b) budgets.set(pdb, (b = { pods: 0, allowed: pdb.disruptionsAllowed, placed: 0 }));
+      if (!b) {
+        b = { pods: 0, allowed: pdb.disruptionsAllowed, placed: 0, items: [], next: 0 };
+        budgets.set(pdb, b);
+      }
       b.pods++;
       held.set(b, (held.get(b) ?? 0) + 1);
     }
-    return { r, index, holds: [...held] };
+    const item: Item = { r, index, holds: [...held], placed: false };
+    for (const [b] of item.holds) b.items.push(item);
+    return item;
   });
+  return { items, budgets: [...budgets.values()] };
 }
 
-/** A min-heap of [key, index, item]. */
+type Entry = [number, number, Budget];
+
+/** A min-heap of [key, index, budget]. */
 class Heap {
-  private a: [number, number, Item][] = [];
-  get size() {
-    return this.a.length;
-  }
+  private a: Entry[] = [];
   private less(i: number, j: number) {
-    const [x, y] = [this.a[i], this.a[j]] as [[number, number, Item], [number, number, Item]];
+    const [x, y] = [this.a[i], this.a[j]] as [Entry, Entry];
     return x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]);
   }
   private swap(i: number, j: number) {
-    [this.a[i], this.a[j]] = [this.a[j], this.a[i]] as [
-      [number, number, Item],
-      [number, number, Item],
-    ];
+    [this.a[i], this.a[j]] = [this.a[j], this.a[i]] as [Entry, Entry];
   }
-  push(e: [number, number, Item]) {
+  push(e: Entry) {
     this.a.push(e);
     for (let i = this.a.length - 1; i > 0 && this.less(i, (i - 1) >> 1); i = (i - 1) >> 1)
       this.swap(i, (i - 1) >> 1);
   }
-  pop(): [number, number, Item] | undefined {
+  pop(): Entry | undefined {
     const top = this.a[0];
     const last = this.a.pop();
     if (this.a.length > 0 && last) {
@@ -93,31 +103,40 @@ export function orderForTurns(
   podsByNode: Map<string, PodInfo[]>,
   pdbs: PdbInfo[],
 ): Replacement[] {
-  const items = budgetsOf(rs, podsByNode, pdbs);
-  const turns = (b: Budget) => b.pods / b.allowed;
+  const { items, budgets } = budgetsOf(rs, podsByNode, pdbs);
   let longest = 0;
-  for (const it of items) for (const [b] of it.holds) longest = Math.max(longest, turns(b));
+  for (const b of budgets) longest = Math.max(longest, b.pods / b.allowed);
   if (longest <= 1) return rs;
-  // The latest start of a node: that of the first of its budgets' pods still to go.
-  const due = (it: Item) => {
-    let d = longest;
-    for (const [b] of it.holds) d = Math.min(d, longest - (b.pods - b.placed) / b.allowed);
-    return d;
+  // A budget's key: the latest start of its next pod, and where its next node comes in.
+  const key = (b: Budget): Entry | undefined => {
+    while (b.next < b.items.length && (b.items[b.next] as Item).placed) b.next++;
+    const it = b.items[b.next];
+    return it && [longest - (b.pods - b.placed) / b.allowed, it.index, b];
   };
   const heap = new Heap();
-  for (const it of items) heap.push([due(it), it.index, it]);
+  for (const b of budgets) {
+    const k = key(b);
+    if (k) heap.push(k);
+  }
   const out: Replacement[] = [];
-  // Placing a node only moves its budgets' deadlines later: an item whose key is stale is
-  // pushed back with its new one (a lazy priority queue).
+  // The earliest latest start among the budgets goes first, with its next node; placing a node
+  // only moves its budgets' keys later, so a stale entry is pushed back with its new key (a
+  // lazy priority queue): the nodes in order of their own earliest deadline.
   for (let e = heap.pop(); e; e = heap.pop()) {
-    const [key, index, it] = e;
-    const now = due(it);
-    if (now > key) {
-      heap.push([now, index, it]);
+    const now = key(e[2]);
+    if (!now) continue;
+    if (now[0] > e[0] || now[1] > e[1]) {
+      heap.push(now);
       continue;
     }
+    const it = e[2].items[e[2].next] as Item;
+    it.placed = true;
     out.push(it.r);
     for (const [b, n] of it.holds) b.placed += n;
+    const again = key(e[2]);
+    if (again) heap.push(again);
   }
+  // Nodes whose pods no budget limits: after every budget's, in the order they came.
+  for (const it of items) if (!it.placed) out.push(it.r);
   return out;
 }
