@@ -126,6 +126,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     settings: roll,
     budgets,
     podsByNode: ctx.podsByNode,
+    pdbs: snapshot.pdbs,
   });
   const pods = replacements.flatMap((r) => (r.node ? (ctx.podsByNode.get(r.node) ?? []) : []));
   const findings =

@@ -136,6 +136,11 @@ function pdbIndexOf(pdbs: PdbInfo[]): PdbIndex {
   return index;
 }
 
+/** The budgets of the snapshot that select a pod (the index built once per snapshot). */
+export function budgetsOfPod(pdbs: PdbInfo[], pod: PodInfo): PdbInfo[] {
+  return pdbIndexOf(pdbs).selecting(pod);
+}
+
 function replicasOf(workloads: Snapshot["workloads"]): Map<string, number> {
   let table = replicaTables.get(workloads);
   if (!table)

@@ -3,7 +3,7 @@
 // estimate for a reviewer, not a promise; the kinds build theirs from these
 // (src/kinds/*/schedule.ts).
 import type { RollSettings } from "../policy/index.js";
-import type { PodInfo } from "./snapshot.js";
+import type { PdbInfo, PodInfo } from "./snapshot.js";
 import type { Replacement, Schedule } from "./types.js";
 
 /** EC2 launch, kubelet registration and Ready: what a new node typically takes. */
@@ -18,6 +18,8 @@ export interface ScheduleInput {
   settings: RollSettings;
   budgets: { maxSurge: number; maxUnavailable: number };
   podsByNode: Map<string, PodInfo[]>;
+  /** The cluster's PodDisruptionBudgets: a schedule may order nodes for their turns. */
+  pdbs: PdbInfo[];
 }
 
 export const NO_SCHEDULE: Schedule = { waves: [], zoneOrder: [], surge: 0, estimatedMs: 0 };

@@ -16,7 +16,7 @@ import {
 import { runPhase } from "../../roll/phase.js";
 import type { GroupJob } from "../kind.js";
 import { protectNewNodes, releaseNewNodes, waitForCapacity } from "./capacity.js";
-import { replacementOrder } from "./schedule.js";
+import { planOrder } from "./schedule.js";
 import { validateGroup } from "./validate.js";
 import { upgrade } from "./window.js";
 import { detachConfirmed } from "./writes.js";
@@ -106,9 +106,9 @@ function upgradeQueue(job: Job, attached: Replacement[], detached: Replacement[]
     r.node
       ? job.nodes.byName.get(r.node)?.metadata.annotations?.[CORDONED_ANNOTATION] !== undefined
       : false;
-  const ordered = replacementOrder(
+  const ordered = planOrder(
+    job.plan,
     attached.filter((r) => !isDetached(r)),
-    job.plan.settings.spreadAcrossZones,
   );
   return [
     ...ordered.filter(ours),
@@ -120,7 +120,11 @@ function upgradeQueue(job: Job, attached: Replacement[], detached: Replacement[]
 
 export async function rollSelfManaged(ctx: RollContext, job: Job): Promise<void> {
   const group = job.plan.name;
-  const todo = job.plan.replacements.map((r) => ({ ...r, reasons: [...r.reasons] }));
+  // In the plan's order: the surge is detached from its end, the window starts from its head.
+  const todo = planOrder(
+    job.plan,
+    job.plan.replacements.map((r) => ({ ...r, reasons: [...r.reasons] })),
+  );
   const detached = todo.filter(isDetached);
   const attached = todo.filter((r) => !isDetached(r));
   const canary = job.plan.schedule.waves[0]?.canary === true;

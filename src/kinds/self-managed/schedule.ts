@@ -1,7 +1,8 @@
 // The order and pace in which a self-managed group's nodes are replaced, as kOps does it
 // (https://kops.sigs.k8s.io/operations/rolling-update/): a canary first when no instance is up
-// to date, then a sliding window of maxSurge + maxUnavailable nodes, zones taken in turn, and
-// instances detached for surge last.
+// to date, then a sliding window of maxSurge + maxUnavailable nodes, zones taken in turn —
+// ordered for the disruption budgets' turns where budgets hold pods (turns.ts) — and instances
+// detached for surge last. The waves are the order apply follows (planOrder).
 import { rollWindow, VALIDATION_PERIOD_MS } from "../../policy/index.js";
 import {
   BOOT_ESTIMATE_MS,
@@ -9,18 +10,33 @@ import {
   interleaveByZone,
   isDetached,
   waveDrainMs,
+  type GroupPlan,
   type Replacement,
   type Schedule,
   type ScheduleInput,
   type SelfManagedGroupInfo,
   type Wave,
 } from "../../plan/index.js";
+import { orderForTurns } from "./turns.js";
 
-/** The replacement order: zones in turn (when asked), instances detached for surge last. */
-export function replacementOrder(replacements: Replacement[], spread: boolean): Replacement[] {
+/** The replacement order: zones in turn (when asked), then for the disruption budgets' turns,
+ * instances detached for surge last. */
+function replacementOrder(input: ScheduleInput): Replacement[] {
+  const { replacements, settings } = input;
   const attached = replacements.filter((r) => !isDetached(r));
   const detached = replacements.filter(isDetached);
-  return [...(spread ? interleaveByZone(attached) : attached), ...detached];
+  const zoned = settings.spreadAcrossZones ? interleaveByZone(attached) : attached;
+  return [...orderForTurns(zoned, input.podsByNode, input.pdbs), ...detached];
+}
+
+/** Replacements in the order of the plan's waves: apply follows the plan's order, it does not
+ * make one (a replacement the waves do not name keeps its place after those they do). */
+export function planOrder(plan: Pick<GroupPlan, "schedule">, rs: Replacement[]): Replacement[] {
+  const at = new Map<string, number>();
+  for (const w of plan.schedule.waves) for (const n of w.nodes) at.set(n, at.size);
+  const place = (r: Replacement) =>
+    at.get(r.node ?? r.instance) ?? at.get(r.instance) ?? Number.MAX_SAFE_INTEGER;
+  return [...rs].sort((a, b) => place(a) - place(b));
 }
 
 /** kOps starts with a single node when none of the group is up to date yet. */
@@ -31,7 +47,7 @@ export function startsWithCanary(upToDate: number, toReplace: number): boolean {
 export function selfManagedSchedule(_live: SelfManagedGroupInfo, input: ScheduleInput): Schedule {
   const { settings, replacements, budgets } = input;
   if (replacements.length === 0) return { waves: [], zoneOrder: [], surge: 0, estimatedMs: 0 };
-  const ordered = replacementOrder(replacements, settings.spreadAcrossZones);
+  const ordered = replacementOrder(input);
   const window = rollWindow(budgets);
   const canary = startsWithCanary(input.upToDate, ordered.length);
   const groups = canary

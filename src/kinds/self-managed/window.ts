@@ -1,7 +1,8 @@
 // The upgrade phase of a self-managed group: kOps' sliding window of maxSurge + maxUnavailable
 // nodes in flight (https://kops.sigs.k8s.io/operations/rolling-update/). Each node is cordoned,
 // excluded from external load balancers, drained, left postDrainDelay, terminated, and followed
-// by interval; a new node starts only after a completion has been validated.
+// by interval; a new node starts only after a completion has been validated. Drained nodes
+// terminate together (terminations.ts), so that such validations come often.
 import { rollWindow } from "../../policy/index.js";
 import { isDetached, type Replacement, type SelfManagedGroupInfo } from "../../plan/index.js";
 import { isReady } from "../../ports/index.js";
@@ -16,6 +17,7 @@ import {
   waitForCapacity,
   type Room,
 } from "./capacity.js";
+import { TerminationBatch } from "./terminations.js";
 import { nodesValid, validateGroup } from "./validate.js";
 import { terminateConfirmed } from "./writes.js";
 
@@ -46,18 +48,17 @@ async function emptyNode(ctx: RollContext, job: Job, node: string): Promise<void
 }
 
 /** One node's replacement; `flight.terminated` tells the window when its slot is empty. */
-async function replaceOne(
-  ctx: RollContext,
-  job: Job,
-  flight: Flight,
-  gone: Set<string>,
-): Promise<void> {
+async function replaceOne(ctx: RollContext, job: Job, flight: Flight, w: Window): Promise<void> {
   const { r } = flight;
   if (r.node && job.nodes.byName.has(r.node)) await emptyNode(ctx, job, r.node);
   if (isDetached(r)) await ctx.cloud.ec2.terminateInstances({ InstanceIds: [r.instance] });
-  else await terminateConfirmed(ctx, job.plan.name, r.instance);
+  else {
+    // Its replacement will boot: with the others of its batch (terminations.ts).
+    await w.batch.wait(ctx.clock.now().getTime());
+    await terminateConfirmed(ctx, job.plan.name, r.instance);
+  }
   flight.terminated = true;
-  if (r.node) gone.add(r.node);
+  if (r.node) w.gone.add(r.node);
   ctx.emit({
     type: "instance.terminate",
     group: job.plan.name,
@@ -79,6 +80,13 @@ interface Window {
   inFlight: Map<string, Flight>;
   /** Nodes of instances this roll terminated: gone by our hand, not failing validation. */
   gone: Set<string>;
+  /** Drained nodes waiting to be terminated together. */
+  batch: TerminationBatch;
+  completed: number;
+  /** The first flight's failure: the window stops starting nodes. */
+  failure?: unknown;
+  /** The last count of replacements booting unregistered, and what it was read at. */
+  booting?: { key: string; at: number; count: number };
 }
 
 const busyNodes = (w: Window) =>
@@ -119,6 +127,72 @@ async function startable(
   return { n, room };
 }
 
+/**
+ * How many of the group's instances boot without a registered node (or are yet to be launched
+ * for a termination). The group is read again only when that can have changed — a node
+ * registered or went, the window terminated an instance — or a poll period passed: the window
+ * asks on every node change while nodes are held.
+ */
+async function bootingUnregistered(
+  ctx: RollContext,
+  job: Job,
+  w: Window,
+  now: number,
+): Promise<number> {
+  const key = `${job.nodes.byName.size}/${w.gone.size}`;
+  const last = w.booting;
+  if (last && last.key === key && now - last.at < POLL_MS) return last.count;
+  const r = await capacityRoom(ctx, job, busyNodes(w));
+  const unlaunched = Math.max(0, r.desired - r.ready.length - r.waiting.length);
+  const count = unlaunched + r.waiting.filter((id) => !job.nodes.byInstance(id)).length;
+  w.booting = { key, at: now, count };
+  return count;
+}
+
+/**
+ * Let the held drained nodes go (terminations.ts) when no replacement boots unregistered (every
+ * instance terminated so far replaced and its node registered) or when they are at least as
+ * many as those that do; when no node is left to start (no validation to wait for), or when the
+ * window stops; each at the latest after a boot's estimate.
+ */
+async function releaseHeld(
+  ctx: RollContext,
+  job: Job,
+  w: Window,
+  stop: boolean,
+  left: number,
+): Promise<void> {
+  if (w.batch.size === 0) return;
+  const now = ctx.clock.now().getTime();
+  if (stop || left === 0) return w.batch.releaseAll(now);
+  w.batch.releaseOverdue(now);
+  if (w.batch.size === 0) return;
+  const booting = await bootingUnregistered(ctx, job, w, now);
+  if (booting === 0 || w.batch.size >= booting) w.batch.releaseAll(now);
+}
+
+/** Start the first `n` of the queue. */
+function launch(ctx: RollContext, job: Job, w: Window, queue: Replacement[], n: number): void {
+  for (let i = 0; i < n; i++) {
+    const flight: Flight = {
+      r: queue.shift() as Replacement,
+      done: Promise.resolve(),
+      terminated: false,
+    };
+    flight.done = replaceOne(ctx, job, flight, w).then(
+      () => {
+        w.inFlight.delete(flight.r.instance);
+        w.completed++;
+      },
+      (e: unknown) => {
+        w.inFlight.delete(flight.r.instance);
+        w.failure ??= e;
+      },
+    );
+    w.inFlight.set(flight.r.instance, flight);
+  }
+}
+
 /** The sliding window: up to maxSurge + maxUnavailable nodes in flight. */
 export async function upgrade(
   ctx: RollContext,
@@ -129,72 +203,66 @@ export async function upgrade(
   const window = rollWindow(job.plan.budgets);
   const old = new Set(queue.map((r) => r.instance));
   let limit = canary ? 1 : window;
-  const w: Window = { inFlight: new Map(), gone: new Set() };
+  const w: Window = {
+    inFlight: new Map(),
+    gone: new Set(),
+    batch: new TerminationBatch(),
+    completed: 0,
+  };
   const { inFlight } = w;
-  let failure: unknown;
-  let completed = 0;
   /** A completion happened since the last validation. */
   let unvalidated = false;
   /** Since when a free slot has waited for capacity or validation. */
   let waitingSince: number | undefined;
   const timeoutMs = job.plan.settings.validation.timeoutMs;
-  while ((queue.length > 0 || inFlight.size > 0) && failure === undefined) {
-    const stop = job.stopReason();
-    const free = stop ? 0 : Math.min(limit - inFlight.size, queue.length);
-    let blocked = false;
-    if (free > 0) {
-      const { n, room } = await startable(ctx, job, w, old, queue.slice(0, free), unvalidated);
-      if (n > 0) unvalidated = false;
-      for (let i = 0; i < n; i++) {
-        const flight: Flight = {
-          r: queue.shift() as Replacement,
-          done: Promise.resolve(),
-          terminated: false,
-        };
-        flight.done = replaceOne(ctx, job, flight, w.gone).then(
-          () => {
-            inFlight.delete(flight.r.instance);
-            completed++;
-          },
-          (e: unknown) => {
-            inFlight.delete(flight.r.instance);
-            failure ??= e;
-          },
-        );
-        inFlight.set(flight.r.instance, flight);
+  try {
+    while ((queue.length > 0 || inFlight.size > 0) && w.failure === undefined) {
+      const stop = job.stopReason();
+      const free = stop ? 0 : Math.min(limit - inFlight.size, queue.length);
+      await releaseHeld(ctx, job, w, stop !== undefined, queue.length);
+      let blocked = false;
+      if (free > 0) {
+        const { n, room } = await startable(ctx, job, w, old, queue.slice(0, free), unvalidated);
+        if (n > 0) unvalidated = false;
+        launch(ctx, job, w, queue, n);
+        blocked = n < free;
+        const now = ctx.clock.now().getTime();
+        if (n > 0 || !blocked) waitingSince = undefined;
+        if (blocked && waitingSince === undefined) waitingSince = now;
+        else if (blocked && now - (waitingSince ?? now) > timeoutMs) {
+          const r = room ?? (await capacityRoom(ctx, job, busyNodes(w)));
+          if (r.room <= 0) throw creationFailure(job, r, r.desired);
+          // Capacity is there, the nodes are not Ready: validation names them.
+          await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone, 0);
+        }
       }
-      blocked = n < free;
-      const now = ctx.clock.now().getTime();
-      if (n > 0 || !blocked) waitingSince = undefined;
-      if (blocked && waitingSince === undefined) waitingSince = now;
-      else if (blocked && now - (waitingSince ?? now) > timeoutMs) {
-        const r = room ?? (await capacityRoom(ctx, job, busyNodes(w)));
-        if (r.room <= 0) throw creationFailure(job, r, r.desired);
-        // Capacity is there, the nodes are not Ready: validation names them.
-        await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone, 0);
+      if (inFlight.size === 0) {
+        if (stop) {
+          // Between nodes, as after the last: capacity back and the cluster valid first.
+          await settled(ctx, job, old);
+          throw stopped(ctx, job, stop, queue.length);
+        }
+        if (queue.length === 0) break;
+      }
+      const before = w.completed;
+      // Wake on a completion or a drained node waiting; with a slot free and waiting, or drained
+      // nodes held, also on a change of the nodes.
+      await Promise.race([
+        ...[...inFlight.values()].map((x) => x.done),
+        w.batch.added(),
+        ...(blocked || w.batch.size > 0 ? [job.nodes.changed(POLL_MS)] : []),
+      ]);
+      if (w.completed > before) {
+        unvalidated = true;
+        limit = window;
       }
     }
-    if (inFlight.size === 0) {
-      if (stop) {
-        // Between nodes, as after the last: capacity back and the cluster valid first.
-        await settled(ctx, job, old);
-        throw stopped(ctx, job, stop, queue.length);
-      }
-      if (queue.length === 0) break;
-    }
-    const before = completed;
-    // Wake on a completion; with a slot free and waiting, also on a change of the nodes.
-    await Promise.race([
-      ...[...inFlight.values()].map((x) => x.done),
-      ...(blocked ? [job.nodes.changed(POLL_MS)] : []),
-    ]);
-    if (completed > before) {
-      unvalidated = true;
-      limit = window;
-    }
+  } finally {
+    // Whatever ends the window, a drained node goes on to its termination.
+    w.batch.releaseAll(ctx.clock.now().getTime());
   }
   await Promise.allSettled([...inFlight.values()].map((x) => x.done));
-  if (failure !== undefined) throw failure;
+  if (w.failure !== undefined) throw w.failure;
   await settled(ctx, job, old);
 }
 
