@@ -2,7 +2,7 @@
 // (by the node watch, not by polling the API server) until enough do, and keeping the cluster
 // autoscaler off the new nodes while the roll still needs them.
 import type { SelfManagedGroupInfo } from "../../plan/index.js";
-import { isReady, listAll, pageOf, type Node } from "../../ports/index.js";
+import { isReady, listAll, pageOf, type AutoScalingGroup, type Node } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
 import {
   DETACHED_LABEL,
@@ -17,16 +17,48 @@ type Job = GroupJob<SelfManagedGroupInfo>;
 /** How often a wait re-reads the group when the node watch has nothing new. */
 const POLL_MS = 10_000;
 
-/** Ready nodes of the group's InService instances, with the instance ids that have none yet. */
-async function groupReadiness(
-  ctx: RollContext,
-  job: Job,
-): Promise<{ desired: number; ready: string[]; waiting: string[] }> {
+/** The group as last read; `writes` is how many of our writes to it there had been. */
+interface GroupRead {
+  at: number;
+  writes: number;
+  asg: AutoScalingGroup;
+}
+const lastRead = new WeakMap<Job, GroupRead>();
+const writesTo = new WeakMap<Job, number>();
+
+/** The roll changed the group's members (detached or terminated one): read it again next. */
+export function groupWritten(job: Job): void {
+  writesTo.set(job, (writesTo.get(job) ?? 0) + 1);
+}
+
+/**
+ * The group's desired capacity and members. A read is reused for at most a poll period and
+ * only while the roll has not written to the group since: the window asks on every node change
+ * (each registration, each Ready), which was ~5 DescribeAutoScalingGroups a replaced node, and
+ * what those ask of the group — its members and desired capacity — changes only by a write,
+ * ours (then read again) or someone else's (seen within POLL_MS). Which members have a Ready
+ * node is always the node watch's answer of the moment.
+ */
+async function readGroup(ctx: RollContext, job: Job): Promise<AutoScalingGroup> {
+  const now = ctx.clock.now().getTime();
+  const writes = writesTo.get(job) ?? 0;
+  const last = lastRead.get(job);
+  if (last && last.writes === writes && now - last.at < POLL_MS) return last.asg;
   const asgName = job.plan.name;
   const [asg] = await ctx.cloud.autoScaling.describeAutoScalingGroups({
     AutoScalingGroupNames: [asgName],
   });
   if (!asg) throw new RollError("NodeCreationFailure", `Auto Scaling group ${asgName} is gone`);
+  lastRead.set(job, { at: now, writes, asg });
+  return asg;
+}
+
+/** Ready nodes of the group's InService instances, with the instance ids that have none yet. */
+async function groupReadiness(
+  ctx: RollContext,
+  job: Job,
+): Promise<{ desired: number; ready: string[]; waiting: string[] }> {
+  const asg = await readGroup(ctx, job);
   const inService = asg.Instances.filter(
     (i) => i.LifecycleState === "InService" || i.LifecycleState.startsWith("Pending"),
   );

@@ -15,7 +15,7 @@ import {
 } from "../../roll/marks.js";
 import { runPhase } from "../../roll/phase.js";
 import type { GroupJob } from "../kind.js";
-import { protectNewNodes, releaseNewNodes, waitForCapacity } from "./capacity.js";
+import { groupWritten, protectNewNodes, releaseNewNodes, waitForCapacity } from "./capacity.js";
 import { planOrder } from "./schedule.js";
 import { validateGroup } from "./validate.js";
 import { upgrade } from "./window.js";
@@ -64,6 +64,7 @@ async function detach(ctx: RollContext, job: Job, r: Replacement): Promise<void>
       job.nodes.byName.get(r.node),
     );
   await detachConfirmed(ctx, job.plan.name, r.instance);
+  groupWritten(job);
   r.reasons.push({ kind: "detached-for-surge" });
   ctx.emit({ type: "instance.detach", group: job.plan.name, instance: r.instance });
 }

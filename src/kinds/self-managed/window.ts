@@ -13,6 +13,7 @@ import type { GroupJob } from "../kind.js";
 import {
   capacityRoom,
   creationFailure,
+  groupWritten,
   protectNewNodes,
   waitForCapacity,
   type Room,
@@ -56,6 +57,7 @@ async function replaceOne(ctx: RollContext, job: Job, flight: Flight, w: Window)
     // Its replacement will boot: with the others of its batch (terminations.ts).
     await w.batch.wait(ctx.clock.now().getTime());
     await terminateConfirmed(ctx, job.plan.name, r.instance);
+    groupWritten(job);
   }
   flight.terminated = true;
   if (r.node) w.gone.add(r.node);
