@@ -79,6 +79,7 @@ function callInfo(service: string | undefined, method: string, args: unknown[]):
     evictPod: `POST pods/eviction ${a}/${b}`,
     listPodDisruptionBudgets: `GET poddisruptionbudgets (list, ${a ? `namespace ${a}` : "all namespaces"})`,
     getWorkload: `GET ${a.toLowerCase()}s ${b}/${c}`,
+    listWorkloads: `GET ${a.toLowerCase()}s (list, ${b ? `namespace ${b}` : "all namespaces"})`,
     getLease: `GET leases ${a}/${b}`,
     createLease: `POST leases ${a}/${lease}`,
     updateLease: `PUT leases ${a}/${lease}`,

@@ -23,6 +23,7 @@ const CLUSTER_CALLS: Record<string, string> = {
   evictPod: "policy.evictPod",
   listPodDisruptionBudgets: "policy.listPodDisruptionBudgets",
   getWorkload: "apps.getWorkload",
+  listWorkloads: "apps.listWorkloads",
   getLease: "coordination.getLease",
   createLease: "coordination.createLease",
   updateLease: "coordination.updateLease",
