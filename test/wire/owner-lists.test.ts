@@ -1,13 +1,16 @@
 // Listing the owners of pods (ReplicaSets, Deployments, StatefulSets, DaemonSets) through the
 // product's Kubernetes adapter against `sandbox serve`: the list routes of the wire face, page
-// by page with limit and continue, cluster-wide and in one namespace.
-import { mkdtempSync } from "node:fs";
+// by page with limit and continue, cluster-wide and in one namespace; and the plan a large read
+// takes that way (cluster-wide lists of pods and owners) equal to the one node-by-node GETs give.
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
 import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
+import { Planner } from "../../src/engine/index.js";
+import { loadPolicy } from "../../src/policy/index.js";
 import type { Cluster, Workload } from "../../src/ports/index.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { World } from "../../src/sandbox/world/world.js";
@@ -78,5 +81,25 @@ describe("owner lists through the wire face", () => {
     const { items } = await paged("Deployment", ns);
     expect(items.map(id)).toEqual(all.filter((w) => w.metadata.namespace === ns).map(id));
     expect(items.length).toBeLessThan(all.length);
+  });
+
+  it("plans the same from cluster-wide lists as from node-by-node reads", async () => {
+    const r = loadPolicy(readFileSync("policies/demo.yaml", "utf8"), "policies/demo.yaml");
+    if (!r.ok) throw new Error("policies/demo.yaml invalid");
+    const ports = { cloud: world.cloud, cluster, clock: world.clock };
+    const plan = async (path: "by-node" | "cluster-wide") => {
+      const before = new Map(world.calls);
+      const out = await new Planner(r.policy, "policies/demo.yaml", {}, path).observe(ports);
+      const made = (call: string) => (world.calls.get(call) ?? 0) - (before.get(call) ?? 0);
+      return { ...out, gets: made("apps.getWorkload"), lists: made("apps.listWorkloads") };
+    };
+    const byNode = await plan("by-node");
+    const wide = await plan("cluster-wide");
+    expect([byNode.gets > 0, byNode.lists]).toEqual([true, 0]);
+    expect([wide.gets, wide.lists > 0]).toEqual([0, true]);
+    expect(wide.snapshot.pods.length).toBeGreaterThan(0);
+    expect(wide.snapshot.workloads.length).toBeGreaterThan(0);
+    expect(wide.snapshot).toEqual(byNode.snapshot);
+    expect(JSON.stringify(wide.plan)).toBe(JSON.stringify(byNode.plan));
   });
 });
