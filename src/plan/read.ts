@@ -271,7 +271,7 @@ export function readPath(nodesToReplace: number, snapshot: Snapshot): ReadPath {
   return Math.ceil(capacity / PAGE_SIZE) < nodesToReplace ? "cluster-wide" : "by-node";
 }
 
-/** The pods read of one node, as kept: their PodInfo and owner. */
+/** Pods read, as kept: their PodInfo and owner, side by side. */
 interface NodePods {
   infos: PodInfo[];
   refs: (OwnerRef | undefined)[];
@@ -291,14 +291,14 @@ class PodReader {
 }
 
 /** Each node's pods by a field-selected list of its own, CONCURRENCY nodes at a time. */
-function podsByNode(
+async function podsByNode(
   cluster: Cluster,
   nodeNames: string[],
   reader: PodReader,
   onProgress: OnProgress | undefined,
-): Promise<NodePods[]> {
+): Promise<NodePods> {
   let done = 0;
-  return mapLimit(nodeNames, CONCURRENCY, async (node) => {
+  const perNode = await mapLimit(nodeNames, CONCURRENCY, async (node) => {
     const pods: NodePods = { infos: [], refs: [] };
     await eachPage(
       (cont) =>
@@ -308,6 +308,7 @@ function podsByNode(
     onProgress?.({ phase: "pods", done: ++done, total: nodeNames.length });
     return pods;
   });
+  return { infos: perNode.flatMap((n) => n.infos), refs: perNode.flatMap((n) => n.refs) };
 }
 
 /**
@@ -323,7 +324,7 @@ async function podsClusterWide(
   nodeNames: string[],
   reader: PodReader,
   onProgress: OnProgress | undefined,
-): Promise<NodePods[]> {
+): Promise<NodePods> {
   const index = new Map(nodeNames.map((n, i) => [n, i]));
   const read: NodePods = { infos: [], refs: [] };
   const nodeOf: number[] = [];
@@ -340,15 +341,15 @@ async function podsClusterWide(
       onProgress?.({ phase: "pods", done: (listed += items.length) });
     },
   );
-  const counts = new Uint32Array(nodeNames.length);
-  for (const i of nodeOf) counts[i]!++;
-  const out: NodePods[] = [...counts].map((n) => ({ infos: new Array(n), refs: new Array(n) }));
-  const filled = new Uint32Array(nodeNames.length);
+  // Node by node, each node's in list order: a count per node, then each pod into its place.
+  const start = new Uint32Array(nodeNames.length + 1);
+  for (const i of nodeOf) start[i + 1]!++;
+  for (let i = 0; i < nodeNames.length; i++) start[i + 1]! += start[i]!;
+  const out: NodePods = { infos: new Array(nodeOf.length), refs: new Array(nodeOf.length) };
   nodeOf.forEach((i, k) => {
-    const to = out[i] as NodePods;
-    const at = filled[i]!++;
-    to.infos[at] = read.infos[k] as PodInfo;
-    to.refs[at] = read.refs[k];
+    const at = start[i]!++;
+    out.infos[at] = read.infos[k] as PodInfo;
+    out.refs[at] = read.refs[k];
   });
   return out;
 }
@@ -368,7 +369,7 @@ export async function addWorkloads(
 ): Promise<Snapshot> {
   const reader = new PodReader();
   const read = path === "cluster-wide" ? podsClusterWide : podsByNode;
-  const perNode = await read(cluster, nodeNames, reader, onProgress);
+  const { infos: pods, refs } = await read(cluster, nodeNames, reader, onProgress);
   const sorted = [...reader.namespaces].sort();
   let nsDone = 0;
   const pdbs = (
@@ -381,7 +382,7 @@ export async function addWorkloads(
   // The owners in the order of their pods, so the snapshot does not depend on which read of
   // the concurrent ones answered first.
   const owners = new Set<OwnerRef>();
-  for (const { refs } of perNode) for (const r of refs) if (r) owners.add(r);
+  for (const r of refs) if (r) owners.add(r);
   const workloads = await readWorkloads(
     cluster,
     [...owners],
@@ -389,12 +390,9 @@ export async function addWorkloads(
     onProgress && ((done, total) => onProgress({ phase: "owners", done, total })),
     owned,
   );
-  const pods: PodInfo[] = [];
-  for (const { infos, refs } of perNode)
-    infos.forEach((info, i) => {
-      const workload = refs[i]?.workload;
-      if (workload) info.workload = workload;
-      pods.push(info);
-    });
+  pods.forEach((info, i) => {
+    const workload = refs[i]?.workload;
+    if (workload) info.workload = workload;
+  });
   return { ...snapshot, pods, pdbs, workloads };
 }
