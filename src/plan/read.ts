@@ -346,11 +346,20 @@ async function podsClusterWide(
   for (const i of nodeOf) start[i + 1]!++;
   for (let i = 0; i < nodeNames.length; i++) start[i + 1]! += start[i]!;
   const out: NodePods = { infos: new Array(nodeOf.length), refs: new Array(nodeOf.length) };
+  // Which listed pod goes where; then each copied in node order, the list-order original let
+  // go at once: the plan walks the pods node by node, and 3 million pods scattered in list
+  // order made it ~3 times slower than pods made one node after another.
+  const from = new Uint32Array(nodeOf.length);
   nodeOf.forEach((i, k) => {
     const at = start[i]!++;
-    out.infos[at] = read.infos[k] as PodInfo;
+    from[at] = k;
     out.refs[at] = read.refs[k];
   });
+  for (let at = 0; at < from.length; at++) {
+    const k = from[at]!;
+    out.infos[at] = { ...(read.infos[k] as PodInfo) };
+    read.infos[k] = undefined as never;
+  }
   return out;
 }
 
