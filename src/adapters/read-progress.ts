@@ -1,5 +1,5 @@
 // Progress while live state is read, shared by the command line and the action. Reading a big
-// cluster takes a while (pods are listed node by node); a terminal that says nothing for a
+// cluster takes a while (its nodes' pods and their owners); a terminal that says nothing for a
 // minute looks hung. The read reports how far it has got through the core's one progress
 // callback (OnProgress, src/plan/read.ts), whoever implements the ports — a live cluster or a
 // sandbox — and a line says so every few seconds of wall time.
@@ -12,7 +12,9 @@ const of = (p: ReadProgress) => (p.total === undefined ? n(p.done) : `${n(p.done
 
 const PHASE: Record<Exclude<Phase, "nodes">, (p: ReadProgress) => string> = {
   groups: (p) => `groups ${of(p)} read`,
-  pods: (p) => `pods of ${of(p)} nodes to replace read`,
+  // Without a total the pods come from a cluster-wide list, counted as they are listed.
+  pods: (p) =>
+    p.total === undefined ? `${n(p.done)} pods listed` : `pods of ${of(p)} nodes to replace read`,
   budgets: (p) => `PDBs of ${of(p)} namespaces read`,
   owners: (p) => `owners ${of(p)} looked up`,
 };

@@ -6,16 +6,24 @@
 import type { Policy } from "../policy/index.js";
 import {
   addWorkloads,
+  DEFAULT_MAX_PODS,
   nodeInfo,
   OwnerCache,
   type OnProgress,
   type Plan,
+  type ReadPath,
   type ReadPorts,
   type Snapshot,
 } from "../plan/index.js";
-import { listAll, pageOf, resilient } from "../ports/index.js";
+import { listAll, pageOf, resilient, type Node } from "../ports/index.js";
 import { observeGroups } from "../kinds/registry.js";
 import { buildPlan, type PlanOptions, type SettingsMemo } from "./plan.js";
+
+/** The pods a node may hold: its allocatable pods (the kubelet's max-pods, less none). */
+function podCapacity(n: Node): number {
+  const pods = Number(n.status.allocatable?.pods ?? n.status.capacity?.pods);
+  return Number.isFinite(pods) && pods >= 0 ? pods : DEFAULT_MAX_PODS;
+}
 
 /** Everything but the pods: enough to know which nodes would be replaced. */
 export async function observe(
@@ -63,6 +71,7 @@ export async function observe(
     pdbs: [],
     workloads: [],
     clusterNodeCount: nodes.length,
+    clusterPodCapacity: nodes.reduce((n, node) => n + podCapacity(node), 0),
   };
 }
 
@@ -79,6 +88,8 @@ export class Planner {
     readonly policy: Policy,
     readonly file: string,
     readonly options: PlanOptions = {},
+    /** How pods and owners are read; by default as readPath chooses (tests compare the two). */
+    readonly readPath?: ReadPath,
   ) {}
 
   plan(snapshot: Snapshot, groups = this.options.groups): Plan {
@@ -110,7 +121,14 @@ export class Planner {
     const nodes = draft.groups.flatMap((g) =>
       g.replacements.flatMap((r) => (r.node ? [r.node] : [])),
     );
-    const snapshot = await addWorkloads(base, nodes, p.cluster, onProgress, this.owners);
+    const snapshot = await addWorkloads(
+      base,
+      nodes,
+      p.cluster,
+      onProgress,
+      this.owners,
+      this.readPath,
+    );
     return { plan: this.plan(snapshot, groups), snapshot };
   }
 }

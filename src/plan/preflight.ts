@@ -109,8 +109,23 @@ class PdbIndex {
     }
   }
 
-  /** Those of the namespace without matchLabels first, then those found by each label. */
+  /**
+   * Per namespace, the answer for each labels object already asked about: the pods of one
+   * owner share theirs (src/plan/read.ts keeps them once), so a ReplicaSet's thousand pods
+   * cost one match against the budgets instead of a thousand.
+   */
+  private readonly answers = new Map<string, WeakMap<Record<string, string>, PdbInfo[]>>();
+
   selecting(pod: PodInfo): PdbInfo[] {
+    let known = this.answers.get(pod.namespace);
+    if (!known) this.answers.set(pod.namespace, (known = new WeakMap()));
+    let out = known.get(pod.labels);
+    if (!out) known.set(pod.labels, (out = this.match(pod)));
+    return out;
+  }
+
+  /** Those of the namespace without matchLabels first, then those found by each label. */
+  private match(pod: PodInfo): PdbInfo[] {
     const out: PdbInfo[] = [];
     const keep = (list: PdbInfo[] | undefined) => {
       for (const b of list ?? []) if (matchesSelector(b.selector, pod.labels)) out.push(b);
@@ -233,7 +248,8 @@ function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): 
     if (pod.owner && pod.owner.kind !== "Job" && pod.containers.some((c) => !c.readinessProbe))
       noProbe.add(workload);
     if (toleratesCordon(pod.tolerations)) everything.push(podId(pod));
-    const sleep = Math.max(0, ...pod.containers.map((c) => c.preStopSleepSeconds ?? 0));
+    let sleep = 0;
+    for (const c of pod.containers) sleep = Math.max(sleep, c.preStopSleepSeconds ?? 0);
     if (sleep > 0 && sleep >= pod.terminationGracePeriodSeconds)
       preStop.push(
         `${podId(pod)} (preStop ${sleep}s, grace ${pod.terminationGracePeriodSeconds}s)`,

@@ -127,6 +127,11 @@ export interface Snapshot {
   workloads: WorkloadInfo[];
   /** Nodes in the whole cluster, for surge-burst warnings. */
   clusterNodeCount: number;
+  /**
+   * Pods the cluster's nodes may hold (the sum of their allocatable pods): a bound on what a
+   * cluster-wide pod list costs, for choosing how to read pods (src/plan/read.ts, readPath).
+   */
+  clusterPodCapacity?: number;
 }
 
 export const NEEDS_UPDATE_ANNOTATION = "noderoll.io/needs-update";

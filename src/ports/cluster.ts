@@ -208,6 +208,12 @@ export interface Cluster {
   ): AsyncIterable<WatchEvent<PodDisruptionBudget>>;
   /** ReplicaSets, Deployments, StatefulSets, DaemonSets: the owners behind pods. */
   getWorkload(kind: Workload["kind"], namespace: string, name: string): Promise<Workload>;
+  /** Owners of one kind in a namespace (all namespaces when undefined), by "namespace/name". */
+  listWorkloads(
+    kind: Workload["kind"],
+    namespace: string | undefined,
+    opts?: ListOptions,
+  ): Promise<List<Workload>>;
 
   getLease(namespace: string, name: string): Promise<Lease>;
   /** 409 AlreadyExists when it exists. */

@@ -19,6 +19,22 @@ export async function listAll<T>(
   return { items, resourceVersion };
 }
 
+/**
+ * Every page of a paginated list handed to `each` as it comes, none kept: a cluster-wide list
+ * costs the memory of one page, whatever the cluster's size.
+ */
+export async function eachPage<T>(
+  page: (cont: string | undefined) => Promise<List<T>>,
+  each: (items: T[]) => void,
+): Promise<void> {
+  let cont: string | undefined;
+  do {
+    const r = await page(cont);
+    each(r.items);
+    cont = r.metadata.continue || undefined;
+  } while (cont);
+}
+
 /** List options for one page: the limit, and the continue token after the first. */
 export function pageOf(
   cont: string | undefined,

@@ -80,6 +80,7 @@ function callInfo(service: string | undefined, method: string, args: unknown[]):
     listPodDisruptionBudgets: `GET poddisruptionbudgets (list, ${a ? `namespace ${a}` : "all namespaces"})`,
     watchPodDisruptionBudgets: "GET poddisruptionbudgets (watch)",
     getWorkload: `GET ${a.toLowerCase()}s ${b}/${c}`,
+    listWorkloads: `GET ${a.toLowerCase()}s (list, ${b ? `namespace ${b}` : "all namespaces"})`,
     getLease: `GET leases ${a}/${b}`,
     createLease: `POST leases ${a}/${lease}`,
     updateLease: `PUT leases ${a}/${lease}`,

@@ -88,7 +88,8 @@ describe("reading a cluster", () => {
     const r = readPolicyFile("policies/demo.yaml");
     if (!r.ok) throw new Error("demo policy invalid");
     const world = World.demo();
-    const planner = new Planner(r.policy, "policies/demo.yaml", { force: false });
+    // Node by node, where each phase has a total (a cluster-wide pod list has none).
+    const planner = new Planner(r.policy, "policies/demo.yaml", { force: false }, "by-node");
     const lines: string[] = [];
     // Every report written (at most every 0 ms), so each phase's line is seen.
     const { plan } = await withReadProgress(
@@ -117,6 +118,8 @@ describe("reading a cluster", () => {
     expect(readLine(latest, "pods", 12_300)).toBe(
       "reading live state · 12s · 100,000 nodes listed · pods of 3,400/20,000 nodes to replace read",
     );
+    const wide = new Map([["pods", { phase: "pods", done: 41_500 }]] as const);
+    expect(readLine(wide, "pods", 3_000)).toBe("reading live state · 3s · 41,500 pods listed");
     expect(readLine(new Map(), undefined, 0)).toBe("reading live state · 0s");
   });
 });

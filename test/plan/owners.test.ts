@@ -1,10 +1,12 @@
 // The owners behind the pods a plan reads: each read once per run (the engine re-plans each
-// group just before rolling it, through one Planner), a gone owner (404) standing for nothing,
-// and any other failure failing the read instead of passing for "no owner".
+// group just before rolling it, through one Planner), a gone owner (404, or missing from the
+// list) standing for nothing, and any other failure failing the read instead of passing for
+// "no owner" — whether owners are read one by one or listed a kind at a time.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Planner } from "../../src/engine/index.js";
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
+import type { ReadPath } from "../../src/plan/index.js";
 import { KubeApiError, type Cluster } from "../../src/ports/index.js";
 import { World } from "../../src/sandbox/world/world.js";
 
@@ -15,7 +17,11 @@ function load(): { policy: Policy; world: World } {
   return { policy: r.policy, world: World.fromYaml(text, "mixed.yaml") };
 }
 
-/** The world's Cluster, its owner reads recorded and, when `fail` says so, failed. */
+/**
+ * The world's Cluster, its owner reads (GETs by owner, lists by kind) recorded and, when `fail`
+ * says so, failed: a GET with the error; a list without the owner when the error is a 404 (it
+ * is gone), with the error otherwise.
+ */
 function recording(world: World, fail?: (kind: string, name: string) => Error | undefined) {
   const reads: string[] = [];
   const getWorkload: Cluster["getWorkload"] = (kind, ns, name) => {
@@ -23,9 +29,20 @@ function recording(world: World, fail?: (kind: string, name: string) => Error | 
     const e = fail?.(kind, name);
     return e ? Promise.reject(e) : world.cluster.getWorkload(kind, ns, name);
   };
+  const listWorkloads: Cluster["listWorkloads"] = async (kind, ns, opts) => {
+    reads.push(`list ${kind}${opts?.continue ? " (more)" : ""}`);
+    const list = await world.cluster.listWorkloads(kind, ns, opts);
+    const items = list.items.filter((w) => {
+      const e = fail?.(kind, w.metadata.name);
+      if (e && !(e instanceof KubeApiError && e.status === 404)) throw e;
+      return !e;
+    });
+    return { ...list, items };
+  };
   const cluster = new Proxy(world.cluster as Cluster, {
     get: (target, key) => {
       if (key === "getWorkload") return getWorkload;
+      if (key === "listWorkloads") return listWorkloads;
       const v: unknown = Reflect.get(target, key, target);
       return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
@@ -33,52 +50,62 @@ function recording(world: World, fail?: (kind: string, name: string) => Error | 
   return { reads, ports: { cloud: world.cloud, cluster, clock: world.clock } };
 }
 
-describe("owners read by a run's plans", () => {
-  it("a later group's re-plan reads no owner an earlier plan of the run has read", async () => {
-    const { policy, world } = load();
-    const { reads, ports } = recording(world);
-    const planner = new Planner(policy, "policies/mixed.yaml");
-    const first = await world.run(planner.observe(ports, ["system"]));
-    const firstReads = reads.length;
-    expect(firstReads).toBeGreaterThan(0);
-    expect(new Set(reads).size).toBe(reads.length);
-    const again = await world.run(planner.observe(ports, ["system"]));
-    expect(reads.length).toBe(firstReads);
-    expect(again.snapshot.workloads).toEqual(first.snapshot.workloads);
+describe.each(["by-node", "cluster-wide"] as const)(
+  "owners read by a run's plans (%s)",
+  (path: ReadPath) => {
+    it("a later group's re-plan reads no owner an earlier plan of the run has read", async () => {
+      const { policy, world } = load();
+      const { reads, ports } = recording(world);
+      const planner = new Planner(policy, "policies/mixed.yaml", {}, path);
+      const first = await world.run(planner.observe(ports, ["system"]));
+      const firstReads = reads.length;
+      expect(firstReads).toBeGreaterThan(0);
+      expect(new Set(reads).size).toBe(reads.length);
+      const again = await world.run(planner.observe(ports, ["system"]));
+      expect(reads.length).toBe(firstReads);
+      expect(again.snapshot.workloads).toEqual(first.snapshot.workloads);
 
-    const other = await world.run(planner.observe(ports));
-    expect(new Set(reads).size, "an owner read twice in one run").toBe(reads.length);
-    // What the cache gave is what a fresh read gives.
-    const fresh = recording(world);
-    const alone = await world.run(new Planner(policy, "policies/mixed.yaml").observe(fresh.ports));
-    expect(other.snapshot.workloads).toEqual(alone.snapshot.workloads);
-    expect(other.snapshot.pods.map((p) => p.workload)).toEqual(
-      alone.snapshot.pods.map((p) => p.workload),
-    );
-    expect(reads.length - firstReads).toBeLessThan(fresh.reads.length);
-  });
-
-  it("an owner that is gone (404) leaves its pods without a workload; the plan goes on", async () => {
-    const { policy, world } = load();
-    const { ports } = recording(world, (kind) =>
-      kind === "ReplicaSet" ? new KubeApiError(404, "NotFound", "not found") : undefined,
-    );
-    const { snapshot } = await world.run(new Planner(policy, "p.yaml").observe(ports));
-    expect(snapshot.pods.length).toBeGreaterThan(0);
-    expect(snapshot.pods.some((p) => p.owner?.kind === "ReplicaSet")).toBe(true);
-    for (const p of snapshot.pods)
-      if (p.owner?.kind === "ReplicaSet") expect(p.workload).toBeUndefined();
-  });
-
-  it("any other failure to read an owner fails the read instead of passing for no owner", async () => {
-    const { policy, world } = load();
-    const { ports } = recording(world, (kind) =>
-      kind === "ReplicaSet"
-        ? new KubeApiError(403, "Forbidden", "replicasets.apps is forbidden")
-        : undefined,
-    );
-    await expect(world.run(new Planner(policy, "p.yaml").observe(ports))).rejects.toMatchObject({
-      status: 403,
+      const other = await world.run(planner.observe(ports));
+      // A later plan lists a kind again for the owners it has not seen: GETs are never repeated.
+      const gets = reads.filter((r) => !r.startsWith("list "));
+      expect(new Set(gets).size, "an owner read twice in one run").toBe(gets.length);
+      // What the cache gave is what a fresh read gives.
+      const fresh = recording(world);
+      const alone = await world.run(
+        new Planner(policy, "policies/mixed.yaml", {}, path).observe(fresh.ports),
+      );
+      expect(other.snapshot.workloads).toEqual(alone.snapshot.workloads);
+      expect(other.snapshot.pods.map((p) => p.workload)).toEqual(
+        alone.snapshot.pods.map((p) => p.workload),
+      );
+      if (path === "by-node") expect(reads.length - firstReads).toBeLessThan(fresh.reads.length);
+      else expect(reads.length - firstReads).toBeLessThanOrEqual(fresh.reads.length);
     });
-  });
-});
+
+    it("an owner that is gone (404) leaves its pods without a workload; the plan goes on", async () => {
+      const { policy, world } = load();
+      const { ports } = recording(world, (kind) =>
+        kind === "ReplicaSet" ? new KubeApiError(404, "NotFound", "not found") : undefined,
+      );
+      const { snapshot } = await world.run(new Planner(policy, "p.yaml", {}, path).observe(ports));
+      expect(snapshot.pods.length).toBeGreaterThan(0);
+      expect(snapshot.pods.some((p) => p.owner?.kind === "ReplicaSet")).toBe(true);
+      for (const p of snapshot.pods)
+        if (p.owner?.kind === "ReplicaSet") expect(p.workload).toBeUndefined();
+    });
+
+    it("any other failure to read an owner fails the read instead of passing for no owner", async () => {
+      const { policy, world } = load();
+      const { ports } = recording(world, (kind) =>
+        kind === "ReplicaSet"
+          ? new KubeApiError(403, "Forbidden", "replicasets.apps is forbidden")
+          : undefined,
+      );
+      await expect(
+        world.run(new Planner(policy, "p.yaml", {}, path).observe(ports)),
+      ).rejects.toMatchObject({
+        status: 403,
+      });
+    });
+  },
+);

@@ -212,6 +212,12 @@ export function kubernetesCluster(http: KubeHttp): Cluster {
         method: "GET",
         path: `${ns(namespace, WORKLOAD_PATH[kind], "/apis/apps/v1")}/${encodeURIComponent(name)}`,
       }),
+    listWorkloads: (kind, namespace, opts) =>
+      http.json<List<Workload>>({
+        method: "GET",
+        path: ns(namespace, WORKLOAD_PATH[kind], "/apis/apps/v1"),
+        query: listQuery(opts),
+      }),
     getLease: (namespace, name) =>
       http.json<Lease>({
         method: "GET",

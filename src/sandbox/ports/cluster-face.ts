@@ -19,7 +19,7 @@ import { KubeApiError } from "../../ports/errors.js";
 import type { SandboxClusterApi } from "./api.js";
 import type { VirtualClock } from "../model/clock.js";
 import type { Timeline } from "../model/observers.js";
-import type { LeaseRec, NodeRec, PodRec, WorkloadRec } from "../model/records.js";
+import type { LeaseRec, NodeRec, PodRec } from "../model/records.js";
 import { toNode, toPdb, toPod } from "../sim/kube/convert.js";
 import type { KubeSim } from "../sim/kube/kube.js";
 import type { ApiGate } from "./api-gate.js";
@@ -27,6 +27,7 @@ import { PodOrder } from "./pod-order.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { serveWatch } from "./watch-stream.js";
 import { WatchHub, type KubeObject } from "../wire/kube-watch.js";
+import { toWorkload, WorkloadTable, type WorkloadEntry } from "./workloads.js";
 
 /** What the Cluster face needs of the world. */
 export interface ClusterView {
@@ -72,10 +73,12 @@ export class SandboxCluster implements SandboxClusterApi {
    */
   #hub?: { hub: WatchHub; from: number };
   readonly #order: PodOrder;
+  readonly #workloads: WorkloadTable;
 
   constructor(private readonly view: ClusterView) {
     const k = view.kube;
     this.#order = new PodOrder(k.pods);
+    this.#workloads = new WorkloadTable(k.workloads);
     // A deletion keeps the object's last version: each event takes a version of its own.
     k.addNodeWatcher({
       filter: () => true,
@@ -357,63 +360,25 @@ export class SandboxCluster implements SandboxClusterApi {
     });
   }
 
-  /** Workloads by kind/namespace/name and ReplicaSets by their name: owner lookups stay O(1) on big clusters. */
-  #workloadIndex?: { size: number; byKey: Map<string, WorkloadRec> };
-
-  #workloadCandidates(kind: Workload["kind"], namespace: string, name: string): WorkloadRec[] {
-    const all = this.view.kube.workloads;
-    if (!this.#workloadIndex || this.#workloadIndex.size !== all.size) {
-      const byKey = new Map<string, WorkloadRec>();
-      for (const w of all.values()) {
-        byKey.set(`${w.kind}/${w.namespace}/${w.name}`, w);
-        if (w.replicaSet) byKey.set(`ReplicaSet/${w.namespace}/${w.replicaSet}`, w);
-      }
-      this.#workloadIndex = { size: all.size, byKey };
-    }
-    const hit = this.#workloadIndex.byKey.get(`${kind}/${namespace}/${name}`);
-    return hit ? [hit] : [];
-  }
-
   async getWorkload(kind: Workload["kind"], namespace: string, name: string): Promise<Workload> {
     this.#gate("apps.getWorkload");
-    for (const w of this.#workloadCandidates(kind, namespace, name)) {
-      if (w.namespace !== namespace) continue;
-      const isRs = kind === "ReplicaSet" && w.kind === "Deployment" && w.replicaSet === name;
-      if (!isRs && !(w.kind === kind && w.name === name)) continue;
-      let ready = 0;
-      let active = 0;
-      for (const p of w.pods) {
-        if (p.deletionAt === undefined) active++;
-        if (p.ready && p.deletionAt === undefined) ready++;
-      }
-      const replicas = w.kind === "DaemonSet" ? active : w.replicas;
-      return {
-        apiVersion: "apps/v1",
-        kind,
-        metadata: {
-          name,
-          namespace,
-          uid: w.uid,
-          ...(isRs
-            ? {
-                ownerReferences: [
-                  {
-                    apiVersion: "apps/v1",
-                    kind: "Deployment",
-                    name: w.name,
-                    uid: w.uid,
-                    controller: true,
-                  },
-                ],
-              }
-            : {}),
-        },
-        spec: { replicas, selector: { matchLabels: { ...w.template.labels } } },
-        status: { replicas: active, readyReplicas: ready, availableReplicas: ready },
-      };
-    }
+    const hit = this.#workloads.get(kind, namespace, name);
+    if (hit) return toWorkload(hit);
     const resource = kind.toLowerCase() + "s";
     throw new KubeApiError(404, "NotFound", `${resource}.apps "${name}" not found`);
+  }
+
+  async listWorkloads(
+    kind: Workload["kind"],
+    namespace: string | undefined,
+    opts?: ListOptions,
+  ): Promise<List<Workload>> {
+    this.#gate("apps.listWorkloads");
+    // The objects carry no labels (as the PDBs): a label selector keeps all of them or none.
+    const labelled = parseLabelSelector(opts?.labelSelector)({});
+    const keep = (e: WorkloadEntry) =>
+      labelled && (namespace === undefined || e.namespace === namespace);
+    return this.#page(this.#workloads.ofKind(kind), keep, toWorkload, opts);
   }
 
   #lease(l: LeaseRec): Lease {

@@ -24,6 +24,7 @@ const CLUSTER_CALLS: Record<string, string> = {
   listPodDisruptionBudgets: "policy.listPodDisruptionBudgets",
   watchPodDisruptionBudgets: "policy.watchPodDisruptionBudgets",
   getWorkload: "apps.getWorkload",
+  listWorkloads: "apps.listWorkloads",
   getLease: "coordination.getLease",
   createLease: "coordination.createLease",
   updateLease: "coordination.updateLease",

@@ -38,10 +38,10 @@ export const RESOURCES: Record<string, ResourceDoc[]> = {
     res("pods/eviction", "Eviction", true, ["create"], { group: "policy", version: "v1" }),
   ],
   "apps/v1": [
-    res("daemonsets", "DaemonSet", true, ["get"], { shortNames: ["ds"] }),
-    res("deployments", "Deployment", true, ["get"], { shortNames: ["deploy"] }),
-    res("replicasets", "ReplicaSet", true, ["get"], { shortNames: ["rs"] }),
-    res("statefulsets", "StatefulSet", true, ["get"], { shortNames: ["sts"] }),
+    res("daemonsets", "DaemonSet", true, ["get", "list"], { shortNames: ["ds"] }),
+    res("deployments", "Deployment", true, ["get", "list"], { shortNames: ["deploy"] }),
+    res("replicasets", "ReplicaSet", true, ["get", "list"], { shortNames: ["rs"] }),
+    res("statefulsets", "StatefulSet", true, ["get", "list"], { shortNames: ["sts"] }),
   ],
   "policy/v1": [
     res("poddisruptionbudgets", "PodDisruptionBudget", true, ["list", "watch"], {

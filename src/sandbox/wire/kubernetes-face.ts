@@ -186,6 +186,11 @@ export class KubernetesFace implements Face {
       case "GET pods":
       case "GET poddisruptionbudgets":
         return truthy(req.query.get("watch")) ? this.#watch(req, t) : this.#list(req, t);
+      case "GET daemonsets":
+      case "GET deployments":
+      case "GET replicasets":
+      case "GET statefulsets":
+        return this.#list(req, t);
       case "GET nodes/name":
         return this.#shown(req, "nodes", await this.view.cluster.getNode(t.name!));
       case "PATCH nodes/name":
@@ -232,18 +237,20 @@ export class KubernetesFace implements Face {
   async #list(req: WireRequest, t: Target): Promise<WireResponse> {
     const opts = listOptions(req.query);
     const c = this.view.cluster;
+    const { kind, apiVersion } = KINDS[t.resource]!;
     const list =
       t.resource === "nodes"
         ? await c.listNodes(opts)
         : t.resource === "pods"
           ? await c.listPods(t.namespace, opts)
-          : await c.listPodDisruptionBudgets(t.namespace, opts);
+          : t.resource === "poddisruptionbudgets"
+            ? await c.listPodDisruptionBudgets(t.namespace, opts)
+            : await c.listWorkloads(kind as Workload["kind"], t.namespace, opts);
     const meta = list.metadata.continue
       ? list.metadata
       : { resourceVersion: list.metadata.resourceVersion };
     if (wantsTable(req.headers.accept))
       return json(200, toTable(t.resource, list.items, meta, this.view.clock.nowMs()), t.resource);
-    const { kind, apiVersion } = KINDS[t.resource]!;
     return json(
       200,
       { kind: `${kind}List`, apiVersion, metadata: meta, items: list.items },

@@ -1,0 +1,221 @@
+// The owners behind the pods a plan reads: ReplicaSets (for the Deployment above each),
+// StatefulSets and Deployments, and the replicas of the workload each stands for. Read one by
+// one (GET, a 404 meaning the owner is gone) when the plan reads few nodes, or listed a kind at
+// a time, in pages, when it reads a large share of the cluster (src/plan/read.ts decides which):
+// then an owner missing from the list is gone, as a 404 would say. Either way each owner is read
+// once per plan, and once per run when its UID is known.
+import {
+  eachPage,
+  KubeApiError,
+  pageOf,
+  type Cluster,
+  type Pod,
+  type Workload,
+} from "../ports/index.js";
+import { CONCURRENCY, mapLimit } from "./limit.js";
+import type { WorkloadInfo } from "./snapshot.js";
+
+/** The inner map under `key`, created empty the first time. */
+export function inner<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let m = map.get(key);
+  if (!m) map.set(key, (m = new Map<K2, V>()));
+  return m;
+}
+
+// Only the controller counts as the owner (kubectl drain's filters): a pod another object
+// merely owns has no controller to bring it back.
+export const controllerOf = (p: Pod) =>
+  p.metadata.ownerReferences?.find((o) => o.controller === true);
+
+/** An owner worth looking up, and the workload found behind it ("Kind/namespace/name"). */
+export interface OwnerRef {
+  kind: Workload["kind"];
+  ns: string;
+  name: string;
+  uid?: string;
+  workload?: string;
+}
+
+const LOOKED_UP = new Set(["ReplicaSet", "StatefulSet", "Deployment"]);
+
+/** The owners of the pods read: ReplicaSets (for their Deployment), StatefulSets, Deployments. */
+export class Owners {
+  readonly #byNamespace = new Map<string, Map<string, Map<string, OwnerRef>>>();
+
+  of(p: Pod): OwnerRef | undefined {
+    const o = controllerOf(p);
+    if (!o || !LOOKED_UP.has(o.kind)) return undefined;
+    const ns = p.metadata.namespace ?? "default";
+    const byName = inner(inner(this.#byNamespace, ns), o.kind);
+    const known = byName.get(o.name);
+    if (known) return known;
+    const ref = {
+      kind: o.kind as Workload["kind"],
+      ns,
+      name: o.name,
+      ...(o.uid && { uid: o.uid }),
+    };
+    byName.set(o.name, ref);
+    return ref;
+  }
+}
+
+/** What a plan needs of an owner: its replicas and the Deployment above a ReplicaSet. */
+interface OwnerFacts {
+  replicas?: number;
+  deployment?: { name: string; uid?: string };
+}
+
+/**
+ * Owners already read, by kind, namespace, name and UID, for the plans of one run (the engine
+ * re-plans each group just before rolling it): an owner's chain — a ReplicaSet's Deployment —
+ * never changes while its UID stays, so a later plan reads only owners it has not seen. An
+ * owner known by name only (no UID) is read again by each plan. Replicas are as first read in
+ * the run; a plan uses them only to warn about single-replica workloads.
+ */
+export class OwnerCache {
+  readonly #facts = new Map<string, OwnerFacts>();
+
+  get(key: string): OwnerFacts | undefined {
+    return this.#facts.get(key);
+  }
+
+  set(key: string, facts: OwnerFacts): void {
+    this.#facts.set(key, facts);
+  }
+
+  get size(): number {
+    return this.#facts.size;
+  }
+}
+
+/** The kind is the one asked for (a GET's path, a list's): a client may leave it out of a body. */
+function factsOf(w: Workload, kind: Workload["kind"]): OwnerFacts {
+  const parent =
+    kind === "ReplicaSet"
+      ? w.metadata.ownerReferences?.find((r) => r.kind === "Deployment")
+      : undefined;
+  return {
+    ...(w.spec.replicas !== undefined && { replicas: w.spec.replicas }),
+    ...(parent && { deployment: { name: parent.name, ...(parent.uid && { uid: parent.uid }) } }),
+  };
+}
+
+/** Read an owner; undefined when it is gone (404). Every other failure is the read's failure. */
+async function readOwner(
+  cluster: Cluster,
+  kind: Workload["kind"],
+  ns: string,
+  name: string,
+): Promise<OwnerFacts | undefined> {
+  try {
+    return factsOf(await cluster.getWorkload(kind, ns, name), kind);
+  } catch (e) {
+    // Deleted since its pods were listed: the pods stand for themselves.
+    if (e instanceof KubeApiError && e.status === 404) return undefined;
+    throw e;
+  }
+}
+
+type Lookup = (kind: Workload["kind"], ns: string, name: string) => OwnerFacts | undefined;
+const keyOf = (kind: string, ns: string, name: string, uid: string | undefined) =>
+  `${kind}/${ns}/${name}/${uid ?? ""}`;
+
+/**
+ * The owners not in the run's cache, listed a kind at a time across the cluster in pages
+ * (https://kubernetes.io/docs/reference/using-api/api-concepts/#retrieving-large-results-sets-in-chunks),
+ * ReplicaSets and StatefulSets first, then the Deployments named directly or above those
+ * ReplicaSets. Only the facts of owners wanted are kept, page by page.
+ */
+async function listOwners(
+  cluster: Cluster,
+  owners: readonly OwnerRef[],
+  cache: OwnerCache,
+): Promise<Lookup> {
+  const found = new Map<string, OwnerFacts>();
+  const wanted = new Map<Workload["kind"], Set<string>>();
+  const want = (kind: Workload["kind"], ns: string, name: string, uid: string | undefined) => {
+    if (uid && cache.get(keyOf(kind, ns, name, uid))) return;
+    let names = wanted.get(kind);
+    if (!names) wanted.set(kind, (names = new Set()));
+    names.add(`${ns}/${name}`);
+  };
+  const list = async (kind: Workload["kind"]) => {
+    const names = wanted.get(kind);
+    if (!names) return;
+    await eachPage(
+      (cont) => cluster.listWorkloads(kind, undefined, pageOf(cont)),
+      (items) => {
+        for (const w of items) {
+          const ns = w.metadata.namespace ?? "default";
+          if (names.has(`${ns}/${w.metadata.name}`))
+            found.set(`${kind}/${ns}/${w.metadata.name}`, factsOf(w, kind));
+        }
+      },
+    );
+  };
+  for (const o of owners) if (o.kind !== "Deployment") want(o.kind, o.ns, o.name, o.uid);
+  await Promise.all([list("ReplicaSet"), list("StatefulSet")]);
+  for (const o of owners) {
+    if (o.kind === "Deployment") want(o.kind, o.ns, o.name, o.uid);
+    const parent = found.get(`${o.kind}/${o.ns}/${o.name}`)?.deployment;
+    if (parent) want("Deployment", o.ns, parent.name, parent.uid);
+  }
+  await list("Deployment");
+  return (kind, ns, name) => found.get(`${kind}/${ns}/${name}`);
+}
+
+/**
+ * The workloads behind the owners — a ReplicaSet's Deployment, a StatefulSet — and the
+ * replicas of each, in the order of `owners` (the order of their pods), whichever way they are
+ * read; each owner's `workload` set to the one it stands for.
+ */
+export async function readWorkloads(
+  cluster: Cluster,
+  owners: readonly OwnerRef[],
+  listed: boolean,
+  onProgress: ((done: number, total: number) => void) | undefined,
+  cache: OwnerCache = new OwnerCache(),
+): Promise<WorkloadInfo[]> {
+  const lookup = listed ? await listOwners(cluster, owners, cache) : undefined;
+  // Each owner is read once per plan (a Deployment however many of its ReplicaSets have pods
+  // here), and once per run when its UID is known.
+  const reads = new Map<string, Promise<OwnerFacts | undefined>>();
+  const facts = (kind: Workload["kind"], ns: string, name: string, uid: string | undefined) => {
+    const key = keyOf(kind, ns, name, uid);
+    const cached = uid ? cache.get(key) : undefined;
+    if (cached) return Promise.resolve(cached);
+    let read = reads.get(key);
+    if (!read) {
+      const got = lookup
+        ? Promise.resolve(lookup(kind, ns, name))
+        : readOwner(cluster, kind, ns, name);
+      read = got.then((f) => {
+        if (f && uid) cache.set(key, f);
+        return f;
+      });
+      reads.set(key, read);
+    }
+    return read;
+  };
+  const replicas = new Map<string, number>();
+  let done = 0;
+  await mapLimit(owners, CONCURRENCY, async (o) => {
+    const w = await facts(o.kind, o.ns, o.name, o.uid);
+    onProgress?.(++done, owners.length);
+    if (!w) return;
+    const parent = w.deployment;
+    const top = parent ? await facts("Deployment", o.ns, parent.name, parent.uid) : w;
+    const id = top && parent ? `Deployment/${o.ns}/${parent.name}` : `${o.kind}/${o.ns}/${o.name}`;
+    o.workload = id;
+    replicas.set(id, top?.replicas ?? w.replicas ?? 1);
+  });
+  const out: WorkloadInfo[] = [];
+  for (const o of owners) {
+    const n = o.workload === undefined ? undefined : replicas.get(o.workload);
+    if (n === undefined) continue;
+    out.push({ id: o.workload as string, replicas: n });
+    replicas.delete(o.workload as string);
+  }
+  return out;
+}
