@@ -312,6 +312,39 @@ async function podsByNode(
 }
 
 /**
+ * The PodDisruptionBudgets of the pods' namespaces: a list per namespace, or, on the
+ * cluster-wide path, the cluster's in pages, keeping those namespaces' — the same choice as the
+ * pods', so a plan that lists pods in pages does not then ask each namespace on its own.
+ */
+async function readBudgets(
+  cluster: Cluster,
+  namespaces: ReadonlySet<string>,
+  path: ReadPath,
+  onProgress: OnProgress | undefined,
+): Promise<PdbInfo[]> {
+  const sorted = [...namespaces].sort();
+  if (path === "cluster-wide") {
+    const r = await listAll((cont) => cluster.listPodDisruptionBudgets(undefined, pageOf(cont)));
+    onProgress?.({ phase: "budgets", done: sorted.length, total: sorted.length });
+    const items = r.items.filter((b) => namespaces.has(b.metadata.namespace ?? "default"));
+    // In the per-namespace path's order: by namespace, each as the API lists it.
+    const rank = new Map(sorted.map((ns, i) => [ns, i]));
+    const at = (b: PodDisruptionBudget) => rank.get(b.metadata.namespace ?? "default") ?? 0;
+    return items
+      .map((b, i) => ({ b, i }))
+      .sort((x, y) => at(x.b) - at(y.b) || x.i - y.i)
+      .map(({ b }) => pdbInfo(b));
+  }
+  let done = 0;
+  const pdbs = await mapLimit(sorted, CONCURRENCY, async (ns) => {
+    const r = await listAll((cont) => cluster.listPodDisruptionBudgets(ns, pageOf(cont)));
+    onProgress?.({ phase: "budgets", done: ++done, total: sorted.length });
+    return r.items.map(pdbInfo);
+  });
+  return pdbs.flat();
+}
+
+/**
  * The same pods from one cluster-wide list in pages, each page read as it comes and the other
  * nodes' pods dropped: the memory of one page and of what is kept. Kept in list order first,
  * then placed node by node (a count per node, then each into its place): one growing array
@@ -379,15 +412,7 @@ export async function addWorkloads(
   const reader = new PodReader();
   const read = path === "cluster-wide" ? podsClusterWide : podsByNode;
   const { infos: pods, refs } = await read(cluster, nodeNames, reader, onProgress);
-  const sorted = [...reader.namespaces].sort();
-  let nsDone = 0;
-  const pdbs = (
-    await mapLimit(sorted, CONCURRENCY, async (ns) => {
-      const r = await listAll((cont) => cluster.listPodDisruptionBudgets(ns, pageOf(cont)));
-      onProgress?.({ phase: "budgets", done: ++nsDone, total: sorted.length });
-      return r.items.map(pdbInfo);
-    })
-  ).flat();
+  const pdbs = await readBudgets(cluster, reader.namespaces, path, onProgress);
   // The owners in the order of their pods, so the snapshot does not depend on which read of
   // the concurrent ones answered first.
   const owners = new Set<OwnerRef>();

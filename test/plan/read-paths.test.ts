@@ -42,10 +42,12 @@ describe("reading the pods and owners of the nodes to replace", () => {
     const { policy, world } = generated();
     const { plan, made, total } = await planned(world, policy);
     expect(plan.summary.nodesToReplace).toBe(OPTS.nodes);
-    // 7,200 pods in pages of 500, three owner kinds, PDBs per namespace, the nodes' pages;
+    // 7,200 pods in pages of 500, three owner kinds, the budgets, the nodes' pages;
     // node by node it was one pod list per node and an owner GET per ReplicaSet or StatefulSet.
     expect(made.get("apps.getWorkload") ?? 0).toBe(0);
     expect(made.get("core.listPods")).toBe(Math.ceil((OPTS.nodes * OPTS.podsPerNode) / 500));
+    // The budgets alike: the cluster's in pages, not a list per namespace of those pods.
+    expect(made.get("policy.listPodDisruptionBudgets")).toBe(1);
     expect(total / OPTS.nodes).toBeLessThan(0.2);
   });
 
