@@ -2,7 +2,7 @@
 // ("/apis/apps/v1/namespaces/ns/daemonsets/x" and its parts), list options, label and field
 // selectors on objects, JSON bodies of the accepted media types, and Status bodies with the API
 // server's codes and reasons.
-import type { ListOptions, Node, Pod } from "../../ports/cluster.js";
+import type { EvictionOutcome, ListOptions, Node, Pod } from "../../ports/cluster.js";
 import { KubeApiError, NetworkError } from "../../ports/errors.js";
 import { parseFieldSelector, parseLabelSelector } from "../ports/selectors.js";
 import { json, type WireRequest, type WireResponse } from "./http-server.js";
@@ -146,3 +146,31 @@ export function parseBody(req: WireRequest, allowed: string[]): unknown {
 }
 
 export const truthy = (v: string | null) => v === "1" || v === "true";
+
+/** An eviction's answer as the API server sends it: a Status, 429 with the budget's causes and
+ * Retry-After (https://kubernetes.io/docs/concepts/scheduling-eviction/api-eviction/). */
+export function evictionResponse(r: EvictionOutcome, name: string): WireResponse {
+  const resource = "pods/eviction";
+  switch (r.status) {
+    case 201:
+      return kubeStatus(201, "", "", resource);
+    case 429:
+      return kubeStatus(
+        429,
+        "TooManyRequests",
+        r.message,
+        resource,
+        {
+          causes: r.causes.map((message) => ({ reason: "DisruptionBudget", message })),
+          ...(r.retryAfterSeconds !== undefined && { retryAfterSeconds: r.retryAfterSeconds }),
+        },
+        r.retryAfterSeconds !== undefined ? { "retry-after": String(r.retryAfterSeconds) } : {},
+      );
+    case 500:
+      return kubeStatus(500, "InternalError", `Internal error occurred: ${r.message}`, resource);
+    case 404:
+      return kubeStatus(404, "NotFound", r.message, resource, { name, kind: "pods" });
+    case 403:
+      return kubeStatus(403, "Forbidden", r.message, resource);
+  }
+}

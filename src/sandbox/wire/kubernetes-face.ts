@@ -34,6 +34,7 @@ import {
   parseTarget,
   PUBLIC,
   truthy,
+  evictionResponse,
   type Target,
 } from "./kube-request.js";
 import {
@@ -428,29 +429,7 @@ export class KubernetesFace implements Face {
     const dryRun =
       req.query.get("dryRun") === "All" || (body?.deleteOptions?.dryRun ?? []).includes("All");
     const r = await this.view.cluster.evictPod(namespace, name, dryRun ? { dryRun } : {});
-    const resource = "pods/eviction";
-    switch (r.status) {
-      case 201:
-        return kubeStatus(201, "", "", resource);
-      case 429:
-        return kubeStatus(
-          429,
-          "TooManyRequests",
-          r.message,
-          resource,
-          {
-            causes: r.causes.map((message) => ({ reason: "DisruptionBudget", message })),
-            ...(r.retryAfterSeconds !== undefined && { retryAfterSeconds: r.retryAfterSeconds }),
-          },
-          r.retryAfterSeconds !== undefined ? { "retry-after": String(r.retryAfterSeconds) } : {},
-        );
-      case 500:
-        return kubeStatus(500, "InternalError", `Internal error occurred: ${r.message}`, resource);
-      case 404:
-        return kubeStatus(404, "NotFound", r.message, resource, { name, kind: "pods" });
-      case 403:
-        return kubeStatus(403, "Forbidden", r.message, resource);
-    }
+    return evictionResponse(r, name);
   }
 
   async #workload(t: Target): Promise<WireResponse> {
