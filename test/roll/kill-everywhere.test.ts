@@ -3,7 +3,8 @@
 // and a fresh run that must finish the job. The invariants — capacity, PodDisruptionBudgets,
 // order, and the in-flight bounds (never more than maxSurge + maxUnavailable nodes out of
 // service, never more than maxSurge instances detached, by any run) — are checked after every
-// event of both runs. The demo rolls both engines and surges; the generated cluster mixes kinds.
+// event of both runs. The demo rolls both engines and surges; the generated cluster mixes kinds;
+// the batched group dies while drained nodes wait for their termination batch.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { apply } from "../../src/engine/apply.js";
@@ -43,6 +44,22 @@ ${generated()
   "generated.yaml",
 );
 
+/** One self-managed group of 12 whose drains end at scattered times: drained nodes wait for
+ * their termination batch (src/kinds/self-managed/terminations.ts), so runs die while holding. */
+const batched = () =>
+  generateScenario({ nodes: 12, groups: 1, podsPerNode: 8, seed: 7, kind: "self-managed" });
+const batchedPolicy = load(
+  `apiVersion: noderoll.io/v1
+kind: UpgradePolicy
+metadata: { name: batched }
+cluster: { name: ${batched().cluster.name}, region: eu-west-1 }
+defaults: { maxSurge: 4, maxUnavailable: 0, postDrainDelay: 0s, interval: 5s, validation: { count: 1 } }
+groups:
+  - { name: ${batched().nodeGroups[0]!.name}, target: { launchTemplateVersion: $Latest } }
+`,
+  "batched.yaml",
+);
+
 interface Case {
   name: string;
   world: () => World;
@@ -55,6 +72,11 @@ const CASES: Case[] = [
     name: "a generated mixed cluster",
     world: () => new World(generated()),
     policy: generatedPolicy,
+  },
+  {
+    name: "a self-managed group whose drained nodes wait to terminate in batches",
+    world: () => new World(batched()),
+    policy: batchedPolicy,
   },
 ];
 
@@ -110,6 +132,24 @@ describe("killed at every event boundary, then resumed", () => {
         failures.push(`killed after event ${k}: ${problems.slice(0, 3).join("; ")}`);
     }
     expect(failures.slice(0, 10)).toEqual([]);
+  });
+});
+
+describe("the batched case holds drained nodes", () => {
+  it("some node waits drained for its batch (so the kills above land while nodes are held)", async () => {
+    const world = new World(batched());
+    const log = new EventLog(world.clock);
+    const r = await world.run(apply(batchedPolicy, "p.yaml", world, log, { runId: "whole" }));
+    expect(r.result).toBe("success");
+    const waits: number[] = [];
+    // A termination long after every drain ended before it: postDrainDelay is 0, so only a
+    // batch holds a node that long.
+    let lastDrain = 0;
+    for (const e of log.events) {
+      if (e.type === "node.drain.end") lastDrain = Date.parse(e.t);
+      if (e.type === "instance.terminate") waits.push(Date.parse(e.t) - lastDrain);
+    }
+    expect(Math.max(...waits)).toBeGreaterThan(30_000);
   });
 });
 
