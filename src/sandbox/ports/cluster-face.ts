@@ -97,7 +97,12 @@ export class SandboxCluster implements SandboxClusterApi {
     opts: WatchOptions | undefined,
     filter: (o: T) => boolean,
   ): () => WatchEvent<T>[] {
-    if (!this.#hub) this.#hub = { hub: new WatchHub(this.view.kube), from: this.view.kube.rv };
+    // Budget watches replay from the simulator's own record (pdbsSince): no history of them here.
+    if (!this.#hub)
+      this.#hub = {
+        hub: new WatchHub(this.view.kube, undefined, ["nodes", "pods"]),
+        from: this.view.kube.rv,
+      };
     const { hub, from } = this.#hub;
     const rv = opts?.resourceVersion;
     if (rv === undefined || rv === "" || rv === "0") return () => [];
@@ -309,13 +314,14 @@ export class SandboxCluster implements SandboxClusterApi {
     const filter = this.#podFilter(namespace, opts);
     const replay = this.#fromVersion("pods", opts, filter);
     const k = this.view.kube;
+    const node = this.#nodeOf(opts);
     return serveWatch(this.view.clock, opts, filter, {
       replay,
       add: (w) => k.addPodWatcher(w),
       remove: (w) => k.removePodWatcher(w),
       rv: () => String(k.rv),
       current: () => this.#podKeys(namespace, opts).map((key) => toPod(k.pods.get(key) as PodRec)),
-      ...(this.#nodeOf(opts) !== undefined && { node: this.#nodeOf(opts) }),
+      ...(node !== undefined && { node }),
     });
   }
 

@@ -45,9 +45,12 @@ export class WatchHub {
   last: number;
   readonly #subs = new Set<Subscriber>();
 
+  /** `kinds`: what to keep history of — a tap on budgets makes the simulator compute their
+   * status at every pod event (pdb-events.ts), so a hub that serves no budget watch leaves them. */
   constructor(
     private readonly kube: KubeEvents,
     private readonly limit = 10_000,
+    private readonly kinds: readonly WatchKind[] = ["nodes", "pods", "poddisruptionbudgets"],
   ) {
     this.floor = kube.rv;
     this.last = kube.rv;
@@ -66,9 +69,9 @@ export class WatchHub {
         push: (e: WatchEvent<PodDisruptionBudget>) => this.#record("poddisruptionbudgets", e),
       },
     };
-    kube.addNodeWatcher(this.#nodeTap);
-    kube.addPodWatcher(this.#podTap);
-    kube.addPdbWatcher(this.#pdbTap);
+    if (kinds.includes("nodes")) kube.addNodeWatcher(this.#nodeTap);
+    if (kinds.includes("pods")) kube.addPodWatcher(this.#podTap);
+    if (kinds.includes("poddisruptionbudgets")) kube.addPdbWatcher(this.#pdbTap);
   }
 
   readonly #nodeTap: Watcher<Node>;
@@ -77,9 +80,9 @@ export class WatchHub {
 
   /** Stop listening to the world (the server is closing). */
   close(): void {
-    this.kube.removeNodeWatcher(this.#nodeTap);
-    this.kube.removePodWatcher(this.#podTap);
-    this.kube.removePdbWatcher(this.#pdbTap);
+    if (this.kinds.includes("nodes")) this.kube.removeNodeWatcher(this.#nodeTap);
+    if (this.kinds.includes("pods")) this.kube.removePodWatcher(this.#podTap);
+    if (this.kinds.includes("poddisruptionbudgets")) this.kube.removePdbWatcher(this.#pdbTap);
   }
 
   #record(kind: WatchKind, e: WatchEvent<KubeObject>): void {
