@@ -5,6 +5,7 @@
 // then an owner missing from the list is gone, as a 404 would say. Either way each owner is read
 // once per plan, and once per run when its UID is known.
 import {
+  controllerOf,
   eachPage,
   KubeApiError,
   pageOf,
@@ -21,11 +22,6 @@ export function inner<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
   if (!m) map.set(key, (m = new Map<K2, V>()));
   return m;
 }
-
-// Only the controller counts as the owner (kubectl drain's filters): a pod another object
-// merely owns has no controller to bring it back.
-export const controllerOf = (p: Pod) =>
-  p.metadata.ownerReferences?.find((o) => o.controller === true);
 
 /** An owner worth looking up, and the workload found behind it ("Kind/namespace/name"). */
 export interface OwnerRef {

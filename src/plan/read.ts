@@ -6,6 +6,7 @@
 // looked up one by one or listed alike. Reading the node groups themselves is each kind's
 // business (src/kinds/*/observe.ts); the helpers they share are here.
 import {
+  controllerOf,
   eachPage,
   hasReadyCondition,
   instanceIdOf,
@@ -22,14 +23,7 @@ import {
   type Toleration,
 } from "../ports/index.js";
 import { CONCURRENCY, mapLimit } from "./limit.js";
-import {
-  controllerOf,
-  inner,
-  Owners,
-  readWorkloads,
-  type OwnerCache,
-  type OwnerRef,
-} from "./owners.js";
+import { inner, Owners, readWorkloads, type OwnerCache, type OwnerRef } from "./owners.js";
 import type {
   ContainerInfo,
   InstanceInfo,

@@ -1,5 +1,5 @@
 // Reading the Kubernetes objects the Cluster port returns, the same way everywhere.
-import type { Condition, Node } from "./cluster.js";
+import type { Condition, Node, ObjectMeta } from "./cluster.js";
 
 /** A Ready condition that is True (nodes and pods alike). */
 export function hasReadyCondition(conditions: readonly Condition[] | undefined): boolean {
@@ -13,4 +13,12 @@ export function isReady(node: Node): boolean {
 /** The EC2 instance behind a node, from its providerID (aws:///eu-west-1a/i-0123…). */
 export function instanceIdOf(node: Node): string | undefined {
   return /\/(i-[0-9a-z]+)$/.exec(node.spec.providerID ?? "")?.[1];
+}
+
+/**
+ * The owner reference that controls the object, if any. Only the controller counts as the owner
+ * (kubectl drain's filters): a pod another object merely owns has no controller to bring it back.
+ */
+export function controllerOf(o: { metadata: ObjectMeta }) {
+  return o.metadata.ownerReferences?.find((r) => r.controller === true);
 }

@@ -9,7 +9,15 @@
 // budgets — unless force, which deletes what is left and says so. API throttling never reaches
 // the drain as a refusal: it is retried below it (src/ports/resilient.ts).
 import { matchesSelector } from "../plan/index.js";
-import { abortError, listAll, pageOf, SETTLED, type Pod, type WatchEvent } from "../ports/index.js";
+import {
+  abortError,
+  controllerOf,
+  listAll,
+  pageOf,
+  SETTLED,
+  type Pod,
+  type WatchEvent,
+} from "../ports/index.js";
 import { holdBudgets, type BudgetCache } from "./budgets.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
 import { guardedWatch, WATCH_TIMEOUT_SECONDS, watchBackoffMs } from "./watch.js";
@@ -29,11 +37,6 @@ export interface DrainResult {
 /** When a refusal names no Retry-After. */
 const RETRY_MS = 5_000;
 const podId = (p: Pod) => `${p.metadata.namespace ?? "default"}/${p.metadata.name}`;
-
-/** The owner reference that controls the pod, if any: only that one counts. */
-export function controllerOf(p: Pod) {
-  return p.metadata.ownerReferences?.find((o) => o.controller === true);
-}
 
 /** The pods a drain must move: not mirror pods, not pods a DaemonSet controls. */
 export function podsToMove(pods: Pod[]): Pod[] {
