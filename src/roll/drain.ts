@@ -148,9 +148,13 @@ function budgetTurns(ctx: RollContext): BudgetTurns {
  */
 const RECHECK_MS = 60_000;
 
+/** One pod's asking, across its refusals. */
 interface Asking {
+  /** The blocker last reported (an eviction.blocked event), so it is reported once. */
   reported: string;
+  /** Hands the pod's budget's turn on, while it holds it. */
   turn?: () => void;
+  /** The budget the next ask goes to at once, its turn just come. */
   atOnce?: string;
 }
 
@@ -221,11 +225,8 @@ async function evict(
         else patient.delete(s.atOnce);
       }
       if (r.status === 201 || r.status === 404) return undefined;
-      const next = await refused(ctx, o, pod, r, deadline, signal, s.reported, s.turn);
-      if ("blocker" in next) return next.blocker;
-      s.reported = next.reported;
-      s.turn = next.turn;
-      s.atOnce = next.atOnce;
+      const blocker = await refused(ctx, o, pod, r, deadline, signal, s);
+      if (blocker) return blocker;
     }
   } finally {
     s.turn?.();
@@ -237,7 +238,8 @@ type Refusal = Exclude<
   { status: 201 | 404 }
 >;
 
-/** After a refusal: the blocker to give up with, or the wait done and the turn held. */
+/** After a refusal: the blocker to give up with, or undefined once the wait is done (the
+ * budget's turn, when taken, held in `s`). */
 async function refused(
   ctx: RollContext,
   o: DrainOptions,
@@ -245,11 +247,9 @@ async function refused(
   r: Refusal,
   deadline: number,
   signal: AbortSignal,
-  reported: string,
-  turn: (() => void) | undefined,
-): Promise<
-  { blocker: Blocker | undefined } | { reported: string; turn?: () => void; atOnce?: string }
-> {
+  s: Asking,
+): Promise<Blocker | undefined> {
+  s.atOnce = undefined;
   const ns = pod.metadata.namespace ?? "default";
   const id = podId(pod);
   if (r.status === 500) {
@@ -257,7 +257,7 @@ async function refused(
     const named = pdbs.length > 0 ? pdbs.join(", ") : "several";
     ctx.emit({ type: "eviction.blocked", group: o.group, node: o.node, pod: id, pdb: named });
     const why = `PodDisruptionBudgets ${named} all select it, and the eviction API refuses a pod more than one budget selects (${r.message})`;
-    return { blocker: { pod: id, why, final: true } };
+    return { pod: id, why, final: true };
   }
   const pdb =
     r.status === 429
@@ -267,7 +267,7 @@ async function refused(
     r.status === 429
       ? `PodDisruptionBudget ${pdb || "(unnamed)"} allows no disruption`
       : `the eviction API answered ${r.status}: ${r.message}`;
-  if (why !== reported && r.status === 429) {
+  if (why !== s.reported && r.status === 429) {
     ctx.emit({
       type: "eviction.blocked",
       group: o.group,
@@ -275,28 +275,30 @@ async function refused(
       pod: id,
       pdb: pdb || "unknown",
     });
-    reported = why;
+    s.reported = why;
   }
   const wait =
     r.status === 429 && r.retryAfterSeconds !== undefined ? r.retryAfterSeconds * 1000 : RETRY_MS;
-  if (ctx.clock.now().getTime() + wait > deadline || signal.aborted)
-    return { blocker: { pod: id, why } };
+  if (ctx.clock.now().getTime() + wait > deadline || signal.aborted) return { pod: id, why };
   try {
-    if (!turn && r.status === 429 && pdb) {
+    if (!s.turn && r.status === 429 && pdb) {
       const key = `${ns}/${pdb}`;
       const t = await budgetTurns(ctx).take(key, signal);
-      turn = t.release;
+      s.turn = t.release;
       // Another pod of the budget had the turn and is done: ask again at once, unless the
       // budget refused the last such ask.
-      if (t.waited && !budgetTurns(ctx).patient.has(key)) return { reported, turn, atOnce: key };
+      if (t.waited && !budgetTurns(ctx).patient.has(key)) {
+        s.atOnce = key;
+        return undefined;
+      }
     }
     await ctx.clock.sleep(wait, signal);
-    return { reported, ...(turn && { turn }) };
+    return undefined;
   } catch (e) {
-    turn?.();
+    s.turn?.();
     if (ctx.signal.aborted || !isAbort(e)) throw e;
     // the drain stopped: another pod cannot be evicted at all
-    return { blocker: { pod: id, why } };
+    return { pod: id, why };
   }
 }
 
