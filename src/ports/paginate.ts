@@ -8,31 +8,27 @@ export async function listAll<T>(
   page: (cont: string | undefined) => Promise<List<T>>,
 ): Promise<{ items: T[]; resourceVersion: string }> {
   const items: T[] = [];
-  let cont: string | undefined;
-  let resourceVersion: string;
-  do {
-    const r = await page(cont);
-    items.push(...r.items);
-    resourceVersion = r.metadata.resourceVersion;
-    cont = r.metadata.continue || undefined;
-  } while (cont);
+  const resourceVersion = await eachPage(page, (p) => items.push(...p));
   return { items, resourceVersion };
 }
 
 /**
  * Every page of a paginated list handed to `each` as it comes, none kept: a cluster-wide list
- * costs the memory of one page, whatever the cluster's size.
+ * costs the memory of one page, whatever the cluster's size. The last page's resourceVersion.
  */
 export async function eachPage<T>(
   page: (cont: string | undefined) => Promise<List<T>>,
   each: (items: T[]) => void,
-): Promise<void> {
+): Promise<string> {
   let cont: string | undefined;
+  let resourceVersion: string;
   do {
     const r = await page(cont);
     each(r.items);
+    resourceVersion = r.metadata.resourceVersion;
     cont = r.metadata.continue || undefined;
   } while (cont);
+  return resourceVersion;
 }
 
 /** List options for one page: the limit, and the continue token after the first. */
