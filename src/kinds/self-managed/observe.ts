@@ -13,11 +13,25 @@ import {
 import { instanceIdOf, type AutoScalingGroup, type Node } from "../../ports/index.js";
 import type { ObserveInput } from "../kind.js";
 
-function detachedFrom(group: string, have: Set<string>, nodes: Node[]): InstanceInfo[] {
+/**
+ * The nodes noderoll detached to surge, by the group their label names: looked up once per read,
+ * not once per group (400 groups × 100,000 nodes was 40 million label checks).
+ */
+function detachedByGroup(nodes: Node[]): Map<string, Node[]> {
+  const out = new Map<string, Node[]>();
+  for (const n of nodes) {
+    const group = n.metadata.labels?.[DETACHED_LABEL];
+    if (group === undefined) continue;
+    const list = out.get(group);
+    if (list) list.push(n);
+    else out.set(group, [n]);
+  }
+  return out;
+}
+
+function detachedFrom(nodes: Node[], have: Set<string>): InstanceInfo[] {
   const out: InstanceInfo[] = [];
   for (const n of nodes) {
-    // The label first: it rules out almost every node at once, and this runs once per group.
-    if (n.metadata.labels?.[DETACHED_LABEL] !== group) continue;
     const id = instanceIdOf(n);
     if (!id || have.has(id)) continue;
     out.push({
@@ -35,6 +49,7 @@ async function groupInfo(
   asg: AutoScalingGroup,
   times: Map<string, Date>,
   input: ObserveInput,
+  detached: Node[],
 ): Promise<SelfManagedGroupInfo> {
   const spec =
     asg.LaunchTemplate ?? asg.MixedInstancesPolicy?.LaunchTemplate.LaunchTemplateSpecification;
@@ -48,7 +63,7 @@ async function groupInfo(
     min: asg.MinSize,
     max: asg.MaxSize,
     desired: asg.DesiredCapacity,
-    instances: [...instances, ...detachedFrom(asg.AutoScalingGroupName, have, input.nodes)],
+    instances: [...instances, ...detachedFrom(detached, have)],
     ...(lt && { launchTemplate: lt }),
     mixedInstances: asg.MixedInstancesPolicy !== undefined,
   };
@@ -64,10 +79,11 @@ export async function observeSelfManaged(input: ObserveInput): Promise<SelfManag
     input.cloud,
     asgs.flatMap((a) => a.Instances.map((i) => i.InstanceId)),
   );
+  const detached = detachedByGroup(input.nodes);
   const out: SelfManagedGroupInfo[] = [];
   for (const name of input.names) {
     const asg = byName.get(name);
-    if (asg) out.push(await groupInfo(asg, times, input));
+    if (asg) out.push(await groupInfo(asg, times, input, detached.get(name) ?? []));
   }
   return out;
 }
