@@ -269,6 +269,8 @@ export function readPath(nodesToReplace: number, snapshot: Snapshot): ReadPath {
 interface NodePods {
   infos: PodInfo[];
   refs: (OwnerRef | undefined)[];
+  /** When read out of node order: which of them goes at each place in node order. */
+  order?: Uint32Array;
 }
 
 /** Reading pods into PodInfo: the parts they share kept once, their owners and namespaces noted. */
@@ -340,11 +342,11 @@ async function readBudgets(
 
 /**
  * The same pods from one cluster-wide list in pages, each page read as it comes and the other
- * nodes' pods dropped: the memory of one page and of what is kept. Kept in list order first,
- * then placed node by node (a count per node, then each into its place): one growing array
- * instead of one per node, which on 100,000 nodes cost more in garbage collection than the
- * pages. The API server lists pods by namespace and name either way, so each node's pods come
- * in the order its own list would give.
+ * nodes' pods dropped: the memory of one page and of what is kept. Kept in list order, with
+ * where each goes node by node (`order`: a count per node, then each into its place) for
+ * addWorkloads to copy them there: one growing array instead of one per node, which on 100,000
+ * nodes cost more in garbage collection than the pages. The API server lists pods by namespace
+ * and name either way, so each node's pods come in the order its own list would give.
  */
 async function podsClusterWide(
   cluster: Cluster,
@@ -368,24 +370,36 @@ async function podsClusterWide(
       onProgress?.({ phase: "pods", done: (listed += items.length) });
     },
   );
-  // Node by node, each node's in list order: a count per node, then each pod into its place.
   const start = new Uint32Array(nodeNames.length + 1);
   for (const i of nodeOf) start[i + 1]!++;
   for (let i = 0; i < nodeNames.length; i++) start[i + 1]! += start[i]!;
-  const out: NodePods = { infos: new Array(nodeOf.length), refs: new Array(nodeOf.length) };
-  // Which listed pod goes where; then each copied in node order, the list-order original let
-  // go at once: the plan walks the pods node by node, and 3 million pods scattered in list
-  // order made it ~3 times slower than pods made one node after another.
-  const from = new Uint32Array(nodeOf.length);
-  nodeOf.forEach((i, k) => {
-    const at = start[i]!++;
-    from[at] = k;
-    out.refs[at] = read.refs[k];
-  });
-  for (let at = 0; at < from.length; at++) {
-    const k = from[at]!;
-    out.infos[at] = { ...(read.infos[k] as PodInfo) };
-    read.infos[k] = undefined as never;
+  const order = new Uint32Array(nodeOf.length);
+  nodeOf.forEach((i, k) => (order[start[i]!++] = k));
+  return { ...read, order };
+}
+
+/**
+ * The pods as the snapshot keeps them, each with the workload behind its owner. Pods read in
+ * list order are copied into node order here, made whole in one allocation (a workload added
+ * to a pod already made would give each its own out-of-object property store), the list-order
+ * original let go at once: the plan walks the pods node by node, and 3 million pods scattered
+ * in list order made it ~3 times slower than pods made one node after another.
+ */
+function placed({ infos, refs, order }: NodePods): PodInfo[] {
+  if (!order) {
+    infos.forEach((info, i) => {
+      const workload = refs[i]?.workload;
+      if (workload) info.workload = workload;
+    });
+    return infos;
+  }
+  const out = new Array<PodInfo>(order.length);
+  for (let at = 0; at < order.length; at++) {
+    const k = order[at]!;
+    const info = infos[k] as PodInfo;
+    const workload = refs[k]?.workload;
+    out[at] = workload ? { ...info, workload } : { ...info };
+    infos[k] = undefined as never;
   }
   return out;
 }
@@ -405,12 +419,16 @@ export async function addWorkloads(
 ): Promise<Snapshot> {
   const reader = new PodReader();
   const read = path === "cluster-wide" ? podsClusterWide : podsByNode;
-  const { infos: pods, refs } = await read(cluster, nodeNames, reader, onProgress);
+  const pods = await read(cluster, nodeNames, reader, onProgress);
   const pdbs = await readBudgets(cluster, reader.namespaces, path, onProgress);
-  // The owners in the order of their pods, so the snapshot does not depend on which read of
-  // the concurrent ones answered first.
+  // The owners in the order of their pods node by node, so the snapshot does not depend on
+  // which read of the concurrent ones answered first, nor on the way the pods were read.
   const owners = new Set<OwnerRef>();
-  for (const r of refs) if (r) owners.add(r);
+  const { refs, order } = pods;
+  for (let at = 0; at < refs.length; at++) {
+    const r = refs[order ? (order[at] as number) : at];
+    if (r) owners.add(r);
+  }
   const workloads = await readWorkloads(
     cluster,
     [...owners],
@@ -418,9 +436,5 @@ export async function addWorkloads(
     onProgress && ((done, total) => onProgress({ phase: "owners", done, total })),
     owned,
   );
-  pods.forEach((info, i) => {
-    const workload = refs[i]?.workload;
-    if (workload) info.workload = workload;
-  });
-  return { ...snapshot, pods, pdbs, workloads };
+  return { ...snapshot, pods: placed(pods), pdbs, workloads };
 }
