@@ -4,15 +4,7 @@
 // a time, in pages, when it reads a large share of the cluster (src/plan/read.ts decides which):
 // then an owner missing from the list is gone, as a 404 would say. Either way each owner is read
 // once per plan, and once per run when its UID is known.
-import {
-  controllerOf,
-  eachPage,
-  KubeApiError,
-  pageOf,
-  type Cluster,
-  type Pod,
-  type Workload,
-} from "../ports/index.js";
+import { eachPage, KubeApiError, pageOf, type Cluster, type Workload } from "../ports/index.js";
 import { CONCURRENCY, mapLimit } from "./limit.js";
 import type { WorkloadInfo } from "./snapshot.js";
 
@@ -34,25 +26,32 @@ export interface OwnerRef {
 
 const LOOKED_UP = new Set(["ReplicaSet", "StatefulSet", "Deployment"]);
 
-/** The owners of the pods read: ReplicaSets (for their Deployment), StatefulSets, Deployments. */
-export class Owners {
-  readonly #byNamespace = new Map<string, Map<string, Map<string, OwnerRef>>>();
+/**
+ * A pod's controller as the plan keeps it: one `owner` object for all its pods, the labels its
+ * last pod had (a ReplicaSet's pods share their template's, so equal labels are kept once;
+ * src/plan/read.ts), and the OwnerRef to look up when it is a ReplicaSet (for its Deployment),
+ * a StatefulSet or a Deployment.
+ */
+export interface KnownOwner {
+  owner: { kind: string; name: string };
+  labels: Record<string, string> | undefined;
+  ref?: OwnerRef;
+}
 
-  of(p: Pod): OwnerRef | undefined {
-    const o = controllerOf(p);
-    if (!o || !LOOKED_UP.has(o.kind)) return undefined;
-    const ns = p.metadata.namespace ?? "default";
+/** The controllers of the pods read, each once, by namespace, kind and name. */
+export class Owners {
+  readonly #byNamespace = new Map<string, Map<string, Map<string, KnownOwner>>>();
+
+  of(ns: string, o: { kind: string; name: string; uid?: string }): KnownOwner {
     const byName = inner(inner(this.#byNamespace, ns), o.kind);
-    const known = byName.get(o.name);
+    let known = byName.get(o.name);
     if (known) return known;
-    const ref = {
-      kind: o.kind as Workload["kind"],
-      ns,
-      name: o.name,
-      ...(o.uid && { uid: o.uid }),
-    };
-    byName.set(o.name, ref);
-    return ref;
+    const ref = LOOKED_UP.has(o.kind)
+      ? { kind: o.kind as Workload["kind"], ns, name: o.name, ...(o.uid && { uid: o.uid }) }
+      : undefined;
+    known = { owner: { kind: o.kind, name: o.name }, labels: undefined, ...(ref && { ref }) };
+    byName.set(o.name, known);
+    return known;
   }
 }
 

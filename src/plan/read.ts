@@ -23,7 +23,14 @@ import {
   type Toleration,
 } from "../ports/index.js";
 import { CONCURRENCY, mapLimit } from "./limit.js";
-import { inner, Owners, readWorkloads, type OwnerCache, type OwnerRef } from "./owners.js";
+import {
+  inner,
+  Owners,
+  readWorkloads,
+  type KnownOwner,
+  type OwnerCache,
+  type OwnerRef,
+} from "./owners.js";
 import type {
   ContainerInfo,
   InstanceInfo,
@@ -144,10 +151,10 @@ function keepFirst<K, V>(map: Map<K, V>, key: K, value: V): V {
 }
 
 /**
- * PodInfo parts that repeat from pod to pod — containers, tolerations, owners, labels — kept once: a
- * plan of 100,000 nodes holds 3 million pods, and each pod its own copy of what its workload's
- * other pods have too would be most of its memory. Snapshot parts are never changed in place.
- * Looked up through maps of maps, so a pod costs no key string.
+ * PodInfo parts that repeat from pod to pod — containers, tolerations (and, through Owners,
+ * owners and labels) — kept once: a plan of 100,000 nodes holds 3 million pods, and each pod its
+ * own copy of what its workload's other pods have too would be most of its memory. Snapshot
+ * parts are never changed in place. Looked up through maps of maps, so a pod costs no key string.
  */
 class Shared {
   readonly #single = new Map<string, Map<boolean, Map<number | undefined, ContainerInfo[]>>>();
@@ -178,26 +185,6 @@ class Shared {
     if (!list || list.length === 0) return NO_TOLERATIONS;
     return keepFirst(this.#tolerations, JSON.stringify(list), list);
   }
-
-  readonly #owners = new Map<string, Map<string, Map<string, KeptOwner>>>();
-
-  /**
-   * The pod's owner, one object for all its pods, and its labels: the last pod's of the same
-   * owner when equal (a ReplicaSet's pods share their template's; a StatefulSet's differ).
-   */
-  owner(ns: string, o: { kind: string; name: string }, labels: Record<string, string>) {
-    const byName = inner(inner(this.#owners, ns), o.kind);
-    let kept = byName.get(o.name);
-    if (!kept) byName.set(o.name, (kept = { owner: { kind: o.kind, name: o.name }, labels }));
-    else if (sameLabels(kept.labels, labels)) labels = kept.labels;
-    else kept.labels = labels;
-    return { owner: kept.owner, labels };
-  }
-}
-
-interface KeptOwner {
-  owner: { kind: string; name: string };
-  labels: Record<string, string>;
 }
 
 /** The same keys and values (no array of keys made: this runs for every pod read). */
@@ -211,18 +198,21 @@ function sameLabels(a: Record<string, string>, b: Record<string, string>): boole
   return n === 0;
 }
 
-function podInfo(p: Pod, shared: Shared): PodInfo {
-  const o = controllerOf(p);
-  const namespace = p.metadata.namespace ?? "default";
-  const { labels, owner } = o
-    ? shared.owner(namespace, o, p.metadata.labels ?? {})
-    : { labels: p.metadata.labels ?? {}, owner: undefined };
+/** The pod's labels: its owner's last pod's when equal, kept once (see KnownOwner). */
+function labelsOf(p: Pod, known: KnownOwner | undefined): Record<string, string> {
+  const labels = p.metadata.labels ?? {};
+  if (!known) return labels;
+  if (known.labels && sameLabels(known.labels, labels)) return known.labels;
+  return (known.labels = labels);
+}
+
+function podInfo(p: Pod, ns: string, known: KnownOwner | undefined, shared: Shared): PodInfo {
   return {
-    namespace,
+    namespace: ns,
     name: p.metadata.name,
     nodeName: p.spec.nodeName ?? "",
-    labels,
-    ...(owner && { owner }),
+    labels: labelsOf(p, known),
+    ...(known && { owner: known.owner }),
     phase: p.status.phase,
     ready: hasReadyCondition(p.status.conditions),
     tolerations: shared.tolerations(p.spec.tolerations),
@@ -280,9 +270,12 @@ class PodReader {
   readonly namespaces = new Set<string>();
 
   add(to: NodePods, p: Pod): void {
-    to.infos.push(podInfo(p, this.#shared));
-    to.refs.push(this.#owners.of(p));
-    this.namespaces.add(p.metadata.namespace ?? "default");
+    const ns = p.metadata.namespace ?? "default";
+    const o = controllerOf(p);
+    const known = o && this.#owners.of(ns, o);
+    to.infos.push(podInfo(p, ns, known, this.#shared));
+    to.refs.push(known?.ref);
+    this.namespaces.add(ns);
   }
 }
 
