@@ -125,6 +125,10 @@ function preStopSeconds(c: Pod["spec"]["containers"][number]): number | undefine
   return m ? Number(m[1]) : undefined;
 }
 
+function containerInfo(name: string, readinessProbe: boolean, sleep: number | undefined) {
+  return { name, readinessProbe, ...(sleep !== undefined && { preStopSleepSeconds: sleep }) };
+}
+
 /** How far reading live state has come, for a progress line (the core prints nothing). */
 export interface ReadProgress {
   /**
@@ -162,19 +166,17 @@ class Shared {
   readonly #tolerations = new Map<string, Toleration[]>();
 
   containers(p: Pod): ContainerInfo[] {
-    const list: ContainerInfo[] = p.spec.containers.map((c) => {
+    const [c, more] = p.spec.containers;
+    // One container (most pods): looked up before anything is made for it.
+    if (c && !more) {
       const sleep = preStopSeconds(c);
-      return {
-        name: c.name,
-        readinessProbe: c.readinessProbe !== undefined,
-        ...(sleep !== undefined && { preStopSleepSeconds: sleep }),
-      };
-    });
-    const [one] = list;
-    if (one && list.length === 1) {
-      const bySleep = inner(inner(this.#single, one.name), one.readinessProbe);
-      return keepFirst(bySleep, one.preStopSleepSeconds, list);
+      const probe = c.readinessProbe !== undefined;
+      const bySleep = inner(inner(this.#single, c.name), probe);
+      return bySleep.get(sleep) ?? keepFirst(bySleep, sleep, [containerInfo(c.name, probe, sleep)]);
     }
+    const list = p.spec.containers.map((c) =>
+      containerInfo(c.name, c.readinessProbe !== undefined, preStopSeconds(c)),
+    );
     const key = list
       .map((c) => `${c.name}\u0000${c.readinessProbe}\u0000${c.preStopSleepSeconds}`)
       .join("\u0001");
