@@ -42,6 +42,24 @@ interface PlanContext {
   podsByNode: Map<string, PodInfo[]>;
 }
 
+/**
+ * The pods of each node, in snapshot order. A snapshot read from the cluster holds them node
+ * after node, so each node's run is sliced off at once: a lookup per node, not per pod.
+ */
+function byNode(pods: PodInfo[]): Map<string, PodInfo[]> {
+  const out = new Map<string, PodInfo[]>();
+  for (let i = 0; i < pods.length;) {
+    const node = (pods[i] as PodInfo).nodeName;
+    let end = i + 1;
+    while (end < pods.length && (pods[end] as PodInfo).nodeName === node) end++;
+    const list = out.get(node);
+    if (!list) out.set(node, pods.slice(i, end));
+    else for (; i < end; i++) list.push(pods[i] as PodInfo);
+    i = end;
+  }
+  return out;
+}
+
 function context(
   policy: Policy,
   snapshot: Snapshot,
@@ -50,13 +68,7 @@ function context(
 ): PlanContext {
   const nodesByInstance = new Map<string, NodeInfo>();
   for (const n of snapshot.nodes) if (n.instanceId) nodesByInstance.set(n.instanceId, n);
-  const podsByNode = new Map<string, PodInfo[]>();
-  for (const p of snapshot.pods) {
-    const list = podsByNode.get(p.nodeName);
-    if (list) list.push(p);
-    else podsByNode.set(p.nodeName, [p]);
-  }
-  return { policy, snapshot, options, memo, nodesByInstance, podsByNode };
+  return { policy, snapshot, options, memo, nodesByInstance, podsByNode: byNode(snapshot.pods) };
 }
 
 function settingsOf(ctx: PlanContext, kind: GroupKind, group: Group): GroupSettings {
