@@ -38,7 +38,8 @@ function budgetsOf(
 ): { items: Item[]; budgets: Budget[] } {
   const budgets = new Map<PdbInfo, Budget>();
   const items = rs.map((r, index): Item => {
-    const held = new Map<Budget, number>();
+    // A node holds few budgets: a list searched, not a map per node.
+    const holds: [Budget, number][] = [];
     for (const p of r.node ? (podsByNode.get(r.node) ?? []) : []) {
       if (p.mirror || p.owner?.kind === "DaemonSet") continue;
       const selecting = budgetsOfPod(pdbs, p);
@@ -51,9 +52,12 @@ function budgetsOf(
         budgets.set(pdb, b);
       }
       b.pods++;
-      held.set(b, (held.get(b) ?? 0) + 1);
+      let h = 0;
+      while (h < holds.length && (holds[h] as [Budget, number])[0] !== b) h++;
+      if (h < holds.length) (holds[h] as [Budget, number])[1]++;
+      else holds.push([b, 1]);
     }
-    const item: Item = { r, index, holds: [...held], placed: false };
+    const item: Item = { r, index, holds, placed: false };
     for (const [b] of item.holds) b.items.push(item);
     return item;
   });
@@ -115,33 +119,33 @@ export function orderForTurns(
   for (const b of budgets) longest = Math.max(longest, b.pods / b.allowed);
   if (longest <= 1) return rs;
   // A budget's key: the latest start of its next pod, and where its next node comes in.
-  const key = (b: Budget): Entry | undefined => {
+  const due = (b: Budget) => longest - (b.pods - b.placed) / b.allowed;
+  const nextOf = (b: Budget): Item | undefined => {
     while (b.next < b.items.length && (b.items[b.next] as Item).placed) b.next++;
-    const it = b.items[b.next];
-    return it && [longest - (b.pods - b.placed) / b.allowed, it.index, b];
+    return b.items[b.next];
   };
   const heap = new Heap();
-  for (const b of budgets) {
-    const k = key(b);
-    if (k) heap.push(k);
-  }
+  const push = (b: Budget) => {
+    const it = nextOf(b);
+    if (it) heap.push([due(b), it.index, b]);
+  };
+  for (const b of budgets) push(b);
   const out: Replacement[] = [];
   // The earliest latest start among the budgets goes first, with its next node; placing a node
   // only moves its budgets' keys later, so a stale entry is pushed back with its new key (a
   // lazy priority queue): the nodes in order of their own earliest deadline.
   for (let e = heap.pop(); e; e = heap.pop()) {
-    const now = key(e[2]);
-    if (!now) continue;
-    if (now[0] > e[0] || now[1] > e[1]) {
-      heap.push(now);
+    const b = e[2];
+    const it = nextOf(b);
+    if (!it) continue;
+    if (due(b) > e[0] || it.index > e[1]) {
+      heap.push([due(b), it.index, b]);
       continue;
     }
-    const it = e[2].items[e[2].next] as Item;
     it.placed = true;
     out.push(it.r);
-    for (const [b, n] of it.holds) b.placed += n;
-    const again = key(e[2]);
-    if (again) heap.push(again);
+    for (const [held, n] of it.holds) held.placed += n;
+    push(b);
   }
   // Nodes whose pods no budget limits: after every budget's, in the order they came.
   for (const it of items) if (!it.placed) out.push(it.r);
