@@ -23,7 +23,7 @@ export function printPlans(rows: PlanFigures[], header: boolean): void {
   if (header) {
     console.log("\n## 2. Plan on generated clusters (30 pods per node, every node to replace)");
     console.log(
-      "Read goes through the sandbox's ports; its serving (the API server's work) is measured apart. noderoll = read − serving + compute. One process per size, Node's default heap.",
+      "Read goes through the sandbox's ports; its serving (the API server's work) is measured apart. noderoll = read − serving + compute. One process per size, Node's default heap; a second row with a raised heap limit where asked (BENCH_PLAN_RAISED_SIZES): the sandbox's objects share noderoll's heap in-process, as a real API server's do not.",
     );
     console.log(
       "| nodes | pods | PDBs | build world | read (sandbox serving) | compute | noderoll read + compute | GC build / read / compute | peak RSS | heap limit | Kubernetes requests | AWS requests |",
