@@ -6,7 +6,6 @@
 // looked up one by one or listed alike. Reading the node groups themselves is each kind's
 // business (src/kinds/*/observe.ts); the helpers they share are here.
 import {
-  controllerOf,
   eachPage,
   hasReadyCondition,
   instanceIdOf,
@@ -18,28 +17,12 @@ import {
   type Cluster,
   type Clock,
   type Node,
-  type Pod,
   type PodDisruptionBudget,
-  type Toleration,
 } from "../ports/index.js";
 import { CONCURRENCY, mapLimit } from "./limit.js";
-import {
-  inner,
-  Owners,
-  readWorkloads,
-  type KnownOwner,
-  type OwnerCache,
-  type OwnerRef,
-} from "./owners.js";
-import type {
-  ContainerInfo,
-  InstanceInfo,
-  LaunchTemplateRef,
-  NodeInfo,
-  PdbInfo,
-  PodInfo,
-  Snapshot,
-} from "./snapshot.js";
+import { PodStore } from "./pod-store.js";
+import { readWorkloads, type OwnerCache } from "./owners.js";
+import type { InstanceInfo, LaunchTemplateRef, NodeInfo, PdbInfo, Snapshot } from "./snapshot.js";
 
 export interface ReadPorts {
   cloud: Cloud;
@@ -118,17 +101,6 @@ export function nodeInfo(n: Node, groupOf: Map<string, string>): NodeInfo {
   };
 }
 
-function preStopSeconds(c: Pod["spec"]["containers"][number]): number | undefined {
-  const hook = c.lifecycle?.preStop;
-  if (hook?.sleep) return hook.sleep.seconds;
-  const m = /\bsleep\s+(\d+)/.exec(hook?.exec?.command.join(" ") ?? "");
-  return m ? Number(m[1]) : undefined;
-}
-
-function containerInfo(name: string, readinessProbe: boolean, sleep: number | undefined) {
-  return { name, readinessProbe, ...(sleep !== undefined && { preStopSleepSeconds: sleep }) };
-}
-
 /** How far reading live state has come, for a progress line (the core prints nothing). */
 export interface ReadProgress {
   /**
@@ -143,86 +115,6 @@ export interface ReadProgress {
 }
 
 export type OnProgress = (progress: ReadProgress) => void;
-
-const NO_TOLERATIONS: Toleration[] = Object.freeze([]) as never;
-
-/** The value already under `key`, or `value`, kept there from now on. */
-function keepFirst<K, V>(map: Map<K, V>, key: K, value: V): V {
-  const known = map.get(key);
-  if (known !== undefined) return known;
-  map.set(key, value);
-  return value;
-}
-
-/**
- * PodInfo parts that repeat from pod to pod — containers, tolerations (and, through Owners,
- * owners and labels) — kept once: a plan of 100,000 nodes holds 3 million pods, and each pod its
- * own copy of what its workload's other pods have too would be most of its memory. Snapshot
- * parts are never changed in place. Looked up through maps of maps, so a pod costs no key string.
- */
-class Shared {
-  readonly #single = new Map<string, Map<boolean, Map<number | undefined, ContainerInfo[]>>>();
-  readonly #containers = new Map<string, ContainerInfo[]>();
-  readonly #tolerations = new Map<string, Toleration[]>();
-
-  containers(p: Pod): ContainerInfo[] {
-    const [c, more] = p.spec.containers;
-    // One container (most pods): looked up before anything is made for it.
-    if (c && !more) {
-      const sleep = preStopSeconds(c);
-      const probe = c.readinessProbe !== undefined;
-      const bySleep = inner(inner(this.#single, c.name), probe);
-      return bySleep.get(sleep) ?? keepFirst(bySleep, sleep, [containerInfo(c.name, probe, sleep)]);
-    }
-    const list = p.spec.containers.map((c) =>
-      containerInfo(c.name, c.readinessProbe !== undefined, preStopSeconds(c)),
-    );
-    const key = list
-      .map((c) => `${c.name}\u0000${c.readinessProbe}\u0000${c.preStopSleepSeconds}`)
-      .join("\u0001");
-    return keepFirst(this.#containers, key, list);
-  }
-
-  tolerations(list: Toleration[] | undefined): Toleration[] {
-    if (!list || list.length === 0) return NO_TOLERATIONS;
-    return keepFirst(this.#tolerations, JSON.stringify(list), list);
-  }
-}
-
-/** The same keys and values (no array of keys made: this runs for every pod read). */
-function sameLabels(a: Record<string, string>, b: Record<string, string>): boolean {
-  let n = 0;
-  for (const k in b) {
-    if (!Object.hasOwn(a, k) || a[k] !== b[k]) return false;
-    n++;
-  }
-  for (const _ in a) n--;
-  return n === 0;
-}
-
-/** The pod's labels: its owner's last pod's when equal, kept once (see KnownOwner). */
-function labelsOf(p: Pod, known: KnownOwner | undefined): Record<string, string> {
-  const labels = p.metadata.labels ?? {};
-  if (!known) return labels;
-  if (known.labels && sameLabels(known.labels, labels)) return known.labels;
-  return (known.labels = labels);
-}
-
-function podInfo(p: Pod, ns: string, known: KnownOwner | undefined, shared: Shared): PodInfo {
-  return {
-    namespace: ns,
-    name: p.metadata.name,
-    nodeName: p.spec.nodeName ?? "",
-    labels: labelsOf(p, known),
-    ...(known && { owner: known.owner }),
-    phase: p.status.phase,
-    ready: hasReadyCondition(p.status.conditions),
-    tolerations: shared.tolerations(p.spec.tolerations),
-    terminationGracePeriodSeconds: p.spec.terminationGracePeriodSeconds ?? 30,
-    containers: shared.containers(p),
-    ...(p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined && { mirror: true }),
-  };
-}
 
 function pdbInfo(b: PodDisruptionBudget): PdbInfo {
   return {
@@ -257,49 +149,26 @@ export function readPath(nodesToReplace: number, snapshot: Snapshot): ReadPath {
   return Math.ceil(capacity / PAGE_SIZE) < nodesToReplace ? "cluster-wide" : "by-node";
 }
 
-/** Pods read, as kept: their PodInfo and owner, side by side. */
-interface NodePods {
-  infos: PodInfo[];
-  refs: (OwnerRef | undefined)[];
-  /** When read out of node order: which of them goes at each place in node order. */
-  order?: Uint32Array;
-}
-
-/** Reading pods into PodInfo: the parts they share kept once, their owners and namespaces noted. */
-class PodReader {
-  readonly #shared = new Shared();
-  readonly #owners = new Owners();
-  readonly namespaces = new Set<string>();
-
-  add(to: NodePods, p: Pod): void {
-    const ns = p.metadata.namespace ?? "default";
-    const o = controllerOf(p);
-    const known = o && this.#owners.of(ns, o);
-    to.infos.push(podInfo(p, ns, known, this.#shared));
-    to.refs.push(known?.ref);
-    this.namespaces.add(ns);
-  }
-}
-
 /** Each node's pods by a field-selected list of its own, CONCURRENCY nodes at a time. */
 async function podsByNode(
   cluster: Cluster,
   nodeNames: string[],
-  reader: PodReader,
+  store: PodStore,
   onProgress: OnProgress | undefined,
-): Promise<NodePods> {
+): Promise<void> {
   let done = 0;
-  const perNode = await mapLimit(nodeNames, CONCURRENCY, async (node) => {
-    const pods: NodePods = { infos: [], refs: [] };
-    await eachPage(
-      (cont) =>
-        cluster.listPods(undefined, pageOf(cont, { fieldSelector: `spec.nodeName=${node}` })),
-      (items) => items.forEach((p) => reader.add(pods, p)),
-    );
-    onProgress?.({ phase: "pods", done: ++done, total: nodeNames.length });
-    return pods;
-  });
-  return { infos: perNode.flatMap((n) => n.infos), refs: perNode.flatMap((n) => n.refs) };
+  await mapLimit(
+    nodeNames.map((node, i) => [node, i] as const),
+    CONCURRENCY,
+    async ([node, i]) => {
+      await eachPage(
+        (cont) =>
+          cluster.listPods(undefined, pageOf(cont, { fieldSelector: `spec.nodeName=${node}` })),
+        (items) => items.forEach((p) => store.add(i, p)),
+      );
+      onProgress?.({ phase: "pods", done: ++done, total: nodeNames.length });
+    },
+  );
 }
 
 /**
@@ -337,72 +206,35 @@ async function readBudgets(
 
 /**
  * The same pods from one cluster-wide list in pages, each page read as it comes and the other
- * nodes' pods dropped: the memory of one page and of what is kept. Kept in list order, with
- * where each goes node by node (`order`: a count per node, then each into its place) for
- * addWorkloads to copy them there: one growing array instead of one per node, which on 100,000
- * nodes cost more in garbage collection than the pages. The API server lists pods by namespace
- * and name either way, so each node's pods come in the order its own list would give.
+ * nodes' pods dropped: the memory of one page and of what is kept. The API server lists pods by
+ * namespace and name either way, so each node's pods come in the order its own list would give.
  */
 async function podsClusterWide(
   cluster: Cluster,
   nodeNames: string[],
-  reader: PodReader,
+  store: PodStore,
   onProgress: OnProgress | undefined,
-): Promise<NodePods> {
+): Promise<void> {
   const index = new Map(nodeNames.map((n, i) => [n, i]));
-  const read: NodePods = { infos: [], refs: [] };
-  const nodeOf: number[] = [];
   let listed = 0;
   await eachPage(
     (cont) => cluster.listPods(undefined, pageOf(cont)),
     (items) => {
       for (const p of items) {
         const i = p.spec.nodeName === undefined ? undefined : index.get(p.spec.nodeName);
-        if (i === undefined) continue;
-        nodeOf.push(i);
-        reader.add(read, p);
+        if (i !== undefined) store.add(i, p);
       }
       onProgress?.({ phase: "pods", done: (listed += items.length) });
     },
   );
-  const start = new Uint32Array(nodeNames.length + 1);
-  for (const i of nodeOf) start[i + 1]!++;
-  for (let i = 0; i < nodeNames.length; i++) start[i + 1]! += start[i]!;
-  const order = new Uint32Array(nodeOf.length);
-  nodeOf.forEach((i, k) => (order[start[i]!++] = k));
-  return { ...read, order };
-}
-
-/**
- * The pods as the snapshot keeps them, each with the workload behind its owner. Pods read in
- * list order are copied into node order here, made whole in one allocation (a workload added
- * to a pod already made would give each its own out-of-object property store), the list-order
- * original let go at once: the plan walks the pods node by node, and 3 million pods scattered
- * in list order made it ~3 times slower than pods made one node after another.
- */
-function placed({ infos, refs, order }: NodePods): PodInfo[] {
-  if (!order) {
-    infos.forEach((info, i) => {
-      const workload = refs[i]?.workload;
-      if (workload) info.workload = workload;
-    });
-    return infos;
-  }
-  const out = new Array<PodInfo>(order.length);
-  for (let at = 0; at < order.length; at++) {
-    const k = order[at]!;
-    const info = infos[k] as PodInfo;
-    const workload = refs[k]?.workload;
-    out[at] = workload ? { ...info, workload } : { ...info };
-    infos[k] = undefined as never;
-  }
-  return out;
 }
 
 /**
  * Add the pods of the given nodes, their PDBs and their owners to a snapshot, read the way
- * `path` says (by default, readPath's choice). Pods are kept only as PodInfo: memory grows
- * with what the plan keeps, not with the API's objects. The snapshot is the same either way.
+ * `path` says (by default, readPath's choice). Pods are kept only as the plan keeps them (a
+ * PodStore, then PodInfo): memory grows with that, not with the API's objects. The snapshot is
+ * the same either way, the owners in the order of their pods node by node, whichever read of
+ * the concurrent ones answered first.
  */
 export async function addWorkloads(
   snapshot: Snapshot,
@@ -412,24 +244,17 @@ export async function addWorkloads(
   owned?: OwnerCache,
   path: ReadPath = readPath(nodeNames.length, snapshot),
 ): Promise<Snapshot> {
-  const reader = new PodReader();
+  const store = new PodStore(nodeNames);
   const read = path === "cluster-wide" ? podsClusterWide : podsByNode;
-  const pods = await read(cluster, nodeNames, reader, onProgress);
-  const pdbs = await readBudgets(cluster, reader.namespaces, path, onProgress);
-  // The owners in the order of their pods node by node, so the snapshot does not depend on
-  // which read of the concurrent ones answered first, nor on the way the pods were read.
-  const owners = new Set<OwnerRef>();
-  const { refs, order } = pods;
-  for (let at = 0; at < refs.length; at++) {
-    const r = refs[order ? (order[at] as number) : at];
-    if (r) owners.add(r);
-  }
+  await read(cluster, nodeNames, store, onProgress);
+  const pdbs = await readBudgets(cluster, store.namespaces, path, onProgress);
+  const order = store.nodeOrder();
   const workloads = await readWorkloads(
     cluster,
-    [...owners],
+    store.owners(order),
     path === "cluster-wide",
     onProgress && ((done, total) => onProgress({ phase: "owners", done, total })),
     owned,
   );
-  return { ...snapshot, pods: placed(pods), pdbs, workloads };
+  return { ...snapshot, pods: store.placed(order), pdbs, workloads };
 }

@@ -1,0 +1,186 @@
+// The pods a plan reads, kept as they are read and placed node by node once read. Each pod's
+// fields go in a row of a chunk of rows, not an object of its own: a cluster-wide read meets the
+// pods in list order (namespace, name), and the plan walks them node by node, so each pod used to
+// be made twice (once as read, once in node order), 6 million objects on 100,000 nodes, all of
+// them kept long enough to be copied by the garbage collector. Now the rows hold the fields, a
+// counting sort by node gives the order, and each PodInfo is made once, in that order, whole
+// (its workload included: one added later gives each pod its own out-of-object property store).
+// Parts that repeat from pod to pod (containers, tolerations, owners, labels) are kept once.
+import { controllerOf, hasReadyCondition, type Pod, type Toleration } from "../ports/index.js";
+import { inner, Owners, type KnownOwner, type OwnerRef } from "./owners.js";
+import type { ContainerInfo, PodInfo } from "./snapshot.js";
+
+function preStopSeconds(c: Pod["spec"]["containers"][number]): number | undefined {
+  const hook = c.lifecycle?.preStop;
+  if (hook?.sleep) return hook.sleep.seconds;
+  const m = /\bsleep\s+(\d+)/.exec(hook?.exec?.command.join(" ") ?? "");
+  return m ? Number(m[1]) : undefined;
+}
+
+function containerInfo(name: string, readinessProbe: boolean, sleep: number | undefined) {
+  return { name, readinessProbe, ...(sleep !== undefined && { preStopSleepSeconds: sleep }) };
+}
+
+const NO_TOLERATIONS: Toleration[] = Object.freeze([]) as never;
+
+/** The value already under `key`, or `value`, kept there from now on. */
+function keepFirst<K, V>(map: Map<K, V>, key: K, value: V): V {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  map.set(key, value);
+  return value;
+}
+
+/**
+ * PodInfo parts that repeat from pod to pod — containers, tolerations (and, through Owners,
+ * owners and labels) — kept once: a plan of 100,000 nodes holds 3 million pods, and each pod its
+ * own copy of what its workload's other pods have too would be most of its memory. Snapshot
+ * parts are never changed in place. Looked up through maps of maps, so a pod costs no key string.
+ */
+class Shared {
+  readonly #single = new Map<string, Map<boolean, Map<number | undefined, ContainerInfo[]>>>();
+  readonly #containers = new Map<string, ContainerInfo[]>();
+  readonly #tolerations = new Map<string, Toleration[]>();
+
+  containers(p: Pod): ContainerInfo[] {
+    const [c, more] = p.spec.containers;
+    // One container (most pods): looked up before anything is made for it.
+    if (c && !more) {
+      const sleep = preStopSeconds(c);
+      const probe = c.readinessProbe !== undefined;
+      const bySleep = inner(inner(this.#single, c.name), probe);
+      return bySleep.get(sleep) ?? keepFirst(bySleep, sleep, [containerInfo(c.name, probe, sleep)]);
+    }
+    const list = p.spec.containers.map((c) =>
+      containerInfo(c.name, c.readinessProbe !== undefined, preStopSeconds(c)),
+    );
+    const key = list
+      .map((c) => `${c.name}\u0000${c.readinessProbe}\u0000${c.preStopSleepSeconds}`)
+      .join("\u0001");
+    return keepFirst(this.#containers, key, list);
+  }
+
+  tolerations(list: Toleration[] | undefined): Toleration[] {
+    if (!list || list.length === 0) return NO_TOLERATIONS;
+    return keepFirst(this.#tolerations, JSON.stringify(list), list);
+  }
+}
+
+/** The same keys and values (no array of keys made: this runs for every pod read). */
+function sameLabels(a: Record<string, string>, b: Record<string, string>): boolean {
+  let n = 0;
+  for (const k in b) {
+    if (!Object.hasOwn(a, k) || a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const _ in a) n--;
+  return n === 0;
+}
+
+/** The pod's labels: its owner's last pod's when equal, kept once (see KnownOwner). */
+function labelsOf(p: Pod, known: KnownOwner | undefined): Record<string, string> {
+  const labels = p.metadata.labels ?? {};
+  if (!known) return labels;
+  if (known.labels && sameLabels(known.labels, labels)) return known.labels;
+  return (known.labels = labels);
+}
+
+/** A row's fields, at these offsets from its start. */
+const [NS, NAME, NODE, LABELS, OWNER, PHASE, READY, TOLERATIONS, GRACE, CONTAINERS, MIRROR] = [
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+];
+const STRIDE = 11;
+/** Rows per chunk: a chunk is one array of a fixed size, so nothing grows and is copied. */
+const ROWS = 2048;
+
+/** The pods read, in the order read, a row each; `nodeOrder` and `placed` put them node by node. */
+export class PodStore {
+  readonly #shared = new Shared();
+  readonly #owners = new Owners();
+  readonly namespaces = new Set<string>();
+  readonly #chunks: unknown[][] = [];
+  #count = 0;
+
+  /** `nodeNames`: the nodes read; a pod is added with its node's index among them. */
+  constructor(private readonly nodeNames: readonly string[]) {}
+
+  add(node: number, p: Pod): void {
+    const k = this.#count++;
+    const chunk = this.#chunks[Math.floor(k / ROWS)] ?? this.#grow();
+    const at = (k % ROWS) * STRIDE;
+    const ns = p.metadata.namespace ?? "default";
+    const o = controllerOf(p);
+    const known = o && this.#owners.of(ns, o);
+    chunk[at + NS] = ns;
+    chunk[at + NAME] = p.metadata.name;
+    chunk[at + NODE] = node;
+    chunk[at + LABELS] = labelsOf(p, known);
+    chunk[at + OWNER] = known;
+    chunk[at + PHASE] = p.status.phase;
+    chunk[at + READY] = hasReadyCondition(p.status.conditions);
+    chunk[at + TOLERATIONS] = this.#shared.tolerations(p.spec.tolerations);
+    chunk[at + GRACE] = p.spec.terminationGracePeriodSeconds ?? 30;
+    chunk[at + CONTAINERS] = this.#shared.containers(p);
+    chunk[at + MIRROR] = p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined;
+    this.namespaces.add(ns);
+  }
+
+  #grow(): unknown[] {
+    const chunk = new Array<unknown>(ROWS * STRIDE);
+    this.#chunks.push(chunk);
+    return chunk;
+  }
+
+  #field(k: number, field: number): unknown {
+    return (this.#chunks[Math.floor(k / ROWS)] as unknown[])[(k % ROWS) * STRIDE + field];
+  }
+
+  /** The pods node by node (in the order of the node names), each node's as read: a counting sort. */
+  nodeOrder(): Uint32Array {
+    const start = new Uint32Array(this.nodeNames.length + 1);
+    for (let k = 0; k < this.#count; k++) start[(this.#field(k, NODE) as number) + 1]!++;
+    for (let i = 0; i < this.nodeNames.length; i++) start[i + 1]! += start[i]!;
+    const order = new Uint32Array(this.#count);
+    for (let k = 0; k < this.#count; k++) order[start[this.#field(k, NODE) as number]!++] = k;
+    return order;
+  }
+
+  /** The owners to look up (ReplicaSets, StatefulSets, Deployments), in the order of their pods. */
+  owners(order: Uint32Array): OwnerRef[] {
+    const out = new Set<OwnerRef>();
+    for (const k of order) {
+      const ref = (this.#field(k, OWNER) as KnownOwner | undefined)?.ref;
+      if (ref) out.add(ref);
+    }
+    return [...out];
+  }
+
+  /** The pods as PodInfo in `order`, each with its owner's workload once those are read. */
+  placed(order: Uint32Array): PodInfo[] {
+    const out = new Array<PodInfo>(order.length);
+    for (let at = 0; at < order.length; at++) {
+      const k = order[at] as number;
+      out[at] = this.#info(this.#chunks[Math.floor(k / ROWS)] as unknown[], (k % ROWS) * STRIDE);
+    }
+    return out;
+  }
+
+  #info(row: unknown[], at: number): PodInfo {
+    const known = row[at + OWNER] as KnownOwner | undefined;
+    const workload = known?.ref?.workload;
+    return {
+      namespace: row[at + NS] as string,
+      name: row[at + NAME] as string,
+      nodeName: this.nodeNames[row[at + NODE] as number] as string,
+      labels: row[at + LABELS] as Record<string, string>,
+      ...(known && { owner: known.owner }),
+      phase: row[at + PHASE] as string,
+      ready: row[at + READY] as boolean,
+      tolerations: row[at + TOLERATIONS] as Toleration[],
+      terminationGracePeriodSeconds: row[at + GRACE] as number,
+      containers: row[at + CONTAINERS] as ContainerInfo[],
+      ...((row[at + MIRROR] as boolean) && { mirror: true }),
+      ...(workload && { workload }),
+    };
+  }
+}
