@@ -10,10 +10,14 @@ import { controllerOf, hasReadyCondition, type Pod, type Toleration } from "../p
 import { inner, Owners, type KnownOwner, type OwnerRef } from "./owners.js";
 import type { ContainerInfo, PodInfo } from "./snapshot.js";
 
+/** A `sleep N` in an exec hook (one RegExp for every pod: a literal in the function made one each). */
+const SLEEP = /\bsleep\s+(\d+)/;
+
 function preStopSeconds(c: Pod["spec"]["containers"][number]): number | undefined {
   const hook = c.lifecycle?.preStop;
   if (hook?.sleep) return hook.sleep.seconds;
-  const m = /\bsleep\s+(\d+)/.exec(hook?.exec?.command.join(" ") ?? "");
+  if (!hook?.exec) return undefined;
+  const m = SLEEP.exec(hook.exec.command.join(" "));
   return m ? Number(m[1]) : undefined;
 }
 
@@ -43,9 +47,9 @@ class Shared {
   readonly #tolerations = new Map<string, Toleration[]>();
 
   containers(p: Pod): ContainerInfo[] {
-    const [c, more] = p.spec.containers;
+    const c = p.spec.containers[0];
     // One container (most pods): looked up before anything is made for it.
-    if (c && !more) {
+    if (c && p.spec.containers.length === 1) {
       const sleep = preStopSeconds(c);
       const probe = c.readinessProbe !== undefined;
       const bySleep = inner(inner(this.#single, c.name), probe);
@@ -148,7 +152,8 @@ export class PodStore {
   /** The owners to look up (ReplicaSets, StatefulSets, Deployments), in the order of their pods. */
   owners(order: Uint32Array): OwnerRef[] {
     const out = new Set<OwnerRef>();
-    for (const k of order) {
+    for (let i = 0; i < order.length; i++) {
+      const k = order[i] as number;
       const ref = (this.#field(k, OWNER) as KnownOwner | undefined)?.ref;
       if (ref) out.add(ref);
     }

@@ -58,7 +58,7 @@ function budgetsOf(
       else holds.push([b, 1]);
     }
     const item: Item = { r, index, holds, placed: false };
-    for (const [b] of item.holds) b.items.push(item);
+    for (const h of item.holds) h[0].items.push(item);
     return item;
   });
   return { items, budgets: [...budgets.values()] };
@@ -144,7 +144,7 @@ export function orderForTurns(
     }
     it.placed = true;
     out.push(it.r);
-    for (const [held, n] of it.holds) held.placed += n;
+    for (const h of it.holds) h[0].placed += h[1];
     push(b);
   }
   // Nodes whose pods no budget limits: after every budget's, in the order they came.
