@@ -72,11 +72,16 @@ function neverAllows(pdb: PdbInfo): boolean {
   const expected = pdb.expectedPods;
   // Percentages scale and round up, as the disruption controller reads them
   // (GetScaledValueFromIntOrPercent with roundUp): minAvailable "80%" of 3 pods is all 3.
-  const scaled = (v: number | string) =>
-    typeof v === "number" ? v : Math.ceil((Number(v.replace("%", "")) * expected) / 100);
-  if (pdb.maxUnavailable !== undefined) return expected > 0 && scaled(pdb.maxUnavailable) === 0;
+  if (pdb.maxUnavailable !== undefined)
+    return expected > 0 && scaled(pdb.maxUnavailable, expected) === 0;
   if (pdb.minAvailable === "100%") return true;
-  return pdb.minAvailable !== undefined && expected > 0 && scaled(pdb.minAvailable) >= expected;
+  return (
+    pdb.minAvailable !== undefined && expected > 0 && scaled(pdb.minAvailable, expected) >= expected
+  );
+}
+
+function scaled(v: number | string, expected: number): number {
+  return typeof v === "number" ? v : Math.ceil((Number(v.replace("%", "")) * expected) / 100);
 }
 
 /**
@@ -124,18 +129,38 @@ class PdbIndex {
     return out;
   }
 
-  /** Those of the namespace without matchLabels first, then those found by each label. */
+  /**
+   * Those of the namespace without matchLabels first, then those found by each label. Asked
+   * once per labels object, which is once per pod for a StatefulSet's (each has its own name
+   * label): nothing is made unless a budget matches.
+   */
   private match(pod: PodInfo): PdbInfo[] {
-    const out: PdbInfo[] = [];
-    const keep = (list: PdbInfo[] | undefined) => {
-      for (const b of list ?? []) if (matchesSelector(b.selector, pod.labels)) out.push(b);
-    };
-    keep(this.byNamespace.get(pod.namespace));
+    const labels = pod.labels;
+    let out = matching(this.byNamespace.get(pod.namespace), labels, NONE);
     const keys = this.byLabel.get(pod.namespace);
     if (keys)
-      for (const k of Object.keys(pod.labels)) keep(keys.get(k)?.get(pod.labels[k] as string));
+      for (const k in labels) out = matching(keys.get(k)?.get(labels[k] as string), labels, out);
     return out;
   }
+}
+
+/** No budgets: one frozen list for every pod that no budget selects. */
+const NONE: PdbInfo[] = Object.freeze([]) as never;
+
+/** `out` with those of `list` that select `labels` added (a new list only when one does). */
+function matching(
+  list: PdbInfo[] | undefined,
+  labels: Record<string, string>,
+  out: PdbInfo[],
+): PdbInfo[] {
+  if (!list) return out;
+  for (let i = 0; i < list.length; i++) {
+    const b = list[i] as PdbInfo;
+    if (!matchesSelector(b.selector, labels)) continue;
+    if (out === NONE) out = [];
+    out.push(b);
+  }
+  return out;
 }
 
 /**
@@ -169,10 +194,12 @@ function pdbFindings(pods: PodInfo[], pdbs: PdbInfo[], force: boolean): Finding[
   const closed = new Map<PdbInfo, string[]>();
   const multiple: string[] = [];
   const index = pdbIndexOf(pdbs);
-  for (const pod of pods) {
+  for (let i = 0; i < pods.length; i++) {
+    const pod = pods[i] as PodInfo;
     const selecting = index.selecting(pod);
     if (selecting.length > 1) multiple.push(`${podId(pod)} (${selecting.map(pdbId).join(", ")})`);
-    for (const b of selecting) {
+    for (let j = 0; j < selecting.length; j++) {
+      const b = selecting[j] as PdbInfo;
       const bucket = neverAllows(b) ? blocking : b.disruptionsAllowed === 0 ? closed : undefined;
       if (!bucket) continue;
       const on = bucket.get(b);
@@ -223,15 +250,19 @@ function describePdb(b: PdbInfo): string {
  * (https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/).
  */
 export function toleratesCordon(tolerations: PodInfo["tolerations"]): boolean {
-  return tolerations.some((t) => {
-    if (t.effect && t.effect !== "NoSchedule") return false;
-    if (!t.key) return t.operator === "Exists";
-    return (
-      t.key === "node.kubernetes.io/unschedulable" &&
-      (t.operator === "Exists" || (t.value ?? "") === "")
-    );
-  });
+  return tolerations.length > 0 && tolerations.some(toleratesUnschedulable);
 }
+
+function toleratesUnschedulable(t: PodInfo["tolerations"][number]): boolean {
+  if (t.effect && t.effect !== "NoSchedule") return false;
+  if (!t.key) return t.operator === "Exists";
+  return (
+    t.key === "node.kubernetes.io/unschedulable" &&
+    (t.operator === "Exists" || (t.value ?? "") === "")
+  );
+}
+
+const lacksProbe = (c: PodInfo["containers"][number]) => !c.readinessProbe;
 
 function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): Finding[] {
   const out: Finding[] = [];
@@ -240,16 +271,20 @@ function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): 
   const noProbe = new Set<string>();
   const everything: string[] = [];
   const preStop: string[] = [];
-  for (const pod of pods) {
+  // Indexed, not for-of: this loop runs a few times over many pods, often before it is
+  // optimized, and an unoptimized for-of makes an iterator result per pod.
+  for (let i = 0; i < pods.length; i++) {
+    const pod = pods[i] as PodInfo;
     const workload =
       pod.workload ??
       (pod.owner ? `${pod.owner.kind}/${pod.namespace}/${pod.owner.name}` : `Pod/${podId(pod)}`);
     if (!pod.owner || replicas.get(workload) === 1) single.add(workload);
-    if (pod.owner && pod.owner.kind !== "Job" && pod.containers.some((c) => !c.readinessProbe))
+    if (pod.owner && pod.owner.kind !== "Job" && pod.containers.some(lacksProbe))
       noProbe.add(workload);
     if (toleratesCordon(pod.tolerations)) everything.push(podId(pod));
     let sleep = 0;
-    for (const c of pod.containers) sleep = Math.max(sleep, c.preStopSleepSeconds ?? 0);
+    for (let i = 0; i < pod.containers.length; i++)
+      sleep = Math.max(sleep, pod.containers[i]?.preStopSleepSeconds ?? 0);
     if (sleep > 0 && sleep >= pod.terminationGracePeriodSeconds)
       preStop.push(
         `${podId(pod)} (preStop ${sleep}s, grace ${pod.terminationGracePeriodSeconds}s)`,

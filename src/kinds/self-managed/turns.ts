@@ -40,7 +40,9 @@ function budgetsOf(
   const items = rs.map((r, index): Item => {
     // A node holds few budgets: a list searched, not a map per node.
     const holds: [Budget, number][] = [];
-    for (const p of r.node ? (podsByNode.get(r.node) ?? []) : []) {
+    const pods = r.node ? (podsByNode.get(r.node) ?? []) : [];
+    for (let i = 0; i < pods.length; i++) {
+      const p = pods[i] as PodInfo;
       if (p.mirror || p.owner?.kind === "DaemonSet") continue;
       const selecting = budgetsOfPod(pdbs, p);
       // Several budgets: the eviction API refuses the pod (preflight's finding), no turns.
