@@ -1,0 +1,83 @@
+// The store a plan's pod read keeps pods in: whatever order they are read in (a cluster-wide list
+// comes by namespace and name, per-node lists answer concurrently), they come out node by node in
+// the order of the node names, each node's in the order read, whole, across chunk boundaries.
+import { describe, expect, it } from "vitest";
+import { PodStore } from "../../src/plan/pod-store.js";
+import type { Pod } from "../../src/ports/index.js";
+
+const NODES = ["node-a", "node-b", "node-c"];
+
+function pod(i: number, node: string): Pod {
+  const owner = `web-${i % 5}-rs`;
+  return {
+    metadata: {
+      name: `web-${i}`,
+      namespace: `team-${i % 2}`,
+      labels: { app: `web-${i % 5}` },
+      ownerReferences: [
+        {
+          apiVersion: "apps/v1",
+          kind: "ReplicaSet",
+          name: owner,
+          uid: `u-${owner}`,
+          controller: true,
+        },
+      ],
+    },
+    spec: {
+      nodeName: node,
+      containers: [{ name: "main", image: "busybox", readinessProbe: { httpGet: { path: "/" } } }],
+      terminationGracePeriodSeconds: 10 + (i % 3),
+    },
+    status: { phase: "Running", conditions: [{ type: "Ready", status: i % 7 ? "True" : "False" }] },
+  } as Pod;
+}
+
+describe("the pod store", () => {
+  // More pods than one chunk holds, read in an order that visits the nodes round-robin.
+  const read = Array.from({ length: 5000 }, (_, i) => ({ i, node: (i * 7) % 3 }));
+
+  function filled() {
+    const store = new PodStore(NODES);
+    for (const { i, node } of read) store.add(node, pod(i, NODES[node] as string));
+    return store;
+  }
+
+  it("places pods node by node, each node's in the order read, with every field", () => {
+    const store = filled();
+    const pods = store.placed(store.nodeOrder());
+    const expected = [0, 1, 2].flatMap((n) => read.filter((r) => r.node === n).map((r) => r.i));
+    expect(pods.map((p) => p.name)).toEqual(expected.map((i) => `web-${i}`));
+    const p = pods.find((x) => x.name === "web-14")!;
+    expect(p).toEqual({
+      namespace: "team-0",
+      name: "web-14",
+      nodeName: NODES[(14 * 7) % 3],
+      labels: { app: "web-4" },
+      owner: { kind: "ReplicaSet", name: "web-4-rs" },
+      phase: "Running",
+      ready: false,
+      tolerations: [],
+      terminationGracePeriodSeconds: 12,
+      containers: [{ name: "main", readinessProbe: true }],
+    });
+    // Labels and owners kept once per owner and namespace, not once per pod.
+    const same = pods.filter((x) => x.namespace === "team-0" && x.labels.app === "web-4");
+    expect(new Set(same.map((x) => x.labels)).size).toBe(1);
+    expect(new Set(same.map((x) => x.owner)).size).toBe(1);
+  });
+
+  it("names each owner once, in the order of its first pod node by node, and gives its pods its workload", () => {
+    const store = filled();
+    const order = store.nodeOrder();
+    const owners = store.owners(order);
+    expect(owners.map((o) => `${o.ns}/${o.name}`)).toEqual([
+      ...new Set(store.placed(order).map((p) => `${p.namespace}/${p.owner!.name}`)),
+    ]);
+    for (const o of owners) o.workload = `Deployment/${o.ns}/${o.name.replace(/-rs$/, "")}`;
+    const pods = store.placed(order);
+    expect(pods.every((p) => p.workload === `Deployment/${p.namespace}/${p.labels.app}`)).toBe(
+      true,
+    );
+  });
+});
