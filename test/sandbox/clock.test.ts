@@ -68,6 +68,17 @@ describe("the seeded random source", () => {
     expect(seq(b)).toEqual(sa);
     expect(seq(c)).not.toEqual(sa);
   });
+  it("skips draws exactly: the state after n draws is reached without making them", () => {
+    const drawn = new Random(7);
+    const skipped = new Random(7);
+    for (let i = 0; i < 22; i++) drawn.next();
+    skipped.skip(22);
+    expect(skipped.state).toBe(drawn.state);
+    expect(skipped.next()).toBe(drawn.next());
+    // A stream rebuilt from a state draws what the original drew from there.
+    const again = new Random(drawn.state);
+    expect(again.hex(12)).toBe(drawn.hex(12));
+  });
   it("samples distinct items", () => {
     const r = new Random(1);
     const s = r.sample([1, 2, 3, 4, 5, 6], 4);

@@ -11,6 +11,12 @@ export function flat(...parts: string[]): string {
   return parts.join("");
 }
 
+/**
+ * mulberry32's increment: its state is a counter, so the state after n draws is the state
+ * before plus n of these (mod 2^32), and a draw can be skipped now and made again later.
+ */
+const STEP = 0x6d2b79f5;
+
 /** mulberry32: a tiny 32-bit PRNG, good enough for simulation and fully reproducible. */
 export class Random {
   #state: number;
@@ -18,9 +24,17 @@ export class Random {
   constructor(seed: number) {
     this.#state = seed >>> 0;
   }
+  /** Where the stream is: `new Random(state)` draws what this one will draw next. */
+  get state(): number {
+    return this.#state;
+  }
+  /** Move on as `draws` draws would, without making them (made again later from `state`). */
+  skip(draws: number): void {
+    this.#state = (this.#state + Math.imul(draws, STEP)) >>> 0;
+  }
   /** A float in [0, 1). */
   next(): number {
-    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    this.#state = (this.#state + STEP) >>> 0;
     let t = this.#state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);

@@ -2,6 +2,7 @@
 // from them on demand, so a 30,000-pod cluster is not copied on every change).
 import type { LabelSelector, Taint, Toleration } from "../../ports/cluster.js";
 import type { LifecycleState, ScalingActivity, Tag, UpdateConfig } from "../../ports/cloud.js";
+import { uidOf } from "./uid.js";
 
 export interface Resources {
   /** millicores */
@@ -159,7 +160,9 @@ export interface PodRec {
   name: string;
   /** "namespace/name": its key in the pod store, and the order lists are sorted in. */
   key: string;
-  uid: string;
+  /** Its uid as the numbers it is made from (uidOf in uid.ts spells it out; podUid here). */
+  uidSeq: number;
+  uidState: number;
   rv: number;
   /** Read-only: the pods of a workload share their template's (a StatefulSet's have their own). */
   labels: Record<string, string>;
@@ -179,6 +182,11 @@ export interface PodRec {
   /** Timers of the kubelet for this pod, so a deletion can cancel them (NO_TIMERS: none yet). */
   timers: { cancel(): void }[];
   gone: boolean;
+}
+
+/** A pod's uid, spelled out. */
+export function podUid(p: PodRec): string {
+  return uidOf(p.uidSeq, p.uidState);
 }
 
 /** The timers of a pod that has none: shared, frozen; the kubelet replaces it on the first. */

@@ -121,7 +121,8 @@ export class Controllers {
       namespace: w.namespace,
       name,
       key,
-      uid: this.state.uid(),
+      uidSeq: 0,
+      uidState: 0,
       rv: this.state.nextRv(),
       // Shared with the template (a world keeps millions of pods); a StatefulSet's pods each
       // get a copy, for their own name.
@@ -139,6 +140,7 @@ export class Controllers {
       timers: NO_TIMERS,
       gone: false,
     };
+    this.state.podUid(pod);
     if (w.kind === "StatefulSet") pod.labels["statefulset.kubernetes.io/pod-name"] = name;
     if (w.kind === "Pod") w.podSeq++;
     this.state.pods.set(key, pod);
