@@ -153,6 +153,13 @@ export interface WorkloadRec {
   /** Fault: pods of this workload never finish terminating (a stuck finalizer). */
   stuckTerminating: boolean;
   podSeq: number;
+  /**
+   * For the scheduler's spreading, kept as the kubelet binds and releases pods: per zone, and
+   * per node (only nodes with some), its pods bound there. On the workload itself, not in maps
+   * by workload key: a large world made two lookups in maps of every workload per pod placed.
+   */
+  zoneCounts: Map<string, number>;
+  nodeCounts: Map<NodeRec, number>;
 }
 
 export interface PodRec {

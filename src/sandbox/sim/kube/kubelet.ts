@@ -30,11 +30,8 @@ export class Kubelet {
     node.used.memory += pod.template.requests.memory;
     node.used.pods += 1;
     this.state.usageChanged(node, pod, 1);
-    const wkey = pod.workload?.key;
-    if (wkey) {
-      const z = this.state.zoneCounts.get(wkey);
-      if (z) z.set(node.zone, (z.get(node.zone) ?? 0) + 1);
-    }
+    const z = pod.workload?.zoneCounts;
+    if (z) z.set(node.zone, (z.get(node.zone) ?? 0) + 1);
     if (this.ctx.podEvents)
       this.ctx.timeline.record("pod.bind", {
         pod: `${pod.namespace}/${pod.name}`,
@@ -156,10 +153,7 @@ export class Kubelet {
     node.used.memory -= pod.template.requests.memory;
     node.used.pods -= 1;
     this.state.usageChanged(node, pod, -1);
-    const wkey = pod.workload?.key;
-    if (wkey) {
-      const z = this.state.zoneCounts.get(wkey);
-      if (z) z.set(node.zone, (z.get(node.zone) ?? 1) - 1);
-    }
+    const z = pod.workload?.zoneCounts;
+    if (z) z.set(node.zone, (z.get(node.zone) ?? 1) - 1);
   }
 }

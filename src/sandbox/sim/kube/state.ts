@@ -1,7 +1,7 @@
 // What the parts of the Kubernetes simulator share: the object stores (nodes, pods, workloads,
 // PDBs, Leases), the indexes that keep a 1,000-node, 30,000-pod roll far from O(n²) (nodes in
-// name order, the nodes open to any pod, pods per workload and zone), resourceVersions and
-// uids, and the watchers that see every change.
+// name order, the nodes open to any pod; a workload keeps its pods per node and zone itself),
+// resourceVersions and uids, and the watchers that see every change.
 import type { Node, Pod, WatchEvent } from "../../../ports/cluster.js";
 import type { VirtualClock } from "../../model/clock.js";
 import type { Availability, Timeline } from "../../model/observers.js";
@@ -63,10 +63,6 @@ export class KubeState {
   readonly leases = new Map<string, LeaseRec>();
   /** Pods waiting for the scheduler, in arrival order. */
   readonly pending = new Set<PodRec>();
-  /** workload key → zone → active pods, for spreading. */
-  readonly zoneCounts = new Map<string, Map<string, number>>();
-  /** workload key → node → its pods bound there (only nodes with some), for spreading. */
-  readonly nodeCounts = new Map<string, Map<NodeRec, number>>();
   nodeWatchers: Watcher<Node>[] = [];
   podWatchers: Watcher<Pod>[] = [];
   /** Told of every pod event with the record itself: no conversion to a Pod object for them. */
@@ -163,10 +159,8 @@ export class KubeState {
   /** A pod was bound to a node (+1) or released from it (-1): the node's usage changed. */
   usageChanged(node: NodeRec, pod: PodRec, delta: 1 | -1): void {
     this.#step(node, pod);
-    const key = pod.workload?.key;
-    if (key === undefined) return;
-    let counts = this.nodeCounts.get(key);
-    if (!counts) this.nodeCounts.set(key, (counts = new Map()));
+    const counts = pod.workload?.nodeCounts;
+    if (counts === undefined) return;
     const c = (counts.get(node) ?? 0) + delta;
     if (c > 0) counts.set(node, c);
     else counts.delete(node);
