@@ -196,6 +196,9 @@ export function podUid(p: PodRec): string {
   return uidOf(p.uidSeq, p.uidState);
 }
 
+/** The budgets of a pod that none selects: one shared list (lists are replaced, never changed). */
+export const NO_PDBS: readonly PdbRec[] = Object.freeze([]);
+
 /** The timers of a pod that has none: shared, frozen; the kubelet replaces it on the first. */
 export const NO_TIMERS: { cancel(): void }[] = Object.freeze([]) as never;
 

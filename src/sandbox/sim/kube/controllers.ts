@@ -4,6 +4,7 @@
 // scheduler and the kubelets take it from there.
 import { flat } from "../../model/random.js";
 import {
+  NO_PDBS,
   NO_TIMERS,
   type NodeRec,
   type PodRec,
@@ -161,7 +162,7 @@ export class Controllers {
       createdAt: now,
       startedAt: undefined,
       template: w.template,
-      pdbs: [],
+      pdbs: NO_PDBS,
       timers: NO_TIMERS,
       gone: false,
     };
