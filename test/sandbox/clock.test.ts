@@ -78,6 +78,13 @@ describe("the seeded random source", () => {
     // A stream rebuilt from a state draws what the original drew from there.
     const again = new Random(drawn.state);
     expect(again.hex(12)).toBe(drawn.hex(12));
+    // Or the same stream sent back there; the digits written as bytes are the same digits.
+    const state = again.state;
+    const first = again.hex(8);
+    again.seek(state);
+    const bytes = new Uint8Array(8);
+    expect(again.hexBytes(bytes, 0, 8)).toBe(8);
+    expect(String.fromCharCode(...bytes)).toBe(first);
   });
   it("samples distinct items", () => {
     const r = new Random(1);

@@ -13,20 +13,32 @@ const [DASH, FOUR, LOWER_A] = ["-", "4", "a"].map((c) => c.charCodeAt(0)) as [
   number,
   number,
 ];
+const HEX_CODES = [..."0123456789abcdef"].map((c) => c.charCodeAt(0));
+
+/**
+ * Reused by every call: a plan reads millions of pods, each spelling out its uid, and writing
+ * the characters as bytes and reading them as one Latin-1 string makes the fewest objects.
+ */
+const stream = new Random(0);
+const bytes = Buffer.alloc(64);
 
 /** The uid numbered `seq` whose digits the stream draws from `state`. */
 export function uidOf(seq: number, state: number): string {
-  const r = new Random(state >>> 0);
-  const codes: number[] = [];
-  const head = seq.toString(16).padStart(8, "0");
-  for (let i = 0; i < head.length; i++) codes.push(head.charCodeAt(i));
-  codes.push(DASH);
-  r.hexCodes(codes, 4);
-  codes.push(DASH, FOUR);
-  r.hexCodes(codes, 3);
-  codes.push(DASH, LOWER_A);
-  r.hexCodes(codes, 3);
-  codes.push(DASH);
-  r.hexCodes(codes, 12);
-  return String.fromCharCode.apply(null, codes);
+  const r = stream;
+  r.seek(state);
+  let at = 0;
+  // The number in 8 hex digits (more past 2^32, as toString gives them).
+  if (seq > 0xffffffff) for (const c of seq.toString(16)) bytes[at++] = c.charCodeAt(0);
+  else for (let shift = 28; shift >= 0; shift -= 4) bytes[at++] = HEX_CODES[(seq >>> shift) & 15]!;
+  bytes[at++] = DASH;
+  at = r.hexBytes(bytes, at, 4);
+  bytes[at++] = DASH;
+  bytes[at++] = FOUR;
+  at = r.hexBytes(bytes, at, 3);
+  bytes[at++] = DASH;
+  bytes[at++] = LOWER_A;
+  at = r.hexBytes(bytes, at, 3);
+  bytes[at++] = DASH;
+  at = r.hexBytes(bytes, at, 12);
+  return bytes.toString("latin1", 0, at);
 }
