@@ -115,6 +115,16 @@ export class Budgets {
   attach(w: WorkloadRec, pod: PodRec): void {
     const { candidates, shared } = this.#budgetsOf(w, pod);
     if (candidates.length === 0) return;
+    if (shared && pod.pdbs.length === 0) {
+      // The common case, without a list of its own: the pod joins the workload's budgets.
+      for (let i = 0; i < shared.length; i++) {
+        const pdb = shared[i] as PdbRec;
+        pdb.pods.add(pod);
+        pdb.dirty = true;
+      }
+      pod.pdbs = shared;
+      return;
+    }
     const selected: PdbRec[] = [];
     for (const { pdb, perPod } of candidates) {
       if (perPod && !matchesSelector(pdb.selector, pod.labels)) continue;

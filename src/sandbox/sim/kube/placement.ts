@@ -147,7 +147,8 @@ export class PlacementIndex {
     const spread = this.#countFor(pod);
     const zoneCounts = pod.workload?.zoneCounts;
     const perZone = this.#perZone;
-    this.#zones.forEach((z, i) => (perZone[i] = 1_000 * (zoneCounts?.get(z) ?? 0)));
+    for (let i = 0; i < this.#zones.length; i++)
+      perZone[i] = 1_000 * (zoneCounts?.get(this.#zones[i] as string) ?? 0);
     const selectorFree = withoutSelector(t);
     const { cpu: reqCpu, memory: reqMem } = t.requests;
     const v = this.#node;
