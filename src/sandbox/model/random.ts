@@ -11,6 +11,12 @@ export function flat(...parts: string[]): string {
   return parts.join("");
 }
 
+/**
+ * mulberry32's increment: its state is a counter, so the state after n draws is the state
+ * before plus n of these (mod 2^32), and a draw can be skipped now and made again later.
+ */
+const STEP = 0x6d2b79f5;
+
 /** mulberry32: a tiny 32-bit PRNG, good enough for simulation and fully reproducible. */
 export class Random {
   #state: number;
@@ -18,13 +24,29 @@ export class Random {
   constructor(seed: number) {
     this.#state = seed >>> 0;
   }
+  /** Where the stream is: `new Random(state)` draws what this one will draw next. */
+  get state(): number {
+    return this.#state;
+  }
+  /** Go back (or on) to `state`: draw again what was drawn from there. */
+  seek(state: number): void {
+    this.#state = state >>> 0;
+  }
+  /** Move on as `draws` draws would, without making them (made again later from `state`). */
+  skip(draws: number): void {
+    this.#state = (this.#state + Math.imul(draws, STEP)) >>> 0;
+  }
   /** A float in [0, 1). */
   next(): number {
-    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    return this.#draw() / 4294967296;
+  }
+  /** One draw: a whole number in [0, 2^32). */
+  #draw(): number {
+    this.#state = (this.#state + STEP) >>> 0;
     let t = this.#state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return (t ^ (t >>> 14)) >>> 0;
   }
   /** An integer in [0, n). */
   int(n: number): number {
@@ -46,7 +68,13 @@ export class Random {
   }
   /** The character codes of `digits` hex digits, one draw each, appended to `codes`. */
   hexCodes(codes: number[], digits: number): void {
-    for (let i = 0; i < digits; i++) codes.push(HEX_CODES[this.int(16)] as number);
+    // int(16) without the float: floor(x / 2^32 * 16) is x's top four bits (both exact).
+    for (let i = 0; i < digits; i++) codes.push(HEX_CODES[this.#draw() >>> 28] as number);
+  }
+  /** The same digits as hexCodes, as ASCII bytes written from `at`; returns where they end. */
+  hexBytes(bytes: Uint8Array, at: number, digits: number): number {
+    for (let i = 0; i < digits; i++) bytes[at++] = HEX_CODES[this.#draw() >>> 28] as number;
+    return at;
   }
   /** `k` distinct items chosen at random, in random order (partial Fisher-Yates). */
   sample<T>(items: readonly T[], k: number): T[] {

@@ -2,6 +2,7 @@
 // from them on demand, so a 30,000-pod cluster is not copied on every change).
 import type { LabelSelector, Taint, Toleration } from "../../ports/cluster.js";
 import type { LifecycleState, ScalingActivity, Tag, UpdateConfig } from "../../ports/cloud.js";
+import { uidOf } from "./uid.js";
 
 export interface Resources {
   /** millicores */
@@ -152,6 +153,13 @@ export interface WorkloadRec {
   /** Fault: pods of this workload never finish terminating (a stuck finalizer). */
   stuckTerminating: boolean;
   podSeq: number;
+  /**
+   * For the scheduler's spreading, kept as the kubelet binds and releases pods: per zone, and
+   * per node (only nodes with some), its pods bound there. On the workload itself, not in maps
+   * by workload key: a large world made two lookups in maps of every workload per pod placed.
+   */
+  zoneCounts: Map<string, number>;
+  nodeCounts: Map<NodeRec, number>;
 }
 
 export interface PodRec {
@@ -159,7 +167,9 @@ export interface PodRec {
   name: string;
   /** "namespace/name": its key in the pod store, and the order lists are sorted in. */
   key: string;
-  uid: string;
+  /** Its uid as the numbers it is made from (uidOf in uid.ts spells it out; podUid here). */
+  uidSeq: number;
+  uidState: number;
   rv: number;
   /** Read-only: the pods of a workload share their template's (a StatefulSet's have their own). */
   labels: Record<string, string>;
@@ -180,6 +190,14 @@ export interface PodRec {
   timers: { cancel(): void }[];
   gone: boolean;
 }
+
+/** A pod's uid, spelled out. */
+export function podUid(p: PodRec): string {
+  return uidOf(p.uidSeq, p.uidState);
+}
+
+/** The budgets of a pod that none selects: one shared list (lists are replaced, never changed). */
+export const NO_PDBS: readonly PdbRec[] = Object.freeze([]);
 
 /** The timers of a pod that has none: shared, frozen; the kubelet replaces it on the first. */
 export const NO_TIMERS: { cancel(): void }[] = Object.freeze([]) as never;

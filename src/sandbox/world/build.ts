@@ -222,6 +222,8 @@ function workloadRecord(s: Scenario, w: Workload, sims: Simulators): WorkloadRec
       w.stuckTerminating ||
       s.faults.stuckTerminating.some((n) => n === w.name || n === `${w.namespace}/${w.name}`),
     podSeq: 0,
+    zoneCounts: new Map(),
+    nodeCounts: new Map(),
   };
 }
 

@@ -25,6 +25,13 @@ interface NamespaceBudgets {
   others: PdbRec[];
 }
 
+/** The PDBs that may select a workload's pods (see Budgets' cache). */
+interface WorkloadBudgets {
+  candidates: { pdb: PdbRec; perPod: boolean }[];
+  /** When none is asked pod by pod: the one list every pod of the workload shares. */
+  shared?: readonly PdbRec[];
+}
+
 export class Budgets {
   /**
    * Per workload, the PDBs that may select its pods, in the order they were added: those that
@@ -34,9 +41,9 @@ export class Budgets {
    * each workload (or, before, each StatefulSet pod) against every PDB of its namespace was the
    * quadratic step of building a large world.
    */
-  #cache = new Map<WorkloadRec, { pdb: PdbRec; perPod: boolean }[]>();
-  /** When none is asked pod by pod: the one list every pod of the workload shares. */
-  #shared = new Map<WorkloadRec, readonly PdbRec[]>();
+  #cache = new Map<WorkloadRec, WorkloadBudgets>();
+  /** The workload asked last and its entry: a world being built asks for its pods in a row. */
+  #last: { w: WorkloadRec; budgets: WorkloadBudgets } | undefined;
   #index = new Map<string, NamespaceBudgets>();
   /** The order PDBs were added in: a pod's budgets keep it. */
   #seq = new Map<PdbRec, number>();
@@ -49,7 +56,7 @@ export class Budgets {
 
   add(pdb: PdbRec): void {
     this.#cache.clear();
-    this.#shared.clear();
+    this.#last = undefined;
     const list = this.state.pdbs.get(pdb.namespace) ?? [];
     list.push(pdb);
     this.state.pdbs.set(pdb.namespace, list);
@@ -89,16 +96,35 @@ export class Budgets {
     return out;
   }
 
+  /** The budgets that may select `w`'s pods (found with its first pod, then remembered). */
+  #budgetsOf(w: WorkloadRec, pod: PodRec): WorkloadBudgets {
+    if (this.#last?.w === w) return this.#last.budgets;
+    let budgets = this.#cache.get(w);
+    if (!budgets) {
+      const candidates = this.#candidates(w, pod);
+      budgets = candidates.some((c) => c.perPod)
+        ? { candidates }
+        : { candidates, shared: Object.freeze(candidates.map((c) => c.pdb)) };
+      this.#cache.set(w, budgets);
+    }
+    this.#last = { w, budgets };
+    return budgets;
+  }
+
   /** A new pod of `w` joins the budgets that select it. */
   attach(w: WorkloadRec, pod: PodRec): void {
-    let candidates = this.#cache.get(w);
-    if (!candidates) {
-      candidates = this.#candidates(w, pod);
-      this.#cache.set(w, candidates);
-      if (!candidates.some((c) => c.perPod))
-        this.#shared.set(w, Object.freeze(candidates.map((c) => c.pdb)));
-    }
+    const { candidates, shared } = this.#budgetsOf(w, pod);
     if (candidates.length === 0) return;
+    if (shared && pod.pdbs.length === 0) {
+      // The common case, without a list of its own: the pod joins the workload's budgets.
+      for (let i = 0; i < shared.length; i++) {
+        const pdb = shared[i] as PdbRec;
+        pdb.pods.add(pod);
+        pdb.dirty = true;
+      }
+      pod.pdbs = shared;
+      return;
+    }
     const selected: PdbRec[] = [];
     for (const { pdb, perPod } of candidates) {
       if (perPod && !matchesSelector(pdb.selector, pod.labels)) continue;
@@ -107,7 +133,6 @@ export class Budgets {
       pdb.dirty = true;
     }
     // Lists are replaced, never changed in place, so the pods of a workload share one.
-    const shared = this.#shared.get(w);
     pod.pdbs =
       pod.pdbs.length > 0 ? [...pod.pdbs, ...selected] : (shared ?? Object.freeze(selected));
   }

@@ -4,6 +4,7 @@
 // scheduler and the kubelets take it from there.
 import { flat } from "../../model/random.js";
 import {
+  NO_PDBS,
   NO_TIMERS,
   type NodeRec,
   type PodRec,
@@ -19,6 +20,8 @@ import type { KubeContext, KubeState } from "./state.js";
 export class Controllers {
   readonly daemonSets: WorkloadRec[] = [];
   #queued = new Set<WorkloadRec>();
+  #prefixOf: WorkloadRec | undefined;
+  #prefix: number[] = [];
 
   constructor(
     private readonly state: KubeState,
@@ -29,8 +32,10 @@ export class Controllers {
   addWorkload(w: WorkloadRec, initial: { readyNow: boolean }): void {
     this.state.workloads.set(w.key, w);
     if (w.kind === "DaemonSet") this.daemonSets.push(w);
-    this.state.zoneCounts.set(w.key, new Map());
-    this.ctx.availability.track(w.key, w.kind === "DaemonSet" ? 1 : w.replicas, 0);
+    // A world being built tracks its workloads once their pods are placed (build.ts): a
+    // sample per pod started, thrown away then, was a million objects in a large world.
+    if (!initial.readyNow)
+      this.ctx.availability.track(w.key, w.kind === "DaemonSet" ? 1 : w.replicas, 0);
     this.reconcile(w, initial.readyNow);
   }
 
@@ -94,18 +99,38 @@ export class Controllers {
     );
   }
 
-  /** The new pod's name, and its key in the pod store (namespace/name). */
-  #podName(w: WorkloadRec, ordinal: number | undefined): { name: string; key: string } {
-    const named = (name: string) => ({ name, key: flat(w.namespace, "/", name) });
-    if (w.kind === "StatefulSet") return named(flat(w.name, "-", String(ordinal)));
-    if (w.kind === "Pod") return named(w.name);
+  /**
+   * The new pod's key in the pod store (namespace/name); its name is the key's tail, which V8
+   * keeps as a slice of the key rather than a second copy of the characters. A generated name
+   * is made in one go from the workload's prefix and the random suffix: a world makes
+   * millions, and the parts and joins of each were most of what it allocated per pod.
+   */
+  #podKey(w: WorkloadRec, ordinal: number | undefined): string {
+    if (w.kind === "StatefulSet") return flat(w.namespace, "/", w.name, "-", String(ordinal));
+    if (w.kind === "Pod") return flat(w.namespace, "/", w.name);
     w.podSeq++;
+    const codes = this.#keyPrefix(w);
+    const prefix = codes.length;
     // Generated names retry on a clash, as the API server's generateName does.
-    const base = w.kind === "Deployment" ? w.replicaSet : w.name;
-    let pod: { name: string; key: string };
-    do pod = named(flat(base as string, "-", this.ctx.random.hex(5)));
-    while (this.state.pods.has(pod.key));
-    return pod;
+    let key: string;
+    do {
+      codes.length = prefix;
+      this.ctx.random.hexCodes(codes, 5);
+      key = String.fromCharCode.apply(null, codes);
+    } while (this.state.pods.has(key));
+    codes.length = prefix;
+    return key;
+  }
+
+  /** The character codes of "namespace/base-" for `w`'s generated pod names (the last asked). */
+  #keyPrefix(w: WorkloadRec): number[] {
+    if (this.#prefixOf === w) return this.#prefix;
+    const base = w.kind === "Deployment" ? (w.replicaSet as string) : w.name;
+    const text = flat(w.namespace, "/", base, "-");
+    this.#prefix = [];
+    for (let i = 0; i < text.length; i++) this.#prefix.push(text.charCodeAt(i));
+    this.#prefixOf = w;
+    return this.#prefix;
   }
 
   #createPod(
@@ -114,14 +139,16 @@ export class Controllers {
   ): PodRec {
     const { kubelet, scheduler, budgets } = this.parts;
     const now = this.ctx.clock.nowMs();
-    const { name, key } = this.#podName(w, opts.ordinal);
+    const key = this.#podKey(w, opts.ordinal);
+    const name = key.slice(w.namespace.length + 1);
     // Every field named here, those set later too: the record is laid out once, with no
     // out-of-object property store (a world keeps millions of these).
     const pod: PodRec = {
       namespace: w.namespace,
       name,
       key,
-      uid: this.state.uid(),
+      uidSeq: 0,
+      uidState: 0,
       rv: this.state.nextRv(),
       // Shared with the template (a world keeps millions of pods); a StatefulSet's pods each
       // get a copy, for their own name.
@@ -135,10 +162,11 @@ export class Controllers {
       createdAt: now,
       startedAt: undefined,
       template: w.template,
-      pdbs: [],
+      pdbs: NO_PDBS,
       timers: NO_TIMERS,
       gone: false,
     };
+    this.state.podUid(pod);
     if (w.kind === "StatefulSet") pod.labels["statefulset.kubernetes.io/pod-name"] = name;
     if (w.kind === "Pod") w.podSeq++;
     this.state.pods.set(key, pod);

@@ -4,7 +4,13 @@
 // strings (immutable) are shared: a timestamp's text and a template's quantities are formatted
 // once, since listing a large cluster converts millions of pods that share them.
 import type { Node, Pod, PodDisruptionBudget } from "../../../ports/cluster.js";
-import type { NodeRec, PdbRec, PodRec, PodTemplate } from "../../model/records.js";
+import {
+  podUid,
+  type NodeRec,
+  type PdbRec,
+  type PodRec,
+  type PodTemplate,
+} from "../../model/records.js";
 import { formatCpu, formatMemory } from "../../model/quantities.js";
 import { pdbStatus } from "./disruption.js";
 import { UNSCHEDULABLE_TAINT } from "./scheduler-rules.js";
@@ -98,7 +104,7 @@ export function toPod(p: PodRec): Pod {
     metadata: {
       name: p.name,
       namespace: p.namespace,
-      uid: p.uid,
+      uid: podUid(p),
       resourceVersion: String(p.rv),
       creationTimestamp: iso(p.createdAt),
       ...(p.deletionAt !== undefined ? { deletionTimestamp: iso(p.deletionAt) } : {}),

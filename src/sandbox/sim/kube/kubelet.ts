@@ -2,7 +2,13 @@
 // its probe passes on a Ready node, deleted gracefully (not ready at once, preStop, then the
 // containers stop within the grace period) and finally gone. Availability per workload follows
 // every change.
-import { NO_TIMERS, type NodeRec, type PodRec, type WorkloadRec } from "../../model/records.js";
+import {
+  NO_TIMERS,
+  type NodeRec,
+  type PdbRec,
+  type PodRec,
+  type WorkloadRec,
+} from "../../model/records.js";
 import { isPodReady } from "./disruption.js";
 import type { KubeContext, KubeState } from "./state.js";
 
@@ -30,11 +36,8 @@ export class Kubelet {
     node.used.memory += pod.template.requests.memory;
     node.used.pods += 1;
     this.state.usageChanged(node, pod, 1);
-    const wkey = pod.workload?.key;
-    if (wkey) {
-      const z = this.state.zoneCounts.get(wkey);
-      if (z) z.set(node.zone, (z.get(node.zone) ?? 0) + 1);
-    }
+    const z = pod.workload?.zoneCounts;
+    if (z) z.set(node.zone, (z.get(node.zone) ?? 0) + 1);
     if (this.ctx.podEvents)
       this.ctx.timeline.record("pod.bind", {
         pod: `${pod.namespace}/${pod.name}`,
@@ -78,7 +81,7 @@ export class Kubelet {
     const wasAvailable = isPodReady(pod);
     pod.ready = ready;
     pod.rv = this.state.nextRv();
-    for (const pdb of pod.pdbs) pdb.dirty = true;
+    markDirty(pod.pdbs);
     const isAvailable = isPodReady(pod);
     if (pod.workload && wasAvailable !== isAvailable)
       this.ctx.availability.change(pod.workload.key, isAvailable ? 1 : -1);
@@ -99,7 +102,7 @@ export class Kubelet {
       const wasAvailable = isPodReady(pod);
       pod.deletionAt = this.ctx.clock.nowMs();
       pod.rv = this.state.nextRv();
-      for (const pdb of pod.pdbs) pdb.dirty = true;
+      markDirty(pod.pdbs);
       if (pod.workload && wasAvailable) this.ctx.availability.change(pod.workload.key, -1);
       this.state.emitPod("MODIFIED", pod);
       if (pod.workload) this.hooks.queueReconcile(pod.workload);
@@ -156,10 +159,15 @@ export class Kubelet {
     node.used.memory -= pod.template.requests.memory;
     node.used.pods -= 1;
     this.state.usageChanged(node, pod, -1);
-    const wkey = pod.workload?.key;
-    if (wkey) {
-      const z = this.state.zoneCounts.get(wkey);
-      if (z) z.set(node.zone, (z.get(node.zone) ?? 1) - 1);
-    }
+    const z = pod.workload?.zoneCounts;
+    if (z) z.set(node.zone, (z.get(node.zone) ?? 1) - 1);
   }
+}
+
+/**
+ * The budgets' status is to be computed again. An indexed loop: a pod's budget list is frozen
+ * (shared by its workload's pods), and for-of over a frozen array made an iterator per pod in V8.
+ */
+function markDirty(pdbs: readonly PdbRec[]): void {
+  for (let i = 0; i < pdbs.length; i++) (pdbs[i] as PdbRec).dirty = true;
 }

@@ -126,14 +126,12 @@ export class PlacementIndex {
     for (const i of this.#counted) this.#count[i] = 0;
     this.#counted = [];
     // The state keeps the workload's pods per node as the kubelet binds and releases them.
-    const counts = this.state.nodeCounts.get(w.key);
-    if (counts)
-      for (const [node, c] of counts) {
-        const i = this.#pos.get(node);
-        if (i === undefined) continue;
-        if (this.#count[i] === 0) this.#counted.push(i);
-        this.#count[i] = (this.#count[i] as number) + c;
-      }
+    for (const [node, c] of w.nodeCounts) {
+      const i = this.#pos.get(node);
+      if (i === undefined) continue;
+      if (this.#count[i] === 0) this.#counted.push(i);
+      this.#count[i] = (this.#count[i] as number) + c;
+    }
     this.#workload = { key: w.key, version: this.#version };
     return true;
   }
@@ -147,9 +145,10 @@ export class PlacementIndex {
     const t = pod.template;
     const n = list.length;
     const spread = this.#countFor(pod);
-    const zoneCounts = pod.workload ? this.state.zoneCounts.get(pod.workload.key) : undefined;
+    const zoneCounts = pod.workload?.zoneCounts;
     const perZone = this.#perZone;
-    this.#zones.forEach((z, i) => (perZone[i] = 1_000 * (zoneCounts?.get(z) ?? 0)));
+    for (let i = 0; i < this.#zones.length; i++)
+      perZone[i] = 1_000 * (zoneCounts?.get(this.#zones[i] as string) ?? 0);
     const selectorFree = withoutSelector(t);
     const { cpu: reqCpu, memory: reqMem } = t.requests;
     const v = this.#node;

@@ -123,7 +123,7 @@ function scanRecords(
 ): Scan {
   const n = nodes.length;
   const w = pod.workload;
-  const zoneCounts = w ? state.zoneCounts.get(w.key) : undefined;
+  const zoneCounts = w?.zoneCounts;
   let best: NodeRec | undefined;
   let at = -1;
   let bestScore = Infinity;

@@ -1,12 +1,13 @@
 // What the parts of the Kubernetes simulator share: the object stores (nodes, pods, workloads,
 // PDBs, Leases), the indexes that keep a 1,000-node, 30,000-pod roll far from O(n²) (nodes in
-// name order, the nodes open to any pod, pods per workload and zone), resourceVersions and
-// uids, and the watchers that see every change.
+// name order, the nodes open to any pod; a workload keeps its pods per node and zone itself),
+// resourceVersions and uids, and the watchers that see every change.
 import type { Node, Pod, WatchEvent } from "../../../ports/cluster.js";
 import type { VirtualClock } from "../../model/clock.js";
 import type { Availability, Timeline } from "../../model/observers.js";
 import type { Random } from "../../model/random.js";
 import type { LeaseRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "../../model/records.js";
+import { UID_DRAWS, uidOf } from "../../model/uid.js";
 import { toNode, toPod } from "./convert.js";
 
 export interface KubeTimings {
@@ -45,12 +46,6 @@ export interface Watcher<T> {
   node?: string;
 }
 
-const [DASH, FOUR, LOWER_A] = ["-", "4", "a"].map((c) => c.charCodeAt(0)) as [
-  number,
-  number,
-  number,
-];
-
 export class KubeState {
   rv = 1000;
   /**
@@ -68,16 +63,11 @@ export class KubeState {
   readonly leases = new Map<string, LeaseRec>();
   /** Pods waiting for the scheduler, in arrival order. */
   readonly pending = new Set<PodRec>();
-  /** workload key → zone → active pods, for spreading. */
-  readonly zoneCounts = new Map<string, Map<string, number>>();
-  /** workload key → node → its pods bound there (only nodes with some), for spreading. */
-  readonly nodeCounts = new Map<string, Map<NodeRec, number>>();
   nodeWatchers: Watcher<Node>[] = [];
   podWatchers: Watcher<Pod>[] = [];
   /** Told of every pod event with the record itself: no conversion to a Pod object for them. */
   readonly podListeners: ((type: WatchEvent<Pod>["type"], p: PodRec) => void)[] = [];
   #uid = 0;
-  readonly #uidCodes: number[] = [];
   #nodeOrder: NodeRec[] = [];
   #nodeOrderDirty = true;
   #open: NodeRec[] = [];
@@ -98,22 +88,19 @@ export class KubeState {
     return ++this.rv;
   }
   uid(): string {
-    // The same draws in the same order as ever (4, 3, 3, 12 digits), made into one flat string
-    // at once: a world makes millions of these.
-    const r = this.random;
-    const codes = this.#uidCodes;
-    codes.length = 0;
-    const head = (++this.#uid).toString(16).padStart(8, "0");
-    for (let i = 0; i < head.length; i++) codes.push(head.charCodeAt(i));
-    codes.push(DASH);
-    r.hexCodes(codes, 4);
-    codes.push(DASH, FOUR);
-    r.hexCodes(codes, 3);
-    codes.push(DASH, LOWER_A);
-    r.hexCodes(codes, 3);
-    codes.push(DASH);
-    r.hexCodes(codes, 12);
-    return String.fromCharCode.apply(null, codes);
+    const seq = ++this.#uid;
+    const state = this.random.state;
+    this.random.skip(UID_DRAWS);
+    return uidOf(seq, state);
+  }
+  /**
+   * The next uid, not spelled out (uid.ts): its number and the stream's state its digits are
+   * drawn from — as int32, which V8 keeps in the record without a box.
+   */
+  podUid(pod: PodRec): void {
+    pod.uidSeq = ++this.#uid;
+    pod.uidState = this.random.state | 0;
+    this.random.skip(UID_DRAWS);
   }
 
   // ---------------------------------------------------------------- node indexes
@@ -172,10 +159,8 @@ export class KubeState {
   /** A pod was bound to a node (+1) or released from it (-1): the node's usage changed. */
   usageChanged(node: NodeRec, pod: PodRec, delta: 1 | -1): void {
     this.#step(node, pod);
-    const key = pod.workload?.key;
-    if (key === undefined) return;
-    let counts = this.nodeCounts.get(key);
-    if (!counts) this.nodeCounts.set(key, (counts = new Map()));
+    const counts = pod.workload?.nodeCounts;
+    if (counts === undefined) return;
     const c = (counts.get(node) ?? 0) + delta;
     if (c > 0) counts.set(node, c);
     else counts.delete(node);
