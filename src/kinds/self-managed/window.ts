@@ -273,5 +273,14 @@ export async function upgrade(
 async function settled(ctx: RollContext, job: Job, old: Set<string>): Promise<void> {
   const ready = await waitForCapacity(ctx, job, (d) => d);
   await protectNewNodes(ctx, job, ready, old);
-  await validateGroup(ctx, job, job.plan.settings.validation.count);
+  // The nodes terminated last go some time after their instances: validate once the node watch
+  // shows every node Ready, not on the next tick of a validation period.
+  const deadline = ctx.clock.now().getTime() + job.plan.settings.validation.timeoutMs;
+  while (!nodesValid(job, new Set()) && ctx.clock.now().getTime() < deadline && !ctx.signal.aborted)
+    await job.nodes.changed(POLL_MS, ctx.signal);
+  // Past the timeout: validate once, for the failure's message (cancelled: as before, the
+  // validation's own wait ends it).
+  const valid = nodesValid(job, new Set()) || ctx.signal.aborted;
+  const timeoutMs = valid ? job.plan.settings.validation.timeoutMs : 0;
+  await validateGroup(ctx, job, job.plan.settings.validation.count, new Set(), timeoutMs);
 }
