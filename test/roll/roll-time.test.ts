@@ -50,8 +50,9 @@ describe("a 300-node self-managed roll", () => {
     );
     expect(batches.length).toBeLessThanOrEqual(50);
     // 59.3 min before either change, 43.1 with the order for the budgets' turns alone, 37.0
-    // with both.
-    expect((world.clock.nowMs() - start) / 60_000).toBeLessThan(41);
+    // with both, 34.9 after later changes; 33.3 when a batch also goes once the last one's boots
+    // have had time to register (70 s) and holding needs half again as many boots as nodes.
+    expect((world.clock.nowMs() - start) / 60_000).toBeLessThan(34.5);
   }, 120_000);
 });
 
