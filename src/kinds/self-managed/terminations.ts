@@ -7,13 +7,17 @@
 // and Ready, and the instants at which the cluster validates — the only ones at which the window
 // may start nodes — come seldom: freed slots wait. So a drained node waits while replacements
 // of the group are still booting unregistered, and the nodes held go together once every member
-// has registered its node. A node that has registered turns Ready soon after (its network plugin
-// up), sooner than an instance launched now can start, boot and register, so the batch let go
-// does not spoil the validation that comes when the boots before it are Ready, and its own
-// replacements boot together, giving the next. Waiting is worth it only to protect more boots
-// than it holds nodes: a batch as large as the boots in progress goes at once (a small group,
-// whose few drains end together, never waits), and drains ending within a validation period of
-// a batch join it. The wait is bounded by a boot's estimate. Waiting drained is safe: the node
+// has registered its node, or once the last batch's boots have had time to register (window.ts:
+// about half of them have; waiting for the slowest too keeps drained nodes from their
+// replacements, on which the capacity budget waits). A node that has registered turns Ready
+// soon after (its network plugin up), sooner than an instance launched now can start, boot and
+// register, so the batch let go does not spoil the validation that comes when the boots before
+// it are Ready, and its own replacements boot together, giving the next. Waiting is worth it
+// only to protect clearly more boots than it holds nodes: a batch half again as large as the
+// boots in progress (rounded down) goes at once (a small group, whose few drains end together,
+// seldom waits),
+// and drains ending within a validation period of a batch join it. The wait is bounded by a
+// boot's estimate. Waiting drained is safe: the node
 // stays cordoned, in flight and unavailable, as it was while draining; only its termination
 // moves later.
 import { BOOT_ESTIMATE_MS } from "../../plan/index.js";
@@ -37,6 +41,11 @@ export class TerminationBatch {
 
   #next(): Promise<void> {
     return new Promise<void>((resolve) => (this.#wake = resolve));
+  }
+
+  /** How long since a batch was let go last. */
+  sinceRelease(now: number): number {
+    return now - this.#released;
   }
 
   get size(): number {
