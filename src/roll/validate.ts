@@ -88,16 +88,17 @@ export function concerns(f: ValidationFailure, group: string | undefined): boole
 }
 
 /**
- * Validate until `count` consecutive successes (10 s apart) or `timeoutMs` passes; failures
- * of other groups are reported but do not count against this one.
+ * Validate until `count` consecutive successes (10 s apart) or `timeoutMs` passes (counted from
+ * `startedAt` when the caller has already waited part of it); failures of other groups are
+ * reported but do not count against this one.
  */
 export async function validateUntilStable(
   ctx: RollContext,
   ownerOf: (n: Node) => NodeOwner,
   group: string | undefined,
-  o: { count: number; timeoutMs: number; nodes?: () => Iterable<Node> },
+  o: { count: number; timeoutMs: number; nodes?: () => Iterable<Node>; startedAt?: number },
 ): Promise<void> {
-  const deadline = ctx.clock.now().getTime() + o.timeoutMs;
+  const deadline = (o.startedAt ?? ctx.clock.now().getTime()) + o.timeoutMs;
   let streak = 0;
   let last: ValidationFailure[];
   for (;;) {

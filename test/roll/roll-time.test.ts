@@ -76,3 +76,33 @@ describe("the end of a self-managed roll", () => {
     expect(Date.parse(upgraded?.t ?? "") - lastDelete).toBeLessThan(1000);
   });
 });
+
+describe("the last validation of a self-managed roll", () => {
+  it("fails within one validation timeout, saying that timeout, when a terminated node's object lingers", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 6 }]);
+    // The node of the last instance terminated is never deleted (as with a stuck finalizer):
+    // it stays NotReady, and the group cannot validate.
+    const deleteNode = world.kube.deleteNode.bind(world.kube);
+    let deletes = 0;
+    let lingering = 0;
+    world.kube.deleteNode = (name: string) => {
+      if (++deletes < 6) return deleteNode(name);
+      lingering = world.clock.nowMs();
+    };
+    const { result, invariants } = await roll(
+      world,
+      policyFor(
+        "defaults: { interval: 15s, postDrainDelay: 5s, validation: { count: 1, timeout: 2m } }\ngroups: [{ name: w, rollingUpdate: { maxSurge: 2 } }]\n",
+      ),
+    );
+    expect(invariants.violations).toEqual([]);
+    expect(result).toMatchObject({
+      result: "failure",
+      message: expect.stringMatching(/^ValidationFailed: .*within 120 s: .*is not Ready/),
+    });
+    // One timeout from the wait's start (the last termination, 40 s before the node would
+    // have gone), not a second one after it.
+    expect(lingering).toBeGreaterThan(0);
+    expect(world.clock.nowMs() - lingering).toBeLessThan(120_000);
+  });
+});

@@ -16,18 +16,22 @@ function seen(job: Job, gone: ReadonlySet<string>): () => Iterable<Node> {
   return () => [...job.nodes.byName.values()].filter((n) => !gone.has(n.metadata.name));
 }
 
-/** Validate `count` times in a row, within the group's validation timeout. */
+/**
+ * Validate `count` times in a row, within the group's validation timeout (counted from
+ * `startedAt` when part of it has been spent waiting already).
+ */
 export function validateGroup(
   ctx: RollContext,
   job: Job,
   count: number,
   gone: ReadonlySet<string> = new Set(),
-  timeoutMs = job.plan.settings.validation.timeoutMs,
+  startedAt?: number,
 ): Promise<void> {
   return validateUntilStable(ctx, job.ownerOf, job.plan.name, {
     count,
-    timeoutMs,
+    timeoutMs: job.plan.settings.validation.timeoutMs,
     nodes: seen(job, gone),
+    ...(startedAt !== undefined && { startedAt }),
   });
 }
 

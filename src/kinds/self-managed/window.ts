@@ -36,9 +36,10 @@ const POLL_MS = 10_000;
  * let the spells overlap, 80 s or more keeps drained nodes from their replacements too long.
  */
 const BATCH_CADENCE_MS = 70_000;
-/** Whether held nodes wait for `booting` replacements to register: only when those outnumber
- * them by less than half again (rounded down, so one node held goes with one boot in
- * progress) — holding is worth it only to protect clearly more boots than it holds nodes. */
+/**
+ * Whether held nodes wait for `booting` replacements to register: while they are fewer than
+ * those boots and half again (rounded down, so one node held goes with one boot in progress).
+ */
 const worthHolding = (held: number, booting: number) => held < booting + Math.floor(booting / 2);
 
 interface Flight {
@@ -249,8 +250,9 @@ export async function upgrade(
         else if (blocked && now - (waitingSince ?? now) > timeoutMs) {
           const r = room ?? (await capacityRoom(ctx, job, busyNodes(w)));
           if (r.room <= 0) throw creationFailure(job, r, r.desired);
-          // Capacity is there, the nodes are not Ready: validation names them.
-          await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone, 0);
+          // Capacity is there, the nodes are not Ready: validation names them (its timeout
+          // spent waiting since then).
+          await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone, waitingSince);
         }
       }
       if (inFlight.size === 0) {
@@ -290,12 +292,11 @@ async function settled(ctx: RollContext, job: Job, old: Set<string>): Promise<vo
   await protectNewNodes(ctx, job, ready, old);
   // The nodes terminated last go some time after their instances: validate once the node watch
   // shows every node Ready, not on the next tick of a validation period.
-  const deadline = ctx.clock.now().getTime() + job.plan.settings.validation.timeoutMs;
+  // One validation timeout for the wait and the validation together: past it, validation runs
+  // once, for the failure's message (cancelled: its own wait ends it).
+  const start = ctx.clock.now().getTime();
+  const deadline = start + job.plan.settings.validation.timeoutMs;
   while (!nodesValid(job, new Set()) && ctx.clock.now().getTime() < deadline && !ctx.signal.aborted)
     await job.nodes.changed(POLL_MS, ctx.signal);
-  // Past the timeout: validate once, for the failure's message (cancelled: as before, the
-  // validation's own wait ends it).
-  const valid = nodesValid(job, new Set()) || ctx.signal.aborted;
-  const timeoutMs = valid ? job.plan.settings.validation.timeoutMs : 0;
-  await validateGroup(ctx, job, job.plan.settings.validation.count, new Set(), timeoutMs);
+  await validateGroup(ctx, job, job.plan.settings.validation.count, new Set(), start);
 }
