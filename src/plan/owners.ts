@@ -29,7 +29,7 @@ const LOOKED_UP = new Set(["ReplicaSet", "StatefulSet", "Deployment"]);
 /**
  * A pod's controller as the plan keeps it: one `owner` object for all its pods, the labels its
  * last pod had (a ReplicaSet's pods share their template's, so equal labels are kept once;
- * src/plan/read.ts), and the OwnerRef to look up when it is a ReplicaSet (for its Deployment),
+ * src/plan/pod-store.ts), and the OwnerRef to look up when it is a ReplicaSet (for its Deployment),
  * a StatefulSet or a Deployment.
  */
 export interface KnownOwner {

@@ -116,7 +116,7 @@ class PdbIndex {
 
   /**
    * Per namespace, the answer for each labels object already asked about: the pods of one
-   * owner share theirs (src/plan/read.ts keeps them once), so a ReplicaSet's thousand pods
+   * owner share theirs (src/plan/pod-store.ts keeps them once), so a ReplicaSet's thousand pods
    * cost one match against the budgets instead of a thousand.
    */
   private readonly answers = new Map<string, WeakMap<Record<string, string>, PdbInfo[]>>();
@@ -283,8 +283,8 @@ function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): 
       noProbe.add(workload);
     if (toleratesCordon(pod.tolerations)) everything.push(podId(pod));
     let sleep = 0;
-    for (let i = 0; i < pod.containers.length; i++)
-      sleep = Math.max(sleep, pod.containers[i]?.preStopSleepSeconds ?? 0);
+    for (let c = 0; c < pod.containers.length; c++)
+      sleep = Math.max(sleep, pod.containers[c]?.preStopSleepSeconds ?? 0);
     if (sleep > 0 && sleep >= pod.terminationGracePeriodSeconds)
       preStop.push(
         `${podId(pod)} (preStop ${sleep}s, grace ${pod.terminationGracePeriodSeconds}s)`,

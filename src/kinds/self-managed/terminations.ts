@@ -5,19 +5,19 @@
 // many nodes in flight whose drains end at scattered times (pods' grace periods, disruption
 // budgets' turns), terminations trickle, some replacement is nearly always between registering
 // and Ready, and the instants at which the cluster validates — the only ones at which the window
-// may start nodes — come seldom: freed slots wait. So a drained node waits while replacements
-// of the group are still booting unregistered, and the nodes held go together once every member
-// has registered its node, or once the last batch's boots have had time to register (window.ts:
-// about half of them have; waiting for the slowest too keeps drained nodes from their
-// replacements, on which the capacity budget waits). A node that has registered turns Ready
-// soon after (its network plugin up), sooner than an instance launched now can start, boot and
+// may start nodes — come seldom: freed slots wait. So in the 70 s after a batch goes (window.ts:
+// about when half its boots have registered; waiting for the slowest too keeps drained nodes
+// from their replacements, on which the capacity budget waits), a drained node waits while
+// replacements of the group are still booting unregistered, and the nodes held go together once
+// every member has registered its node or the 70 s are up. A drained node with no batch in the
+// last 70 s (the first of a roll too) goes at once. A node that has registered turns Ready soon
+// after (its network plugin up), sooner than an instance launched now can start, boot and
 // register, so the batch let go does not spoil the validation that comes when the boots before
-// it are Ready, and its own replacements boot together, giving the next. Waiting is worth it
-// only to protect clearly more boots than it holds nodes: a batch half again as large as the
-// boots in progress (rounded down) goes at once (a small group, whose few drains end together,
-// seldom waits),
-// and drains ending within a validation period of a batch join it. The wait is bounded by a
-// boot's estimate. Waiting drained is safe: the node
+// it are Ready, and its own replacements boot together, giving the next. Holding stops once the
+// nodes held are as many as the boots in progress and half again (rounded down): such a batch
+// goes at once (a small group, whose few drains end together, seldom waits), and drains ending
+// within a validation period of a batch join it. The wait is bounded by a boot's estimate.
+// Waiting drained is safe: the node
 // stays cordoned, in flight and unavailable, as it was while draining; only its termination
 // moves later.
 import { BOOT_ESTIMATE_MS } from "../../plan/index.js";
