@@ -170,22 +170,70 @@ export class PodStore {
     return out;
   }
 
+  /**
+   * A pod's PodInfo, its fields in the order the snapshot has always given them. Plain literals,
+   * one per common shape: a literal with conditional spreads is built key by key through a
+   * temporary object each, a third of the whole read's own time on 3 million pods. A mirror
+   * pod (rare) takes the general path.
+   */
   #info(row: unknown[], at: number): PodInfo {
     const known = row[at + OWNER] as KnownOwner | undefined;
     const workload = known?.ref?.workload;
+    const namespace = row[at + NS] as string;
+    const name = row[at + NAME] as string;
+    const nodeName = this.nodeNames[row[at + NODE] as number] as string;
+    const labels = row[at + LABELS] as Record<string, string>;
+    const phase = row[at + PHASE] as string;
+    const ready = row[at + READY] as boolean;
+    const tolerations = row[at + TOLERATIONS] as Toleration[];
+    const terminationGracePeriodSeconds = row[at + GRACE] as number;
+    const containers = row[at + CONTAINERS] as ContainerInfo[];
+    if (row[at + MIRROR] as boolean)
+      return {
+        ...{ namespace, name, nodeName, labels },
+        ...(known && { owner: known.owner }),
+        ...{ phase, ready, tolerations, terminationGracePeriodSeconds, containers },
+        mirror: true,
+        ...(workload && { workload }),
+      };
+    if (!known)
+      return {
+        namespace,
+        name,
+        nodeName,
+        labels,
+        phase,
+        ready,
+        tolerations,
+        terminationGracePeriodSeconds,
+        containers,
+      };
+    const owner = known.owner;
+    if (workload === undefined)
+      return {
+        namespace,
+        name,
+        nodeName,
+        labels,
+        owner,
+        phase,
+        ready,
+        tolerations,
+        terminationGracePeriodSeconds,
+        containers,
+      };
     return {
-      namespace: row[at + NS] as string,
-      name: row[at + NAME] as string,
-      nodeName: this.nodeNames[row[at + NODE] as number] as string,
-      labels: row[at + LABELS] as Record<string, string>,
-      ...(known && { owner: known.owner }),
-      phase: row[at + PHASE] as string,
-      ready: row[at + READY] as boolean,
-      tolerations: row[at + TOLERATIONS] as Toleration[],
-      terminationGracePeriodSeconds: row[at + GRACE] as number,
-      containers: row[at + CONTAINERS] as ContainerInfo[],
-      ...((row[at + MIRROR] as boolean) && { mirror: true }),
-      ...(workload && { workload }),
+      namespace,
+      name,
+      nodeName,
+      labels,
+      owner,
+      phase,
+      ready,
+      tolerations,
+      terminationGracePeriodSeconds,
+      containers,
+      workload,
     };
   }
 }

@@ -80,4 +80,28 @@ describe("the pod store", () => {
       true,
     );
   });
+
+  it("gives every shape of pod its fields in the snapshot's order", () => {
+    const store = new PodStore(NODES);
+    const bare = pod(1, "node-a");
+    delete bare.metadata.ownerReferences;
+    const mirror = pod(2, "node-a");
+    mirror.metadata.annotations = { "kubernetes.io/config.mirror": "x" };
+    mirror.metadata.ownerReferences = [
+      { apiVersion: "v1", kind: "Node", name: "node-a", uid: "n", controller: true },
+    ];
+    const daemon = pod(3, "node-a");
+    daemon.metadata.ownerReferences![0]!.kind = "DaemonSet";
+    for (const p of [bare, mirror, daemon, pod(4, "node-a")]) store.add(0, p);
+    const order = store.nodeOrder();
+    for (const o of store.owners(order)) o.workload = `Deployment/${o.ns}/x`;
+    const base = ["namespace", "name", "nodeName", "labels"];
+    const rest = ["phase", "ready", "tolerations", "terminationGracePeriodSeconds", "containers"];
+    expect(store.placed(order).map((p) => Object.keys(p))).toEqual([
+      [...base, ...rest],
+      [...base, "owner", ...rest, "mirror"],
+      [...base, "owner", ...rest],
+      [...base, "owner", ...rest, "workload"],
+    ]);
+  });
 });
