@@ -161,11 +161,13 @@ async function listOwners(
 }
 
 type Facts<R> = (kind: Workload["kind"], ns: string, name: string, uid: string | undefined) => R;
+/** How `cached` reads an owner it does not have: `key` is the owner's key in the cache. */
+type Read<R> = (kind: Workload["kind"], ns: string, name: string, key: string) => R;
 
 /** Facts through the run's cache (owners with a UID), `read` for the rest, kept once read. */
 function cached<R extends OwnerFacts | undefined | Promise<OwnerFacts | undefined>>(
   cache: OwnerCache,
-  read: Facts<R>,
+  read: Read<R>,
 ): Facts<OwnerFacts | R> {
   return (kind, ns, name, uid) => {
     const key = keyOf(kind, ns, name, uid);
@@ -175,7 +177,7 @@ function cached<R extends OwnerFacts | undefined | Promise<OwnerFacts | undefine
       if (f && uid) cache.set(key, f);
       return f;
     };
-    const got = read(kind, ns, name, uid);
+    const got = read(kind, ns, name, key);
     return (got instanceof Promise ? got.then(keep) : keep(got as OwnerFacts | undefined)) as R;
   };
 }
@@ -234,8 +236,7 @@ export async function readWorkloads(
   // Each owner is read once per plan (a Deployment however many of its ReplicaSets have pods
   // here), and once per run when its UID is known.
   const reads = new Map<string, Promise<OwnerFacts | undefined>>();
-  const facts = cached(cache, (kind, ns, name, uid) => {
-    const key = keyOf(kind, ns, name, uid);
+  const facts = cached(cache, (kind, ns, name, key) => {
     let read = reads.get(key);
     if (!read) reads.set(key, (read = readOwner(cluster, kind, ns, name)));
     return read;
