@@ -173,7 +173,7 @@ export class PodStore {
   /**
    * A pod's PodInfo, its fields in the order the snapshot has always given them. Plain literals,
    * one per common shape: a literal with conditional spreads is built key by key through a
-   * temporary object each, a third of the whole read's own time on 3 million pods. A mirror
+   * temporary object each, the largest part of the read's own time on 3 million pods. A mirror
    * pod (rare) takes the general path.
    */
   #info(row: unknown[], at: number): PodInfo {
