@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Planner } from "../../src/engine/index.js";
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
-import type { ReadPath } from "../../src/plan/index.js";
+import { OwnerCache, type ReadPath } from "../../src/plan/index.js";
+
 import { KubeApiError, type Cluster } from "../../src/ports/index.js";
 import { World } from "../../src/sandbox/world/world.js";
 
@@ -109,3 +110,22 @@ describe.each(["by-node", "cluster-wide"] as const)(
     });
   },
 );
+
+describe("the run's cache of owners", () => {
+  it("gives an owner's facts only for its kind, namespace and name, whatever else shares its UID", () => {
+    const cache = new OwnerCache();
+    const rs = { replicas: 3, deployment: { name: "web", uid: "u1" } };
+    cache.set("ReplicaSet", "shop", "web-5d8f", "u1", rs);
+    // The sandbox gives a Deployment's ReplicaSet the Deployment's UID; a hostile API could
+    // give any two owners one UID. Neither may read as the other.
+    cache.set("Deployment", "shop", "web", "u1", { replicas: 3 });
+    expect(cache.get("ReplicaSet", "shop", "web-5d8f", "u1")).toBe(rs);
+    expect(cache.get("Deployment", "shop", "web", "u1")).toEqual({ replicas: 3 });
+    expect(cache.get("ReplicaSet", "shop", "web-6a7b", "u1")).toBeUndefined();
+    expect(cache.get("ReplicaSet", "other", "web-5d8f", "u1")).toBeUndefined();
+    expect(cache.get("StatefulSet", "shop", "web-5d8f", "u1")).toBeUndefined();
+    // A later owner of the same kind and UID replaces the first: a miss, never a wrong answer.
+    cache.set("ReplicaSet", "other", "db-1", "u1", { replicas: 1 });
+    expect(cache.get("ReplicaSet", "shop", "web-5d8f", "u1")).toBeUndefined();
+  });
+});
