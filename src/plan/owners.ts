@@ -58,15 +58,26 @@ export class ByOwner<V> {
 /** The controllers of the pods read, each once, by namespace, kind and name. */
 export class Owners {
   readonly #known = new ByOwner<KnownOwner>();
+  /**
+   * The last one asked for: a list comes by namespace and name, and a controller names its pods
+   * after itself (web-7d4b9-x2x7q), so its pods come one after another.
+   */
+  #last: { ns: string; kind: string; name: string; known: KnownOwner } | undefined;
 
   of(ns: string, o: { kind: string; name: string; uid?: string }): KnownOwner {
+    const last = this.#last;
+    if (last && last.name === o.name && last.ns === ns && last.kind === o.kind) return last.known;
     let known = this.#known.get(o.kind, ns, o.name);
-    if (known) return known;
+    if (known) {
+      this.#last = { ns, kind: o.kind, name: o.name, known };
+      return known;
+    }
     const ref = LOOKED_UP.has(o.kind)
       ? { kind: o.kind as Workload["kind"], ns, name: o.name, ...(o.uid && { uid: o.uid }) }
       : undefined;
     known = { owner: { kind: o.kind, name: o.name }, labels: undefined, ...(ref && { ref }) };
     this.#known.set(o.kind, ns, o.name, known);
+    this.#last = { ns, kind: o.kind, name: o.name, known };
     return known;
   }
 }

@@ -248,13 +248,12 @@ export async function addWorkloads(
   const read = path === "cluster-wide" ? podsClusterWide : podsByNode;
   await read(cluster, nodeNames, store, onProgress);
   const pdbs = await readBudgets(cluster, store.namespaces, path, onProgress);
-  const order = store.nodeOrder();
   const workloads = await readWorkloads(
     cluster,
-    store.owners(order),
+    store.owners(),
     path === "cluster-wide",
     onProgress && ((done, total) => onProgress({ phase: "owners", done, total })),
     owned,
   );
-  return { ...snapshot, pods: store.placed(order), pdbs, workloads };
+  return { ...snapshot, pods: store.placed(), pdbs, workloads };
 }

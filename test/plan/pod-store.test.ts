@@ -38,14 +38,16 @@ describe("the pod store", () => {
   const read = Array.from({ length: 5000 }, (_, i) => ({ i, node: (i * 7) % 3 }));
 
   function filled() {
-    const store = new PodStore(NODES);
+    // Two nodes to a range of rows: the three nodes' pods span two ranges, one of them more
+    // than one chunk of rows.
+    const store = new PodStore(NODES, 1);
     for (const { i, node } of read) store.add(node, pod(i, NODES[node] as string));
     return store;
   }
 
   it("places pods node by node, each node's in the order read, with every field", () => {
     const store = filled();
-    const pods = store.placed(store.nodeOrder());
+    const pods = store.placed();
     const expected = [0, 1, 2].flatMap((n) => read.filter((r) => r.node === n).map((r) => r.i));
     expect(pods.map((p) => p.name)).toEqual(expected.map((i) => `web-${i}`));
     const p = pods.find((x) => x.name === "web-14")!;
@@ -69,13 +71,12 @@ describe("the pod store", () => {
 
   it("names each owner once, in the order of its first pod node by node, and gives its pods its workload", () => {
     const store = filled();
-    const order = store.nodeOrder();
-    const owners = store.owners(order);
+    const owners = store.owners();
     expect(owners.map((o) => `${o.ns}/${o.name}`)).toEqual([
-      ...new Set(store.placed(order).map((p) => `${p.namespace}/${p.owner!.name}`)),
+      ...new Set(store.placed().map((p) => `${p.namespace}/${p.owner!.name}`)),
     ]);
     for (const o of owners) o.workload = `Deployment/${o.ns}/${o.name.replace(/-rs$/, "")}`;
-    const pods = store.placed(order);
+    const pods = store.placed();
     expect(pods.every((p) => p.workload === `Deployment/${p.namespace}/${p.labels.app}`)).toBe(
       true,
     );
@@ -93,11 +94,10 @@ describe("the pod store", () => {
     const daemon = pod(3, "node-a");
     daemon.metadata.ownerReferences![0]!.kind = "DaemonSet";
     for (const p of [bare, mirror, daemon, pod(4, "node-a")]) store.add(0, p);
-    const order = store.nodeOrder();
-    for (const o of store.owners(order)) o.workload = `Deployment/${o.ns}/x`;
+    for (const o of store.owners()) o.workload = `Deployment/${o.ns}/x`;
     const base = ["namespace", "name", "nodeName", "labels"];
     const rest = ["phase", "ready", "tolerations", "terminationGracePeriodSeconds", "containers"];
-    expect(store.placed(order).map((p) => Object.keys(p))).toEqual([
+    expect(store.placed().map((p) => Object.keys(p))).toEqual([
       [...base, ...rest],
       [...base, "owner", ...rest, "mirror"],
       [...base, "owner", ...rest],
