@@ -36,6 +36,8 @@ export interface KnownOwner {
   owner: { kind: string; name: string };
   labels: Record<string, string> | undefined;
   ref?: OwnerRef;
+  /** Its place among the owners kept (0, 1, …): a mark in an array, not a set of owners. */
+  seq: number;
 }
 
 /**
@@ -63,6 +65,12 @@ export class Owners {
    * after itself (web-7d4b9-x2x7q), so its pods come one after another.
    */
   #last: { ns: string; kind: string; name: string; known: KnownOwner } | undefined;
+  #count = 0;
+
+  /** How many are kept. */
+  get count(): number {
+    return this.#count;
+  }
 
   of(ns: string, o: { kind: string; name: string; uid?: string }): KnownOwner {
     const last = this.#last;
@@ -75,7 +83,12 @@ export class Owners {
     const ref = LOOKED_UP.has(o.kind)
       ? { kind: o.kind as Workload["kind"], ns, name: o.name, ...(o.uid && { uid: o.uid }) }
       : undefined;
-    known = { owner: { kind: o.kind, name: o.name }, labels: undefined, ...(ref && { ref }) };
+    known = {
+      owner: { kind: o.kind, name: o.name },
+      labels: undefined,
+      ...(ref && { ref }),
+      seq: this.#count++,
+    };
     this.#known.set(o.kind, ns, o.name, known);
     this.#last = { ns, kind: o.kind, name: o.name, known };
     return known;

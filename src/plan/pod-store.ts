@@ -188,17 +188,20 @@ export class PodStore {
 
   /** The owners to look up (ReplicaSets, StatefulSets, Deployments), in the order of their pods. */
   owners(): OwnerRef[] {
-    const out = new Set<OwnerRef>();
+    const out: OwnerRef[] = [];
+    const seen = new Uint8Array(this.#owners.count);
     const order = this.#order();
     for (let b = 0; b < order.length; b++) {
       const bucket = this.#buckets[b];
       const rows = order[b] as Uint32Array;
       for (let i = 0; i < rows.length; i++) {
-        const ref = (bucket?.field(rows[i] as number, OWNER) as KnownOwner | undefined)?.ref;
-        if (ref) out.add(ref);
+        const known = bucket?.field(rows[i] as number, OWNER) as KnownOwner | undefined;
+        if (!known?.ref || seen[known.seq]) continue;
+        seen[known.seq] = 1;
+        out.push(known.ref);
       }
     }
-    return [...out];
+    return out;
   }
 
   /** The pods as PodInfo node by node, each with its owner's workload once those are read. */
