@@ -31,6 +31,10 @@ export interface PlanFigures {
   peakRssMiB: number;
   heapLimitMiB: number;
   requests: Requests;
+  /** Read − sandboxServeMs + compute, of this run (the median one, where several were made). */
+  noderollMs?: number;
+  /** The same, of every run made of this size and heap, in the order they ran. */
+  noderollMsRuns?: number[];
 }
 
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);

@@ -18,12 +18,18 @@ export function printSandbox(f: BenchFigures): void {
   );
 }
 
+/** Every run's noderoll figure, where the row is the median of several. */
+const runsOf = (f: PlanFigures) =>
+  f.noderollMsRuns && f.noderollMsRuns.length > 1
+    ? ` (runs: ${f.noderollMsRuns.map((x) => (x / 1000).toFixed(1)).join(", ")} s)`
+    : "";
+
 /** The plan table so far (its header with the first row). */
 export function printPlans(rows: PlanFigures[], header: boolean): void {
   if (header) {
     console.log("\n## 2. Plan on generated clusters (30 pods per node, every node to replace)");
     console.log(
-      "Read goes through the sandbox's ports; its serving (the API server's work) is measured apart. noderoll = read − serving + compute. One process per size, Node's default heap; a second row with a raised heap limit where asked (BENCH_PLAN_RAISED_SIZES): the sandbox's objects share noderoll's heap in-process, as a real API server's do not.",
+      "Read goes through the sandbox's ports; its serving (the API server's work) is measured apart. noderoll = read − serving + compute. Each row is the median of BENCH_PLAN_RUNS runs (default 3), each in a process of its own, with Node's default heap; every run's noderoll figure is given beside it. A second row with a raised heap limit where asked (BENCH_PLAN_RAISED_SIZES): the sandbox's objects share noderoll's heap in-process, as a real API server's do not.",
     );
     console.log(
       "| nodes | pods | PDBs | build world | read (sandbox serving) | compute | noderoll read + compute | GC build / read / compute | peak RSS | heap limit | Kubernetes requests | AWS requests |",
@@ -32,7 +38,7 @@ export function printPlans(rows: PlanFigures[], header: boolean): void {
   }
   const f = rows[rows.length - 1] as PlanFigures;
   console.log(
-    `| ${n(f.nodes)} | ${n(f.pods)} | ${n(f.pdbs)} | ${s(f.buildMs)} | ${s(f.readMs)} (${s(f.sandboxServeMs)}) | ${s(f.computeMs)} | ${s(f.readMs - f.sandboxServeMs + f.computeMs)} | ${s(f.gcMs.build)} / ${s(f.gcMs.read)} / ${s(f.gcMs.compute)} | ${n(f.peakRssMiB)} MiB | ${n(f.heapLimitMiB)} MiB | ${n(f.requests.kubernetes)} | ${n(f.requests.aws)} |`,
+    `| ${n(f.nodes)} | ${n(f.pods)} | ${n(f.pdbs)} | ${s(f.buildMs)} | ${s(f.readMs)} (${s(f.sandboxServeMs)}) | ${s(f.computeMs)} | ${s(f.readMs - f.sandboxServeMs + f.computeMs)}${runsOf(f)} | ${s(f.gcMs.build)} / ${s(f.gcMs.read)} / ${s(f.gcMs.compute)} | ${n(f.peakRssMiB)} MiB | ${n(f.heapLimitMiB)} MiB | ${n(f.requests.kubernetes)} | ${n(f.requests.aws)} |`,
   );
 }
 
