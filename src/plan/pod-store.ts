@@ -107,10 +107,9 @@ class Bucket {
   readonly chunks: unknown[][] = [];
   count = 0;
 
-  row(): [unknown[], number] {
-    const k = this.count++;
-    const chunk = this.chunks[Math.floor(k / ROWS)] ?? this.#grow();
-    return [chunk, (k % ROWS) * STRIDE];
+  /** The chunk row `k` goes in, made when it is the first of its chunk. */
+  chunk(k: number): unknown[] {
+    return this.chunks[Math.floor(k / ROWS)] ?? this.#grow();
   }
 
   #grow(): unknown[] {
@@ -140,7 +139,7 @@ export class PodStore {
   readonly #shared = new Shared();
   readonly #owners = new Owners();
   readonly namespaces = new Set<string>();
-  readonly #buckets: Bucket[] = [];
+  readonly #buckets: Bucket[];
   #sorted: Uint32Array[] | undefined;
 
   /**
@@ -150,12 +149,17 @@ export class PodStore {
   constructor(
     private readonly nodeNames: readonly string[],
     private readonly shift = 9,
-  ) {}
+  ) {
+    const count = Math.ceil(nodeNames.length / (1 << shift));
+    this.#buckets = Array.from({ length: count }, () => new Bucket());
+  }
 
   add(node: number, p: Pod): void {
     this.#sorted = undefined;
-    const bucket = (this.#buckets[node >> this.shift] ??= new Bucket());
-    const [chunk, at] = bucket.row();
+    const bucket = this.#buckets[node >> this.shift] as Bucket;
+    const k = bucket.count++;
+    const chunk = bucket.chunk(k);
+    const at = (k % ROWS) * STRIDE;
     const ns = p.metadata.namespace ?? "default";
     const o = controllerOf(p);
     const known = o && this.#owners.of(ns, o);
@@ -181,7 +185,7 @@ export class PodStore {
     for (let b = 0; b < this.#buckets.length; b++) {
       const first = b * size;
       const nodes = Math.min(size, this.nodeNames.length - first);
-      out.push(this.#buckets[b]?.nodeOrder(first, nodes) ?? new Uint32Array(0));
+      out.push((this.#buckets[b] as Bucket).nodeOrder(first, nodes));
     }
     return (this.#sorted = out);
   }
@@ -192,10 +196,10 @@ export class PodStore {
     const seen = new Uint8Array(this.#owners.count);
     const order = this.#order();
     for (let b = 0; b < order.length; b++) {
-      const bucket = this.#buckets[b];
+      const bucket = this.#buckets[b] as Bucket;
       const rows = order[b] as Uint32Array;
       for (let i = 0; i < rows.length; i++) {
-        const known = bucket?.field(rows[i] as number, OWNER) as KnownOwner | undefined;
+        const known = bucket.field(rows[i] as number, OWNER) as KnownOwner | undefined;
         if (!known?.ref || seen[known.seq]) continue;
         seen[known.seq] = 1;
         out.push(known.ref);
@@ -210,7 +214,7 @@ export class PodStore {
     const out = new Array<PodInfo>(order.reduce((n, rows) => n + rows.length, 0));
     let at = 0;
     for (let b = 0; b < order.length; b++) {
-      const chunks = this.#buckets[b]?.chunks ?? [];
+      const chunks = (this.#buckets[b] as Bucket).chunks;
       const rows = order[b] as Uint32Array;
       for (let i = 0; i < rows.length; i++) {
         const k = rows[i] as number;
