@@ -156,50 +156,97 @@ async function readOwner(
   }
 }
 
-type Lookup = (kind: Workload["kind"], ns: string, name: string) => OwnerFacts | undefined;
+/** A Deployment above listed ReplicaSets: its facts once found, in the run's cache or its list. */
+interface Parent {
+  uid: string | undefined;
+  facts: OwnerFacts | undefined;
+}
 
 /**
- * The owners not in the run's cache, listed a kind at a time across the cluster in pages
- * (https://kubernetes.io/docs/reference/using-api/api-concepts/#retrieving-large-results-sets-in-chunks),
+ * The facts of the owners not in the run's cache, listed a kind at a time across the cluster in
+ * pages (https://kubernetes.io/docs/reference/using-api/api-concepts/#retrieving-large-results-sets-in-chunks),
  * ReplicaSets and StatefulSets first, then the Deployments named directly or above those
- * ReplicaSets. Only the facts of owners wanted are kept, page by page.
+ * ReplicaSets; each given to `found`. Only the facts of owners wanted are kept, page by page,
+ * in arrays by the owner's place in `owners`: a listed item costs one lookup by its name.
  */
-async function listOwners(
+async function listedWorkloads(
   cluster: Cluster,
   owners: readonly OwnerRef[],
   cache: OwnerCache,
-): Promise<Lookup> {
-  const found = new ByOwner<OwnerFacts>();
-  const wanted = new ByOwner<true>();
+  found: Found,
+  progress: () => void,
+): Promise<void> {
+  const facts = new Array<OwnerFacts | undefined>(owners.length);
+  const wanted = new ByOwner<number>();
   const kinds = new Set<Workload["kind"]>();
-  const want = (kind: Workload["kind"], ns: string, name: string, uid: string | undefined) => {
-    if (uid && cache.get(kind, ns, name, uid)) return;
-    wanted.set(kind, ns, name, true);
-    kinds.add(kind);
-  };
-  const list = async (kind: Workload["kind"]) => {
+  for (let i = 0; i < owners.length; i++) {
+    const o = owners[i] as OwnerRef;
+    facts[i] = o.uid ? cache.get(o.kind, o.ns, o.name, o.uid) : undefined;
+    if (facts[i]) continue;
+    wanted.set(o.kind, o.ns, o.name, i);
+    kinds.add(o.kind);
+  }
+  const list = async (kind: Workload["kind"], onItem: (ns: string, w: Workload) => void) => {
     if (!kinds.has(kind)) return;
     await eachPage(
       (cont) => cluster.listWorkloads(kind, undefined, pageOf(cont)),
       (items) => {
         for (let i = 0; i < items.length; i++) {
           const w = items[i] as Workload;
-          const ns = w.metadata.namespace ?? "default";
-          if (wanted.get(kind, ns, w.metadata.name))
-            found.set(kind, ns, w.metadata.name, factsOf(w, kind));
+          onItem(w.metadata.namespace ?? "default", w);
         }
       },
     );
   };
-  for (const o of owners) if (o.kind !== "Deployment") want(o.kind, o.ns, o.name, o.uid);
-  await Promise.all([list("ReplicaSet"), list("StatefulSet")]);
-  for (const o of owners) {
-    if (o.kind === "Deployment") want(o.kind, o.ns, o.name, o.uid);
-    const parent = found.get(o.kind, o.ns, o.name)?.deployment;
-    if (parent) want("Deployment", o.ns, parent.name, parent.uid);
+  const wantedOf = (kind: Workload["kind"]) => (ns: string, w: Workload) => {
+    const i = wanted.get(kind, ns, w.metadata.name);
+    if (i === undefined) return;
+    const uid = (owners[i] as OwnerRef).uid;
+    facts[i] = factsOf(w, kind);
+    if (uid) cache.set(kind, ns, w.metadata.name, uid, facts[i]);
+  };
+  await Promise.all([
+    list("ReplicaSet", wantedOf("ReplicaSet")),
+    list("StatefulSet", wantedOf("StatefulSet")),
+  ]);
+  const { parentOf, parents } = parentsOf(owners, facts, cache);
+  if (parents.missing) kinds.add("Deployment");
+  const direct = wantedOf("Deployment");
+  await list("Deployment", (ns, w) => {
+    direct(ns, w);
+    const p = parents.byName.get("Deployment", ns, w.metadata.name);
+    if (!p || p.facts) return;
+    p.facts = factsOf(w, "Deployment");
+    if (p.uid) cache.set("Deployment", ns, w.metadata.name, p.uid, p.facts);
+  });
+  for (let i = 0; i < owners.length; i++) {
+    progress();
+    const parent = parentOf[i];
+    found.add(owners[i] as OwnerRef, facts[i], parent ? parent.facts : facts[i]);
   }
-  await list("Deployment");
-  return (kind, ns, name) => found.get(kind, ns, name);
+}
+
+/** The Deployment above each ReplicaSet whose facts are known, each Deployment once. */
+function parentsOf(
+  owners: readonly OwnerRef[],
+  facts: readonly (OwnerFacts | undefined)[],
+  cache: OwnerCache,
+) {
+  const parentOf = new Array<Parent | undefined>(owners.length);
+  const parents = { byName: new ByOwner<Parent>(), missing: false };
+  for (let i = 0; i < owners.length; i++) {
+    const d = facts[i]?.deployment;
+    if (!d) continue;
+    const ns = (owners[i] as OwnerRef).ns;
+    let p = parents.byName.get("Deployment", ns, d.name);
+    if (!p) {
+      p = { uid: d.uid, facts: d.uid ? cache.get("Deployment", ns, d.name, d.uid) : undefined };
+      parents.byName.set("Deployment", ns, d.name, p);
+      if (!p.facts) parents.missing = true;
+    }
+    parentOf[i] = p;
+  }
+  return { parentOf, parents };
 }
 
 type Facts<R> = (kind: Workload["kind"], ns: string, name: string, uid: string | undefined) => R;
@@ -265,14 +312,7 @@ export async function readWorkloads(
   const found = new Found();
   let done = 0;
   if (listed) {
-    const lookup = await listOwners(cluster, owners, cache);
-    const facts = cached(cache, (kind, ns, name) => lookup(kind, ns, name));
-    for (const o of owners) {
-      const w = facts(o.kind, o.ns, o.name, o.uid);
-      onProgress?.(++done, owners.length);
-      const parent = w?.deployment;
-      found.add(o, w, parent ? facts("Deployment", o.ns, parent.name, parent.uid) : w);
-    }
+    await listedWorkloads(cluster, owners, cache, found, () => onProgress?.(++done, owners.length));
     return found.inOrder(owners);
   }
   // Each owner is read once per plan (a Deployment however many of its ReplicaSets have pods

@@ -95,6 +95,20 @@ describe.each(["by-node", "cluster-wide"] as const)(
         if (p.owner?.kind === "ReplicaSet") expect(p.workload).toBeUndefined();
     });
 
+    it("a Deployment that is gone leaves its ReplicaSets' pods standing for the ReplicaSet", async () => {
+      const { policy, world } = load();
+      const { ports } = recording(world, (kind) =>
+        kind === "Deployment" ? new KubeApiError(404, "NotFound", "not found") : undefined,
+      );
+      const { snapshot } = await world.run(new Planner(policy, "p.yaml", {}, path).observe(ports));
+      const owned = snapshot.pods.filter((p) => p.owner?.kind === "ReplicaSet");
+      expect(owned.length).toBeGreaterThan(0);
+      for (const p of owned)
+        expect(p.workload).toBe(`ReplicaSet/${p.namespace}/${p.owner?.name ?? ""}`);
+      const ids = new Set(owned.map((p) => p.workload));
+      expect(snapshot.workloads.filter((w) => ids.has(w.id)).length).toBe(ids.size);
+    });
+
     it("any other failure to read an owner fails the read instead of passing for no owner", async () => {
       const { policy, world } = load();
       const { ports } = recording(world, (kind) =>
