@@ -8,11 +8,15 @@ export function matchesSelector(
   labels: Record<string, string>,
 ): boolean {
   if (!selector) return false;
-  // Keys, not Object.entries: this runs for every pod a plan reads (millions on a large
-  // cluster), and entries would build a pair per label on every call.
+  // for-in, not Object.entries or Object.keys, and no empty list made when there are no
+  // expressions: this runs for every pod a plan reads (millions on a large cluster), and each
+  // would make an array on every call.
   const match = selector.matchLabels;
-  if (match) for (const k of Object.keys(match)) if (labels[k] !== match[k]) return false;
-  for (const e of selector.matchExpressions ?? []) {
+  if (match) for (const k in match) if (labels[k] !== match[k]) return false;
+  const expressions = selector.matchExpressions;
+  if (!expressions) return true;
+  for (let i = 0; i < expressions.length; i++) {
+    const e = expressions[i] as NonNullable<LabelSelector["matchExpressions"]>[number];
     const has = Object.hasOwn(labels, e.key);
     const value = labels[e.key];
     const values = e.values ?? [];
