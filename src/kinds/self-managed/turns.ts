@@ -25,8 +25,12 @@ interface Budget {
 interface Item {
   r: Replacement;
   index: number;
-  /** The budgets of its pods, with how many of its pods each holds. */
-  holds: [Budget, number][];
+  /**
+   * The budgets of its pods, and how many of its pods each holds (`counts[i]` of `held[i]`):
+   * two lists per node rather than a pair per budget, which made ~20 arrays per node planned.
+   */
+  held: Budget[];
+  counts: number[];
   placed: boolean;
 }
 
@@ -37,9 +41,13 @@ function budgetsOf(
   pdbs: PdbInfo[],
 ): { items: Item[]; budgets: Budget[] } {
   const budgets = new Map<PdbInfo, Budget>();
+  // A node holds few budgets: a list searched, not a map per node, gathered in lists reused
+  // from node to node and copied at their size (grown a push at a time, they left most of a
+  // plan's garbage).
+  const held: Budget[] = [];
+  const counts: number[] = [];
   const items = rs.map((r, index): Item => {
-    // A node holds few budgets: a list searched, not a map per node.
-    const holds: [Budget, number][] = [];
+    let n = 0;
     const pods = r.node ? (podsByNode.get(r.node) ?? []) : [];
     for (let i = 0; i < pods.length; i++) {
       const p = pods[i] as PodInfo;
@@ -55,12 +63,21 @@ function budgetsOf(
       }
       b.pods++;
       let h = 0;
-      while (h < holds.length && (holds[h] as [Budget, number])[0] !== b) h++;
-      if (h < holds.length) (holds[h] as [Budget, number])[1]++;
-      else holds.push([b, 1]);
+      while (h < n && held[h] !== b) h++;
+      if (h < n) counts[h]!++;
+      else {
+        held[n] = b;
+        counts[n++] = 1;
+      }
     }
-    const item: Item = { r, index, holds, placed: false };
-    for (const h of item.holds) h[0].items.push(item);
+    const item: Item = {
+      r,
+      index,
+      held: held.slice(0, n),
+      counts: counts.slice(0, n),
+      placed: false,
+    };
+    for (let h = 0; h < n; h++) (held[h] as Budget).items.push(item);
     return item;
   });
   return { items, budgets: [...budgets.values()] };
@@ -146,7 +163,8 @@ export function orderForTurns(
     }
     it.placed = true;
     out.push(it.r);
-    for (const h of it.holds) h[0].placed += h[1];
+    for (let h = 0; h < it.held.length; h++)
+      (it.held[h] as Budget).placed += it.counts[h] as number;
     push(b);
   }
   // Nodes whose pods no budget limits: after every budget's, in the order they came.
