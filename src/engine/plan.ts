@@ -60,6 +60,22 @@ function byNode(pods: PodInfo[]): Map<string, PodInfo[]> {
   return out;
 }
 
+/** The pods on the nodes replaced, node by node, in one list made at its size. */
+function podsOf(replacements: GroupPlan["replacements"], podsByNode: Map<string, PodInfo[]>) {
+  const runs: PodInfo[][] = [];
+  let total = 0;
+  for (const r of replacements) {
+    const run = r.node ? podsByNode.get(r.node) : undefined;
+    if (!run) continue;
+    runs.push(run);
+    total += run.length;
+  }
+  const out = new Array<PodInfo>(total);
+  let at = 0;
+  for (const run of runs) for (let i = 0; i < run.length; i++) out[at++] = run[i] as PodInfo;
+  return out;
+}
+
 function context(
   policy: Policy,
   snapshot: Snapshot,
@@ -140,7 +156,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     podsByNode: ctx.podsByNode,
     pdbs: snapshot.pdbs,
   });
-  const pods = replacements.flatMap((r) => (r.node ? (ctx.podsByNode.get(r.node) ?? []) : []));
+  const pods = podsOf(replacements, ctx.podsByNode);
   const findings =
     replacements.length > 0
       ? preflight({
