@@ -130,8 +130,8 @@ function factsOf(w: Workload, kind: Workload["kind"]): OwnerFacts {
   // Built field by field, not with conditional spreads: a list gives ~500,000 of these.
   const facts: OwnerFacts = {};
   if (w.spec.replicas !== undefined) facts.replicas = w.spec.replicas;
-  const refs = kind === "ReplicaSet" ? (w.metadata.ownerReferences ?? []) : [];
-  for (let i = 0; i < refs.length; i++) {
+  const refs = kind === "ReplicaSet" ? w.metadata.ownerReferences : undefined;
+  for (let i = 0; refs && i < refs.length; i++) {
     const r = refs[i] as { kind: string; name: string; uid?: string };
     if (r.kind !== "Deployment") continue;
     facts.deployment = r.uid ? { name: r.name, uid: r.uid } : { name: r.name };

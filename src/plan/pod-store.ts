@@ -1,11 +1,14 @@
 // The pods a plan reads, kept as they are read and placed node by node once read. Each pod's
-// fields go in a row of a chunk of rows (one set of chunks per range of nodes), not an object of
-// its own: a cluster-wide read meets the pods in list order (namespace, name), and the plan
-// walks them node by node, so each pod used to be made twice (once as read, once in node order), 6 million objects on 100,000 nodes, all of
-// them kept long enough to be copied by the garbage collector. Now the rows hold the fields, a
-// counting sort by node gives the order, and each PodInfo is made once, in that order, whole
-// (its workload included: one added later gives each pod its own out-of-object property store).
-// Parts that repeat from pod to pod (containers, tolerations, owners, labels) are kept once.
+// fields go in a row of a chunk of rows, not an object of its own: a cluster-wide read meets the
+// pods in list order (namespace, name), and the plan walks them node by node, so each pod used to
+// be made twice (once as read, once in node order), 6 million objects on 100,000 nodes, all of
+// them kept long enough to be copied by the garbage collector. Now the rows hold the fields (one
+// set of chunks per range of nodes, see Bucket), a counting sort by node gives the order, and
+// each PodInfo is made once, in that order, whole (its workload included: one added later gives
+// each pod its own out-of-object property store). Made in node order, the PodInfo of a node lie
+// together in memory, where the plan's passes over them find them (made as read, the plan took
+// twice as long). Parts that repeat from pod to pod (containers, tolerations, owners, labels)
+// are kept once.
 import { controllerOf, hasReadyCondition, type Pod, type Toleration } from "../ports/index.js";
 import { inner, Owners, type KnownOwner, type OwnerRef } from "./owners.js";
 import type { ContainerInfo, PodInfo } from "./snapshot.js";
@@ -122,7 +125,7 @@ class Bucket {
     return (this.chunks[Math.floor(k / ROWS)] as unknown[])[(k % ROWS) * STRIDE + field];
   }
 
-  /** Its rows node by node (`first`: the range's first node), each node's as read: a counting sort. */
+  /** Its rows node by node (`first`: its first node), each node's as read: a counting sort. */
   nodeOrder(first: number, nodes: number): Uint32Array {
     const start = new Uint32Array(nodes + 1);
     for (let k = 0; k < this.count; k++) start[(this.field(k, NODE) as number) - first + 1]!++;
