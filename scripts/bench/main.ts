@@ -2,27 +2,29 @@
 //  1. the sandbox: an EKS-style update of a generated 1,000-node, 30,000-pod cluster;
 //  2. plan: build, read (the sandbox's serving apart) and compute time, GC, peak memory and
 //     requests on generated clusters (BENCH_PLAN_SIZES, default 1k / 5k / 20k / 50k / 100k nodes);
+//     then the same over the wire (BENCH_WIRE_SIZES, default 20k / 100k): the sandbox served
+//     from a process of its own, read through noderoll's real adapters, as a run reads a cluster;
 //  3. roll: noderoll's self-managed engine against the exact lower bound for its budgets and
 //     EKS's own managed update, with requests per replaced node by verb and resource and the
 //     roll's time split by what it waited for (BENCH_ROLL_SIZES, default 100 / 1,000);
 //  4. rehearsal: `plan --rehearse` of a generated cluster, wall time on top of the plan
 //     (BENCH_REHEARSAL_SIZES, default 5,000 nodes).
 // Each measurement runs in a process of its own, with Node's default heap, so every size's
-// peak memory is its own and nothing leans on a raised heap limit. The plan of the sizes in
-// BENCH_PLAN_RAISED_SIZES (default 100k) is measured once more with an 8 GiB heap: in-process,
-// the sandbox's own objects (~2 GB at 100k nodes, the API server's memory in a real cluster) share
-// noderoll's heap and push its garbage collection against the default limit; the second row
-// shows noderoll's read and compute without that, as against a real API server. Each plan row
-// is the median of BENCH_PLAN_RUNS runs (default 3, each in a fresh process): on a shared 2-core
-// machine one run of the 100k plan varies by a third from the next, mostly in garbage
-// collection; the row keeps every run's noderoll figure beside the median.
+// peak memory is its own and nothing leans on a raised heap limit. In-process, the sandbox's own
+// objects (~2 GB at 100k nodes, the API server's memory in a real cluster) share noderoll's heap
+// and its garbage collection; the over-the-wire row is the one without them. The plan of the
+// sizes in BENCH_PLAN_RAISED_SIZES (default none) is measured once more in-process with an 8 GiB
+// heap. Each plan row is the median of BENCH_PLAN_RUNS runs (default 3, each in a fresh
+// process): on a shared 2-core machine one run of the 100k plan varies by a third from the next,
+// mostly in garbage collection; the row keeps every run's noderoll figure beside the median.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { benchEksUpdate } from "../../src/sandbox/world/bench.js";
 import { measurePlan, type PlanFigures } from "./plan.js";
-import { printPlans, printRehearsal, printRolls, printSandbox } from "./report.js";
+import { measurePlanWire, servePlanWorld, type WirePlanFigures } from "./plan-wire.js";
+import { printPlans, printRehearsal, printRolls, printSandbox, printWirePlans } from "./report.js";
 import { measureRehearsal, type RehearsalFigures } from "./rehearsal.js";
 import { measureRoll, type RollFigures } from "./roll.js";
 
@@ -54,23 +56,29 @@ function childWith<T>(nodeArgs: string[], args: string[]): T {
 const noderollMs = (f: PlanFigures) => f.readMs - f.sandboxServeMs + f.computeMs;
 
 /**
- * The plan of `n` nodes, BENCH_PLAN_RUNS times (default 3), each in a fresh process: the run
- * whose noderoll time is the median (the lower middle one of an even count), with every run's.
+ * BENCH_PLAN_RUNS runs (default 3) of `run`, each in a fresh process: the one whose noderoll
+ * time is the median (the lower middle one of an even count), with every run's.
  */
-function medianPlan(nodeArgs: string[], n: number): PlanFigures {
+function median<T>(
+  run: () => T,
+  ms: (f: T) => number,
+): T & { noderollMs: number; noderollMsRuns: number[] } {
   const count = Math.max(1, Number(process.env.BENCH_PLAN_RUNS ?? 3));
-  const runs = Array.from({ length: count }, () =>
-    childWith<PlanFigures>(nodeArgs, ["plan", String(n)]),
-  );
-  const sorted = [...runs].sort((a, b) => noderollMs(a) - noderollMs(b));
-  const median = sorted[Math.floor((count - 1) / 2)] as PlanFigures;
-  return { ...median, noderollMs: noderollMs(median), noderollMsRuns: runs.map(noderollMs) };
+  const runs = Array.from({ length: count }, run);
+  const sorted = [...runs].sort((a, b) => ms(a) - ms(b));
+  const middle = sorted[Math.floor((count - 1) / 2)] as T;
+  return { ...middle, noderollMs: ms(middle), noderollMsRuns: runs.map(ms) };
 }
+
+/** The in-process plan of `n` nodes (with `nodeArgs` for Node), the median of its runs. */
+const medianPlan = (nodeArgs: string[], n: number): PlanFigures =>
+  median(() => childWith<PlanFigures>(nodeArgs, ["plan", String(n)]), noderollMs);
 
 async function part(args: string[]): Promise<unknown> {
   const [name, n] = args;
   if (name === "sandbox") return benchEksUpdate(Number(n), 30);
   if (name === "plan") return measurePlan(Number(n));
+  if (name === "plan-wire") return measurePlanWire(Number(n));
   if (name === "roll") return measureRoll(Number(n));
   if (name === "rehearsal") return measureRehearsal(Number(n));
   throw new Error(`unknown bench part ${name}`);
@@ -98,9 +106,19 @@ async function main(): Promise<void> {
   for (const n of sizes("BENCH_PLAN_SIZES", [1000, 5000, 20000, 50000, 100000])) {
     plan.push(medianPlan([], n));
     printPlans(plan, plan.length === 1);
-    if (!sizes("BENCH_PLAN_RAISED_SIZES", [100000]).includes(n)) continue;
+    if (!sizes("BENCH_PLAN_RAISED_SIZES", []).includes(n)) continue;
     plan.push(medianPlan([`--max-old-space-size=${RAISED_HEAP_MIB}`], n));
     printPlans(plan, false);
+  }
+  const planOverWire: WirePlanFigures[] = [];
+  for (const n of sizes("BENCH_WIRE_SIZES", [20000, 100000])) {
+    planOverWire.push(
+      median(
+        () => child<WirePlanFigures>("plan-wire", String(n)),
+        (f) => f.noderollMs,
+      ),
+    );
+    printWirePlans(planOverWire, planOverWire.length === 1);
   }
   const roll: RollFigures[] = [];
   for (const n of sizes("BENCH_ROLL_SIZES", [100, 1000])) {
@@ -126,6 +144,7 @@ async function main(): Promise<void> {
       peakRssMiB: sandbox.peakRssMiB,
     },
     plan,
+    planOverWire,
     roll,
     rehearsal,
   };
@@ -134,5 +153,7 @@ async function main(): Promise<void> {
 }
 
 const args = process.argv.slice(2);
-if (args.length > 0) process.stdout.write(JSON.stringify(await part(args)));
+// The sandbox server of a plan over the wire: it answers its parent over IPC until told to close.
+if (args[0] === "serve-plan") await servePlanWorld(Number(args[1]), args[2] as string);
+else if (args.length > 0) process.stdout.write(JSON.stringify(await part(args)));
 else await main();

@@ -2,6 +2,7 @@
 import type { BenchFigures } from "../../src/sandbox/world/bench.js";
 import { CATEGORIES } from "./critical-path.js";
 import type { PlanFigures } from "./plan.js";
+import type { WirePlanFigures } from "./plan-wire.js";
 import type { RehearsalFigures } from "./rehearsal.js";
 import type { RollFigures } from "./roll.js";
 
@@ -19,7 +20,7 @@ export function printSandbox(f: BenchFigures): void {
 }
 
 /** Every run's noderoll figure, where the row is the median of several. */
-const runsOf = (f: PlanFigures) =>
+const runsOf = (f: { noderollMsRuns?: number[] }) =>
   f.noderollMsRuns && f.noderollMsRuns.length > 1
     ? ` (runs: ${f.noderollMsRuns.map((x) => (x / 1000).toFixed(1)).join(", ")} s)`
     : "";
@@ -39,6 +40,26 @@ export function printPlans(rows: PlanFigures[], header: boolean): void {
   const f = rows[rows.length - 1] as PlanFigures;
   console.log(
     `| ${n(f.nodes)} | ${n(f.pods)} | ${n(f.pdbs)} | ${s(f.buildMs)} | ${s(f.readMs)} (${s(f.sandboxServeMs)}) | ${s(f.computeMs)} | ${s(f.readMs - f.sandboxServeMs + f.computeMs)}${runsOf(f)} | ${s(f.gcMs.build)} / ${s(f.gcMs.read)} / ${s(f.gcMs.compute)} | ${n(f.peakRssMiB)} MiB | ${n(f.heapLimitMiB)} MiB | ${n(f.requests.kubernetes)} | ${n(f.requests.aws)} |`,
+  );
+}
+
+/** The plan-over-the-wire table so far (its header with the first row). */
+export function printWirePlans(rows: WirePlanFigures[], header: boolean): void {
+  if (header) {
+    console.log(
+      "\n### Plan over the wire: the sandbox in a process of its own, noderoll's real adapters",
+    );
+    console.log(
+      "`sandbox serve` (Kubernetes over TLS, EKS, Auto Scaling, EC2) in a child process; noderoll reads it over HTTP as it reads a real cluster and parses every response, and its heap and peak RSS are its own. server = the server's main-thread CPU time during the read (pages are asked one after another, so it does not overlap noderoll's work); noderoll = read − server + compute, its main-thread CPU time during the read beside it. Median of BENCH_PLAN_RUNS runs, Node's default heap.",
+    );
+    console.log(
+      "| nodes | pods | build world | read (server) | noderoll's read CPU | compute | noderoll read + compute | GC read / compute | peak RSS (server's) | Kubernetes requests | AWS requests |",
+    );
+    console.log("| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
+  }
+  const f = rows.at(-1) as WirePlanFigures;
+  console.log(
+    `| ${n(f.nodes)} | ${n(f.pods)} | ${s(f.buildMs)} | ${s(f.readMs)} (${s(f.serverMs)}) | ${s(f.readCpuMs)} | ${s(f.computeMs)} | ${s(f.noderollMs)}${runsOf(f)} | ${s(f.gcMs.read)} / ${s(f.gcMs.compute)} | ${n(f.peakRssMiB)} MiB (${n(f.serverPeakRssMiB)} MiB) | ${n(f.requests.kubernetes)} | ${n(f.requests.aws)} |`,
   );
 }
 
