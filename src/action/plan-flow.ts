@@ -6,7 +6,7 @@ import * as core from "@actions/core";
 import { info } from "./log.js";
 import { stickyMarker } from "../adapters/github/sticky-comment.js";
 import { observeAndPlan } from "../engine/observe.js";
-import type { Clock, Cluster } from "../ports/index.js";
+import type { Clock, Cloud, Cluster } from "../ports/index.js";
 import { REHEARSE_AUTO_MAX_NODES, rehearsePlan } from "../rehearsal/index.js";
 import { hasChanges } from "../plan/index.js";
 import {
@@ -116,7 +116,7 @@ async function reportPlan(
 /** The plan with its rehearsal, when asked for (or by default, for a pull request's small cluster). */
 async function maybeRehearse(
   ctx: RunContext,
-  ports: { cluster: Cluster; clock: Clock },
+  ports: { cloud: Cloud; cluster: Cluster; clock: Clock },
   input: Parameters<typeof rehearsePlan>[1],
   target: PlanTarget,
 ): Promise<Plan> {

@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import type { PlanOptions } from "../engine/index.js";
 import { hasChanges, type OnProgress, type Plan, type Snapshot } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
-import type { Clock, Cluster } from "../ports/index.js";
+import type { Clock, Cloud, Cluster } from "../ports/index.js";
 import {
   parseTimingFlag,
   physicsOf,
@@ -81,7 +81,7 @@ function rehearseOptions(values: {
 }
 
 async function rehearsed(
-  ports: { cluster: Cluster; clock: Clock },
+  ports: { cloud: Cloud; cluster: Cluster; clock: Clock },
   policy: Policy,
   file: string,
   planned: { plan: Plan; snapshot: Snapshot },

@@ -30,7 +30,7 @@ export function liveInstances(live: LiveGroup): InstanceInfo[] {
 /** Reasons that come from the node itself: annotations and age. */
 export function nodeReasons(
   node: NodeInfo | undefined,
-  launchTime: Date,
+  launchTime: Date | undefined,
   input: SelectInput,
 ): ReplaceReason[] {
   const reasons: ReplaceReason[] = [];
@@ -38,8 +38,9 @@ export function nodeReasons(
     if (node?.annotations[annotation] !== undefined)
       reasons.push({ kind: "annotated", annotation });
   }
+  // Without a node, the instance's launch; with neither known, no age to judge.
   const born = node?.createdAt ?? launchTime;
-  const age = input.now.getTime() - born.getTime();
+  const age = born ? input.now.getTime() - born.getTime() : 0;
   if (input.maxNodeAgeMs !== undefined && age > input.maxNodeAgeMs)
     reasons.push({ kind: "max-node-age", ageMs: age, maxMs: input.maxNodeAgeMs });
   return reasons;

@@ -12,7 +12,11 @@ export interface InstanceInfo {
   /** The launch template version it was launched from (resolved to a number). */
   launchTemplateVersion?: number;
   lifecycleState: string;
-  launchTime: Date;
+  /**
+   * From EC2, only for an instance no node has registered for yet: one that has a node is as
+   * old as its node (NodeInfo.createdAt), and a plan does not ask EC2 about it (launchTimes).
+   */
+  launchTime?: Date;
   /** Set when noderoll (or kOps) detached it to surge: it must be replaced and is drained last. */
   detachedForSurge?: boolean;
 }

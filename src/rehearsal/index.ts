@@ -4,7 +4,7 @@
 import type { PlanOptions } from "../engine/index.js";
 import { withRehearsal, type Plan, type Snapshot } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
-import type { Clock, Cluster, RollEvent } from "../ports/index.js";
+import type { Clock, Cloud, Cluster, RollEvent } from "../ports/index.js";
 import { readLiveCluster, type LiveCluster } from "./live.js";
 import { rehearse } from "./rehearse.js";
 import { parseDuration } from "../policy/index.js";
@@ -28,7 +28,7 @@ export interface RehearseOptions {
 }
 
 export async function rehearsePlan(
-  ports: { cluster: Cluster; clock: Clock },
+  ports: { cloud: Cloud; cluster: Cluster; clock: Clock },
   input: { policy: Policy; file: string; plan: Plan; snapshot: Snapshot; options: PlanOptions },
   o: RehearseOptions = {},
 ): Promise<{ plan: Plan; events: RollEvent[] }> {

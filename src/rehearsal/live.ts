@@ -4,19 +4,22 @@
 // pods. One paginated list of each — reads that grow with the cluster, not with the nodes to
 // replace, which is why a rehearsal is on by default only for clusters small enough to read
 // whole.
-import { CONCURRENCY, mapLimit } from "../plan/index.js";
+import { CONCURRENCY, launchTimes, mapLimit } from "../plan/index.js";
 import {
+  instanceIdOf,
   KubeApiError,
   listAll,
   pageOf,
   resilient,
   type Clock,
+  type Cloud,
   type Cluster,
   type Node,
   type Pod,
   type PodDisruptionBudget,
   type Workload,
 } from "../ports/index.js";
+import { RECENT_MS } from "./timings.js";
 
 export interface LiveCluster {
   /**
@@ -29,6 +32,8 @@ export interface LiveCluster {
   pdbs: PodDisruptionBudget[];
   /** Owners by "Kind/namespace/name": ReplicaSets, Deployments, StatefulSets, DaemonSets. */
   owners: Map<string, Workload>;
+  /** The launch times (by instance ID) of the recent nodes' instances, from EC2. */
+  launched: Map<string, Date>;
 }
 
 const OWNER_KINDS = new Set(["ReplicaSet", "Deployment", "StatefulSet", "DaemonSet"]);
@@ -68,16 +73,25 @@ async function owners(cluster: Cluster, pods: Pod[]): Promise<Map<string, Worklo
  * throttled or dropped list is retried, and `signal` (a cancelled run) ends the read at once.
  */
 export async function readLiveCluster(
-  ports: { cluster: Cluster; clock: Clock },
+  ports: { cloud: Cloud; cluster: Cluster; clock: Clock },
   signal?: AbortSignal,
 ): Promise<LiveCluster> {
-  const cluster = resilient(ports.cluster, ports.clock, { ...(signal && { signal }) });
+  const options = { ...(signal && { signal }) };
+  const cluster = resilient(ports.cluster, ports.clock, options);
   const [nodes, pods, pdbs] = await Promise.all([
     listAll((c) => cluster.listNodes(pageOf(c))).then((r) => r.items),
     listAll((c) => cluster.listPods(undefined, pageOf(c))).then((r) => r.items),
     listAll((c) => cluster.listPodDisruptionBudgets(undefined, pageOf(c))).then((r) => r.items),
   ]);
-  return { nodes, pods, pdbs, owners: await owners(cluster, pods) };
+  // A recent node's launch → registration is a boot the twin can time; the plan read no launch
+  // time for an instance with a node (launchTimesWithoutNode), so the rehearsal asks for these.
+  const now = ports.clock.now().getTime();
+  const recent = nodes.filter(
+    (n) => now - Date.parse(n.metadata.creationTimestamp ?? "") <= RECENT_MS,
+  );
+  const ids = recent.flatMap((n) => instanceIdOf(n) ?? []);
+  const launched = await launchTimes(resilient(ports.cloud, ports.clock, options), ids);
+  return { nodes, pods, pdbs, owners: await owners(cluster, pods), launched };
 }
 
 /** A sandbox world's physics, for a rehearsal of the sandbox itself (`--sandbox`). */

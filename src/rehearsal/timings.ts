@@ -33,7 +33,7 @@ export interface Timings {
 }
 
 /** Observations older than this say more about the past than about the next roll. */
-const RECENT_MS = 7 * 86_400_000;
+export const RECENT_MS = 7 * 86_400_000;
 /** Longer than this is not a boot but a node that sat stopped, or a clock problem. */
 const PLAUSIBLE_S = 30 * 60;
 
@@ -81,15 +81,12 @@ const transition = (cs: Condition[] | undefined, type: string) => {
 
 /** Seconds from an instance's launch to its node, and from the node to Ready, of recent nodes. */
 function observedNodes(snapshot: Snapshot, live: LiveCluster) {
-  const launched = new Map(
-    snapshot.groups.flatMap((g) => g.instances.map((i) => [i.id, i.launchTime.getTime()])),
-  );
   const now = snapshot.takenAt.getTime();
   const toNode: number[] = [];
   const toReady: number[] = [];
   for (const n of live.nodes) {
     const created = Date.parse(n.metadata.creationTimestamp ?? "");
-    const launch = launched.get(instanceIdOf(n) ?? "");
+    const launch = live.launched.get(instanceIdOf(n) ?? "")?.getTime();
     if (!Number.isFinite(created) || now - created > RECENT_MS) continue;
     if (launch !== undefined) toNode.push((created - launch) / 1000);
     const ready = transition(n.status.conditions, "Ready");

@@ -100,7 +100,7 @@ export function nodesFor(
     taints: [],
     unschedulable: false,
     ready: true,
-    createdAt: i.launchTime,
+    createdAt: i.launchTime ?? NOW,
   }));
 }
 

@@ -5,7 +5,7 @@ import {
   CONCURRENCY,
   instancesOf,
   launchTemplateRef,
-  launchTimes,
+  launchTimesWithoutNode,
   mapLimit,
   type ManagedGroupInfo,
 } from "../../plan/index.js";
@@ -27,7 +27,7 @@ function groupInfo(
     min: ng.scalingConfig.minSize,
     max: ng.scalingConfig.maxSize,
     desired: ng.scalingConfig.desiredSize,
-    instances: asg ? instancesOf(asg, times, input.now) : [],
+    instances: asg ? instancesOf(asg, times) : [],
     version: ng.version,
     releaseVersion: ng.releaseVersion,
     ...(lt && { launchTemplate: lt }),
@@ -57,9 +57,10 @@ export async function observeManaged(input: ObserveInput): Promise<ManagedGroupI
       ? await cloud.autoScaling.describeAutoScalingGroups({ AutoScalingGroupNames: asgNames })
       : [];
   const byName = new Map(asgs.map((a) => [a.AutoScalingGroupName, a]));
-  const times = await launchTimes(
+  const times = await launchTimesWithoutNode(
     cloud,
     asgs.flatMap((a) => a.Instances.map((i) => i.InstanceId)),
+    input.nodes,
   );
   const out: ManagedGroupInfo[] = [];
   for (const ng of nodegroups) {

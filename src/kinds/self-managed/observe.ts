@@ -6,7 +6,7 @@ import {
   DETACHED_LABEL,
   instancesOf,
   launchTemplateRef,
-  launchTimes,
+  launchTimesWithoutNode,
   type InstanceInfo,
   type SelfManagedGroupInfo,
 } from "../../plan/index.js";
@@ -38,7 +38,6 @@ function detachedFrom(nodes: Node[], have: Set<string>): InstanceInfo[] {
       id,
       zone: n.metadata.labels?.["topology.kubernetes.io/zone"] ?? "",
       lifecycleState: "Detached",
-      launchTime: new Date(n.metadata.creationTimestamp ?? 0),
       detachedForSurge: true,
     });
   }
@@ -54,7 +53,7 @@ async function groupInfo(
   const spec =
     asg.LaunchTemplate ?? asg.MixedInstancesPolicy?.LaunchTemplate.LaunchTemplateSpecification;
   const lt = await launchTemplateRef(input.cloud, spec);
-  const instances = instancesOf(asg, times, input.now);
+  const instances = instancesOf(asg, times);
   const have = new Set(instances.map((i) => i.id));
   return {
     kind: "self-managed",
@@ -75,9 +74,10 @@ export async function observeSelfManaged(input: ObserveInput): Promise<SelfManag
     AutoScalingGroupNames: input.names,
   });
   const byName = new Map(asgs.map((a) => [a.AutoScalingGroupName, a]));
-  const times = await launchTimes(
+  const times = await launchTimesWithoutNode(
     input.cloud,
     asgs.flatMap((a) => a.Instances.map((i) => i.InstanceId)),
+    input.nodes,
   );
   const detached = detachedByGroup(input.nodes);
   const out: SelfManagedGroupInfo[] = [];
