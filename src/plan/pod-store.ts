@@ -141,7 +141,8 @@ class Bucket {
 export class PodStore {
   readonly #shared = new Shared();
   readonly #owners = new Owners();
-  readonly namespaces = new Set<string>();
+  /** Each namespace read, by itself: one string kept for all its pods, not one per pod. */
+  readonly #namespaces = new Map<string, string>();
   readonly #buckets: Bucket[];
   #sorted: Uint32Array[] | undefined;
 
@@ -163,7 +164,7 @@ export class PodStore {
     const k = bucket.count++;
     const chunk = bucket.chunk(k);
     const at = (k % ROWS) * STRIDE;
-    const ns = p.metadata.namespace ?? "default";
+    const ns = this.#namespace(p.metadata.namespace ?? "default");
     const o = controllerOf(p);
     const known = o && this.#owners.of(ns, o);
     chunk[at + NS] = ns;
@@ -177,7 +178,23 @@ export class PodStore {
     chunk[at + GRACE] = p.spec.terminationGracePeriodSeconds ?? 30;
     chunk[at + CONTAINERS] = this.#shared.containers(p);
     chunk[at + MIRROR] = p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined;
-    this.namespaces.add(ns);
+  }
+
+  /**
+   * The namespace's one string. A string parsed from an API response is a new one in every pod
+   * (V8 shares only short ones); 3 million copies of a few dozen names weigh ~90 MB, and the
+   * collector marks each of them again every cycle.
+   */
+  #namespace(ns: string): string {
+    const known = this.#namespaces.get(ns);
+    if (known !== undefined) return known;
+    this.#namespaces.set(ns, ns);
+    return ns;
+  }
+
+  /** The namespaces of the pods read. */
+  get namespaces(): ReadonlySet<string> {
+    return new Set(this.#namespaces.keys());
   }
 
   /** Each range's rows node by node, once all are read. */

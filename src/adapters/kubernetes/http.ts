@@ -8,6 +8,7 @@
 // 429 with Retry-After is honoured in one place. Closing the client (or aborting the signal it
 // was built with) ends every request and watch still open. Answers are the API's own JSON,
 // which is exactly the shape of the Cluster port's types.
+import { parseBody } from "./list-body.js";
 import {
   Agent as HttpAgent,
   request as httpRequest,
@@ -169,7 +170,7 @@ export class KubeHttp {
   /** A request and its whole answer within REQUEST_MS. */
   private async exchange(
     call: KubeCall,
-  ): Promise<{ status: number; text: string; retryAfter?: string }> {
+  ): Promise<{ status: number; body: Buffer; retryAfter?: string }> {
     const ms = this.options.requestTimeoutMs ?? REQUEST_MS;
     const deadline = new AbortController();
     const timer = setTimeout(
@@ -188,7 +189,7 @@ export class KubeHttp {
       const retryAfter = res.headers["retry-after"];
       return {
         status: res.statusCode ?? 0,
-        text: Buffer.concat(chunks).toString("utf8"),
+        body: Buffer.concat(chunks),
         ...(retryAfter !== undefined && { retryAfter: String(retryAfter) }),
       };
     } finally {
@@ -199,9 +200,9 @@ export class KubeHttp {
   async json<T>(call: KubeCall, isEviction = false): Promise<T> {
     return withKubeRetry(
       async () => {
-        const { status, text, retryAfter } = await this.exchange(call);
-        if (status >= 200 && status < 300) return (text ? JSON.parse(text) : {}) as T;
-        throw kubeError(status, text, retryAfter);
+        const { status, body, retryAfter } = await this.exchange(call);
+        if (status >= 200 && status < 300) return parseBody(body) as T;
+        throw kubeError(status, body.toString("utf8"), retryAfter);
       },
       this.options.retry,
       isEviction,
