@@ -40,6 +40,8 @@ export interface WirePlanFigures {
   readCpuMs: number;
   /** Planning: noderoll's compute alone. */
   computeMs: number;
+  /** CPU time of every thread (V8's collector's helpers too), during the read: noderoll's, the server's. */
+  readProcessCpuMs: { noderoll: number; server: number };
   /** readMs − serverMs + computeMs. */
   noderollMs: number;
   /** The same, of every run made of this size, in the order they ran (where several were). */
@@ -55,6 +57,7 @@ export interface WirePlanFigures {
 
 interface ServerUsage {
   cpuMs: number;
+  processCpuMs: number;
   peakRssMiB: number;
   calls: [string, number][];
 }
@@ -75,6 +78,11 @@ const threadCpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
+const processCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 /** The server's side, in its own process: build the world, serve it, answer for its usage. */
 export async function servePlanWorld(nodes: number, kubeconfigPath: string): Promise<void> {
   const t = performance.now();
@@ -88,6 +96,7 @@ export async function servePlanWorld(nodes: number, kubeconfigPath: string): Pro
       send({
         usage: {
           cpuMs: threadCpuMs(),
+          processCpuMs: processCpuMs(),
           peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
           calls: [...world.calls],
         },
@@ -127,6 +136,7 @@ export async function measurePlanWire(nodes: number): Promise<WirePlanFigures> {
   const kubeconfig = join(dir, "kubeconfig");
   const child = fork(process.argv[1] as string, ["serve-plan", String(nodes), kubeconfig], {
     stdio: ["ignore", "ignore", "inherit", "ipc"],
+    execArgv: [],
   });
   try {
     const ready = await next(child, "ready");
@@ -166,15 +176,17 @@ async function planOverWire(
     cluster: resilient(live.cluster, live.clock),
     clock: live.clock,
   };
-  const spans = { read: 0, compute: 0, readCpu: 0 };
+  const spans = { read: 0, compute: 0, readCpu: 0, readProcessCpu: 0 };
   const windows: { kind: "read" | "compute"; from: number; to: number }[] = [];
   const phase = async <T>(kind: "read" | "compute", f: () => T | Promise<T>): Promise<T> => {
     const from = performance.now();
     const cpu = threadCpuMs();
+    const all = processCpuMs();
     const out = await f();
     const to = performance.now();
     spans[kind] += to - from;
     if (kind === "read") spans.readCpu += threadCpuMs() - cpu;
+    if (kind === "read") spans.readProcessCpu += processCpuMs() - all;
     windows.push({ kind, from, to });
     return out;
   };
@@ -209,6 +221,10 @@ async function planOverWire(
     serverMs: Math.round(serverMs),
     readCpuMs: Math.round(spans.readCpu),
     computeMs: Math.round(spans.compute),
+    readProcessCpuMs: {
+      noderoll: Math.round(spans.readProcessCpu),
+      server: Math.round(after.processCpuMs - before.processCpuMs),
+    },
     noderollMs: Math.round(spans.read - serverMs + spans.compute),
     gcMs: { read: gcIn("read"), compute: gcIn("compute") },
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
