@@ -4,7 +4,14 @@
 // a time, in pages, when it reads a large share of the cluster (src/plan/read.ts decides which):
 // then an owner missing from the list is gone, as a 404 would say. Either way each owner is read
 // once per plan, and once per run when its UID is known.
-import { eachPage, KubeApiError, pageOf, type Cluster, type Workload } from "../ports/index.js";
+import {
+  eachPage,
+  KubeApiError,
+  pageOf,
+  type Cluster,
+  type Toleration,
+  type Workload,
+} from "../ports/index.js";
 import { CONCURRENCY, mapLimit } from "./limit.js";
 import type { WorkloadInfo } from "./snapshot.js";
 
@@ -27,14 +34,15 @@ export interface OwnerRef {
 const LOOKED_UP = new Set(["ReplicaSet", "StatefulSet", "Deployment"]);
 
 /**
- * A pod's controller as the plan keeps it: one `owner` object for all its pods, the labels its
- * last pod had (a ReplicaSet's pods share their template's, so equal labels are kept once;
- * src/plan/pod-store.ts), and the OwnerRef to look up when it is a ReplicaSet (for its Deployment),
- * a StatefulSet or a Deployment.
+ * A pod's controller as the plan keeps it: one `owner` object for all its pods, the labels and
+ * tolerations its last pod had (a controller's pods share their template's, so equal ones are
+ * kept once; src/plan/pod-store.ts), and the OwnerRef to look up when it is a ReplicaSet (for its
+ * Deployment), a StatefulSet or a Deployment.
  */
 export interface KnownOwner {
   owner: { kind: string; name: string };
   labels: Record<string, string> | undefined;
+  tolerations?: Toleration[];
   ref?: OwnerRef;
   /** Its place among the owners kept (0, 1, …): a mark in an array, not a set of owners. */
   seq: number;

@@ -67,10 +67,26 @@ class Shared {
     return keepFirst(this.#containers, key, list);
   }
 
-  tolerations(list: Toleration[] | undefined): Toleration[] {
+  /** The pod's tolerations: its owner's last pod's when equal (no key string made), kept once. */
+  tolerations(list: Toleration[] | undefined, known: KnownOwner | undefined): Toleration[] {
     if (!list || list.length === 0) return NO_TOLERATIONS;
-    return keepFirst(this.#tolerations, JSON.stringify(list), list);
+    if (known?.tolerations && sameTolerations(known.tolerations, list)) return known.tolerations;
+    const kept = keepFirst(this.#tolerations, JSON.stringify(list), list);
+    if (known) known.tolerations = kept;
+    return kept;
   }
+}
+
+/** The same tolerations, field by field, in the same order. */
+function sameTolerations(a: readonly Toleration[], b: readonly Toleration[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Toleration;
+    const y = b[i] as Toleration;
+    if (x.key !== y.key || x.operator !== y.operator || x.value !== y.value) return false;
+    if (x.effect !== y.effect || x.tolerationSeconds !== y.tolerationSeconds) return false;
+  }
+  return true;
 }
 
 /** The same keys and values (no array of keys made: this runs for every pod read). */
@@ -174,7 +190,7 @@ export class PodStore {
     chunk[at + OWNER] = known;
     chunk[at + PHASE] = p.status.phase;
     chunk[at + READY] = hasReadyCondition(p.status.conditions);
-    chunk[at + TOLERATIONS] = this.#shared.tolerations(p.spec.tolerations);
+    chunk[at + TOLERATIONS] = this.#shared.tolerations(p.spec.tolerations, known);
     chunk[at + GRACE] = p.spec.terminationGracePeriodSeconds ?? 30;
     chunk[at + CONTAINERS] = this.#shared.containers(p);
     chunk[at + MIRROR] = p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined;

@@ -82,6 +82,35 @@ describe("the pod store", () => {
     );
   });
 
+  it("keeps equal tolerations once, and a pod's own where they differ from its owner's last pod's", () => {
+    const store = new PodStore(NODES);
+    const tolerating = (i: number, tolerations: Pod["spec"]["tolerations"]) => {
+      const p = pod(i, "node-a");
+      p.spec.tolerations = tolerations;
+      return p;
+    };
+    const gpu = { key: "gpu", operator: "Exists", effect: "NoSchedule" } as const;
+    const spot = { key: "spot", operator: "Equal", value: "yes", effect: "NoExecute" } as const;
+    const later = { ...spot, tolerationSeconds: 30 };
+    // Same owner (i % 5 === 0) for all: equal lists, then ones that differ in one field each.
+    const read = [
+      tolerating(0, [{ ...gpu }, { ...spot }]),
+      tolerating(5, [{ ...gpu }, { ...spot }]),
+      tolerating(10, [{ ...gpu }, { ...later }]),
+      tolerating(15, [{ ...spot }, { ...gpu }]),
+      tolerating(20, [{ ...gpu }]),
+      tolerating(25, [{ ...gpu }, { ...spot }]),
+      tolerating(30, [{ ...gpu, key: "tpu" }, { ...spot }]),
+    ];
+    for (const p of read) store.add(0, p);
+    const placed = store.placed();
+    expect(placed.map((p) => p.tolerations)).toEqual(read.map((p) => p.spec.tolerations));
+    const [a, b, c, d, e, f, g] = placed.map((p) => p.tolerations);
+    expect(b).toBe(a);
+    expect(f).toBe(a);
+    for (const other of [c, d, e, g]) expect(other).not.toBe(a);
+  });
+
   it("gives every shape of pod its fields in the snapshot's order", () => {
     const store = new PodStore(NODES);
     const bare = pod(1, "node-a");
