@@ -50,16 +50,16 @@ export function printWirePlans(rows: WirePlanFigures[], header: boolean): void {
       "\n### Plan over the wire: the sandbox in a process of its own, noderoll's real adapters",
     );
     console.log(
-      "`sandbox serve` (Kubernetes over TLS, EKS, Auto Scaling, EC2) in a child process; noderoll reads it over HTTP as it reads a real cluster and parses every response, and its heap and peak RSS are its own. server = the server's main-thread CPU time during the read (pages are asked one after another, so it does not overlap noderoll's work); noderoll = read − server + compute, its main-thread CPU time during the read beside it. Median of BENCH_PLAN_RUNS runs, Node's default heap.",
+      "`sandbox serve` (Kubernetes over TLS, EKS, Auto Scaling, EC2) in a child process; noderoll reads it over HTTP as it reads a real cluster and parses every response, and its heap and peak RSS are its own. server = the server's main-thread CPU time during the read; noderoll's read = its main thread's CPU time during the read (receiving, parsing, building the snapshot, GC pauses; the rest of the read's wall time is waiting on the server, which shares the machine's two cores); noderoll = its read + compute. Every thread's CPU time of both processes during the read in the last column (V8's collector threads). Median of BENCH_PLAN_RUNS runs, Node's default heap.",
     );
     console.log(
-      "| nodes | pods | build world | read (server) | noderoll's read CPU | compute | noderoll read + compute | GC read / compute | peak RSS (server's) | Kubernetes requests | AWS requests |",
+      "| nodes | pods | build world | read wall (server) | noderoll's read | compute | noderoll read + compute | GC read / compute | peak RSS (server's) | Kubernetes requests | AWS requests | CPU, all threads: noderoll / server |",
     );
-    console.log("| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
+    console.log("| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
   }
   const f = rows.at(-1) as WirePlanFigures;
   console.log(
-    `| ${n(f.nodes)} | ${n(f.pods)} | ${s(f.buildMs)} | ${s(f.readMs)} (${s(f.serverMs)}) | ${s(f.readCpuMs)} | ${s(f.computeMs)} | ${s(f.noderollMs)}${runsOf(f)} | ${s(f.gcMs.read)} / ${s(f.gcMs.compute)} | ${n(f.peakRssMiB)} MiB (${n(f.serverPeakRssMiB)} MiB) | ${n(f.requests.kubernetes)} | ${n(f.requests.aws)} |`,
+    `| ${n(f.nodes)} | ${n(f.pods)} | ${s(f.buildMs)} | ${s(f.readMs)} (${s(f.serverMs)}) | ${s(f.readCpuMs)} | ${s(f.computeMs)} | ${s(f.noderollMs)}${runsOf(f)} | ${s(f.gcMs.read)} / ${s(f.gcMs.compute)} | ${n(f.peakRssMiB)} MiB (${n(f.serverPeakRssMiB)} MiB) | ${n(f.requests.kubernetes)} | ${n(f.requests.aws)} | ${s(f.readProcessCpuMs.noderoll)} / ${s(f.readProcessCpuMs.server)} |`,
   );
 }
 
