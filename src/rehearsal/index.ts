@@ -32,7 +32,8 @@ export async function rehearsePlan(
   input: { policy: Policy; file: string; plan: Plan; snapshot: Snapshot; options: PlanOptions },
   o: RehearseOptions = {},
 ): Promise<{ plan: Plan; events: RollEvent[] }> {
-  const read = o.live ?? (await readLiveCluster(ports, o.signal));
+  const instances = new Set(input.snapshot.groups.flatMap((g) => g.instances.map((i) => i.id)));
+  const read = o.live ?? (await readLiveCluster(ports, o.signal, instances));
   const live = { ...read, ...(o.physics && { physics: o.physics }) };
   const timings = {
     ...givenTimings(input.policy.rehearsal?.timings),

@@ -6,6 +6,7 @@
 // whole.
 import { CONCURRENCY, launchTimes, mapLimit } from "../plan/index.js";
 import {
+  AwsApiError,
   instanceIdOf,
   KubeApiError,
   listAll,
@@ -71,10 +72,13 @@ async function owners(cluster: Cluster, pods: Pod[]): Promise<Map<string, Worklo
 /**
  * Read through the same retries and deadlines as the plan's own reads (ports/resilient.ts): a
  * throttled or dropped list is retried, and `signal` (a cancelled run) ends the read at once.
+ * `instances`: the planned groups' instances (the snapshot's), whose recent nodes' launch times
+ * are read to time their boots; none without.
  */
 export async function readLiveCluster(
   ports: { cloud: Cloud; cluster: Cluster; clock: Clock },
   signal?: AbortSignal,
+  instances: ReadonlySet<string> = new Set(),
 ): Promise<LiveCluster> {
   const options = { ...(signal && { signal }) };
   const cluster = resilient(ports.cluster, ports.clock, options);
@@ -83,15 +87,33 @@ export async function readLiveCluster(
     listAll((c) => cluster.listPods(undefined, pageOf(c))).then((r) => r.items),
     listAll((c) => cluster.listPodDisruptionBudgets(undefined, pageOf(c))).then((r) => r.items),
   ]);
-  // A recent node's launch → registration is a boot the twin can time; the plan read no launch
-  // time for an instance with a node (launchTimesWithoutNode), so the rehearsal asks for these.
-  const now = ports.clock.now().getTime();
-  const recent = nodes.filter(
-    (n) => now - Date.parse(n.metadata.creationTimestamp ?? "") <= RECENT_MS,
-  );
-  const ids = recent.flatMap((n) => instanceIdOf(n) ?? []);
-  const launched = await launchTimes(resilient(ports.cloud, ports.clock, options), ids);
+  const cloud = resilient(ports.cloud, ports.clock, options);
+  const launched = await recentLaunches(cloud, nodes, instances, ports.clock.now().getTime());
   return { nodes, pods, pdbs, owners: await owners(cluster, pods), launched };
+}
+
+/**
+ * The launch times of the recent nodes' instances among `instances`: a recent node's launch →
+ * registration is a boot the twin can time, and the plan read no launch time for an instance with
+ * a node (launchTimesWithoutNode). Only instances the Auto Scaling groups listed: EC2 refuses a
+ * whole DescribeInstances for one ID it no longer knows (a Node left behind by an instance
+ * terminated over an hour ago), and one that went since the groups were read leaves the boots
+ * untimed (the defaults stand) rather than failing the rehearsal.
+ */
+async function recentLaunches(
+  cloud: Cloud,
+  nodes: Node[],
+  instances: ReadonlySet<string>,
+  now: number,
+): Promise<Map<string, Date>> {
+  const ids = nodes
+    .filter((n) => now - Date.parse(n.metadata.creationTimestamp ?? "") <= RECENT_MS)
+    .flatMap((n) => instanceIdOf(n) ?? [])
+    .filter((id) => instances.has(id));
+  return launchTimes(cloud, ids).catch((e: unknown) => {
+    if (e instanceof AwsApiError && e.code.startsWith("InvalidInstanceID")) return new Map();
+    throw e;
+  });
 }
 
 /** A sandbox world's physics, for a rehearsal of the sandbox itself (`--sandbox`). */

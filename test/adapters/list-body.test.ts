@@ -105,6 +105,18 @@ describe("a list's body parsed item by item", () => {
     expect(parseBody(pretty)).toEqual(list(1, 3));
   });
 
+  it("does not take a key that ends in an escaped quote and items for the list's items", () => {
+    const pad = "x".repeat(70_000);
+    for (const text of [
+      `{"kind":"List","pad":"${pad}","\\"items":[{"a":1},{"a":2}]}`,
+      `{"items":[],"pad":"${pad}","x\\"items":[{"a":1},{"a":2}]}`,
+    ]) {
+      const page = Buffer.from(text);
+      expect(parseListItems(page)).toBeUndefined();
+      expect(parseBody(page)).toEqual(JSON.parse(text));
+    }
+  });
+
   it("splits items at any size, trailing whitespace included, and keeps multi-byte text", () => {
     const items = Array.from({ length: 40 }, (_, i) => ({
       metadata: { name: `pod-${i}`, labels: { text: TRICKY[i % TRICKY.length] } },

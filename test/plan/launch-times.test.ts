@@ -7,6 +7,7 @@ import { Planner } from "../../src/engine/index.js";
 import { loadPolicy } from "../../src/policy/index.js";
 import { readLiveCluster } from "../../src/rehearsal/live.js";
 import { REHEARSAL_TIMINGS, twinTimings } from "../../src/rehearsal/timings.js";
+import { AwsApiError } from "../../src/ports/index.js";
 import { World } from "../../src/sandbox/world/world.js";
 
 const loaded = loadPolicy(readFileSync("policies/demo.yaml", "utf8"), "demo.yaml");
@@ -66,7 +67,8 @@ describe("launch times", () => {
     const fresh = await scaleUpWorkers(world);
     expect(await world.until(() => registered(world, fresh.id))).toBe(true);
     const { snapshot } = await observed(world);
-    const live = await world.run(readLiveCluster(world));
+    const instances = new Set(snapshot.groups.flatMap((g) => g.instances.map((i) => i.id)));
+    const live = await world.run(readLiveCluster(world, undefined, instances));
     const node = world.nodes("workers").find((n) => n.instanceId === fresh.id)!;
     expect(live.launched.get(fresh.id)?.getTime()).toBe(fresh.launchTime);
     // Every other node of the demo registered at its instance's launch (the scenario's start):
@@ -80,5 +82,42 @@ describe("launch times", () => {
       (node.createdAt - fresh.launchTime) / 1000 - REHEARSAL_TIMINGS.register,
       2,
     );
+  });
+
+  it("of a rehearsal: only of the planned groups' instances, and none when EC2 no longer knows one", async () => {
+    const world = World.demo();
+    const fresh = await scaleUpWorkers(world);
+    await world.until(() => registered(world, fresh.id));
+    const { snapshot } = await observed(world);
+    // Not among the planned groups' instances: not asked about.
+    const before = describes(world);
+    const none = await world.run(readLiveCluster(world, undefined, new Set()));
+    expect(describes(world)).toBe(before);
+    expect(none.launched.size).toBe(0);
+    // EC2 refuses the call (an instance gone since the groups were read): boots are not timed,
+    // and the rehearsal's read goes on.
+    const gone = {
+      ...world,
+      cloud: {
+        ...world.cloud,
+        ec2: {
+          ...world.cloud.ec2,
+          describeInstances: () =>
+            Promise.reject(
+              new AwsApiError(
+                "InvalidInstanceID.NotFound",
+                `The instance ID '${fresh.id}' does not exist`,
+              ),
+            ),
+        },
+      },
+      cluster: world.cluster,
+      clock: world.clock,
+    };
+    const instances = new Set(snapshot.groups.flatMap((g) => g.instances.map((i) => i.id)));
+    const live = await world.run(readLiveCluster(gone, undefined, instances));
+    expect(live.launched.size).toBe(0);
+    expect(live.nodes.length).toBeGreaterThan(0);
+    expect(twinTimings(snapshot, live).sources.boot).toBe("default");
   });
 });

@@ -12,13 +12,16 @@
 // key the first item starts with (`{"metadata":` as the API server writes items). That sequence
 // is always structural (a quote inside a string is escaped), but it could open an object nested
 // deeper in an item; then a piece is not a whole JSON value, JSON.parse throws on it, and the page
-// is parsed whole instead. So a page parsed in pieces equals the page parsed whole, or is parsed
-// whole.
+// is parsed whole instead. The key "items" is found the same way, its quote checked to follow "{",
+// "," or a space (not an escape, as in a key "x\"items"), and the list around it must parse with
+// the items left out. So a page parsed in pieces equals the page parsed whole, or is parsed whole.
 
 /** Below this a list is parsed whole: V8 keeps such a text's objects young anyway. */
 const SPLIT_FROM = 64 * 1024;
 const ITEMS = Buffer.from('"items":[{"');
 const QUOTE = 0x22;
+/** What may come before a key's opening quote: "{", "," or whitespace (not "\\": an escape). */
+const BEFORE_KEY = new Set([0x7b, 0x2c, 0x20, 0x0a, 0x0d, 0x09]);
 const CLOSE = Buffer.from("]}");
 
 export function parseBody(body: Buffer): unknown {
@@ -36,13 +39,19 @@ export function parseListItems(body: Buffer): { items: unknown[] } | undefined {
   // Items last (as the API server writes a list): the array closes at the body's end.
   let end = body.length;
   while (end > 0 && isSpace(body[end - 1] as number)) end--;
-  if (at < 0 || body.indexOf(CLOSE, end - 2) !== end - 2) return undefined;
+  if (at <= 0 || body.indexOf(CLOSE, end - 2) !== end - 2) return undefined;
+  // The quote must open the key "items", not be an escaped one inside a longer key ("x\"items").
+  if (!BEFORE_KEY.has(body[at - 1] as number)) return undefined;
   const first = at + ITEMS.length - 2;
   const keyEnd = body.indexOf(QUOTE, first + 2);
   if (keyEnd < 0) return undefined;
   const separator = Buffer.concat([Buffer.from("},"), body.subarray(first, keyEnd + 2)]);
   const items: unknown[] = [];
   try {
+    // The list around its items first: a body that is not a list fails before any item is parsed.
+    const list = JSON.parse(
+      `${body.toString("utf8", 0, first)}]${body.toString("utf8", end - 1, end)}`,
+    ) as { items: unknown[] };
     let from = first;
     for (;;) {
       const next = body.indexOf(separator, from);
@@ -51,9 +60,6 @@ export function parseListItems(body: Buffer): { items: unknown[] } | undefined {
       from = next + 2;
     }
     items.push(JSON.parse(body.toString("utf8", from, end - 2)));
-    const list = JSON.parse(
-      `${body.toString("utf8", 0, first)}]${body.toString("utf8", end - 1, end)}`,
-    ) as { items: unknown[] };
     list.items = items;
     return list;
   } catch {
