@@ -20,7 +20,7 @@ import {
   type PodDisruptionBudget,
   type Workload,
 } from "../ports/index.js";
-import { RECENT_MS } from "./timings.js";
+import { isRecentNode } from "./timings.js";
 
 export interface LiveCluster {
   /**
@@ -107,7 +107,7 @@ async function recentLaunches(
   now: number,
 ): Promise<Map<string, Date>> {
   const ids = nodes
-    .filter((n) => now - Date.parse(n.metadata.creationTimestamp ?? "") <= RECENT_MS)
+    .filter((n) => isRecentNode(n, now))
     .flatMap((n) => instanceIdOf(n) ?? [])
     .filter((id) => instances.has(id));
   return launchTimes(cloud, ids).catch((e: unknown) => {

@@ -5,7 +5,7 @@
 // Ready) is taken from observation, as the median of what it shows.
 import type { Snapshot } from "../plan/index.js";
 import { parseDuration } from "../policy/index.js";
-import { hasReadyCondition, instanceIdOf, type Condition } from "../ports/index.js";
+import { hasReadyCondition, instanceIdOf, type Condition, type Node } from "../ports/index.js";
 import type { LiveCluster } from "./live.js";
 
 /** Seconds. boot + register is an instance's launch to its node object; nodeReady, to Ready. */
@@ -33,7 +33,7 @@ export interface Timings {
 }
 
 /** Observations older than this say more about the past than about the next roll. */
-export const RECENT_MS = 7 * 86_400_000;
+const RECENT_MS = 7 * 86_400_000;
 /** Longer than this is not a boot but a node that sat stopped, or a clock problem. */
 const PLAUSIBLE_S = 30 * 60;
 
@@ -79,15 +79,21 @@ const transition = (cs: Condition[] | undefined, type: string) => {
   return t ? Date.parse(t) : undefined;
 };
 
+/** A node registered within RECENT_MS of `now`: one whose boot says something about the next roll. */
+export function isRecentNode(n: Node, now: number): boolean {
+  const created = Date.parse(n.metadata.creationTimestamp ?? "");
+  return Number.isFinite(created) && now - created <= RECENT_MS;
+}
+
 /** Seconds from an instance's launch to its node, and from the node to Ready, of recent nodes. */
 function observedNodes(snapshot: Snapshot, live: LiveCluster) {
   const now = snapshot.takenAt.getTime();
   const toNode: number[] = [];
   const toReady: number[] = [];
   for (const n of live.nodes) {
+    if (!isRecentNode(n, now)) continue;
     const created = Date.parse(n.metadata.creationTimestamp ?? "");
     const launch = live.launched.get(instanceIdOf(n) ?? "")?.getTime();
-    if (!Number.isFinite(created) || now - created > RECENT_MS) continue;
     if (launch !== undefined) toNode.push((created - launch) / 1000);
     const ready = transition(n.status.conditions, "Ready");
     if (ready !== undefined && hasReadyCondition(n.status.conditions))
