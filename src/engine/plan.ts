@@ -60,20 +60,14 @@ function byNode(pods: PodInfo[]): Map<string, PodInfo[]> {
   return out;
 }
 
-/** The pods on the nodes replaced, node by node, in one list made at its size. */
+/** The pods on the nodes replaced, a list per node (the lists `podsByNode` holds, not copies). */
 function podsOf(replacements: GroupPlan["replacements"], podsByNode: Map<string, PodInfo[]>) {
   const runs: PodInfo[][] = [];
-  let total = 0;
   for (const r of replacements) {
     const run = r.node ? podsByNode.get(r.node) : undefined;
-    if (!run) continue;
-    runs.push(run);
-    total += run.length;
+    if (run) runs.push(run);
   }
-  const out = new Array<PodInfo>(total);
-  let at = 0;
-  for (const run of runs) for (let i = 0; i < run.length; i++) out[at++] = run[i] as PodInfo;
-  return out;
+  return runs;
 }
 
 function context(
@@ -156,12 +150,11 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     podsByNode: ctx.podsByNode,
     pdbs: snapshot.pdbs,
   });
-  const pods = podsOf(replacements, ctx.podsByNode);
   const findings =
     replacements.length > 0
       ? preflight({
           group: live,
-          pods,
+          nodes: podsOf(replacements, ctx.podsByNode),
           snapshot,
           force: roll.force,
           surge: schedule.surge,

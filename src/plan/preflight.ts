@@ -10,7 +10,8 @@ import type { Finding, FindingCode } from "./types.js";
 
 export interface PreflightInput {
   group: LiveGroup;
-  pods: PodInfo[];
+  /** The pods of each node to replace, a list per node (as `podsByNode` holds them). */
+  nodes: readonly (readonly PodInfo[])[];
   snapshot: Snapshot;
   force: boolean;
   surge: number;
@@ -60,11 +61,36 @@ function list(items: string[]): string {
   return items.length > MAX_LISTED ? `${shown} and ${items.length - MAX_LISTED} more` : shown;
 }
 
-function movable(pods: PodInfo[]): PodInfo[] {
-  return pods.filter(
-    (p) =>
-      p.owner?.kind !== "DaemonSet" && !p.mirror && p.phase !== "Succeeded" && p.phase !== "Failed",
+function isMovable(p: PodInfo): boolean {
+  return (
+    p.owner?.kind !== "DaemonSet" && !p.mirror && p.phase !== "Succeeded" && p.phase !== "Failed"
   );
+}
+
+/**
+ * The movable pods of the nodes replaced, in node order, each with the budgets that select it:
+ * two lists made at the most they can hold and cut to size (no list grown a push at a time).
+ */
+function movable(
+  nodes: readonly (readonly PodInfo[])[],
+  pdbs: PdbInfo[],
+): { pods: PodInfo[]; budgets: PdbInfo[][] } {
+  let total = 0;
+  for (const run of nodes) total += run.length;
+  const pods = new Array<PodInfo>(total);
+  const budgets = new Array<PdbInfo[]>(total);
+  let n = 0;
+  for (const run of nodes) {
+    const selected = budgetsOnNode(pdbs, run);
+    for (let i = 0; i < run.length; i++) {
+      if (!isMovable(run[i] as PodInfo)) continue;
+      pods[n] = run[i] as PodInfo;
+      budgets[n++] = selected[i] as PdbInfo[];
+    }
+  }
+  pods.length = n;
+  budgets.length = n;
+  return { pods, budgets };
 }
 
 /** A PDB that cannot allow a disruption whatever happens (not only right now). */
@@ -121,6 +147,23 @@ class PdbIndex {
    */
   private readonly answers = new Map<string, WeakMap<Record<string, string>, PdbInfo[]>>();
 
+  /** Each node's pods' budgets, by the node's list of pods (see `onNode`). */
+  private readonly nodes = new WeakMap<readonly PodInfo[], PdbInfo[][]>();
+
+  /**
+   * The budgets of each pod of one node's list, in its order, asked once per plan: preflight's
+   * findings and the turns' order both read them, and each lookup above misses the processor's
+   * cache (~0.7 µs a pod, 2 s a pass over 3 million pods), where this is one lookup per node.
+   */
+  onNode(pods: readonly PodInfo[]): PdbInfo[][] {
+    let out = this.nodes.get(pods);
+    if (out) return out;
+    out = new Array<PdbInfo[]>(pods.length);
+    for (let i = 0; i < pods.length; i++) out[i] = this.selecting(pods[i] as PodInfo);
+    this.nodes.set(pods, out);
+    return out;
+  }
+
   selecting(pod: PodInfo): PdbInfo[] {
     let known = this.answers.get(pod.namespace);
     if (!known) this.answers.set(pod.namespace, (known = new WeakMap()));
@@ -176,9 +219,12 @@ function pdbIndexOf(pdbs: PdbInfo[]): PdbIndex {
   return index;
 }
 
-/** The budgets of the snapshot that select a pod (the index built once per snapshot). */
-export function budgetsOfPod(pdbs: PdbInfo[], pod: PodInfo): PdbInfo[] {
-  return pdbIndexOf(pdbs).selecting(pod);
+/**
+ * The budgets of the snapshot that select each pod of one node's list, in its order (the index
+ * built once per snapshot, each list's answer kept with it: the same list asked again is free).
+ */
+export function budgetsOnNode(pdbs: PdbInfo[], pods: readonly PodInfo[]): PdbInfo[][] {
+  return pdbIndexOf(pdbs).onNode(pods);
 }
 
 function replicasOf(workloads: Snapshot["workloads"]): Map<string, number> {
@@ -188,15 +234,15 @@ function replicasOf(workloads: Snapshot["workloads"]): Map<string, number> {
   return table;
 }
 
-function pdbFindings(pods: PodInfo[], pdbs: PdbInfo[], force: boolean): Finding[] {
+/** `budgets[i]`: the budgets that select `pods[i]`. */
+function pdbFindings(pods: PodInfo[], budgets: PdbInfo[][], force: boolean): Finding[] {
   const out: Finding[] = [];
   const blocking = new Map<PdbInfo, string[]>();
   const closed = new Map<PdbInfo, string[]>();
   const multiple: string[] = [];
-  const index = pdbIndexOf(pdbs);
   for (let i = 0; i < pods.length; i++) {
     const pod = pods[i] as PodInfo;
-    const selecting = index.selecting(pod);
+    const selecting = budgets[i] as PdbInfo[];
     if (selecting.length > 1) multiple.push(`${podId(pod)} (${selecting.map(pdbId).join(", ")})`);
     for (let j = 0; j < selecting.length; j++) {
       const b = selecting[j] as PdbInfo;
@@ -356,12 +402,12 @@ function unmanagedFindings(pods: PodInfo[], force: boolean): Finding[] {
 }
 
 export function preflight(input: PreflightInput): Finding[] {
-  const pods = movable(input.pods);
+  const { pods, budgets } = movable(input.nodes, input.snapshot.pdbs);
   return [
     ...surgeBurst(input),
     ...input.groupFindings,
     ...unmanagedFindings(pods, input.force),
-    ...pdbFindings(pods, input.snapshot.pdbs, input.force),
+    ...pdbFindings(pods, budgets, input.force),
     ...workloadFindings(pods, input.snapshot, input.force),
   ];
 }

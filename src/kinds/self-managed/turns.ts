@@ -9,7 +9,7 @@
 // of the earliest latest start among their pods not yet placed (earliest deadline first), so
 // the longest budgets are never starved and the short ones fill the slack; nodes whose pods no
 // budget limits go when the slack is gone, and ties keep the order they came in (zones in turn).
-import { budgetsOfPod, type PdbInfo, type PodInfo, type Replacement } from "../../plan/index.js";
+import { budgetsOnNode, type PdbInfo, type PodInfo, type Replacement } from "../../plan/index.js";
 
 interface Budget {
   /** Its pods on the nodes to replace. */
@@ -34,6 +34,8 @@ interface Item {
   placed: boolean;
 }
 
+const NO_PODS: readonly PodInfo[] = Object.freeze([]);
+
 /** Each replacement with the budgets a drain of its node must wait on. */
 function budgetsOf(
   rs: Replacement[],
@@ -48,11 +50,12 @@ function budgetsOf(
   const counts: number[] = [];
   const items = rs.map((r, index): Item => {
     let n = 0;
-    const pods = r.node ? (podsByNode.get(r.node) ?? []) : [];
+    const pods = (r.node && podsByNode.get(r.node)) || NO_PODS;
+    const selected = budgetsOnNode(pdbs, pods);
     for (let i = 0; i < pods.length; i++) {
       const p = pods[i] as PodInfo;
       if (p.mirror || p.owner?.kind === "DaemonSet") continue;
-      const selecting = budgetsOfPod(pdbs, p);
+      const selecting = selected[i] as PdbInfo[];
       // Several budgets: the eviction API refuses the pod (preflight's finding), no turns.
       const pdb = selecting.length === 1 ? selecting[0] : undefined;
       if (!pdb || pdb.disruptionsAllowed <= 0) continue;
