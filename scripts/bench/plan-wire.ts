@@ -14,16 +14,14 @@ import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapStatistics } from "node:v8";
 import { connectLive } from "../../src/adapters/connect.js";
-import { buildPlan, observe } from "../../src/engine/index.js";
-import { addWorkloads } from "../../src/plan/index.js";
 import { loadPolicy } from "../../src/policy/index.js";
 import { resilient } from "../../src/ports/index.js";
 import { generatePolicyYaml, generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { serveSandbox } from "../../src/sandbox/wire/serve.js";
 import { World } from "../../src/sandbox/world/world.js";
+import { Phases, planInPhases, processCpuMs, threadCpuMs } from "./phases.js";
 import { requestsSince, type Requests } from "./requests.js";
 
 export interface WirePlanFigures {
@@ -72,16 +70,6 @@ const options = (nodes: number) => ({
   podsPerNode: 30,
   seed: 1,
 });
-
-const threadCpuMs = () => {
-  const u = process.threadCpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
-const processCpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 /** The server's side, in its own process: build the world, serve it, answer for its usage. */
 export async function servePlanWorld(nodes: number, kubeconfigPath: string): Promise<void> {
@@ -166,67 +154,35 @@ async function planOverWire(
     region: policy.cluster.region,
     kubeconfig,
   });
-  const gc: { at: number; ms: number }[] = [];
-  const observer = new PerformanceObserver((l) => {
-    for (const e of l.getEntries()) gc.push({ at: e.startTime, ms: e.duration });
-  });
-  observer.observe({ entryTypes: ["gc"] });
+  const phases = new Phases();
   const ports = {
     cloud: resilient(live.cloud, live.clock),
     cluster: resilient(live.cluster, live.clock),
     clock: live.clock,
   };
-  const spans = { read: 0, compute: 0, readCpu: 0, readProcessCpu: 0 };
-  const windows: { kind: "read" | "compute"; from: number; to: number }[] = [];
-  const phase = async <T>(kind: "read" | "compute", f: () => T | Promise<T>): Promise<T> => {
-    const from = performance.now();
-    const cpu = threadCpuMs();
-    const all = processCpuMs();
-    const out = await f();
-    const to = performance.now();
-    spans[kind] += to - from;
-    if (kind === "read") spans.readCpu += threadCpuMs() - cpu;
-    if (kind === "read") spans.readProcessCpu += processCpuMs() - all;
-    windows.push({ kind, from, to });
-    return out;
-  };
   const before = await usage(server);
   let plan;
   try {
-    const base = await phase("read", () => observe(policy, ports));
-    const draft = await phase("compute", () => buildPlan(policy, "generated.yaml", base));
-    const replace = draft.groups.flatMap((g) => g.replacements.flatMap((x) => x.node ?? []));
-    const full = await phase("read", () => addWorkloads(base, replace, ports.cluster));
-    plan = await phase("compute", () => buildPlan(policy, "generated.yaml", full));
+    plan = await planInPhases(phases, policy, ports);
   } finally {
     live.close();
   }
   const after = await usage(server);
-  observer.disconnect();
+  await phases.stop();
   const serverMs = after.cpuMs - before.cpuMs;
-  const gcIn = (kind: "read" | "compute") =>
-    Math.round(
-      windows
-        .filter((w) => w.kind === kind)
-        .reduce(
-          (n, w) =>
-            n + gc.filter((x) => x.at >= w.from && x.at < w.to).reduce((m, x) => m + x.ms, 0),
-          0,
-        ),
-    );
   return {
     nodes,
     nodesToReplace: plan.summary.nodesToReplace,
-    readMs: Math.round(spans.read),
+    readMs: Math.round(phases.wall.read),
     serverMs: Math.round(serverMs),
-    readCpuMs: Math.round(spans.readCpu),
-    computeMs: Math.round(spans.compute),
+    readCpuMs: Math.round(phases.threadCpu.read),
+    computeMs: Math.round(phases.wall.compute),
     readProcessCpuMs: {
-      noderoll: Math.round(spans.readProcessCpu),
+      noderoll: Math.round(phases.processCpu.read),
       server: Math.round(after.processCpuMs - before.processCpuMs),
     },
-    noderollMs: Math.round(spans.readCpu + spans.compute),
-    gcMs: { read: gcIn("read"), compute: gcIn("compute") },
+    noderollMs: Math.round(phases.threadCpu.read + phases.wall.compute),
+    gcMs: { read: phases.gcIn("read"), compute: phases.gcIn("compute") },
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     heapLimitMiB: Math.round(getHeapStatistics().heap_size_limit / 1024 / 1024),
     serverPeakRssMiB: after.peakRssMiB,

@@ -3,14 +3,12 @@
 // and compute are timed apart the way the Planner runs them (observe, a draft plan, the pods of
 // the nodes to replace, the plan); the time spent inside the sandbox's port faces serving the
 // reads (the API server's work) is measured too, and garbage collection per phase.
-import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapStatistics } from "node:v8";
-import { buildPlan, observe } from "../../src/engine/index.js";
-import { addWorkloads } from "../../src/plan/index.js";
 import { loadPolicy } from "../../src/policy/index.js";
 import { resilient } from "../../src/ports/index.js";
 import { generatePolicyYaml, generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { World } from "../../src/sandbox/world/world.js";
+import { Phases, planInPhases } from "./phases.js";
 import { requestsSince, type Requests } from "./requests.js";
 
 export interface PlanFigures {
@@ -60,18 +58,14 @@ function timed<T extends object>(target: T, clock: { ms: number }): T {
 }
 
 export async function measurePlan(nodes: number): Promise<PlanFigures> {
-  const gc: { at: number; ms: number }[] = [];
-  const observer = new PerformanceObserver((l) => {
-    for (const e of l.getEntries()) gc.push({ at: e.startTime, ms: e.duration });
-  });
-  observer.observe({ entryTypes: ["gc"] });
+  const phases = new Phases();
   const opts = { nodes, groups: Math.max(4, Math.round(nodes / 250)), podsPerNode: 30, seed: 1 };
   const r = loadPolicy(generatePolicyYaml(opts), "generated.yaml");
   if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
   const policy = r.policy;
-  const marks: number[] = [performance.now()];
+  const started = performance.now();
   const world = new World(generateScenario(opts));
-  marks.push(performance.now());
+  const built = performance.now();
   const served = { ms: 0 };
   const ports = {
     cloud: resilient(timed(world.cloud, served), world.clock),
@@ -79,40 +73,22 @@ export async function measurePlan(nodes: number): Promise<PlanFigures> {
     clock: world.clock,
   };
   const calls = new Map(world.calls);
-  const spans = { read: 0, compute: 0 };
-  const phase = async <T>(kind: "read" | "compute", f: () => T | Promise<T>): Promise<T> => {
-    const t = performance.now();
-    const out = await f();
-    spans[kind] += performance.now() - t;
-    marks.push(performance.now());
-    return out;
-  };
-  const plan = await world.run(async () => {
-    const base = await phase("read", () => observe(policy, ports));
-    const draft = await phase("compute", () => buildPlan(policy, "generated.yaml", base));
-    const replace = draft.groups.flatMap((g) => g.replacements.flatMap((x) => x.node ?? []));
-    const full = await phase("read", () => addWorkloads(base, replace, ports.cluster));
-    return phase("compute", () => buildPlan(policy, "generated.yaml", full));
-  });
-  await new Promise((resolve) => setImmediate(resolve));
-  observer.disconnect();
-  const gcIn = (a: number, b: number) =>
-    Math.round(gc.filter((x) => x.at >= a && x.at < b).reduce((n, x) => n + x.ms, 0));
-  const [m0, m1, m2, m3, m4, m5] = marks as [number, number, number, number, number, number];
+  const plan = await world.run(() => planInPhases(phases, policy, ports));
+  await phases.stop();
   return {
     nodes,
     pods: world.kube.pods.size,
     groups: world.scenario.nodeGroups.length,
     pdbs: [...world.kube.pdbs.values()].reduce((n, l) => n + l.length, 0),
     nodesToReplace: plan.summary.nodesToReplace,
-    buildMs: Math.round(m1 - m0),
-    readMs: Math.round(spans.read),
+    buildMs: Math.round(built - started),
+    readMs: Math.round(phases.wall.read),
     sandboxServeMs: Math.round(served.ms),
-    computeMs: Math.round(spans.compute),
+    computeMs: Math.round(phases.wall.compute),
     gcMs: {
-      build: gcIn(m0, m1),
-      read: gcIn(m1, m2) + gcIn(m3, m4),
-      compute: gcIn(m2, m3) + gcIn(m4, m5),
+      build: phases.gcBetween(started, built),
+      read: phases.gcIn("read"),
+      compute: phases.gcIn("compute"),
     },
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     heapLimitMiB: mib(getHeapStatistics().heap_size_limit),
