@@ -164,7 +164,7 @@ class PdbIndex {
     return out;
   }
 
-  selecting(pod: PodInfo): PdbInfo[] {
+  private selecting(pod: PodInfo): PdbInfo[] {
     let known = this.answers.get(pod.namespace);
     if (!known) this.answers.set(pod.namespace, (known = new WeakMap()));
     let out = known.get(pod.labels);
