@@ -49,16 +49,20 @@ export class Phases {
 
   /** Milliseconds of collector pauses between two marks of performance.now(). */
   gcBetween(from: number, to: number): number {
+    return Math.round(this.#gcMs(from, to));
+  }
+
+  /** Milliseconds of collector pauses inside the phases of one kind (summed, then rounded). */
+  gcIn(kind: PhaseKind): number {
     let ms = 0;
-    for (const x of this.#gc) if (x.at >= from && x.at < to) ms += x.ms;
+    for (const w of this.#windows) if (w.kind === kind) ms += this.#gcMs(w.from, w.to);
     return Math.round(ms);
   }
 
-  /** Milliseconds of collector pauses inside the phases of one kind. */
-  gcIn(kind: PhaseKind): number {
-    return this.#windows
-      .filter((w) => w.kind === kind)
-      .reduce((n, w) => n + this.gcBetween(w.from, w.to), 0);
+  #gcMs(from: number, to: number): number {
+    let ms = 0;
+    for (const x of this.#gc) if (x.at >= from && x.at < to) ms += x.ms;
+    return ms;
   }
 
   /** Stop observing, once the last entries are delivered (they come on a later turn). */
