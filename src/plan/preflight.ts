@@ -80,8 +80,9 @@ function movable(
   const pods = new Array<PodInfo>(total);
   const budgets = new Array<PdbInfo[]>(total);
   let n = 0;
+  const index = pdbIndexOf(pdbs);
   for (const run of nodes) {
-    const selected = budgetsOnNode(pdbs, run);
+    const selected = index.onNode(run);
     for (let i = 0; i < run.length; i++) {
       if (!isMovable(run[i] as PodInfo)) continue;
       pods[n] = run[i] as PodInfo;
