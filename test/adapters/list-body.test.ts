@@ -4,7 +4,11 @@
 // items not last, pretty-printed or empty lists, multi-byte text — and bodies that are not JSON
 // fail as JSON.parse fails.
 import { describe, expect, it } from "vitest";
-import { parseBody, parseListItems } from "../../src/adapters/kubernetes/list-body.js";
+import {
+  listEnvelope,
+  parseBody,
+  parseListItems,
+} from "../../src/adapters/kubernetes/list-body.js";
 import { World } from "../../src/sandbox/world/world.js";
 
 const body = (v: unknown) => Buffer.from(JSON.stringify(v));
@@ -126,6 +130,24 @@ describe("a list's body parsed item by item", () => {
     const page = Buffer.concat([body(v), Buffer.from("\n")]);
     expect(parseListItems(page)).toEqual(v);
     expect(parseBody(Buffer.alloc(0))).toEqual({});
+  });
+
+  it("gives a list's metadata without its items: the whole list's, whatever the body holds", () => {
+    const withoutItems = (v: unknown) => ({ ...(v as object), items: [] });
+    for (let seed = 1; seed <= 300; seed++) {
+      const v = list(seed, 1 + (seed % 7), seed % 3 === 0 ? "kind" : "metadata");
+      v.metadata = { resourceVersion: "7", ...(seed % 2 === 0 && { continue: `t${seed}` }) };
+      const envelope = listEnvelope(body(v)) as { items: unknown[]; metadata: unknown };
+      expect(envelope.metadata, `seed ${seed}`).toEqual(v.metadata);
+      // Split off: the items are left out; parsed whole (items not splittable): all there.
+      if (envelope.items.length === 0) expect(envelope).toEqual(withoutItems(v));
+      else expect(envelope).toEqual(v);
+    }
+    const notLast = { items: [{ metadata: {} }], metadata: { continue: "x" } };
+    expect(listEnvelope(body(notLast))).toEqual(notLast);
+    expect(listEnvelope(Buffer.from("<html>"))).toBeUndefined();
+    expect(listEnvelope(Buffer.from('{"items":[{"metadata":{}}],"x":'))).toBeUndefined();
+    expect(listEnvelope(Buffer.from("null"))).toBeUndefined();
   });
 
   it("fails on a body that is not JSON as JSON.parse does", () => {

@@ -17,6 +17,7 @@ import type {
 } from "../../ports/index.js";
 import { asNetworkError, KubeApiError } from "../../ports/index.js";
 import { KubeHttp, kubeError } from "./http.js";
+import { PagesAhead } from "./pages-ahead.js";
 import { isBudgetRefusal, isSeveralBudgets } from "./retry.js";
 
 const WORKLOAD_PATH: Record<Workload["kind"], string> = {
@@ -135,9 +136,10 @@ function evictionOutcome(e: unknown): EvictionOutcome {
 }
 
 export function kubernetesCluster(http: KubeHttp): Cluster {
+  const pages = new PagesAhead(http);
   return {
     listNodes: (opts) =>
-      http.json<List<Node>>({ method: "GET", path: "/api/v1/nodes", query: listQuery(opts) }),
+      pages.list<List<Node>>({ method: "GET", path: "/api/v1/nodes", query: listQuery(opts) }),
     getNode: (name) =>
       http.json<Node>({ method: "GET", path: `/api/v1/nodes/${encodeURIComponent(name)}` }),
     watchNodes: (opts) => watch<Node>(http, "/api/v1/nodes", opts),
@@ -159,7 +161,7 @@ export function kubernetesCluster(http: KubeHttp): Cluster {
       });
     },
     listPods: (namespace, opts) =>
-      http.json<List<Pod>>({ method: "GET", path: ns(namespace, "pods"), query: listQuery(opts) }),
+      pages.list<List<Pod>>({ method: "GET", path: ns(namespace, "pods"), query: listQuery(opts) }),
     deletePod: async (namespace, name, opts) => {
       await http.json({
         method: "DELETE",
@@ -196,7 +198,7 @@ export function kubernetesCluster(http: KubeHttp): Cluster {
     },
     watchPods: (namespace, opts) => watch<Pod>(http, ns(namespace, "pods"), opts),
     listPodDisruptionBudgets: (namespace, opts) =>
-      http.json<List<PodDisruptionBudget>>({
+      pages.list<List<PodDisruptionBudget>>({
         method: "GET",
         path: ns(namespace, "poddisruptionbudgets", "/apis/policy/v1"),
         query: listQuery(opts),
@@ -213,7 +215,7 @@ export function kubernetesCluster(http: KubeHttp): Cluster {
         path: `${ns(namespace, WORKLOAD_PATH[kind], "/apis/apps/v1")}/${encodeURIComponent(name)}`,
       }),
     listWorkloads: (kind, namespace, opts) =>
-      http.json<List<Workload>>({
+      pages.list<List<Workload>>({
         method: "GET",
         path: ns(namespace, WORKLOAD_PATH[kind], "/apis/apps/v1"),
         query: listQuery(opts),

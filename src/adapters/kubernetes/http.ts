@@ -8,7 +8,7 @@
 // 429 with Retry-After is honoured in one place. Closing the client (or aborting the signal it
 // was built with) ends every request and watch still open. Answers are the API's own JSON,
 // which is exactly the shape of the Cluster port's types.
-import { parseBody } from "./list-body.js";
+import { listEnvelope, parseBody, type ListEnvelope } from "./list-body.js";
 import {
   Agent as HttpAgent,
   request as httpRequest,
@@ -50,7 +50,7 @@ export interface KubeCall {
   contentType?: string;
 }
 
-function queryString(q: KubeCall["query"]): string {
+export function queryString(q: KubeCall["query"]): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(q ?? {}))
     if (v !== undefined && v !== "") params.set(k, String(v));
@@ -197,11 +197,23 @@ export class KubeHttp {
     }
   }
 
-  async json<T>(call: KubeCall, isEviction = false): Promise<T> {
+  /**
+   * The answer as JSON. `onList`, for a list: its metadata, before its items are parsed; what
+   * it returns is waited for first (a request it sends leaves while the items are parsed).
+   */
+  async json<T>(
+    call: KubeCall,
+    isEviction = false,
+    onList?: (list: ListEnvelope) => Promise<void> | undefined,
+  ): Promise<T> {
     return withKubeRetry(
       async () => {
         const { status, body, retryAfter } = await this.exchange(call);
-        if (status >= 200 && status < 300) return parseBody(body) as T;
+        if (status >= 200 && status < 300) {
+          const list = onList && listEnvelope(body);
+          if (list) await onList(list);
+          return parseBody(body) as T;
+        }
         throw kubeError(status, body.toString("utf8"), retryAfter);
       },
       this.options.retry,

@@ -15,6 +15,9 @@
 // is parsed whole instead. The key "items" is found the same way, its quote checked to follow "{",
 // "," or a space (not an escape, as in a key "x\"items"), and the list around it must parse with
 // the items left out. So a page parsed in pieces equals the page parsed whole, or is parsed whole.
+//
+// `listEnvelope` gives that list around its items on its own, before any item is parsed: its
+// continue token is all the next page's request needs (src/adapters/kubernetes/pages-ahead.ts).
 
 /** Below this a list is parsed whole: V8 keeps such a text's objects young anyway. */
 const SPLIT_FROM = 64 * 1024;
@@ -33,8 +36,13 @@ export function parseBody(body: Buffer): unknown {
   return JSON.parse(body.toString("utf8"));
 }
 
-/** The list with its items parsed one by one; undefined where it cannot be split soundly. */
-export function parseListItems(body: Buffer): { items: unknown[] } | undefined {
+/** A list without its items: its metadata (resourceVersion, continue). */
+export interface ListEnvelope {
+  metadata?: { continue?: string };
+}
+
+/** Where a list's items are in its body, when they come last and open with an object. */
+function itemsOf(body: Buffer): { first: number; end: number } | undefined {
   const at = body.indexOf(ITEMS);
   // Items last (as the API server writes a list): the array closes at the body's end.
   let end = body.length;
@@ -42,16 +50,42 @@ export function parseListItems(body: Buffer): { items: unknown[] } | undefined {
   if (at <= 0 || body.indexOf(CLOSE, end - 2) !== end - 2) return undefined;
   // The quote must open the key "items", not be an escaped one inside a longer key ("x\"items").
   if (!BEFORE_KEY.has(body[at - 1] as number)) return undefined;
-  const first = at + ITEMS.length - 2;
+  return { first: at + ITEMS.length - 2, end };
+}
+
+/** The list around its items, with an empty list of items (throws where it is not JSON). */
+function around(body: Buffer, first: number, end: number): { items: unknown[] } & ListEnvelope {
+  return JSON.parse(`${body.toString("utf8", 0, first)}]${body.toString("utf8", end - 1, end)}`);
+}
+
+/**
+ * A list's metadata without parsing its items (a few hundred bytes, where the items are half a
+ * megabyte); parsed whole where the items do not come last. Undefined when it is not JSON.
+ */
+export function listEnvelope(body: Buffer): ListEnvelope | undefined {
+  try {
+    const at = itemsOf(body);
+    const list = (
+      at ? around(body, at.first, at.end) : JSON.parse(body.toString("utf8"))
+    ) as unknown;
+    return list !== null && typeof list === "object" ? (list as ListEnvelope) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The list with its items parsed one by one; undefined where it cannot be split soundly. */
+export function parseListItems(body: Buffer): { items: unknown[] } | undefined {
+  const at = itemsOf(body);
+  if (!at) return undefined;
+  const { first, end } = at;
   const keyEnd = body.indexOf(QUOTE, first + 2);
   if (keyEnd < 0) return undefined;
   const separator = Buffer.concat([Buffer.from("},"), body.subarray(first, keyEnd + 2)]);
   const items: unknown[] = [];
   try {
     // The list around its items first: a body that is not a list fails before any item is parsed.
-    const list = JSON.parse(
-      `${body.toString("utf8", 0, first)}]${body.toString("utf8", end - 1, end)}`,
-    ) as { items: unknown[] };
+    const list = around(body, first, end);
     let from = first;
     for (;;) {
       const next = body.indexOf(separator, from);
