@@ -246,6 +246,7 @@ export class PodStore {
 
   /** The pods as PodInfo node by node, each with its owner's workload once those are read. */
   placed(): PodInfo[] {
+    this.#owners.settle();
     const order = this.#order();
     const out = new Array<PodInfo>(order.reduce((n, rows) => n + rows.length, 0));
     let at = 0;
@@ -268,7 +269,7 @@ export class PodStore {
    */
   #info(row: unknown[], at: number): PodInfo {
     const known = row[at + OWNER] as KnownOwner | undefined;
-    const workload = known?.ref?.workload;
+    const workload = known?.workload;
     const namespace = row[at + NS] as string;
     const name = row[at + NAME] as string;
     const nodeName = this.nodeNames[row[at + NODE] as number] as string;
