@@ -67,7 +67,12 @@ export class ByOwner<V> {
   }
 
   set(kind: string, ns: string, name: string, value: V): void {
-    inner(inner(this.#byNamespace, ns), kind).set(name, value);
+    this.names(kind, ns).set(name, value);
+  }
+
+  /** The values of one kind and namespace, by name (made if there are none yet). */
+  names(kind: string, ns: string): Map<string, V> {
+    return inner(inner(this.#byNamespace, ns), kind);
   }
 }
 
@@ -95,7 +100,9 @@ export class Owners {
   of(ns: string, o: { kind: string; name: string; uid?: string }): KnownOwner {
     const last = this.#last;
     if (last && last.name === o.name && last.ns === ns && last.kind === o.kind) return last.known;
-    let known = this.#known.get(o.kind, ns, o.name);
+    // One walk down the nested maps, for the lookup and, for a new owner, the insertion.
+    const byName = this.#known.names(o.kind, ns);
+    let known = byName.get(o.name);
     if (known) {
       this.#last = { ns, kind: o.kind, name: o.name, known };
       return known;
@@ -113,7 +120,7 @@ export class Owners {
       seq: this.#all.length,
     };
     this.#all.push(known);
-    this.#known.set(o.kind, ns, o.name, known);
+    byName.set(o.name, known);
     this.#last = { ns, kind: o.kind, name: o.name, known };
     return known;
   }
