@@ -1,9 +1,10 @@
 // Paginated lists read one page ahead (src/adapters/kubernetes/pages-ahead.ts), against a small
 // API server of pages: the next page's request is on the wire before the caller has the page
 // before it; every page is asked for once, in order, and a list is never more than one page
-// ahead; what the server answers a page asked ahead, an error too, is what the caller gets; a
-// read given up leaves nothing behind but a bounded few pages, dropped; lists without a limit
-// and single reads are not read ahead.
+// ahead; what the server answers a page asked ahead, an error too, is what the caller gets; one
+// that never comes ends by the request deadline, or when the client closes; a read given up
+// leaves nothing behind but a bounded few pages, dropped; lists without a limit and single reads
+// are not read ahead.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
@@ -12,12 +13,14 @@ import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
 import { KubeHttp, type KubeCall } from "../../src/adapters/kubernetes/http.js";
 import type { ListEnvelope } from "../../src/adapters/kubernetes/list-body.js";
 import { MAX_WAITING, PagesAhead } from "../../src/adapters/kubernetes/pages-ahead.js";
-import { eachPage, KubeApiError, pageOf } from "../../src/ports/index.js";
+import { eachPage, KubeApiError, NetworkError, pageOf } from "../../src/ports/index.js";
 
 /** Pages of a pod list: page i's token is `c<i>`; 3 pages unless the test says. */
 let pages = 3;
 /** Statuses to answer instead of a page, by continue token ("" for the first page). */
 let failing = new Map<string, number>();
+/** Pages the server never answers (their connections stay open, silent). */
+let stalled = new Set<string>();
 /** Every request, in the order the server received it: its path and continue token. */
 let received: { path: string; cont: string; limit: string | null }[] = [];
 const waiters: { cont: string; resolve: () => void }[] = [];
@@ -72,16 +75,25 @@ beforeAll(async () => {
     req.resume();
     req.on("end", () => {
       const { status, body } = answer(req);
+      const cont = new URL(req.url ?? "/", "http://x").searchParams.get("continue") ?? "";
+      if (stalled.has(cont)) return;
       res.writeHead(status, { "content-type": "application/json" }).end(body);
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
 beforeEach(() => {
   pages = 3;
   failing = new Map();
+  stalled = new Set();
   received = [];
   waiters.length = 0;
 });
@@ -217,6 +229,36 @@ describe("a paginated list, read one page ahead", () => {
       .catch(() => undefined);
     expect(conts().filter((c) => c === "c1")).toHaveLength(lists + 1);
     http.close();
+  });
+
+  it("ends a page asked ahead that never comes by the request deadline, and at once when the client closes", async () => {
+    stalled.add("c1");
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromClusterAndUser(
+      { name: "s", server: url, skipTLSVerify: true },
+      { name: "u", token: "t" },
+    );
+    const retry = { sleep: async () => undefined, attempts: 1 };
+    // By its deadline: the caller that takes it gets the NetworkError, not a wait forever.
+    const http = new KubeHttp({ kubeConfig, retry, requestTimeoutMs: 1500 });
+    const cluster = kubernetesCluster(http);
+    await cluster.listPods(undefined, pageOf(undefined));
+    await asked("c1");
+    const late = await cluster.listPods(undefined, pageOf("c1")).catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(NetworkError);
+    expect(late).toMatchObject({ code: "ETIMEDOUT" });
+    http.close();
+    // Closed: a page asked ahead and never taken ends with the client, as every request does.
+    const patient = new KubeHttp({ kubeConfig, retry, requestTimeoutMs: 600_000 });
+    const other = kubernetesCluster(patient);
+    await other.listPods(undefined, pageOf(undefined, { labelSelector: "x=y" }));
+    await asked("c1", 2);
+    patient.close();
+    const closed = await other
+      .listPods(undefined, pageOf("c1", { labelSelector: "x=y" }))
+      .catch((e: unknown) => e);
+    expect(closed).toBeInstanceOf(NetworkError);
+    expect(closed).toMatchObject({ code: "ECONNABORTED" });
   });
 
   it("does not read ahead a list without a limit, nor anything but lists", async () => {
