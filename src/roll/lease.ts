@@ -258,28 +258,49 @@ export class ClusterLock {
 
   /**
    * Renew before `deadline` (monotonic ms): undefined when renewed, else why the lock is lost.
-   * Each attempt is bounded by the port's own request timeout (the adapters' deadlines; the
-   * sandbox answers a stalled call the same way) and is not retried underneath (the lock's
-   * ports do not retry throttling): an attempt that fails once the deadline has passed loses
-   * the lock. A renewal that succeeds late still holds it: the record changed, so no other run
-   * can have seen it unchanged for its duration.
+   * An attempt that fails once the deadline has passed loses the lock, and so does one still
+   * unanswered when it passes: the port may retry underneath (the Kubernetes adapter waits out
+   * a 429's Retry-After up to 8 times), and a renewal that outlasts the deadline must not keep
+   * the run going while another may take the Lease (client-go's leader election bounds its
+   * renewal by its renew deadline the same way). A renewal that succeeds before the deadline
+   * holds it, however late in the wait: the record changed, so no other run can have seen it
+   * unchanged for its duration.
    */
   private async renewBy(deadline: number): Promise<string | undefined> {
+    const lostMessage = `the cluster lock could not be renewed for ${RENEW_DEADLINE_MS / 1000} s`;
     for (;;) {
       let retryAfter: number | undefined;
-      const outcome = await this.renewOnce().catch((e: unknown) => {
+      const attempt = this.renewOnce().catch((e: unknown) => {
         if (e instanceof KubeApiError && e.status === 404) return "gone" as const;
         if (e instanceof KubeApiError && e.retryAfterSeconds !== undefined)
           retryAfter = Math.min(e.retryAfterSeconds * 1000, RETRY_MS);
         return "failed" as const;
       });
+      const outcome = await this.byDeadline(attempt, deadline);
+      if (outcome === "late") return lostMessage;
       if (outcome === "renewed") return undefined;
       if (outcome === "taken") return "another run holds the cluster lock now";
       if (outcome === "gone") return "the cluster lock was deleted";
       if (this.stop.signal.aborted) return undefined;
-      if (monotonicMs(this.ctx.clock) >= deadline)
-        return `the cluster lock could not be renewed for ${RENEW_DEADLINE_MS / 1000} s`;
+      if (monotonicMs(this.ctx.clock) >= deadline) return lostMessage;
       await this.ctx.clock.sleep(retryAfter ?? RETRY_MS, this.stop.signal);
+    }
+  }
+
+  /** What `attempt` settles to, or "late" when `deadline` (monotonic ms) comes first. */
+  private async byDeadline<T>(attempt: Promise<T>, deadline: number): Promise<T | "late"> {
+    const done = new AbortController();
+    const ms = Math.max(0, deadline - monotonicMs(this.ctx.clock));
+    const late = new Promise<"late">((resolve) => {
+      this.ctx.clock.sleep(ms, done.signal).then(
+        () => resolve("late"),
+        () => undefined, // the attempt settled first
+      );
+    });
+    try {
+      return await Promise.race([attempt, late]);
+    } finally {
+      done.abort();
     }
   }
 

@@ -196,6 +196,12 @@ describe("one roll per cluster, attacked harder", () => {
 
   it.each([
     ["stall until the request timeout (30 s)", { leaseHangsAfterMs: 180_000, hangMs: 30_000 }],
+    // A client that retries underneath (the Kubernetes adapter waits out 429s and 5xx up to 8
+    // times, each Retry-After as the server asks) makes one renewal last past every deadline.
+    [
+      "take 5 minutes to fail (a client retrying underneath)",
+      { leaseHangsAfterMs: 180_000, hangMs: 300_000 },
+    ],
     ["are throttled (429, Retry-After 60)", { lease429AfterMs: 180_000 }],
     [
       "fail while its wall clock steps back 10 minutes",
