@@ -54,10 +54,15 @@ export class PagesAhead {
 
   #ask(call: KubeCall, taken: boolean): Page {
     const page: Page = { answer: Promise.resolve(), taken };
+    // Only a paginated list has a next page to ask for: an unlimited one is not even looked at
+    // before its items (its metadata would be parsed for nothing).
+    if (call.query?.limit === undefined) {
+      page.answer = this.http.json(call);
+      return page;
+    }
     page.answer = this.http.json(call, false, (list) => {
       const next = list.metadata?.continue;
-      // Only a paginated list has a next page to ask for (an unlimited one has no token).
-      if (!next || call.query?.limit === undefined) return undefined;
+      if (!next) return undefined;
       page.next = next;
       if (!page.taken || !this.#ahead(call, next)) return undefined;
       // The request is written once this task ends (its socket is handed over on a later tick):
