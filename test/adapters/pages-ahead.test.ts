@@ -98,13 +98,19 @@ beforeEach(() => {
   waiters.length = 0;
 });
 
-function client() {
+/** A client of the test's server; its requests are not retried, and end by `requestTimeoutMs`. */
+function client(requestTimeoutMs?: number) {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromClusterAndUser(
     { name: "s", server: url, skipTLSVerify: true },
     { name: "u", token: "t" },
   );
-  const http = new KubeHttp({ kubeConfig, retry: { sleep: async () => undefined, attempts: 1 } });
+  const retry = { sleep: async () => undefined, attempts: 1 };
+  const http = new KubeHttp({
+    kubeConfig,
+    retry,
+    ...(requestTimeoutMs !== undefined && { requestTimeoutMs }),
+  });
   return { http, cluster: kubernetesCluster(http) };
 }
 
@@ -233,15 +239,8 @@ describe("a paginated list, read one page ahead", () => {
 
   it("ends a page asked ahead that never comes by the request deadline, and at once when the client closes", async () => {
     stalled.add("c1");
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromClusterAndUser(
-      { name: "s", server: url, skipTLSVerify: true },
-      { name: "u", token: "t" },
-    );
-    const retry = { sleep: async () => undefined, attempts: 1 };
     // By its deadline: the caller that takes it gets the NetworkError, not a wait forever.
-    const http = new KubeHttp({ kubeConfig, retry, requestTimeoutMs: 1500 });
-    const cluster = kubernetesCluster(http);
+    const { http, cluster } = client(1500);
     await cluster.listPods(undefined, pageOf(undefined));
     await asked("c1");
     const late = await cluster.listPods(undefined, pageOf("c1")).catch((e: unknown) => e);
@@ -249,8 +248,7 @@ describe("a paginated list, read one page ahead", () => {
     expect(late).toMatchObject({ code: "ETIMEDOUT" });
     http.close();
     // Closed: a page asked ahead and never taken ends with the client, as every request does.
-    const patient = new KubeHttp({ kubeConfig, retry, requestTimeoutMs: 600_000 });
-    const other = kubernetesCluster(patient);
+    const { http: patient, cluster: other } = client(600_000);
     await other.listPods(undefined, pageOf(undefined, { labelSelector: "x=y" }));
     await asked("c1", 2);
     patient.close();
