@@ -91,6 +91,50 @@ describe("Cluster port", () => {
     expect(db.flat().map((p) => `${p.metadata.namespace}/${p.metadata.name}`)).toEqual(expected);
   });
 
+  it("lists PodDisruptionBudgets across namespaces in pages, and one added between lists is in the next", async () => {
+    const workloads = ["a", "b", "c"].flatMap((ns) =>
+      ["x", "y", "z"].map((name) => ({
+        kind: "Deployment" as const,
+        name,
+        namespace: ns,
+        replicas: 2,
+        pdb: { minAvailable: 1 },
+      })),
+    );
+    const world = World.from(plainScenario(workloads, 3));
+    const ids = async () => {
+      const out: string[] = [];
+      let cont: string | undefined;
+      do {
+        const page = await world.cluster.listPodDisruptionBudgets(undefined, {
+          limit: 4,
+          ...(cont && { continue: cont }),
+        });
+        out.push(...page.items.map((b) => `${b.metadata.namespace}/${b.metadata.name}`));
+        cont = page.metadata.continue;
+      } while (cont);
+      return out;
+    };
+    const whole = (await world.cluster.listPodDisruptionBudgets(undefined)).items;
+    expect(await ids()).toEqual(whole.map((b) => `${b.metadata.namespace}/${b.metadata.name}`));
+    expect(new Set(await ids()).size).toBe(9);
+    const [first] = world.kube.pdbs.get("b")!;
+    world.kube.addPdb({
+      ...first!,
+      name: "late",
+      uid: "late",
+      pods: new Set(),
+      disrupted: new Map(),
+    });
+    const again = await ids();
+    expect(again).toHaveLength(10);
+    // Namespace by namespace, each as added: the late one after its namespace's others.
+    expect(again.indexOf("b/late")).toBe(again.indexOf("b/z") + 1);
+    expect(
+      (await world.cluster.listPodDisruptionBudgets("b")).items.map((b) => b.metadata.name),
+    ).toEqual(["x", "y", "z", "late"]);
+  });
+
   it("watches deliver changes at the virtual instant they happen", async () => {
     const world = World.from(plainScenario(web, 3));
     const ac = new AbortController();
