@@ -40,9 +40,10 @@ export interface ClusterView {
 const POD_FIELDS = ["spec.nodeName", "metadata.name", "metadata.namespace", "status.phase"];
 const NODE_FIELDS = ["metadata.name", "spec.unschedulable"];
 
-/** One predicate that holds when all of `checks` do (none: always). */
+/** A list's entries that are their own records (nodes, PDBs, workloads; pods are by key). */
 const itself = <R>(r: R): R => r;
 
+/** One predicate that holds when all of `checks` do (none: always). */
 function all<R>(checks: ((r: R) => boolean)[]): (r: R) => boolean {
   if (checks.length === 0) return () => true;
   if (checks.length === 1) return checks[0] as (r: R) => boolean;
