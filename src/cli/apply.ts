@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { connectLive } from "../adapters/connect.js";
+import { connectLive } from "./live.js";
 import { parseDuration, type Policy } from "../policy/index.js";
 import type { OnProgress, Plan } from "../plan/index.js";
 import { Planner } from "../engine/observe.js";

@@ -5,7 +5,7 @@
 // Exit: 0 (no changes, or changes without --detailed-exitcode), 2 changes with
 // --detailed-exitcode, 1 error (an invalid policy, a blocked or failing group, an API error).
 import { parseArgs } from "node:util";
-import { connectLive } from "../adapters/connect.js";
+import { connectLive } from "./live.js";
 import { observeAndPlan } from "../engine/observe.js";
 import { writeFileSync } from "node:fs";
 import type { PlanOptions } from "../engine/index.js";
