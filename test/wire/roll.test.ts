@@ -19,6 +19,7 @@ import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.j
 import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { Invariants } from "../roll/invariants.js";
+import { heldPorts } from "./held-ports.js";
 
 let world: World;
 let server: SandboxServer;
@@ -44,10 +45,19 @@ describe("a roll over the wire", () => {
     if (!r.ok) throw new Error("demo policy invalid");
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(join(dir, "kubeconfig"));
+    // Held: the engine's clock is the world's, so a jump while a call is on its way to the
+    // server would fire the engine's own timers early (its lock's renew deadline, on a busy
+    // machine: the run then stops, rightly, as if the renewal had taken that long).
     const ports = {
-      cloud: awsCloud({ region: "eu-west-1", credentials: async () => DEFAULT_CREDENTIALS }),
-      cluster: kubernetesCluster(
-        new KubeHttp({ kubeConfig, retry: { sleep: (ms) => world.clock.sleep(ms) } }),
+      cloud: heldPorts(
+        server,
+        awsCloud({ region: "eu-west-1", credentials: async () => DEFAULT_CREDENTIALS }),
+      ),
+      cluster: heldPorts(
+        server,
+        kubernetesCluster(
+          new KubeHttp({ kubeConfig, retry: { sleep: (ms) => world.clock.sleep(ms) } }),
+        ),
       ),
       clock: world.clock,
     };

@@ -74,6 +74,11 @@ export interface SandboxServer {
   };
   /** The endpoints and `export` lines, for a person at a terminal. */
   describe(): string;
+  /**
+   * A call a client in this process has just made, counted as a request in flight from now
+   * until it settles (see TimeDriver.hold): for a client whose clock is the world's.
+   */
+  hold<T>(call: Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -152,6 +157,7 @@ export async function serveSandbox(
     env,
     faces,
     describe: () => describeServer(world, url, kubeUrl, env),
+    hold: (call) => driver.hold(call),
     close: async () => {
       driver.stop();
       await tls.close();

@@ -31,6 +31,18 @@ export class TimeDriver {
     this.#lastActivityVirtual = this.clock.nowMs();
   }
 
+  /**
+   * A call made by a client in this same process, in flight from the moment it is made until
+   * it settles. The server counts a request only once it arrives, a few event-loop turns after
+   * it is made (through the TLS front, on a new connection more): on a loaded machine that can
+   * be longer than the quiet period, and a jump then would fire the client's own timers early
+   * when its clock is the world's (a lock renewal's deadline, with the renewal on its way).
+   */
+  hold<T>(call: Promise<T>): Promise<T> {
+    this.track(1);
+    return call.finally(() => this.track(-1));
+  }
+
   start(): void {
     this.#schedule(false);
   }
