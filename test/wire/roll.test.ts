@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as realSleep } from "node:timers/promises";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsCloud } from "../../src/adapters/aws/cloud.js";
@@ -56,7 +57,9 @@ describe("a roll over the wire", () => {
       cluster: heldPorts(
         server,
         kubernetesCluster(
-          new KubeHttp({ kubeConfig, retry: { sleep: (ms) => world.clock.sleep(ms) } }),
+          // A real backoff, and a short one: a retry inside a held call cannot wait on
+          // the world's clock, which stands still while the call is held.
+          new KubeHttp({ kubeConfig, retry: { sleep: (ms) => realSleep(Math.min(ms, 50)) } }),
         ),
       ),
       clock: world.clock,

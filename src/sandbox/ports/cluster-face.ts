@@ -139,7 +139,7 @@ export class SandboxCluster implements SandboxClusterApi {
    * page at a time costs each page its own size, not the cluster's. The token is a position
    * in `records` (the next item's, found by looking ahead, so the last page is never empty).
    * `recordOf` gives an entry's record once for both `keep` and `convert` (pods are listed by
-   * key: looked up twice, a cluster-wide list in pages looked up each of millions twice).
+   * key: looked up in each, a cluster-wide list in pages looked each of millions up twice).
    */
   #page<E, R, T>(
     records: readonly E[],

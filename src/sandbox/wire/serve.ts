@@ -78,7 +78,7 @@ export interface SandboxServer {
    * A call a client in this process has just made, counted as a request in flight from now
    * until it settles (see TimeDriver.hold): for a client whose clock is the world's.
    */
-  hold<T>(call: Promise<T>): Promise<T>;
+  hold<T>(call: PromiseLike<T>): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,8 @@
 // What moves virtual time while the sandbox is served: at `speed` × real time, and by jumps to
 // the next timer whenever no request but watches is in flight (every client is idle, or
 // waiting for something to happen). Jumps fire one timer batch per event-loop turn, letting
-// requests in between; a client's request stops the jumping until it is answered.
+// requests in between; a client's request stops the jumping until it is answered (a call a
+// client in this process holds: until the client has the answer, see `hold`).
 import type { VirtualClock } from "../model/clock.js";
 
 /** Moves virtual time: at `speed`, and by jumps while every client is idle or watching. */
@@ -33,14 +34,16 @@ export class TimeDriver {
 
   /**
    * A call made by a client in this same process, in flight from the moment it is made until
-   * it settles. The server counts a request only once it arrives, a few event-loop turns after
-   * it is made (through the TLS front, on a new connection more): on a loaded machine that can
-   * be longer than the quiet period, and a jump then would fire the client's own timers early
-   * when its clock is the world's (a lock renewal's deadline, with the renewal on its way).
+   * the client has its answer. The server counts a request only from its arrival to its
+   * response's end, and each leg through the TLS front takes a few event-loop turns (more on a
+   * new connection): on a loaded machine longer than the quiet period, and a jump then fires the
+   * client's own timers early when its clock is the world's (a lock renewal's deadline, with
+   * the renewal on its way). No jump happens while a call is held (at speed 0 time stands
+   * still), so the call must not wait on the world's clock itself (a retry's backoff).
    */
-  hold<T>(call: Promise<T>): Promise<T> {
+  hold<T>(call: PromiseLike<T>): Promise<T> {
     this.track(1);
-    return call.finally(() => this.track(-1));
+    return Promise.resolve(call).finally(() => this.track(-1));
   }
 
   start(): void {
