@@ -180,6 +180,34 @@ describe("virtual time while clients wait", () => {
       await server.close();
     }
   });
+
+  it("does not jump while a call held for a client in this process is on its way, and jumps once it is answered", async () => {
+    const world = World.demo();
+    const server = await serveSandbox(world, { speed: 0 });
+    try {
+      const start = world.clock.nowMs();
+      // A timer of the client's own, as a lock's renew deadline is.
+      let fired = false;
+      void world.clock.sleep(10_000).then(() => (fired = true));
+      let answer!: (v: string) => void;
+      const held = server.hold(new Promise<string>((resolve) => (answer = resolve)));
+      // Far longer than the quiet period (3 ms), in real time.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(fired).toBe(false);
+      expect(world.clock.nowMs()).toBe(start);
+      answer("ok");
+      expect(await held).toBe("ok");
+      while (!fired) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(world.clock.nowMs() - start).toBeGreaterThanOrEqual(10_000);
+      // A rejected call is released too, its rejection passed on.
+      await expect(server.hold(Promise.reject(new Error("refused")))).rejects.toThrow("refused");
+      let later = false;
+      void world.clock.sleep(10_000).then(() => (later = true));
+      while (!later) await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe("scenario throttling, GitHub, the request log", () => {
