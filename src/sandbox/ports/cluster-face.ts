@@ -40,9 +40,6 @@ export interface ClusterView {
 const POD_FIELDS = ["spec.nodeName", "metadata.name", "metadata.namespace", "status.phase"];
 const NODE_FIELDS = ["metadata.name", "spec.unschedulable"];
 
-/** A list's entries that are their own records (nodes, PDBs, workloads; pods are by key). */
-const itself = <R>(r: R): R => r;
-
 /** One predicate that holds when all of `checks` do (none: always). */
 function all<R>(checks: ((r: R) => boolean)[]): (r: R) => boolean {
   if (checks.length === 0) return () => true;
@@ -90,7 +87,7 @@ export class SandboxCluster implements SandboxClusterApi {
     });
     k.onPodEvent((type, p) => {
       this.#lastChange.pods = k.nextRv();
-      if (type !== "MODIFIED") this.#order.changed(`${p.namespace}/${p.name}`);
+      if (type !== "MODIFIED") this.#order.changed(p.key);
     });
   }
 
@@ -138,12 +135,9 @@ export class SandboxCluster implements SandboxClusterApi {
    * token names, converted to objects — only those of the page, so listing a large cluster a
    * page at a time costs each page its own size, not the cluster's. The token is a position
    * in `records` (the next item's, found by looking ahead, so the last page is never empty).
-   * `recordOf` gives an entry's record once for both `keep` and `convert` (pods are listed by
-   * key: looked up in each, a cluster-wide list in pages looked each of millions up twice).
    */
-  #page<E, R, T>(
-    records: readonly E[],
-    recordOf: (e: E) => R,
+  #page<R, T>(
+    records: readonly R[],
     keep: (r: R) => boolean,
     convert: (r: R) => T,
     opts: ListOptions | undefined,
@@ -158,7 +152,7 @@ export class SandboxCluster implements SandboxClusterApi {
     }
     const items: T[] = [];
     for (; at < records.length; at++) {
-      const r = recordOf(records[at] as E);
+      const r = records[at] as R;
       if (!keep(r)) continue;
       if (limit > 0 && items.length === limit) {
         const next = Buffer.from(`o${at}`).toString("base64url");
@@ -228,7 +222,7 @@ export class SandboxCluster implements SandboxClusterApi {
   async listNodes(opts?: ListOptions): Promise<List<Node>> {
     this.#gate("core.listNodes");
     const keep = this.#nodeRecordFilter(opts);
-    return this.#page(this.view.kube.nodeList(), itself, keep, toNode, opts);
+    return this.#page(this.view.kube.nodeList(), keep, toNode, opts);
   }
 
   async getNode(name: string): Promise<Node> {
@@ -259,16 +253,17 @@ export class SandboxCluster implements SandboxClusterApi {
   }
 
   /**
-   * The keys of the pods a list or watch may return, in the order the API server lists them (by
+   * The pods a list or watch may return, in the order the API server lists them (by
    * "namespace/name"): from the node index when the field selector names a node, as the watch
-   * cache would, else from the kept key order (no sort per call, so a list in pages costs each
-   * page its own size, not the cluster's).
+   * cache would, else from the kept order (no sort per call, so a list in pages costs each page
+   * its own size, not the cluster's).
    */
-  #podKeys(namespace: string | undefined, opts: ListOptions | undefined): readonly string[] {
+  #podRecords(namespace: string | undefined, opts: ListOptions | undefined): readonly PodRec[] {
     const k = this.view.kube;
     const node = this.#nodeOf(opts);
-    if (node !== undefined) return [...(k.nodes.get(node)?.pods ?? [])].map((p) => p.key).sort();
-    return namespace === undefined ? this.#order.keys() : this.#order.inNamespace(namespace);
+    if (node !== undefined)
+      return [...(k.nodes.get(node)?.pods ?? [])].sort((a, b) => (a.key < b.key ? -1 : 1));
+    return namespace === undefined ? this.#order.all() : this.#order.inNamespace(namespace);
   }
 
   /** The node a field selector names (spec.nodeName=…), if it names one. */
@@ -279,9 +274,7 @@ export class SandboxCluster implements SandboxClusterApi {
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
     this.#gate("core.listPods");
     const keep = this.#podRecordFilter(namespace, opts);
-    const pods = this.view.kube.pods;
-    const rec = (key: string) => pods.get(key) as PodRec;
-    return this.#page(this.#podKeys(namespace, opts), rec, keep, toPod, opts);
+    return this.#page(this.#podRecords(namespace, opts), keep, toPod, opts);
   }
 
   async getPod(namespace: string, name: string): Promise<Pod> {
@@ -322,7 +315,7 @@ export class SandboxCluster implements SandboxClusterApi {
       add: (w) => k.addPodWatcher(w),
       remove: (w) => k.removePodWatcher(w),
       rv: () => String(k.rv),
-      current: () => this.#podKeys(namespace, opts).map((key) => toPod(k.pods.get(key) as PodRec)),
+      current: () => this.#podRecords(namespace, opts).map(toPod),
       ...(node !== undefined && { node }),
     });
   }
@@ -339,7 +332,6 @@ export class SandboxCluster implements SandboxClusterApi {
     const records = this.#pdbRecords(namespace);
     return this.#page(
       records,
-      itself,
       () => keep,
       (b) => toPdb(b, now),
       opts,
@@ -399,7 +391,7 @@ export class SandboxCluster implements SandboxClusterApi {
     const labelled = parseLabelSelector(opts?.labelSelector)({});
     const keep = (e: WorkloadEntry) =>
       labelled && (namespace === undefined || e.namespace === namespace);
-    return this.#page(this.#workloads.ofKind(kind), itself, keep, toWorkload, opts);
+    return this.#page(this.#workloads.ofKind(kind), keep, toWorkload, opts);
   }
 
   #lease(l: LeaseRec): Lease {
