@@ -1,0 +1,155 @@
+// A served pod has the fields, and the key order, the API server gives (its JSON is what the wire
+// sends): every optional field present and absent, each in its place. toPod builds the object from
+// literals with the optional fields added one by one, so a field added out of place would move.
+import { describe, expect, it } from "vitest";
+import {
+  NO_PDBS,
+  NO_TIMERS,
+  type PodRec,
+  type WorkloadRec,
+} from "../../src/sandbox/model/records.js";
+import { toPod } from "../../src/sandbox/sim/kube/convert.js";
+
+const template = (extra: Partial<PodRec["template"]> = {}): PodRec["template"] => ({
+  labels: { app: "web" },
+  tolerations: [{ key: "dedicated", operator: "Equal", value: "web", effect: "NoSchedule" }],
+  nodeSelector: {},
+  requests: { cpu: 250, memory: 256 * 1024 ** 2 },
+  terminationGracePeriodSeconds: 45,
+  preStopSeconds: 0,
+  startSeconds: 5,
+  readySeconds: 5,
+  readinessProbe: false,
+  ...extra,
+});
+
+const workload = { kind: "Deployment", replicaSet: "web-5d8f7", uid: "wl-uid" } as WorkloadRec;
+
+function pod(extra: Partial<PodRec> = {}): PodRec {
+  const t = extra.template ?? template();
+  return {
+    namespace: "default",
+    name: "web-5d8f7-abcde",
+    key: "default/web-5d8f7-abcde",
+    uidSeq: 7,
+    uidState: 11,
+    rv: 42,
+    labels: t.labels,
+    workload: undefined,
+    ordinal: undefined,
+    nodeName: undefined,
+    phase: "Pending",
+    ready: false,
+    deletionAt: undefined,
+    createdAt: Date.parse("2026-01-05T09:00:00Z"),
+    startedAt: undefined,
+    template: t,
+    pdbs: NO_PDBS,
+    timers: NO_TIMERS,
+    gone: false,
+    ...extra,
+  };
+}
+
+describe("toPod", () => {
+  it("a bare pending pod: only the fields that are always there, in order", () => {
+    const p = toPod(pod());
+    expect(Object.keys(p)).toEqual(["metadata", "spec", "status"]);
+    expect(Object.keys(p.metadata)).toEqual([
+      "name",
+      "namespace",
+      "uid",
+      "resourceVersion",
+      "creationTimestamp",
+      "labels",
+    ]);
+    expect(Object.keys(p.spec)).toEqual([
+      "containers",
+      "tolerations",
+      "terminationGracePeriodSeconds",
+    ]);
+    expect(Object.keys(p.spec.containers[0] ?? {})).toEqual(["name", "image", "resources"]);
+    expect(Object.keys(p.status)).toEqual(["phase", "conditions"]);
+    expect(p.status.conditions?.map((c) => c.status)).toEqual(["False", "False"]);
+  });
+
+  it("every optional field present: each in the API server's place", () => {
+    const t = template({
+      nodeSelector: { pool: "web" },
+      preStopSeconds: 5,
+      readinessProbe: true,
+      priorityClassName: "high",
+    });
+    const at = Date.parse("2026-01-05T09:01:00Z");
+    const p = toPod(
+      pod({
+        template: t,
+        workload,
+        nodeName: "ip-10-0-0-1",
+        phase: "Running",
+        ready: true,
+        startedAt: at,
+        deletionAt: at + 60_000,
+      }),
+    );
+    expect(JSON.stringify(p)).toBe(
+      JSON.stringify({
+        metadata: {
+          name: "web-5d8f7-abcde",
+          namespace: "default",
+          uid: p.metadata.uid,
+          resourceVersion: "42",
+          creationTimestamp: "2026-01-05T09:00:00.000Z",
+          deletionTimestamp: "2026-01-05T09:02:00.000Z",
+          labels: { app: "web" },
+          ownerReferences: [
+            {
+              apiVersion: "apps/v1",
+              kind: "ReplicaSet",
+              name: "web-5d8f7",
+              uid: "wl-uid",
+              controller: true,
+            },
+          ],
+        },
+        spec: {
+          nodeName: "ip-10-0-0-1",
+          containers: [
+            {
+              name: "main",
+              image: "public.ecr.aws/docker/library/busybox:stable",
+              resources: { requests: { cpu: "250m", memory: "256Mi" } },
+              readinessProbe: { httpGet: { path: "/healthz", port: 8080 } },
+              lifecycle: { preStop: { sleep: { seconds: 5 } } },
+            },
+          ],
+          tolerations: [
+            { key: "dedicated", operator: "Equal", value: "web", effect: "NoSchedule" },
+          ],
+          nodeSelector: { pool: "web" },
+          terminationGracePeriodSeconds: 45,
+          priorityClassName: "high",
+        },
+        status: {
+          phase: "Running",
+          conditions: [
+            { type: "PodScheduled", status: "True" },
+            { type: "Ready", status: "True" },
+          ],
+          startTime: "2026-01-05T09:01:00.000Z",
+        },
+      }),
+    );
+  });
+
+  it("hands out copies: changing a served pod changes neither the record nor the next copy", () => {
+    const rec = pod({ workload });
+    const a = toPod(rec);
+    (a.metadata.labels as Record<string, string>).app = "changed";
+    a.spec.tolerations?.pop();
+    const b = toPod(rec);
+    expect(b.metadata.labels).toEqual({ app: "web" });
+    expect(b.spec.tolerations).toHaveLength(1);
+    expect(rec.template.labels).toEqual({ app: "web" });
+  });
+});
