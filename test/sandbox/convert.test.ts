@@ -1,6 +1,6 @@
-// A served pod has the fields, and the key order, the API server gives (its JSON is what the wire
-// sends): every optional field present and absent, each in its place. toPod builds the object from
-// literals with the optional fields added one by one, so a field added out of place would move.
+// A served pod has the fields, and the key order, the API server gives, as its JSON shows them
+// (what the wire sends; in-process an absent field may be there as undefined, as in the Kubernetes
+// client's own objects): every optional field present and absent, each in its place.
 import { describe, expect, it } from "vitest";
 import {
   NO_PDBS,
@@ -8,6 +8,7 @@ import {
   type PodRec,
   type WorkloadRec,
 } from "../../src/sandbox/model/records.js";
+import type { Pod } from "../../src/ports/cluster.js";
 import { toPod } from "../../src/sandbox/sim/kube/convert.js";
 
 const template = (extra: Partial<PodRec["template"]> = {}): PodRec["template"] => ({
@@ -51,9 +52,12 @@ function pod(extra: Partial<PodRec> = {}): PodRec {
   };
 }
 
+/** The object as its JSON shows it: the fields that are there, in their order. */
+const shown = (x: Pod): Pod => JSON.parse(JSON.stringify(x)) as Pod;
+
 describe("toPod", () => {
   it("a bare pending pod: only the fields that are always there, in order", () => {
-    const p = toPod(pod());
+    const p = shown(toPod(pod()));
     expect(Object.keys(p)).toEqual(["metadata", "spec", "status"]);
     expect(Object.keys(p.metadata)).toEqual([
       "name",

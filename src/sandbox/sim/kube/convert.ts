@@ -3,7 +3,7 @@
 // objects are fresh copies, built when a client reads or a watch event goes out; only their
 // strings (immutable) are shared: a timestamp's text and a template's quantities are formatted
 // once, since listing a large cluster converts millions of pods that share them.
-import type { Container, Node, Pod, PodDisruptionBudget } from "../../../ports/cluster.js";
+import type { Node, Pod, PodDisruptionBudget } from "../../../ports/cluster.js";
 import {
   podUid,
   type NodeRec,
@@ -85,10 +85,11 @@ export function toNode(n: NodeRec): Node {
 }
 
 /**
- * A pod record as the API server shows it (one container, owned by its controller). Built from
- * plain literals with the optional fields added in their place, not from conditional spreads:
- * V8 copies each spread key by key through a temporary object, and listing a large cluster
- * converts millions of pods (the keys keep their order, so the JSON is the same).
+ * A pod record as the API server shows it (one container, owned by its controller). Each object
+ * is one literal with every field in its place, an absent one undefined (JSON leaves it out, and
+ * the Kubernetes client's own objects carry such fields too): listing a large cluster converts
+ * millions of pods, and a conditional spread is copied key by key through a temporary object,
+ * while a field added after the literal needs a second allocation for the object's properties.
  */
 export function toPod(p: PodRec): Pod {
   const t = p.template;
@@ -97,58 +98,61 @@ export function toPod(p: PodRec): Pod {
 
 function podMeta(p: PodRec): Pod["metadata"] {
   const w = p.workload;
-  const meta: Pod["metadata"] = {
+  return {
     name: p.name,
     namespace: p.namespace,
     uid: podUid(p),
     resourceVersion: String(p.rv),
     creationTimestamp: iso(p.createdAt),
+    deletionTimestamp: p.deletionAt === undefined ? undefined : iso(p.deletionAt),
+    labels: { ...p.labels },
+    ownerReferences:
+      w && w.kind !== "Pod"
+        ? [
+            {
+              apiVersion: "apps/v1",
+              kind: w.kind === "Deployment" ? "ReplicaSet" : w.kind,
+              name: w.kind === "Deployment" ? (w.replicaSet as string) : w.name,
+              uid: w.uid,
+              controller: true,
+            },
+          ]
+        : undefined,
   };
-  if (p.deletionAt !== undefined) meta.deletionTimestamp = iso(p.deletionAt);
-  meta.labels = { ...p.labels };
-  if (w && w.kind !== "Pod")
-    meta.ownerReferences = [
-      {
-        apiVersion: "apps/v1",
-        kind: w.kind === "Deployment" ? "ReplicaSet" : w.kind,
-        name: w.kind === "Deployment" ? (w.replicaSet as string) : w.name,
-        uid: w.uid,
-        controller: true,
-      },
-    ];
-  return meta;
 }
 
 function podSpec(p: PodRec, t: PodTemplate): Pod["spec"] {
-  const container: Container = {
-    name: "main",
-    image: "public.ecr.aws/docker/library/busybox:stable",
-    resources: { requests: { ...requestsOf(t) } },
+  const requests = requestsOf(t);
+  return {
+    nodeName: p.nodeName || undefined,
+    containers: [
+      {
+        name: "main",
+        image: "public.ecr.aws/docker/library/busybox:stable",
+        resources: { requests: { cpu: requests.cpu, memory: requests.memory } },
+        readinessProbe: t.readinessProbe
+          ? { httpGet: { path: "/healthz", port: 8080 } }
+          : undefined,
+        lifecycle:
+          t.preStopSeconds > 0 ? { preStop: { sleep: { seconds: t.preStopSeconds } } } : undefined,
+      },
+    ],
+    tolerations: t.tolerations.map((x) => ({ ...x })),
+    nodeSelector: Object.keys(t.nodeSelector).length ? { ...t.nodeSelector } : undefined,
+    terminationGracePeriodSeconds: t.terminationGracePeriodSeconds,
+    priorityClassName: t.priorityClassName || undefined,
   };
-  if (t.readinessProbe) container.readinessProbe = { httpGet: { path: "/healthz", port: 8080 } };
-  if (t.preStopSeconds > 0)
-    container.lifecycle = { preStop: { sleep: { seconds: t.preStopSeconds } } };
-  const containers = [container];
-  const tolerations = t.tolerations.map((x) => ({ ...x }));
-  const spec: Pod["spec"] = p.nodeName
-    ? { nodeName: p.nodeName, containers, tolerations }
-    : { containers, tolerations };
-  if (Object.keys(t.nodeSelector).length) spec.nodeSelector = { ...t.nodeSelector };
-  spec.terminationGracePeriodSeconds = t.terminationGracePeriodSeconds;
-  if (t.priorityClassName) spec.priorityClassName = t.priorityClassName;
-  return spec;
 }
 
 function podStatus(p: PodRec): Pod["status"] {
-  const status: Pod["status"] = {
+  return {
     phase: p.phase,
     conditions: [
       { type: "PodScheduled", status: p.nodeName ? "True" : "False" },
       { type: "Ready", status: p.ready ? "True" : "False" },
     ],
+    startTime: p.startedAt === undefined ? undefined : iso(p.startedAt),
   };
-  if (p.startedAt !== undefined) status.startTime = iso(p.startedAt);
-  return status;
 }
 
 /** A PodDisruptionBudget record with its status as the disruption controller computes it now. */
