@@ -5,7 +5,13 @@
 // causes of PodEvictionFailure (managed node group update behaviour), and from EKS's advice on
 // control-plane scalability (surge bursts).
 import { matchesSelector } from "./selector.js";
-import type { LiveGroup, PdbInfo, PodInfo, Snapshot } from "./snapshot.js";
+import {
+  drainWaitsFor,
+  type LiveGroup,
+  type PdbInfo,
+  type PodInfo,
+  type Snapshot,
+} from "./snapshot.js";
 import type { Finding, FindingCode } from "./types.js";
 
 export interface PreflightInput {
@@ -61,15 +67,10 @@ function list(items: string[]): string {
   return items.length > MAX_LISTED ? `${shown} and ${items.length - MAX_LISTED} more` : shown;
 }
 
-function isMovable(p: PodInfo): boolean {
-  return (
-    p.owner?.kind !== "DaemonSet" && !p.mirror && p.phase !== "Succeeded" && p.phase !== "Failed"
-  );
-}
-
 /**
- * The movable pods of the nodes replaced, in node order, each with the budgets that select it:
- * two lists made at the most they can hold and cut to size (no list grown a push at a time).
+ * The pods of the nodes replaced that a drain waits for (drainWaitsFor), in node order, each with
+ * the budgets that select it: two lists made at the most they can hold and cut to size (no list
+ * grown a push at a time).
  */
 function movable(
   nodes: readonly (readonly PodInfo[])[],
@@ -84,7 +85,7 @@ function movable(
   for (const run of nodes) {
     const selected = index.onNode(run);
     for (let i = 0; i < run.length; i++) {
-      if (!isMovable(run[i] as PodInfo)) continue;
+      if (!drainWaitsFor(run[i] as PodInfo)) continue;
       pods[n] = run[i] as PodInfo;
       budgets[n++] = selected[i] as PdbInfo[];
     }

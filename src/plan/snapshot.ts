@@ -99,6 +99,19 @@ export interface PodInfo {
   mirror?: boolean;
 }
 
+/**
+ * A pod whose drain waits: one a drain moves (not a mirror pod, not a DaemonSet's: kubectl drain
+ * leaves both) and that its PodDisruptionBudget holds back. A pod that is Pending or has finished
+ * (Succeeded, Failed) is deleted at once, without asking its budget (canIgnorePDB in the
+ * Kubernetes source, pkg/registry/core/pod/storage/eviction.go), and takes no termination grace
+ * worth waiting for. Preflight's budget findings, the turns' order and the drain estimates all
+ * count these pods, and only these.
+ */
+export function drainWaitsFor(p: PodInfo): boolean {
+  if (p.mirror || p.owner?.kind === "DaemonSet") return false;
+  return p.phase !== "Pending" && p.phase !== "Succeeded" && p.phase !== "Failed";
+}
+
 export interface PdbInfo {
   namespace: string;
   name: string;

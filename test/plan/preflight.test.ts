@@ -96,6 +96,23 @@ describe("preflight", () => {
     ).toEqual(["warning:pdb-closed-now"]);
   });
 
+  it("asks budgets only of pods whose eviction waits on them: not Pending, Succeeded or Failed ones (deleted at once), nor mirror or DaemonSet pods (left)", () => {
+    const pdbs = [pdb("a", "web", {}), pdb("b", "web", {})];
+    const cases: [Partial<PodInfo>, boolean][] = [
+      [{ phase: "Running" }, true],
+      [{ phase: "Unknown" }, true],
+      [{ phase: "Pending" }, false],
+      [{ phase: "Succeeded" }, false],
+      [{ phase: "Failed" }, false],
+      [{ mirror: true }, false],
+      [{ owner: { kind: "DaemonSet", name: "web" } }, false],
+    ];
+    for (const [extra, held] of cases) {
+      const f = findings({ pods: [pod("web-0", node(0), extra)], pdbs });
+      expect(codes(f).includes("blocker:multiple-pdbs"), JSON.stringify(extra)).toBe(held);
+    }
+  });
+
   it("blocks on pods that several PDBs select", () => {
     const pdbs = [pdb("a", "web", {}), pdb("b", "web", {})];
     const f = findings({ pods: web(1), pdbs });

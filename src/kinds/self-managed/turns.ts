@@ -9,7 +9,13 @@
 // of the earliest latest start among their pods not yet placed (earliest deadline first), so
 // the longest budgets are never starved and the short ones fill the slack; nodes whose pods no
 // budget limits go when the slack is gone, and ties keep the order they came in (zones in turn).
-import { budgetsOnNode, type PdbInfo, type PodInfo, type Replacement } from "../../plan/index.js";
+import {
+  budgetsOnNode,
+  drainWaitsFor,
+  type PdbInfo,
+  type PodInfo,
+  type Replacement,
+} from "../../plan/index.js";
 
 interface Budget {
   /** Its pods on the nodes to replace. */
@@ -54,7 +60,7 @@ function budgetsOf(
     const selected = budgetsOnNode(pdbs, pods);
     for (let i = 0; i < pods.length; i++) {
       const p = pods[i] as PodInfo;
-      if (p.mirror || p.owner?.kind === "DaemonSet") continue;
+      if (!drainWaitsFor(p)) continue;
       const selecting = selected[i] as PdbInfo[];
       // Several budgets: the eviction API refuses the pod (preflight's finding), no turns.
       const pdb = selecting.length === 1 ? selecting[0] : undefined;
