@@ -83,6 +83,21 @@ export function asNetworkError(e: unknown): NetworkError | undefined {
   return undefined;
 }
 
+/**
+ * The longest a Retry-After is waited out. The API server asks for a second or so when it sheds
+ * load (API Priority and Fairness, https://kubernetes.io/docs/concepts/cluster-administration/flow-control/)
+ * and for 10 s when a budget refuses an eviction; a far longer ask comes from something in
+ * between, or something hostile, and is not worth holding a roll for: the retry budgets still
+ * bound how often it is asked again.
+ */
+export const RETRY_AFTER_CAP_MS = 60_000;
+
+/** The wait a Retry-After of `seconds` asks for (capped), or `fallbackMs` when it names none. */
+export function retryAfterMs(seconds: number | undefined, fallbackMs: number): number {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return fallbackMs;
+  return Math.min(seconds * 1000, RETRY_AFTER_CAP_MS);
+}
+
 export function isThrottle(e: unknown): boolean {
   if (e instanceof KubeApiError) return e.status === 429;
   if (e instanceof AwsApiError)

@@ -2,8 +2,8 @@
 // the sandbox in-process or on the wire), and the one place a call is bounded in time and
 // cancelled:
 //
-// - throttling (Kubernetes 429, AWS ThrottlingException): waited out after its Retry-After, or
-//   with exponential backoff (the API server's API Priority and Fairness asks clients to come
+// - throttling (Kubernetes 429, AWS ThrottlingException): waited out after its Retry-After (at
+//   most RETRY_AFTER_CAP_MS, errors.ts), or with exponential backoff (the API server's API Priority and Fairness asks clients to come
 //   back later: https://kubernetes.io/docs/concepts/cluster-administration/flow-control/);
 // - AWS's "busy, try later" refusals (errors.ts, TRY_LATER_CODES), which change nothing;
 // - no answer (a reset, a refused or stalled connection, a call past its deadline): reads always,
@@ -23,6 +23,7 @@ import {
   isTryLater,
   KubeApiError,
   NetworkError,
+  retryAfterMs,
   tagCall,
   type CallInfo,
 } from "./errors.js";
@@ -48,8 +49,9 @@ export interface RetryInfo extends CallInfo {
 }
 /**
  * Attempts per kind of failure, the first included. A throttled client is asked to come back
- * later, and a roll can be patient: up to 24 attempts, each after the server's Retry-After or a
- * backoff capped at 20 s (40 s for AWS) — minutes, not seconds, before giving up.
+ * later, and a roll can be patient: up to 24 attempts, each after the server's Retry-After (at
+ * most a minute) or a backoff capped at 20 s (40 s for AWS) — minutes, not seconds, before giving
+ * up. Attempts the implementation made underneath count against the same budget.
  */
 export const ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 } as const;
 type Transient = keyof typeof ATTEMPTS;
@@ -120,10 +122,9 @@ function transient(e: unknown, method: string, args: unknown[]): Transient | und
 }
 
 function waitMs(e: unknown, attempt: number): number {
-  const seconds = e instanceof KubeApiError ? e.retryAfterSeconds : undefined;
-  if (seconds !== undefined) return seconds * 1000;
   const aws = e instanceof AwsApiError;
-  return Math.min(aws ? 40_000 : 20_000, (aws ? 1000 : 500) * 2 ** attempt);
+  const backoff = Math.min(aws ? 40_000 : 20_000, (aws ? 1000 : 500) * 2 ** attempt);
+  return retryAfterMs(e instanceof KubeApiError ? e.retryAfterSeconds : undefined, backoff);
 }
 
 /** Attempts an implementation already made before it gave up (the AWS SDK retries itself). */
@@ -185,7 +186,10 @@ async function retrying<T>(
       if (!kind && e instanceof NetworkError)
         throw new ApiCallError(info, e, !repeatable(call.method, call.args));
       if (!kind) throw tagCall(e, info);
-      if (++tries[kind] >= ATTEMPTS[kind]) throw new ApiCallError(info, e);
+      // The attempts made underneath count too (the AWS SDK's own, the Kubernetes adapter's
+      // for a 429 or a 5xx): a budget is of requests sent, and the layers' retries never multiply.
+      tries[kind] += madeBy(e);
+      if (tries[kind] >= ATTEMPTS[kind]) throw new ApiCallError(info, e);
       const wait = waitMs(e, tries[kind] - 1);
       const why = kind === "throttle" ? "throttled" : kind === "tryLater" ? "busy" : "no answer";
       o.onRetry?.({ ...info, why, waitMs: wait, error: e });

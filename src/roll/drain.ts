@@ -14,6 +14,7 @@ import {
   controllerOf,
   listAll,
   pageOf,
+  retryAfterMs,
   SETTLED,
   type Pod,
   type WatchEvent,
@@ -277,8 +278,7 @@ async function refused(
     });
     s.reported = why;
   }
-  const wait =
-    r.status === 429 && r.retryAfterSeconds !== undefined ? r.retryAfterSeconds * 1000 : RETRY_MS;
+  const wait = r.status === 429 ? retryAfterMs(r.retryAfterSeconds, RETRY_MS) : RETRY_MS;
   if (ctx.clock.now().getTime() + wait > deadline || signal.aborted) return { pod: id, why };
   try {
     if (!s.turn && r.status === 429 && pdb) {

@@ -5,7 +5,14 @@
 // re-lists and watches again. A watch refused with 429 waits out its Retry-After; other
 // failures back off exponentially. (Kubernetes API concepts, "Efficient detection of changes"
 // and "Watch bookmarks": https://kubernetes.io/docs/reference/using-api/api-concepts/.)
-import { abortError, KubeApiError, SETTLED, type Clock, type WatchEvent } from "../ports/index.js";
+import {
+  abortError,
+  KubeApiError,
+  retryAfterMs,
+  SETTLED,
+  type Clock,
+  type WatchEvent,
+} from "../ports/index.js";
 
 /** Asked of the server: end the watch after this long (then it is simply watched again). */
 export const WATCH_TIMEOUT_SECONDS = 300;
@@ -18,7 +25,7 @@ export class StaleWatch extends Error {
 
 /** The wait before watching again after a failure: Retry-After for a 429, else backoff. */
 export function watchBackoffMs(e: unknown, failures: number): number {
-  if (e instanceof KubeApiError && e.status === 429) return (e.retryAfterSeconds ?? 1) * 1000;
+  if (e instanceof KubeApiError && e.status === 429) return retryAfterMs(e.retryAfterSeconds, 1000);
   return Math.min(30_000, 1000 * 2 ** failures);
 }
 

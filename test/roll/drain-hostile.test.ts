@@ -233,4 +233,25 @@ describe("drain, as kubectl drain does it", () => {
     expect(watches.every((w) => w.timeoutSeconds !== undefined && w.timeoutSeconds > 0)).toBe(true);
     expect(watches[1]!.at - watches[0]!.at).toBeGreaterThanOrEqual(7000);
   });
+
+  it("waits a minute at most when a budget's refusal asks for a day, then evicts", async () => {
+    const { world, ctx } = setup([{ kind: "Deployment", name: "web", replicas: 3 }]);
+    const tries: number[] = [];
+    const cluster = world.cluster;
+    ctx.cluster = withMethod(cluster, "evictPod", async (ns, name, opts) => {
+      tries.push(world.clock.nowMs());
+      if (tries.length === 1)
+        return {
+          status: 429,
+          message: "Cannot evict pod as it would violate the pod's disruption budget.",
+          causes: ["DisruptionBudget: The disruption budget web needs 3 healthy pods"],
+          retryAfterSeconds: 86_400,
+        };
+      return cluster.evictPod(ns, name, opts);
+    });
+    const r = await drain(world, ctx, nodeOf(world, "web"));
+    expect(r).toMatchObject({ evicted: 1 });
+    expect(tries.length).toBeGreaterThanOrEqual(2);
+    expect(tries[1]! - tries[0]!).toBeLessThanOrEqual(60_000);
+  });
 });

@@ -8,7 +8,10 @@ import {
   KubeApiError,
   NetworkError,
   resilient,
+  RETRY_AFTER_CAP_MS,
+  retryAfterMs,
 } from "../../src/ports/index.js";
+import { watchBackoffMs } from "../../src/roll/watch.js";
 import { VirtualClock } from "../../src/sandbox/model/clock.js";
 
 /** A port whose methods fail with the given errors, then answer; counts the calls. */
@@ -123,6 +126,37 @@ describe("resilient ports", () => {
     const f = flaky([new KubeApiError(429, "TooManyRequests", "slow down", 7)]);
     await clock.run(resilient(f.cluster, clock).getNode("a"));
     expect(clock.nowMs()).toBe(7000);
+  });
+
+  it("waits a minute at most, however long a Retry-After asks for (a day, here)", async () => {
+    const clock = new VirtualClock(0);
+    const f = flaky([new KubeApiError(429, "TooManyRequests", "come back tomorrow", 86_400)]);
+    await clock.run(resilient(f.cluster, clock).getNode("a"));
+    expect(f.calls).toHaveLength(2);
+    expect(clock.nowMs()).toBe(RETRY_AFTER_CAP_MS);
+    expect(retryAfterMs(86_400, 1)).toBe(60_000);
+    for (const bad of [undefined, -1, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(retryAfterMs(bad, 1234)).toBe(1234);
+  });
+
+  it("watches again within a minute when a watch is refused with a day's Retry-After", () => {
+    const refused = (seconds?: number) =>
+      new KubeApiError(429, "TooManyRequests", "too many requests", seconds);
+    expect(watchBackoffMs(refused(7), 0)).toBe(7_000);
+    expect(watchBackoffMs(refused(86_400), 0)).toBe(RETRY_AFTER_CAP_MS);
+    expect(watchBackoffMs(refused(), 0)).toBe(1_000);
+  });
+
+  it("counts the attempts made underneath against the throttling budget: 24 requests in all, not 24 rounds of them", async () => {
+    const clock = new VirtualClock(0);
+    // The Kubernetes adapter gave up after its own 8 attempts each time.
+    const storm = () =>
+      Object.assign(new KubeApiError(429, "TooManyRequests", "slow down", 1), { attempts: 8 });
+    const f = flaky(Array.from({ length: 10 }, storm));
+    const e = await clock.run(resilient(f.cluster, clock).getNode("a")).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiCallError);
+    expect(f.calls).toHaveLength(3);
+    expect(callOf(e)?.attempts).toBe(24);
   });
 
   it("rejects at once when the run's signal aborts, while the call underneath hangs", async () => {

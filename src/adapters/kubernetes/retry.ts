@@ -5,7 +5,9 @@
 // caller's business (404, 409 conflicts, and the eviction API's answers that carry meaning: a
 // budget's 429, which names the budget in a DisruptionBudget cause, and the 500 for a pod
 // several budgets select). Connections that break or stall are NetworkErrors, retried over any
-// port by src/ports/resilient.ts, where reads and safe writes are told from the rest.
+// port by src/ports/resilient.ts, where reads and safe writes are told from the rest; the attempts
+// made here count against its budgets there.
+import { retryAfterMs } from "../../ports/index.js";
 
 export interface KubeRetryOptions {
   sleep: (ms: number) => Promise<void>;
@@ -27,11 +29,11 @@ export function statusOf(e: unknown): number | undefined {
   return typeof err?.code === "number" ? err.code : err?.statusCode;
 }
 
-export function retryAfterMs(e: unknown, fallbackMs: number): number {
+/** The wait an error's Retry-After header asks for (capped as everywhere: errors.ts). */
+function headerRetryAfterMs(e: unknown, fallbackMs: number): number {
   const h = (e as HttpLikeError)?.headers ?? {};
   const raw = h["retry-after"] ?? h["Retry-After"];
-  const seconds = raw === undefined ? NaN : Number(raw);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : fallbackMs;
+  return retryAfterMs(raw === undefined ? undefined : Number(raw), fallbackMs);
 }
 
 /** A 429 from the eviction API that is a PodDisruptionBudget's refusal, not API throttling. */
@@ -67,7 +69,7 @@ export async function withKubeRetry<T>(
         throw e;
       }
       const waitMs = throttled
-        ? retryAfterMs(e, options.defaultRetryAfterMs ?? 1000)
+        ? headerRetryAfterMs(e, options.defaultRetryAfterMs ?? 1000)
         : Math.min(30_000, 500 * 2 ** (attempt - 1));
       options.onRetry?.({ status: status as number, waitMs, attempt });
       await options.sleep(waitMs);
