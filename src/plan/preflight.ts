@@ -6,7 +6,8 @@
 // control-plane scalability (surge bursts).
 import { matchesSelector } from "./selector.js";
 import {
-  drainWaitsFor,
+  budgetHolds,
+  drainMoves,
   type LiveGroup,
   type PdbInfo,
   type PodInfo,
@@ -68,9 +69,9 @@ function list(items: string[]): string {
 }
 
 /**
- * The pods of the nodes replaced that a drain waits for (drainWaitsFor), in node order, each with
- * the budgets that select it: two lists made at the most they can hold and cut to size (no list
- * grown a push at a time).
+ * The pods of the nodes replaced that a drain moves (drainMoves), in node order, each with the
+ * budgets its eviction asks (none for a pod whose eviction asks none: budgetHolds): two lists
+ * made at the most they can hold and cut to size (no list grown a push at a time).
  */
 function movable(
   nodes: readonly (readonly PodInfo[])[],
@@ -85,9 +86,10 @@ function movable(
   for (const run of nodes) {
     const selected = index.onNode(run);
     for (let i = 0; i < run.length; i++) {
-      if (!drainWaitsFor(run[i] as PodInfo)) continue;
-      pods[n] = run[i] as PodInfo;
-      budgets[n++] = selected[i] as PdbInfo[];
+      const pod = run[i] as PodInfo;
+      if (!drainMoves(pod)) continue;
+      pods[n] = pod;
+      budgets[n++] = budgetHolds(pod) ? (selected[i] as PdbInfo[]) : NONE;
     }
   }
   pods.length = n;

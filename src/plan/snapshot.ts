@@ -100,16 +100,24 @@ export interface PodInfo {
 }
 
 /**
- * A pod whose drain waits: one a drain moves (not a mirror pod, not a DaemonSet's: kubectl drain
- * leaves both) and that its PodDisruptionBudget holds back. A pod that is Pending or has finished
- * (Succeeded, Failed) is deleted at once, without asking its budget (canIgnorePDB in the
- * Kubernetes source, pkg/registry/core/pod/storage/eviction.go), and takes no termination grace
- * worth waiting for. Preflight's budget findings, the turns' order and the drain estimates all
- * count these pods, and only these.
+ * A pod a drain moves: not a mirror pod, not a DaemonSet's (kubectl drain leaves both), and not
+ * one that has finished (Succeeded, Failed: its containers have stopped; nothing to wait for or
+ * to bring back). Preflight looks at these, and a drain's estimate waits for their grace.
  */
-export function drainWaitsFor(p: PodInfo): boolean {
+export function drainMoves(p: PodInfo): boolean {
   if (p.mirror || p.owner?.kind === "DaemonSet") return false;
-  return p.phase !== "Pending" && p.phase !== "Succeeded" && p.phase !== "Failed";
+  return p.phase !== "Succeeded" && p.phase !== "Failed";
+}
+
+/**
+ * A pod a drain moves whose eviction asks its PodDisruptionBudget: not a Pending one, which the
+ * eviction API deletes without asking, as it does a finished one (canIgnorePDB in the Kubernetes
+ * source, pkg/registry/core/pod/storage/eviction.go; it also lets a pod already terminating go,
+ * which PodInfo does not record, so such a pod still counts). Preflight's budget findings and
+ * the turns' order count these pods, and only these.
+ */
+export function budgetHolds(p: PodInfo): boolean {
+  return drainMoves(p) && p.phase !== "Pending";
 }
 
 export interface PdbInfo {

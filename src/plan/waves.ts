@@ -3,7 +3,7 @@
 // estimate for a reviewer, not a promise; the kinds build theirs from these
 // (src/kinds/*/schedule.ts).
 import type { RollSettings } from "../policy/index.js";
-import { drainWaitsFor, type PdbInfo, type PodInfo } from "./snapshot.js";
+import { drainMoves, type PdbInfo, type PodInfo } from "./snapshot.js";
 import type { Replacement, Schedule } from "./types.js";
 
 /** EC2 launch, kubelet registration and Ready: what a new node typically takes. */
@@ -42,7 +42,7 @@ export function interleaveByZone(replacements: Replacement[]): Replacement[] {
 /** A drain takes the longest termination grace of the pods it moves, plus the evictions. */
 function drainEstimateMs(node: string | undefined, podsByNode: Map<string, PodInfo[]>): number {
   const pods = node ? (podsByNode.get(node) ?? []) : [];
-  const movable = pods.filter(drainWaitsFor);
+  const movable = pods.filter(drainMoves);
   const grace = Math.max(0, ...movable.map((p) => p.terminationGracePeriodSeconds));
   return movable.length === 0 ? 0 : EVICTION_OVERHEAD_MS + grace * 1000;
 }

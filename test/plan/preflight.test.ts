@@ -96,7 +96,7 @@ describe("preflight", () => {
     ).toEqual(["warning:pdb-closed-now"]);
   });
 
-  it("asks budgets only of pods whose eviction waits on them: not Pending, Succeeded or Failed ones (deleted at once), nor mirror or DaemonSet pods (left)", () => {
+  it("asks budgets only of pods whose eviction asks them: not Pending, Succeeded or Failed ones (deleted at once), nor mirror or DaemonSet pods (left)", () => {
     const pdbs = [pdb("a", "web", {}), pdb("b", "web", {})];
     const cases: [Partial<PodInfo>, boolean][] = [
       [{ phase: "Running" }, true],
@@ -111,6 +111,17 @@ describe("preflight", () => {
       const f = findings({ pods: [pod("web-0", node(0), extra)], pdbs });
       expect(codes(f).includes("blocker:multiple-pdbs"), JSON.stringify(extra)).toBe(held);
     }
+  });
+
+  it("still refuses a pod with no controller while it is Pending (nothing brings it back), not once it has finished", () => {
+    const bare = (phase: string) =>
+      pod("job-0", node(0), { owner: undefined, workload: undefined, phase });
+    for (const phase of ["Running", "Pending", "Unknown"])
+      expect(codes(findings({ pods: [bare(phase)] })), phase).toContain("blocker:unmanaged-pods");
+    for (const phase of ["Succeeded", "Failed"])
+      expect(codes(findings({ pods: [bare(phase)] })), phase).not.toContain(
+        "blocker:unmanaged-pods",
+      );
   });
 
   it("blocks on pods that several PDBs select", () => {

@@ -1,6 +1,6 @@
 // A wave's drain estimate (src/plan/waves.ts): the longest termination grace among the pods a
-// drain waits for, plus the evictions; pods it does not wait for (Pending, finished, mirror,
-// DaemonSet) add nothing, whatever their grace.
+// drain moves, plus the evictions; pods it leaves or that have finished add nothing, whatever
+// their grace. A Pending pod counts: its init containers may be running, and get their grace.
 import { describe, expect, it } from "vitest";
 import { waveDrainMs, type PodInfo, type Replacement } from "../../src/plan/index.js";
 import { pod } from "./fixtures.js";
@@ -14,16 +14,16 @@ const slow = (extra: Partial<PodInfo>) =>
   pod("slow-0", "n1", { terminationGracePeriodSeconds: 600, ...extra });
 
 describe("waveDrainMs", () => {
-  it("waits for the longest grace among the pods the drain waits for", () => {
+  it("waits for the longest grace among the pods the drain moves, Pending ones included", () => {
     const fast = pod("fast-0", "n1", { terminationGracePeriodSeconds: 30 });
     expect(waveDrainMs(wave, on([fast]))).toBe(5_000 + 30_000);
-    expect(waveDrainMs(wave, on([fast, slow({ phase: "Running" })]))).toBe(5_000 + 600_000);
+    for (const phase of ["Running", "Pending", "Unknown"])
+      expect(waveDrainMs(wave, on([fast, slow({ phase })])), phase).toBe(5_000 + 600_000);
   });
 
   it("adds nothing for pods it does not wait for, whatever their grace", () => {
     const fast = pod("fast-0", "n1", { terminationGracePeriodSeconds: 30 });
     for (const extra of [
-      { phase: "Pending" },
       { phase: "Succeeded" },
       { phase: "Failed" },
       { mirror: true },
