@@ -14,7 +14,7 @@
 // Every call rejects at once when the run's signal aborts (SIGTERM, a lost lock): the request
 // underneath ends by its own timeout, or when the adapters are closed. Waits are on the port's
 // clock, so the sandbox's virtual time drives them as it drives everything else.
-import { abortError, SETTLED, type Clock } from "./clock.js";
+import { abortError, monotonicMs, SETTLED, type Clock } from "./clock.js";
 import type { Lease, NodePatch } from "./cluster.js";
 import {
   ApiCallError,
@@ -50,11 +50,13 @@ export interface RetryInfo extends CallInfo {
 /**
  * Attempts per kind of failure, the first included. A throttled client is asked to come back
  * later, and a roll can be patient: up to 24 attempts, each after the server's Retry-After (at
- * most a minute) or a backoff capped at 20 s (40 s for AWS) — minutes, not seconds, before giving
- * up. Attempts the implementation made underneath count against the same budget.
+ * most a minute) or a backoff capped at 20 s (40 s for AWS) — minutes, not seconds — and never
+ * past THROTTLE_PATIENCE_MS from the call's start.
  */
 export const ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 } as const;
 type Transient = keyof typeof ATTEMPTS;
+/** How long a call may go on being throttled, from its start, before it fails. */
+export const THROTTLE_PATIENCE_MS = 10 * 60_000;
 
 const SERVICES: Record<string, string> = { eks: "EKS", autoScaling: "Auto Scaling", ec2: "EC2" };
 
@@ -170,6 +172,7 @@ async function retrying<T>(
   attempt: (n: number) => Promise<T>,
 ): Promise<T> {
   let made = 0;
+  const started = monotonicMs(clock);
   // Each kind of failure has its own budget: throttling in between does not use up the
   // attempts a lost answer gets, nor the other way round.
   const tries: Record<Transient, number> = { throttle: 0, tryLater: 0, network: 0 };
@@ -186,11 +189,12 @@ async function retrying<T>(
       if (!kind && e instanceof NetworkError)
         throw new ApiCallError(info, e, !repeatable(call.method, call.args));
       if (!kind) throw tagCall(e, info);
-      // The attempts made underneath count too (the AWS SDK's own, the Kubernetes adapter's
-      // for a 429 or a 5xx): a budget is of requests sent, and the layers' retries never multiply.
-      tries[kind] += madeBy(e);
-      if (tries[kind] >= ATTEMPTS[kind]) throw new ApiCallError(info, e);
+      if (++tries[kind] >= ATTEMPTS[kind]) throw new ApiCallError(info, e);
       const wait = waitMs(e, tries[kind] - 1);
+      // However long each Retry-After and however the layers underneath retry (the Kubernetes
+      // adapter waits out a 429 itself, the AWS SDK backs off), throttling has a time limit.
+      if (kind === "throttle" && monotonicMs(clock) + wait - started > THROTTLE_PATIENCE_MS)
+        throw new ApiCallError(info, e);
       const why = kind === "throttle" ? "throttled" : kind === "tryLater" ? "busy" : "no answer";
       o.onRetry?.({ ...info, why, waitMs: wait, error: e });
       await clock.sleep(wait, o.signal);

@@ -1,10 +1,10 @@
 // The Kubernetes adapter's own retries (src/adapters/kubernetes/retry.ts): a 429 waits out its
-// Retry-After, capped as everywhere (a day asked, a minute waited), and the attempts it made go
-// up with the error for the port's budget to count; a budget's refusal of an eviction is an
-// answer, not retried.
+// Retry-After, capped as everywhere (a day asked, a minute waited), and the attempts an answer
+// took go up with the error; a connection's failure keeps its own count; a budget's refusal of an
+// eviction is an answer, not retried.
 import { describe, expect, it } from "vitest";
 import { withKubeRetry } from "../../src/adapters/kubernetes/retry.js";
-import { RETRY_AFTER_CAP_MS } from "../../src/ports/index.js";
+import { NetworkError, RETRY_AFTER_CAP_MS } from "../../src/ports/index.js";
 
 const throttled = (retryAfter: string) =>
   Object.assign(new Error("too many requests"), {
@@ -41,5 +41,20 @@ describe("withKubeRetry", () => {
     ).catch((x: unknown) => x);
     expect(e).toBe(refusal);
     expect(waits).toEqual([]);
+  });
+
+  it("leaves a connection's failure its own count of attempts, so that a read is still repeated above", async () => {
+    let calls = 0;
+    const reset = new NetworkError("ECONNRESET", "read ECONNRESET");
+    const e = await withKubeRetry(
+      async () => {
+        if (++calls === 1) throw throttled("1");
+        throw reset;
+      },
+      { sleep: async () => undefined },
+    ).catch((x: unknown) => x);
+    expect(calls).toBe(2);
+    expect(e).toBe(reset);
+    expect(reset.attempts).toBe(1);
   });
 });

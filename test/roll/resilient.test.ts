@@ -10,6 +10,7 @@ import {
   resilient,
   RETRY_AFTER_CAP_MS,
   retryAfterMs,
+  THROTTLE_PATIENCE_MS,
 } from "../../src/ports/index.js";
 import { watchBackoffMs } from "../../src/roll/watch.js";
 import { VirtualClock } from "../../src/sandbox/model/clock.js";
@@ -147,16 +148,26 @@ describe("resilient ports", () => {
     expect(watchBackoffMs(refused(), 0)).toBe(1_000);
   });
 
-  it("counts the attempts made underneath against the throttling budget: 24 requests in all, not 24 rounds of them", async () => {
+  it("stops waiting out throttling ten minutes after the call began, however long the layer underneath waited", async () => {
     const clock = new VirtualClock(0);
-    // The Kubernetes adapter gave up after its own 8 attempts each time.
-    const storm = () =>
-      Object.assign(new KubeApiError(429, "TooManyRequests", "slow down", 1), { attempts: 8 });
-    const f = flaky(Array.from({ length: 10 }, storm));
-    const e = await clock.run(resilient(f.cluster, clock).getNode("a")).catch((x: unknown) => x);
+    const calls: number[] = [];
+    // Like the Kubernetes adapter: each attempt waits out 8 Retry-Afters of a minute itself.
+    const port = {
+      getNode: async () => {
+        calls.push(clock.nowMs());
+        await clock.sleep(8 * 60_000);
+        throw Object.assign(new KubeApiError(429, "TooManyRequests", "slow down", 60), {
+          attempts: 8,
+        });
+      },
+    };
+    const e = await clock.run(resilient(port, clock).getNode()).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiCallError);
-    expect(f.calls).toHaveLength(3);
-    expect(callOf(e)?.attempts).toBe(24);
+    // 8 min, a minute's wait, 8 min more: past the limit, so no third round.
+    expect(calls).toEqual([0, 9 * 60_000]);
+    expect(clock.nowMs()).toBe(17 * 60_000);
+    expect(callOf(e)?.attempts).toBe(16);
+    expect(THROTTLE_PATIENCE_MS).toBe(10 * 60_000);
   });
 
   it("rejects at once when the run's signal aborts, while the call underneath hangs", async () => {

@@ -5,8 +5,8 @@
 // caller's business (404, 409 conflicts, and the eviction API's answers that carry meaning: a
 // budget's 429, which names the budget in a DisruptionBudget cause, and the 500 for a pod
 // several budgets select). Connections that break or stall are NetworkErrors, retried over any
-// port by src/ports/resilient.ts, where reads and safe writes are told from the rest; the attempts
-// made here count against its budgets there.
+// port by src/ports/resilient.ts, where reads and safe writes are told from the rest; its time
+// limit on throttling covers the waits made here.
 import { retryAfterMs } from "../../ports/index.js";
 
 export interface KubeRetryOptions {
@@ -65,7 +65,10 @@ export async function withKubeRetry<T>(
       const throttled = status === 429 && !answer;
       const transient = status === 503 || status === 504 || (status === 500 && !answer);
       if ((!throttled && !transient) || attempt >= attempts) {
-        if (e && typeof e === "object") Object.assign(e, { attempts: attempt });
+        // The attempts an answer took, for the message; not on a connection's failure, which
+        // keeps its own count (resilient.ts repeats a read that got no answer on its first try).
+        if (e && typeof e === "object" && status !== undefined)
+          Object.assign(e, { attempts: attempt });
         throw e;
       }
       const waitMs = throttled
