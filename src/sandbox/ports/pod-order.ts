@@ -5,7 +5,7 @@
 // order holds the records themselves, not their keys: a list of millions of pods looked each one
 // up by key again, a cache miss apiece. Each namespace keeps its own order; pods that come and go
 // between lists are merged in at the next list of their namespace, in one pass over it. The
-// cluster's order is the namespaces' in turn ("a/…" before "a-b/…" before "ab/…", as a sort of
+// cluster's order is the namespaces' in turn ("a-b/…" before "a/…" before "ab/…", as a sort of
 // the whole keys would have them: a name holds no '/').
 import type { PodRec } from "../model/records.js";
 
@@ -16,12 +16,13 @@ class NamespaceOrder {
   pods: PodRec[] = [];
   /** Keys created (or created again) since the last list. */
   readonly added = new Set<string>();
-  removed = false;
+  /** Pods gone since the last list: kept in `pods` until then (see PodOrder.changed). */
+  removed = 0;
 
   constructor(private readonly store: ReadonlyMap<string, PodRec>) {}
 
   get dirty(): boolean {
-    return this.added.size > 0 || this.removed;
+    return this.added.size > 0 || this.removed > 0;
   }
 
   current(): PodRec[] {
@@ -37,7 +38,7 @@ class NamespaceOrder {
     // its key is a new record, among those added.
     const kept = this.pods.filter((p) => !p.gone && !this.added.has(p.key));
     this.added.clear();
-    this.removed = false;
+    this.removed = 0;
     const out: PodRec[] = [];
     let i = 0;
     let j = 0;
@@ -68,7 +69,9 @@ export class PodOrder {
     let o = this.#namespaces.get(ns);
     if (!o) this.#namespaces.set(ns, (o = new NamespaceOrder(this.store)));
     if (this.store.has(key)) o.added.add(key);
-    else o.removed = true;
+    // A roll lists pods by node, not by namespace: the gone are let go once they are half the
+    // namespace's order, rather than kept until its next list.
+    else if (++o.removed > o.pods.length / 2 + 64) o.current();
   }
 
   /** Every pod in order. */
@@ -89,6 +92,11 @@ export class PodOrder {
   /** One namespace's pods in order. */
   inNamespace(namespace: string): PodRec[] {
     return this.#built().get(namespace)?.current() ?? [];
+  }
+
+  /** How many records the order holds for a namespace now, the gone not yet let go included. */
+  held(namespace: string): number {
+    return this.#namespaces?.get(namespace)?.pods.length ?? 0;
   }
 
   #built(): Map<string, NamespaceOrder> {
