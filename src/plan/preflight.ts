@@ -6,7 +6,6 @@
 // control-plane scalability (surge bursts).
 import { matchesSelector } from "./selector.js";
 import {
-  budgetHolds,
   drainMoves,
   type LiveGroup,
   type PdbInfo,
@@ -70,8 +69,8 @@ function list(items: string[]): string {
 
 /**
  * The pods of the nodes replaced that a drain moves (drainMoves), in node order, each with the
- * budgets its eviction asks (none for a pod whose eviction asks none: budgetHolds): two lists
- * made at the most they can hold and cut to size (no list grown a push at a time).
+ * budgets that select it: two lists made at the most they can hold and cut to size (no list
+ * grown a push at a time).
  */
 function movable(
   nodes: readonly (readonly PodInfo[])[],
@@ -89,7 +88,7 @@ function movable(
       const pod = run[i] as PodInfo;
       if (!drainMoves(pod)) continue;
       pods[n] = pod;
-      budgets[n++] = budgetHolds(pod) ? (selected[i] as PdbInfo[]) : NONE;
+      budgets[n++] = selected[i] as PdbInfo[];
     }
   }
   pods.length = n;

@@ -101,23 +101,16 @@ export interface PodInfo {
 
 /**
  * A pod a drain moves: not a mirror pod, not a DaemonSet's (kubectl drain leaves both), and not
- * one that has finished (Succeeded, Failed: its containers have stopped; nothing to wait for or
- * to bring back). Preflight looks at these, and a drain's estimate waits for their grace.
+ * one that has finished (Succeeded, Failed: its containers have stopped for good; nothing to
+ * wait for, bring back or ask a budget about). Preflight's findings, the turns' order and a
+ * drain's estimate all count these pods, and only these. A Pending pod counts: the eviction API
+ * would let it go without asking its budget (canIgnorePDB in the Kubernetes source,
+ * pkg/registry/core/pod/storage/eviction.go), but what matters is its phase when its node is
+ * drained, by which time a pod pulling images or running init containers is usually Running.
  */
 export function drainMoves(p: PodInfo): boolean {
   if (p.mirror || p.owner?.kind === "DaemonSet") return false;
   return p.phase !== "Succeeded" && p.phase !== "Failed";
-}
-
-/**
- * A pod a drain moves whose eviction asks its PodDisruptionBudget: not a Pending one, which the
- * eviction API deletes without asking, as it does a finished one (canIgnorePDB in the Kubernetes
- * source, pkg/registry/core/pod/storage/eviction.go; it also lets a pod already terminating go,
- * which PodInfo does not record, so such a pod still counts). Preflight's budget findings and
- * the turns' order count these pods, and only these.
- */
-export function budgetHolds(p: PodInfo): boolean {
-  return drainMoves(p) && p.phase !== "Pending";
 }
 
 export interface PdbInfo {

@@ -96,12 +96,12 @@ describe("preflight", () => {
     ).toEqual(["warning:pdb-closed-now"]);
   });
 
-  it("asks budgets only of pods whose eviction asks them: not Pending, Succeeded or Failed ones (deleted at once), nor mirror or DaemonSet pods (left)", () => {
+  it("asks budgets of the pods a drain moves: Running, Unknown and Pending ones (likely Running by the drain), not finished ones, nor mirror or DaemonSet pods (left)", () => {
     const pdbs = [pdb("a", "web", {}), pdb("b", "web", {})];
     const cases: [Partial<PodInfo>, boolean][] = [
       [{ phase: "Running" }, true],
       [{ phase: "Unknown" }, true],
-      [{ phase: "Pending" }, false],
+      [{ phase: "Pending" }, true],
       [{ phase: "Succeeded" }, false],
       [{ phase: "Failed" }, false],
       [{ mirror: true }, false],
