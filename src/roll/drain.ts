@@ -1,17 +1,16 @@
 // Draining a node with kubectl drain's semantics (k8s.io/kubectl/pkg/drain, its pod filters and
-// eviction loop): mirror pods and pods a DaemonSet controls stay; a pod with no controller is
-// refused unless force, since nothing would bring it back; the rest are evicted through the
-// eviction API, so PodDisruptionBudgets decide. A budget's 429 is retried after its Retry-After
-// (the API server sends 10 s); a 500 — more than one budget selects the pod, which the eviction
-// subresource refuses — fails the drain at once, naming the budgets (with force the pod is
-// deleted). Deletion is awaited by a watch on the pods' UIDs, so a pod recreated under the same
-// name is another pod. Past drainTimeout the drain fails with PodEvictionFailure naming pods and
-// budgets — unless force, which deletes what is left and says so. API throttling never reaches
-// the drain as a refusal: it is retried below it (src/ports/resilient.ts).
+// eviction loop): mirror pods and pods a DaemonSet controls stay; a running pod with no controller
+// is refused unless force, since nothing would bring it back (drain-filters.ts); the rest are
+// evicted through the eviction API, so PodDisruptionBudgets decide. A budget's 429 is retried
+// after its Retry-After (the API server sends 10 s); a 500 — more than one budget selects the
+// pod, which the eviction subresource refuses — fails the drain at once, naming the budgets (with
+// force the pod is deleted). Deletion is awaited by a watch on the pods' UIDs, so a pod recreated
+// under the same name is another pod. Past drainTimeout the drain fails with PodEvictionFailure
+// naming pods and budgets — unless force, which deletes what is left and says so. API throttling
+// never reaches the drain as a refusal: it is retried below it (src/ports/resilient.ts).
 import { matchesSelector } from "../plan/index.js";
 import {
   abortError,
-  controllerOf,
   listAll,
   pageOf,
   retryAfterMs,
@@ -20,6 +19,7 @@ import {
   type WatchEvent,
 } from "../ports/index.js";
 import { holdBudgets, type BudgetCache } from "./budgets.js";
+import { podId, podsToMove, refuseOrphans } from "./drain-filters.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
 import { guardedWatch, WATCH_TIMEOUT_SECONDS, watchBackoffMs } from "./watch.js";
 
@@ -37,15 +37,6 @@ export interface DrainResult {
 
 /** When a refusal names no Retry-After. */
 const RETRY_MS = 5_000;
-const podId = (p: Pod) => `${p.metadata.namespace ?? "default"}/${p.metadata.name}`;
-
-/** The pods a drain must move: not mirror pods, not pods a DaemonSet controls. */
-export function podsToMove(pods: Pod[]): Pod[] {
-  return pods.filter((p) => {
-    if (p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined) return false;
-    return controllerOf(p)?.kind !== "DaemonSet";
-  });
-}
 
 async function podsOn(
   ctx: RollContext,
@@ -398,15 +389,6 @@ async function waitGone(
   }
 }
 
-function refuseOrphans(o: DrainOptions, pods: Pod[]): void {
-  const orphans = pods.filter((p) => !controllerOf(p)).map(podId);
-  if (orphans.length === 0 || o.force) return;
-  throw new RollError(
-    "PodEvictionFailure",
-    `cannot drain ${o.node}: ${orphans.slice(0, 10).join(", ")} ${orphans.length === 1 ? "has" : "have"} no controller, so nothing would recreate ${orphans.length === 1 ? "it" : "them"} elsewhere (kubectl drain refuses such pods too). Delete ${orphans.length === 1 ? "it" : "them"} or run ${orphans.length === 1 ? "it" : "them"} under a controller, or roll with force to delete ${orphans.length === 1 ? "it" : "them"}`,
-  );
-}
-
 /** Evict every pod; the pods that could not be evicted, and why. */
 async function evictAll(
   ctx: RollContext,
@@ -447,7 +429,7 @@ export async function drainNode(ctx: RollContext, o: DrainOptions): Promise<Drai
   ctx.emit({ type: "node.drain.start", group: o.group, node: o.node });
   const deadline = ctx.clock.now().getTime() + o.timeoutMs;
   const { pods, resourceVersion } = await podsOn(ctx, o.node, true);
-  refuseOrphans(o, pods);
+  refuseOrphans(o.node, o.force, pods);
   const early = pods.length > 0 ? watchFromList(ctx, o.node, resourceVersion) : undefined;
   try {
     return await evictAndWait(ctx, o, pods, deadline, early);

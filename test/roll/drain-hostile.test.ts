@@ -81,6 +81,16 @@ describe("drain, as kubectl drain does it", () => {
     expect(forced).toMatchObject({ evicted: 1 });
   });
 
+  it("lets a finished pod with no controller go, as kubectl drain does (it runs nowhere)", async () => {
+    for (const phase of ["Succeeded", "Failed"] as const) {
+      const { world, ctx } = setup([{ kind: "Pod", name: "done" }]);
+      const [rec] = [...world.workload("done").pods];
+      rec!.phase = phase;
+      const r = await drain(world, ctx, rec!.nodeName as string);
+      expect(r, phase).toMatchObject({ evicted: 1 });
+    }
+  });
+
   it("waits for a pod by its UID: one recreated under the same name on the node does not stall it", async () => {
     // A StatefulSet pod that tolerates the cordon and is pinned to its node comes back there
     // under the same name; every watch stalls, so the drain sees it only by re-listing.

@@ -12,7 +12,7 @@ import {
   type Pod,
 } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
-import { podsToMove } from "../../roll/drain.js";
+import { podsToMove } from "../../roll/drain-filters.js";
 import type { GroupJob } from "../kind.js";
 
 const MAX_NODES = 10;
