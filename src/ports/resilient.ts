@@ -50,12 +50,16 @@ export interface RetryInfo extends CallInfo {
 /**
  * Attempts per kind of failure, the first included. A throttled client is asked to come back
  * later, and a roll can be patient: up to 24 attempts, each after the server's Retry-After (at
- * most a minute) or a backoff capped at 20 s (40 s for AWS) — minutes, not seconds — and never
- * past THROTTLE_PATIENCE_MS from the call's start.
+ * most a minute) or a backoff capped at 20 s (40 s for AWS) — minutes, not seconds — and none
+ * past THROTTLE_PATIENCE_MS.
  */
 export const ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 } as const;
 type Transient = keyof typeof ATTEMPTS;
-/** How long a call may go on being throttled, from its start, before it fails. */
+/**
+ * No wait for throttling starts past this long after the call's first throttled attempt began.
+ * The attempts underneath may add to it: the Kubernetes adapter waits out up to 8 Retry-Afters
+ * (a minute each at most) within one attempt.
+ */
 export const THROTTLE_PATIENCE_MS = 10 * 60_000;
 
 const SERVICES: Record<string, string> = { eks: "EKS", autoScaling: "Auto Scaling", ec2: "EC2" };
@@ -172,11 +176,13 @@ async function retrying<T>(
   attempt: (n: number) => Promise<T>,
 ): Promise<T> {
   let made = 0;
-  const started = monotonicMs(clock);
+  /** When the first attempt that came back throttled began. */
+  let throttledFrom: number | undefined;
   // Each kind of failure has its own budget: throttling in between does not use up the
   // attempts a lost answer gets, nor the other way round.
   const tries: Record<Transient, number> = { throttle: 0, tryLater: 0, network: 0 };
   for (let n = 0; ; n++) {
+    const began = monotonicMs(clock);
     try {
       return await bounded(attempt(n), clock, o);
     } catch (e) {
@@ -193,8 +199,11 @@ async function retrying<T>(
       const wait = waitMs(e, tries[kind] - 1);
       // However long each Retry-After and however the layers underneath retry (the Kubernetes
       // adapter waits out a 429 itself, the AWS SDK backs off), throttling has a time limit.
-      if (kind === "throttle" && monotonicMs(clock) + wait - started > THROTTLE_PATIENCE_MS)
-        throw new ApiCallError(info, e);
+      if (kind === "throttle") {
+        throttledFrom ??= began;
+        if (monotonicMs(clock) + wait - throttledFrom > THROTTLE_PATIENCE_MS)
+          throw new ApiCallError(info, e);
+      }
       const why = kind === "throttle" ? "throttled" : kind === "tryLater" ? "busy" : "no answer";
       o.onRetry?.({ ...info, why, waitMs: wait, error: e });
       await clock.sleep(wait, o.signal);

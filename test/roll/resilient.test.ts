@@ -170,6 +170,24 @@ describe("resilient ports", () => {
     expect(THROTTLE_PATIENCE_MS).toBe(10 * 60_000);
   });
 
+  it("counts the time limit from the first throttled attempt, not from minutes of lost answers before it", async () => {
+    const clock = new VirtualClock(0);
+    let calls = 0;
+    const port = {
+      getNode: async () => {
+        calls++;
+        if (calls <= 2) {
+          await clock.sleep(5 * 60_000);
+          throw reset();
+        }
+        if (calls === 3) throw new KubeApiError(429, "TooManyRequests", "slow down", 60);
+        return "node";
+      },
+    };
+    expect(await clock.run(resilient(port, clock).getNode())).toBe("node");
+    expect(calls).toBe(4);
+  });
+
   it("rejects at once when the run's signal aborts, while the call underneath hangs", async () => {
     const clock = new VirtualClock(0);
     const stop = new AbortController();
