@@ -3,8 +3,9 @@
 // cancelled:
 //
 // - throttling (Kubernetes 429, AWS ThrottlingException): waited out after its Retry-After (at
-//   most RETRY_AFTER_CAP_MS, errors.ts), or with exponential backoff (the API server's API Priority and Fairness asks clients to come
-//   back later: https://kubernetes.io/docs/concepts/cluster-administration/flow-control/);
+//   most RETRY_AFTER_CAP_MS, errors.ts), or with exponential backoff, for THROTTLE_PATIENCE_MS
+//   at most (the API server's API Priority and Fairness asks clients to come back later:
+//   https://kubernetes.io/docs/concepts/cluster-administration/flow-control/);
 // - AWS's "busy, try later" refusals (errors.ts, TRY_LATER_CODES), which change nothing;
 // - no answer (a reset, a refused or stalled connection, a call past its deadline): reads always,
 //   writes only where a precondition or a re-read makes a repeat safe (see `repeatable`).
