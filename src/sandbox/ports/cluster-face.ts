@@ -23,7 +23,7 @@ import type { LeaseRec, NodeRec, PdbRec, PodRec } from "../model/records.js";
 import { toNode, toPdb, toPod } from "../sim/kube/convert.js";
 import type { KubeSim } from "../sim/kube/kube.js";
 import type { ApiGate } from "./api-gate.js";
-import { PodOrder } from "./pod-order.js";
+import { byKey, PodOrder } from "./pod-order.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { serveWatch } from "./watch-stream.js";
 import { WatchHub, type KubeObject } from "../wire/kube-watch.js";
@@ -261,8 +261,7 @@ export class SandboxCluster implements SandboxClusterApi {
   #podRecords(namespace: string | undefined, opts: ListOptions | undefined): readonly PodRec[] {
     const k = this.view.kube;
     const node = this.#nodeOf(opts);
-    if (node !== undefined)
-      return [...(k.nodes.get(node)?.pods ?? [])].sort((a, b) => (a.key < b.key ? -1 : 1));
+    if (node !== undefined) return [...(k.nodes.get(node)?.pods ?? [])].sort(byKey);
     return namespace === undefined ? this.#order.all() : this.#order.inNamespace(namespace);
   }
 

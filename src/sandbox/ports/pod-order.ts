@@ -10,7 +10,8 @@
 import type { PodRec } from "../model/records.js";
 
 const before = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const byKey = (a: PodRec, b: PodRec) => before(a.key, b.key);
+/** List order: by "namespace/name". */
+export const byKey = (a: PodRec, b: PodRec) => before(a.key, b.key);
 
 class NamespaceOrder {
   pods: PodRec[] = [];
