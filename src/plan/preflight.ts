@@ -6,6 +6,7 @@
 // control-plane scalability (surge bursts).
 import { matchesSelector } from "./selector.js";
 import {
+  asksBudgets,
   drainMoves,
   type LiveGroup,
   type PdbInfo,
@@ -69,8 +70,8 @@ function list(items: string[]): string {
 
 /**
  * The pods of the nodes replaced that a drain moves (drainMoves), in node order, each with the
- * budgets that select it: two lists made at the most they can hold and cut to size (no list
- * grown a push at a time).
+ * budgets its eviction asks (none for a pod already being deleted, see asksBudgets): two lists
+ * made at the most they can hold and cut to size (no list grown a push at a time).
  */
 function movable(
   nodes: readonly (readonly PodInfo[])[],
@@ -88,7 +89,7 @@ function movable(
       const pod = run[i] as PodInfo;
       if (!drainMoves(pod)) continue;
       pods[n] = pod;
-      budgets[n++] = selected[i] as PdbInfo[];
+      budgets[n++] = asksBudgets(pod) ? (selected[i] as PdbInfo[]) : NONE;
     }
   }
   pods.length = n;

@@ -97,20 +97,33 @@ export interface PodInfo {
   terminationGracePeriodSeconds: number;
   containers: ContainerInfo[];
   mirror?: boolean;
+  /** Being deleted (metadata.deletionTimestamp set): terminating, or held by a finalizer. */
+  terminating?: boolean;
 }
 
 /**
  * A pod a drain moves: not a mirror pod, not a DaemonSet's (kubectl drain leaves both), and not
  * one that has finished (Succeeded, Failed: its containers have stopped for good; nothing to
- * wait for, bring back or ask a budget about). Preflight's findings, the turns' order and a
- * drain's estimate all count these pods, and only these. A Pending pod counts: the eviction API
- * would let it go without asking its budget (canIgnorePDB in the Kubernetes source,
- * pkg/registry/core/pod/storage/eviction.go), but what matters is its phase when its node is
- * drained, by which time a pod pulling images or running init containers is usually Running.
+ * wait for, bring back or ask a budget about). Preflight's findings and a drain's estimate count
+ * these pods, and only these; those about budgets count the ones that ask them (asksBudgets). A
+ * Pending pod counts for both: the eviction API would let it go without asking its budget
+ * (canIgnorePDB in the Kubernetes source, pkg/registry/core/pod/storage/eviction.go), but what
+ * matters is its phase when its node is drained, by which time a pod pulling images or running
+ * init containers is usually Running.
  */
 export function drainMoves(p: PodInfo): boolean {
   if (p.mirror || p.owner?.kind === "DaemonSet") return false;
   return p.phase !== "Succeeded" && p.phase !== "Failed";
+}
+
+/**
+ * A pod whose eviction asks its budgets: one a drain moves (drainMoves) that is not already being
+ * deleted. The eviction API lets a pod with a deletionTimestamp go without asking (canIgnorePDB,
+ * as above), and the disruption controller no longer counts it healthy; the drain still waits for
+ * it to go. Budget findings and the turns' order count these pods, and only these.
+ */
+export function asksBudgets(p: PodInfo): boolean {
+  return drainMoves(p) && p.terminating !== true;
 }
 
 export interface PdbInfo {

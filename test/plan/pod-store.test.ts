@@ -122,15 +122,37 @@ describe("the pod store", () => {
     ];
     const daemon = pod(3, "node-a");
     daemon.metadata.ownerReferences![0]!.kind = "DaemonSet";
-    for (const p of [bare, mirror, daemon, pod(4, "node-a")]) store.add(0, p);
+    const deleting = pod(5, "node-a");
+    deleting.metadata.deletionTimestamp = "2026-11-21T10:00:00Z";
+    const bareDeleting = { ...bare, metadata: { ...deleting.metadata, name: "bare-deleting" } };
+    delete bareDeleting.metadata.ownerReferences;
+    const mirrorDeleting = {
+      ...mirror,
+      metadata: { ...mirror.metadata, deletionTimestamp: "2026-11-21T10:00:00Z" },
+    };
+    const read = [bare, mirror, daemon, pod(4, "node-a"), deleting, bareDeleting, mirrorDeleting];
+    for (const p of read) store.add(0, p);
     for (const o of store.owners()) o.workload = `Deployment/${o.ns}/x`;
     const base = ["namespace", "name", "nodeName", "labels"];
     const rest = ["phase", "ready", "tolerations", "terminationGracePeriodSeconds", "containers"];
-    expect(store.placed().map((p) => Object.keys(p))).toEqual([
+    const placed = store.placed();
+    expect(placed.map((p) => Object.keys(p))).toEqual([
       [...base, ...rest],
       [...base, "owner", ...rest, "mirror"],
       [...base, "owner", ...rest],
       [...base, "owner", ...rest, "workload"],
+      [...base, "owner", ...rest, "workload", "terminating"],
+      [...base, ...rest, "terminating"],
+      [...base, "owner", ...rest, "mirror", "terminating"],
+    ]);
+    expect(placed.map((p) => [p.mirror, p.terminating])).toEqual([
+      [undefined, undefined],
+      [true, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, true],
+      [undefined, true],
+      [true, true],
     ]);
   });
 });

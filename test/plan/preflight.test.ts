@@ -113,6 +113,25 @@ describe("preflight", () => {
     }
   });
 
+  it("asks no budget about a pod already being deleted (the eviction API lets it go), yet still waits for it and refuses it without a controller", () => {
+    const going = (name: string, extra: Partial<PodInfo> = {}) =>
+      pod(name, node(0), { terminating: true, ...extra });
+    const shut = [pdb("web", "web", { minAvailable: 2, expectedPods: 2, disruptionsAllowed: 0 })];
+    const closed = [pdb("web", "web", { minAvailable: 1, disruptionsAllowed: 0 })];
+    const two = [pdb("a", "web", {}), pdb("b", "web", {})];
+    for (const pdbs of [shut, closed, two]) {
+      // Beside a pod that asks: the finding names that one alone.
+      const f = findings({ pods: [going("web-0"), pod("web-1", node(1))], pdbs });
+      expect(f.length, pdbs[0]!.name).toBe(1);
+      expect(f[0]!.objects.filter((o) => o.includes("web-0"))).toEqual([]);
+      expect(f[0]!.objects.some((o) => o.includes("web-1"))).toBe(true);
+      expect(findings({ pods: [going("web-0")], pdbs })).toEqual([]);
+    }
+    // The drain still moves it: a pod with no controller is refused as kubectl drain does.
+    const bare = going("job-0", { owner: undefined, workload: undefined });
+    expect(codes(findings({ pods: [bare] }))).toContain("blocker:unmanaged-pods");
+  });
+
   it("still refuses a pod with no controller while it is Pending (nothing brings it back), not once it has finished", () => {
     const bare = (phase: string) =>
       pod("job-0", node(0), { owner: undefined, workload: undefined, phase });

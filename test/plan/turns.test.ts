@@ -82,4 +82,21 @@ describe("orderForTurns", () => {
     phase("n8", "Running");
     expect(names(orderForTurns(nodes(8), pods, pdbs)).slice(0, 2)).toEqual(["n5", "n6"]);
   });
+
+  it("gives a pod already being deleted no turn: its eviction asks no budget", () => {
+    // long: 4 pods, three of them being deleted — one turn, as short's: the order stays.
+    const pods = podsOn({ long: ["n5", "n6", "n7", "n8"], short: ["n1"] });
+    for (const n of ["n6", "n7", "n8"]) {
+      const [pod] = pods.get(n) ?? [];
+      pods.set(n, [{ ...(pod as PodInfo), terminating: true }]);
+    }
+    const pdbs = [pdb("long", "long", {}), pdb("short", "short", {})];
+    expect(names(orderForTurns(nodes(8), pods, pdbs))).toEqual(names(nodes(8)));
+    // The same pods not being deleted: four turns, fed from the first node on.
+    for (const n of ["n6", "n7", "n8"]) {
+      const [pod] = pods.get(n) ?? [];
+      pods.set(n, [{ ...(pod as PodInfo), terminating: false }]);
+    }
+    expect(names(orderForTurns(nodes(8), pods, pdbs)).slice(0, 2)).toEqual(["n5", "n6"]);
+  });
 });

@@ -10,8 +10,8 @@
 // the longest budgets are never starved and the short ones fill the slack; nodes whose pods no
 // budget limits go when the slack is gone, and ties keep the order they came in (zones in turn).
 import {
+  asksBudgets,
   budgetsOnNode,
-  drainMoves,
   type PdbInfo,
   type PodInfo,
   type Replacement,
@@ -60,7 +60,7 @@ function budgetsOf(
     const selected = budgetsOnNode(pdbs, pods);
     for (let i = 0; i < pods.length; i++) {
       const p = pods[i] as PodInfo;
-      if (!drainMoves(p)) continue;
+      if (!asksBudgets(p)) continue;
       const selecting = selected[i] as PdbInfo[];
       // Several budgets: the eviction API refuses the pod (preflight's finding), no turns.
       const pdb = selecting.length === 1 ? selecting[0] : undefined;
