@@ -46,7 +46,15 @@ export type RollEvent = Base &
     | { type: "node.label"; group: string; node: string; label: string }
     | { type: "node.drain.start"; group: string; node: string }
     | { type: "node.drain.end"; group: string; node: string; evicted: number; deleted?: string[] }
-    | { type: "eviction.blocked"; group: string; node: string; pod: string; pdb: string }
+    | {
+        type: "eviction.blocked";
+        group: string;
+        node: string;
+        pod: string;
+        pdb: string;
+        /** Not asked again: the eviction API's answer is final, or EKS's update has failed. */
+        final?: true;
+      }
     | { type: "instance.terminate"; group: string; instance: string; decrement: boolean }
     | {
         type: "eks.update";

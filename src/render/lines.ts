@@ -45,7 +45,7 @@ export function nodeLine(e: RollEvent): string | undefined {
     case "node.drain.end":
       return drained(e);
     case "eviction.blocked":
-      return `${e.group}: eviction of ${e.pod} refused by PodDisruptionBudget ${e.pdb}; retrying`;
+      return `${e.group}: eviction of ${e.pod} refused by PodDisruptionBudget ${e.pdb}; ${e.final ? "not retried" : "retrying"}`;
     case "instance.terminate":
       return `${e.group}: terminated ${e.instance}`;
     case "validation":

@@ -247,7 +247,8 @@ async function refused(
   if (r.status === 500) {
     const pdbs = await budgetsOf(ctx, pod);
     const named = pdbs.length > 0 ? pdbs.join(", ") : "several";
-    ctx.emit({ type: "eviction.blocked", group: o.group, node: o.node, pod: id, pdb: named });
+    const blocked = { group: o.group, node: o.node, pod: id, pdb: named };
+    ctx.emit({ type: "eviction.blocked", ...blocked, final: true });
     const why = `PodDisruptionBudgets ${named} all select it, and the eviction API refuses a pod more than one budget selects (${r.message})`;
     return { pod: id, why, final: true };
   }

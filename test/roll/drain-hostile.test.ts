@@ -3,6 +3,7 @@
 // ask to come back in 10 s, and API throttling told apart from a budget's refusal.
 import { describe, expect, it } from "vitest";
 import { EventLog, KubeApiError, type RollEvent } from "../../src/ports/index.js";
+import { eventLine } from "../../src/render/index.js";
 import { RollError, type RollContext } from "../../src/roll/context.js";
 import { drainNode } from "../../src/roll/drain.js";
 import { cordon } from "../../src/roll/marks.js";
@@ -137,6 +138,9 @@ describe("drain, as kubectl drain does it", () => {
     expect((e as RollError).message).not.toMatch(/within \d+ min/);
     expect(world.clock.nowMs() - start).toBeLessThan(60_000);
     expect(ofType(events, "eviction.blocked")[0]?.pdb).toBe("default/web, default/web-extra");
+    // The answer is final: the log does not say the eviction is retried.
+    expect(ofType(events, "eviction.blocked").map((b) => b.final)).toEqual([true]);
+    expect(eventLine(ofType(events, "eviction.blocked")[0]!)).toMatch(/; not retried$/);
   });
 
   it("waits on the budgets' watch instead of asking for evictions a budget is sure to refuse", async () => {
@@ -150,6 +154,12 @@ describe("drain, as kubectl drain does it", () => {
     expect(world.calls.get("policy.evictPod") ?? 0).toBeLessThanOrEqual(2);
     expect(world.calls.get("policy.watchPodDisruptionBudgets")).toBe(1);
     expect(ofType(events, "eviction.blocked").map((b) => b.pdb)).toEqual(["web"]);
+    // Asked again once the budget allows: the log says so.
+    const [blocked] = ofType(events, "eviction.blocked");
+    expect(blocked?.final).toBeUndefined();
+    expect(eventLine(blocked!)).toBe(
+      `nodes: eviction of ${blocked!.pod} refused by PodDisruptionBudget web; retrying`,
+    );
   });
 
   it("without a watch on budgets (RBAC), comes back after the 10 s a budget's 429 asks for", async () => {

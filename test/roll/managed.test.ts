@@ -1,6 +1,7 @@
 // The delegated engine for EKS managed node groups: phases reported as EKS goes through them,
 // EKS's failures explained in words.
 import { describe, expect, it } from "vitest";
+import { eventLine } from "../../src/render/index.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "../sandbox/helpers.js";
 import { ofType, policyFor, roll } from "./scenarios.js";
@@ -81,5 +82,8 @@ describe("EKS's PodEvictionFailure, explained", () => {
     const blocked = ofType(events, "eviction.blocked");
     expect(blocked.length).toBeGreaterThan(0);
     expect(blocked.every((b) => b.group === "ng" && b.pdb === "web")).toBe(true);
+    // EKS's update has failed: nothing asks these pods again, and the log does not say it will.
+    expect(blocked.every((b) => b.final === true)).toBe(true);
+    expect(blocked.map(eventLine).every((l) => l?.endsWith("; not retried"))).toBe(true);
   });
 });

@@ -82,7 +82,9 @@ export async function evictionBlockers(
         pdb: why(p, pdbs),
       });
   }
-  for (const b of out) ctx.emit({ type: "eviction.blocked", group: job.plan.name, ...b });
+  // EKS's update has already failed: nothing asks these pods again.
+  for (const b of out)
+    ctx.emit({ type: "eviction.blocked", group: job.plan.name, ...b, final: true });
   return out;
 }
 
