@@ -109,13 +109,11 @@ function labelsOf(p: Pod, known: KnownOwner | undefined): Record<string, string>
 }
 
 /** A row's fields, at these offsets from its start. */
-const [NS, NAME, NODE, LABELS, OWNER, PHASE, READY, TOLERATIONS, GRACE, CONTAINERS, RARE] = [
+const [NS, NAME, NODE, LABELS, OWNER, PHASE, READY, TOLERATIONS, GRACE, CONTAINERS, MIRROR] = [
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
 ];
-const STRIDE = 11;
-/** The RARE field's bits: a mirror pod, a pod being deleted. */
-const MIRROR = 1;
-const DELETING = 2;
+const DELETION = 11;
+const STRIDE = 12;
 /** Rows per chunk: a chunk is one array of a fixed size, so nothing grows and is copied. */
 const ROWS = 2048;
 
@@ -196,9 +194,8 @@ export class PodStore {
     chunk[at + TOLERATIONS] = this.#shared.tolerations(p.spec.tolerations, known);
     chunk[at + GRACE] = p.spec.terminationGracePeriodSeconds ?? 30;
     chunk[at + CONTAINERS] = this.#shared.containers(p);
-    chunk[at + RARE] =
-      (p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined ? MIRROR : 0) |
-      (p.metadata.deletionTimestamp ? DELETING : 0);
+    chunk[at + MIRROR] = p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined;
+    chunk[at + DELETION] = p.metadata.deletionTimestamp;
   }
 
   /**
@@ -284,15 +281,16 @@ export class PodStore {
     const tolerations = row[at + TOLERATIONS] as Toleration[];
     const terminationGracePeriodSeconds = row[at + GRACE] as number;
     const containers = row[at + CONTAINERS] as ContainerInfo[];
-    const rare = row[at + RARE] as number;
-    if (rare !== 0)
+    const mirror = row[at + MIRROR] as boolean;
+    const deletionTimestamp = row[at + DELETION] as string | undefined;
+    if (mirror || deletionTimestamp !== undefined)
       return {
         ...{ namespace, name, nodeName, labels },
         ...(known && { owner: known.owner }),
         ...{ phase, ready, tolerations, terminationGracePeriodSeconds, containers },
-        ...((rare & MIRROR) !== 0 && { mirror: true }),
+        ...(mirror && { mirror: true }),
         ...(workload && { workload }),
-        ...((rare & DELETING) !== 0 && { terminating: true }),
+        ...(deletionTimestamp !== undefined && { deletionTimestamp }),
       };
     if (!known)
       return {

@@ -45,6 +45,7 @@ export const WITH_FORCE: Partial<Record<FindingCode, string>> = {
   "tolerates-everything":
     "after the drain timeout what is left is deleted and the node terminated; these pods start again elsewhere",
   "unmanaged-pods": "they are evicted like the rest, and never come back",
+  "stuck-terminating": "after the drain timeout their node is terminated with them still on it",
 };
 
 /** A finding that stops the group, or with force (where force helps) a warning saying what happens. */
@@ -71,17 +72,19 @@ function list(items: string[]): string {
 /**
  * The pods of the nodes replaced that a drain moves (drainMoves), in node order, each with the
  * budgets its eviction asks (none for a pod already being deleted, see asksBudgets): two lists
- * made at the most they can hold and cut to size (no list grown a push at a time).
+ * made at the most they can hold and cut to size (no list grown a push at a time). `leaving`:
+ * per budget, the pods being deleted that it selects.
  */
 function movable(
   nodes: readonly (readonly PodInfo[])[],
   pdbs: PdbInfo[],
-): { pods: PodInfo[]; budgets: PdbInfo[][] } {
+): { pods: PodInfo[]; budgets: PdbInfo[][]; leaving: Map<PdbInfo, number> } {
   let total = 0;
   for (const run of nodes) total += run.length;
   const pods = new Array<PodInfo>(total);
   const budgets = new Array<PdbInfo[]>(total);
   let n = 0;
+  const leaving = new Map<PdbInfo, number>();
   const index = pdbIndexOf(pdbs);
   for (const run of nodes) {
     const selected = index.onNode(run);
@@ -89,17 +92,28 @@ function movable(
       const pod = run[i] as PodInfo;
       if (!drainMoves(pod)) continue;
       pods[n] = pod;
-      budgets[n++] = asksBudgets(pod) ? (selected[i] as PdbInfo[]) : NONE;
+      const selecting = selected[i] as PdbInfo[];
+      budgets[n++] = asksBudgets(pod) ? selecting : NONE;
+      if (pod.deletionTimestamp === undefined) continue;
+      for (const b of selecting) leaving.set(b, (leaving.get(b) ?? 0) + 1);
     }
   }
   pods.length = n;
   budgets.length = n;
-  return { pods, budgets };
+  return { pods, budgets, leaving };
 }
 
-/** A PDB that cannot allow a disruption whatever happens (not only right now). */
-function neverAllows(pdb: PdbInfo): boolean {
-  const expected = pdb.expectedPods;
+/**
+ * A PDB that cannot allow a disruption whatever happens (not only right now). `leaving`: pods
+ * being deleted that it selects. The disruption controller counts those among the expected pods
+ * of a whole-number minAvailable (getExpectedPodCount, pkg/controller/disruption in the
+ * Kubernetes source: every pod the budget selects), but not once they are gone.
+ */
+function neverAllows(pdb: PdbInfo, leaving: number): boolean {
+  const expected =
+    typeof pdb.minAvailable === "number" && pdb.maxUnavailable === undefined
+      ? pdb.expectedPods - leaving
+      : pdb.expectedPods;
   // Percentages scale and round up, as the disruption controller reads them
   // (GetScaledValueFromIntOrPercent with roundUp): minAvailable "80%" of 3 pods is all 3.
   if (pdb.maxUnavailable !== undefined)
@@ -247,8 +261,13 @@ function singleReplica(workloads: Snapshot["workloads"]): ReadonlySet<string> {
   return set;
 }
 
-/** `budgets[i]`: the budgets that select `pods[i]`. */
-function pdbFindings(pods: PodInfo[], budgets: PdbInfo[][], force: boolean): Finding[] {
+/** `budgets[i]`: the budgets that select `pods[i]`; `leaving` as movable gives it. */
+function pdbFindings(
+  pods: PodInfo[],
+  budgets: PdbInfo[][],
+  leaving: ReadonlyMap<PdbInfo, number>,
+  force: boolean,
+): Finding[] {
   const out: Finding[] = [];
   const blocking = new Map<PdbInfo, string[]>();
   const closed = new Map<PdbInfo, string[]>();
@@ -259,7 +278,8 @@ function pdbFindings(pods: PodInfo[], budgets: PdbInfo[][], force: boolean): Fin
     if (selecting.length > 1) multiple.push(`${podId(pod)} (${selecting.map(pdbId).join(", ")})`);
     for (let j = 0; j < selecting.length; j++) {
       const b = selecting[j] as PdbInfo;
-      const bucket = neverAllows(b) ? blocking : b.disruptionsAllowed === 0 ? closed : undefined;
+      const never = neverAllows(b, leaving.get(b) ?? 0);
+      const bucket = never ? blocking : b.disruptionsAllowed === 0 ? closed : undefined;
       if (!bucket) continue;
       const on = bucket.get(b);
       if (on) on.push(podId(pod));
@@ -415,13 +435,39 @@ function unmanagedFindings(pods: PodInfo[], force: boolean): Finding[] {
   ];
 }
 
+/** How long after its deletion was due a pod still there counts as stuck. */
+const STUCK_AFTER_MS = 60_000;
+
+/**
+ * Pods being deleted whose grace period ended over a minute before the snapshot and are still
+ * there: a finalizer holds them, or their kubelet is unreachable. The drain evicts them (the API
+ * accepts, asking no budget) and then waits for them to go, which they will not do by
+ * themselves: it fails at its timeout, as kubectl drain would, unless force.
+ */
+function stuckFindings(pods: PodInfo[], takenAt: Date, force: boolean): Finding[] {
+  const due = takenAt.getTime() - STUCK_AFTER_MS;
+  const stuck = pods
+    .filter((p) => p.deletionTimestamp !== undefined && Date.parse(p.deletionTimestamp) < due)
+    .map((p) => `${podId(p)} (deletion due ${p.deletionTimestamp})`);
+  if (stuck.length === 0) return [];
+  return [
+    stopping(
+      "stuck-terminating",
+      force,
+      `pods still there after their deletion was due, held by a finalizer or an unreachable kubelet, keep their node's drain waiting until it times out: ${list(stuck)}; remove the finalizer (kubectl patch … -p '{"metadata":{"finalizers":null}}') or, for a lost node, delete them with --grace-period=0 --force, or roll with force`,
+      stuck,
+    ),
+  ];
+}
+
 export function preflight(input: PreflightInput): Finding[] {
-  const { pods, budgets } = movable(input.nodes, input.snapshot.pdbs);
+  const { pods, budgets, leaving } = movable(input.nodes, input.snapshot.pdbs);
   return [
     ...surgeBurst(input),
     ...input.groupFindings,
     ...unmanagedFindings(pods, input.force),
-    ...pdbFindings(pods, budgets, input.force),
+    ...stuckFindings(pods, input.snapshot.takenAt, input.force),
+    ...pdbFindings(pods, budgets, leaving, input.force),
     ...workloadFindings(pods, input.snapshot, input.force),
   ];
 }

@@ -97,8 +97,11 @@ export interface PodInfo {
   terminationGracePeriodSeconds: number;
   containers: ContainerInfo[];
   mirror?: boolean;
-  /** Being deleted (metadata.deletionTimestamp set): terminating, or held by a finalizer. */
-  terminating?: boolean;
+  /**
+   * Set when the pod is being deleted (metadata.deletionTimestamp): the time its grace period
+   * ends. A pod still there well after it is held by a finalizer or an unreachable kubelet.
+   */
+  deletionTimestamp?: string;
 }
 
 /**
@@ -119,11 +122,12 @@ export function drainMoves(p: PodInfo): boolean {
 /**
  * A pod whose eviction asks its budgets: one a drain moves (drainMoves) that is not already being
  * deleted. The eviction API lets a pod with a deletionTimestamp go without asking (canIgnorePDB,
- * as above), and the disruption controller no longer counts it healthy; the drain still waits for
+ * as above), and the disruption controller no longer counts it healthy, though a budget with a
+ * whole-number minAvailable still counts it among its expected pods; the drain still waits for
  * it to go. Budget findings and the turns' order count these pods, and only these.
  */
 export function asksBudgets(p: PodInfo): boolean {
-  return drainMoves(p) && p.terminating !== true;
+  return drainMoves(p) && p.deletionTimestamp === undefined;
 }
 
 export interface PdbInfo {

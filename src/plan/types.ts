@@ -39,6 +39,7 @@ export type FindingCode =
   | "nodegroup-size-limit"
   | "group-degraded"
   | "unmanaged-pods"
+  | "stuck-terminating"
   | "custom-ami-version";
 
 export interface Finding {

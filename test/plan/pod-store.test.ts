@@ -141,18 +141,19 @@ describe("the pod store", () => {
       [...base, "owner", ...rest, "mirror"],
       [...base, "owner", ...rest],
       [...base, "owner", ...rest, "workload"],
-      [...base, "owner", ...rest, "workload", "terminating"],
-      [...base, ...rest, "terminating"],
-      [...base, "owner", ...rest, "mirror", "terminating"],
+      [...base, "owner", ...rest, "workload", "deletionTimestamp"],
+      [...base, ...rest, "deletionTimestamp"],
+      [...base, "owner", ...rest, "mirror", "deletionTimestamp"],
     ]);
-    expect(placed.map((p) => [p.mirror, p.terminating])).toEqual([
+    const due = "2026-11-21T10:00:00Z";
+    expect(placed.map((p) => [p.mirror, p.deletionTimestamp])).toEqual([
       [undefined, undefined],
       [true, undefined],
       [undefined, undefined],
       [undefined, undefined],
-      [undefined, true],
-      [undefined, true],
-      [true, true],
+      [undefined, due],
+      [undefined, due],
+      [true, due],
     ]);
   });
 });

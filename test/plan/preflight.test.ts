@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildPlan } from "../../src/engine/index.js";
 import type { Finding, PodInfo, Snapshot } from "../../src/plan/index.js";
 import {
+  NOW,
   instances,
   managed,
   nodesFor,
@@ -23,6 +24,8 @@ function findings(extra: Partial<Snapshot>, options: { force?: boolean } = {}): 
   return buildPlan(p, "p.yaml", snapshot([g], { clusterNodeCount: 40, ...extra }), options)
     .groups[0]!.findings;
 }
+/** A deletion due in half a minute: a pod terminating as usual. */
+const SOON = new Date(NOW.getTime() + 30_000).toISOString();
 const codes = (f: Finding[]) => f.map((x) => `${x.severity}:${x.code}`);
 const web = (n: number): PodInfo[] =>
   Array.from({ length: n }, (_, i) => pod(`web-${i}`, node(i % 4)));
@@ -115,9 +118,9 @@ describe("preflight", () => {
 
   it("asks no budget about a pod already being deleted (the eviction API lets it go), yet still waits for it and refuses it without a controller", () => {
     const going = (name: string, extra: Partial<PodInfo> = {}) =>
-      pod(name, node(0), { terminating: true, ...extra });
+      pod(name, node(0), { deletionTimestamp: SOON, ...extra });
     const shut = [pdb("web", "web", { minAvailable: 2, expectedPods: 2, disruptionsAllowed: 0 })];
-    const closed = [pdb("web", "web", { minAvailable: 1, disruptionsAllowed: 0 })];
+    const closed = [pdb("web", "web", { maxUnavailable: 1, disruptionsAllowed: 0 })];
     const two = [pdb("a", "web", {}), pdb("b", "web", {})];
     for (const pdbs of [shut, closed, two]) {
       // Beside a pod that asks: the finding names that one alone.
@@ -130,6 +133,42 @@ describe("preflight", () => {
     // The drain still moves it: a pod with no controller is refused as kubectl drain does.
     const bare = going("job-0", { owner: undefined, workload: undefined });
     expect(codes(findings({ pods: [bare] }))).toContain("blocker:unmanaged-pods");
+  });
+
+  it("counts a pod being deleted among a whole-number minAvailable's expected pods only until it goes", () => {
+    // minAvailable 1 of 2 expected, one of them being deleted: closed now, and once that pod
+    // is gone (1 of 1) never open: the drain of the other can only fail.
+    const pods = [pod("web-0", node(0), { deletionTimestamp: SOON }), pod("web-1", node(1))];
+    const closed = { disruptionsAllowed: 0, currentHealthy: 1, expectedPods: 2 };
+    expect(
+      codes(findings({ pods, pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })] })),
+    ).toEqual(["blocker:pdb-blocks"]);
+    // Not being deleted: it will count again once healthy, so the budget is only closed now.
+    expect(
+      codes(findings({ pods: web(2), pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })] })),
+    ).toEqual(["warning:pdb-closed-now"]);
+    // A percentage or maxUnavailable counts the workload's replicas, not the pods selected.
+    for (const spec of [{ minAvailable: "50%" }, { maxUnavailable: 1 }])
+      expect(codes(findings({ pods, pdbs: [pdb("web", "web", { ...spec, ...closed })] }))).toEqual([
+        "warning:pdb-closed-now",
+      ]);
+  });
+
+  it("blocks, unless force, on pods still there over a minute after their deletion was due", () => {
+    const at = (msBeforeNow: number) => new Date(NOW.getTime() - msBeforeNow).toISOString();
+    const stuck = pod("web-0", node(0), { deletionTimestamp: at(120_000) });
+    const f = findings({ pods: [stuck] });
+    expect(codes(f)).toEqual(["blocker:stuck-terminating"]);
+    expect(f[0]!.objects).toEqual([`default/web-0 (deletion due ${at(120_000)})`]);
+    expect(f[0]!.message).toMatch(/finalizer/);
+    expect(codes(findings({ pods: [stuck] }, { force: true }))).toEqual([
+      "warning:stuck-terminating",
+    ]);
+    // Still within its grace, or only just past it: terminating as usual.
+    for (const ms of [-30_000, 30_000])
+      expect(findings({ pods: [pod("web-0", node(0), { deletionTimestamp: at(ms) })] })).toEqual(
+        [],
+      );
   });
 
   it("still refuses a pod with no controller while it is Pending (nothing brings it back), not once it has finished", () => {

@@ -88,14 +88,14 @@ describe("orderForTurns", () => {
     const pods = podsOn({ long: ["n5", "n6", "n7", "n8"], short: ["n1"] });
     for (const n of ["n6", "n7", "n8"]) {
       const [pod] = pods.get(n) ?? [];
-      pods.set(n, [{ ...(pod as PodInfo), terminating: true }]);
+      pods.set(n, [{ ...(pod as PodInfo), deletionTimestamp: "2026-11-21T10:00:30Z" }]);
     }
     const pdbs = [pdb("long", "long", {}), pdb("short", "short", {})];
     expect(names(orderForTurns(nodes(8), pods, pdbs))).toEqual(names(nodes(8)));
     // The same pods not being deleted: four turns, fed from the first node on.
     for (const n of ["n6", "n7", "n8"]) {
-      const [pod] = pods.get(n) ?? [];
-      pods.set(n, [{ ...(pod as PodInfo), terminating: false }]);
+      const [{ deletionTimestamp: _, ...rest }] = pods.get(n) as [PodInfo];
+      pods.set(n, [rest]);
     }
     expect(names(orderForTurns(nodes(8), pods, pdbs)).slice(0, 2)).toEqual(["n5", "n6"]);
   });

@@ -25,9 +25,39 @@ describe("force, finding by finding", () => {
       "multiple-pdbs",
       "pdb-blocks",
       "pdb-closed-now",
+      "stuck-terminating",
       "tolerates-everything",
       "unmanaged-pods",
     ]);
+  });
+
+  it("without force refuses a group with a pod stuck terminating; with force rolls it past the drain timeout", async () => {
+    const sticky = {
+      workloads: [{ kind: "Deployment" as const, name: "sticky", replicas: 1 }],
+      faults: { stuckTerminating: ["default/sticky"] },
+    };
+    const stuck = async () => {
+      const world = selfManagedWorld([{ name: "w", nodes: 3 }], sticky as never);
+      const [pod] = [...world.workload("sticky").pods];
+      await world.cluster.deletePod("default", pod!.name);
+      await world.advance(180_000);
+      return world;
+    };
+    const policy = policyFor("groups: [{ name: w, rollingUpdate: { drainTimeout: 2m } }]\n");
+    const refused = await roll(await stuck(), policy);
+    expect(refused.result).toMatchObject({
+      result: "failure",
+      message: expect.stringMatching(/not started, it would fail: pods still there after their/),
+    });
+    const world = await stuck();
+    const forced = await roll(world, policy, { force: true, reason: "CVE-2026-0004" });
+    const finding = forced.plan.groups[0]!.findings.find((f) => f.code === "stuck-terminating");
+    expect(finding?.message).toMatch(
+      /^with force: after the drain timeout their node is terminated/,
+    );
+    expect(forced.result.result).toBe("success");
+    expect(forced.invariants.violations).toEqual([]);
+    expect(world.instances("w").every((i) => i.ltVersion === 2)).toBe(true);
   });
 
   it("without force refuses a group whose pods tolerate every taint; with force rolls it and says so", async () => {

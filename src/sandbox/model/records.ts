@@ -180,6 +180,10 @@ export interface PodRec {
   phase: "Pending" | "Running" | "Succeeded" | "Failed";
   /** Containers started (kubelet) — Running. */
   ready: boolean;
+  /**
+   * Set once it is being deleted: when its grace period ends, as the API server sets a pod's
+   * metadata.deletionTimestamp (the deletion's time plus its grace period).
+   */
   deletionAt?: number;
   createdAt: number;
   startedAt?: number;

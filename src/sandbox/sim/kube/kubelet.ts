@@ -100,7 +100,7 @@ export class Kubelet {
     if (this.ctx.podEvents) this.ctx.timeline.record("pod.delete", { pod: key, by, grace });
     if (pod.deletionAt === undefined) {
       const wasAvailable = isPodReady(pod);
-      pod.deletionAt = this.ctx.clock.nowMs();
+      pod.deletionAt = this.ctx.clock.nowMs() + grace * 1000;
       pod.rv = this.state.nextRv();
       markDirty(pod.pdbs);
       if (pod.workload && wasAvailable) this.ctx.availability.change(pod.workload.key, -1);
