@@ -22,6 +22,17 @@ import { matchesSelector } from "../plan/index.js";
 import type { RollContext } from "./context.js";
 import { Informer } from "./informer.js";
 
+/**
+ * A pod the eviction API lets go without asking its budgets, and without taking a disruption
+ * from them: finished, Pending, or already being deleted (canIgnorePDB in the Kubernetes source,
+ * pkg/registry/core/pod/storage/eviction.go). Its eviction is neither held back nor counted.
+ */
+export function ignoresBudgets(pod: Pod): boolean {
+  const phase = pod.status.phase;
+  if (phase === "Succeeded" || phase === "Failed" || phase === "Pending") return true;
+  return pod.metadata.deletionTimestamp !== undefined;
+}
+
 const keyOf = (b: PodDisruptionBudget) => `${b.metadata.namespace ?? "default"}/${b.metadata.name}`;
 
 export class BudgetCache extends Informer<PodDisruptionBudget> {
@@ -147,7 +158,7 @@ export class BudgetCache extends Informer<PodDisruptionBudget> {
   /** Whether the eviction API is sure to refuse to evict the pod, which `key` selects alone. */
   refuses(key: string, pod: Pod): boolean {
     const b = this.get(key);
-    if (!b || this.refused || pod.metadata.deletionTimestamp) return false;
+    if (!b || this.refused || ignoresBudgets(pod)) return false;
     if (pod.status.phase !== "Running" || !hasReadyCondition(pod.status.conditions)) return false;
     const generation = b.metadata.generation;
     const observed = b.status?.observedGeneration;
