@@ -86,4 +86,24 @@ describe("EKS's PodEvictionFailure, explained", () => {
     expect(blocked.every((b) => b.final === true)).toBe(true);
     expect(blocked.map(eventLine).every((l) => l?.endsWith("; not retried"))).toBe(true);
   });
+
+  it("names a pod stuck terminating as such, not a budget", async () => {
+    const world = World.from(
+      managedScenario({
+        zones: 2,
+        nodes: 4,
+        workloads: [{ kind: "Deployment", name: "sticky", replicas: 1, stuckTerminating: true }],
+      }),
+    );
+    const { result, events } = await roll(world, policy(), {}, 48 * 3600_000);
+    expect(result).toMatchObject({
+      result: "failure",
+      message: expect.stringMatching(
+        /default\/sticky-[\w-]+ on [\w.-]+ \(none \(the pod is being deleted, due /,
+      ),
+    });
+    const blocked = ofType(events, "eviction.blocked");
+    expect(blocked.length).toBeGreaterThan(0);
+    expect(blocked.every((b) => /^none \(the pod is being deleted/.test(b.pdb))).toBe(true);
+  });
 });

@@ -35,6 +35,9 @@ function nodeNames(job: GroupJob<ManagedGroupInfo>, ids: string[]): string[] {
 }
 
 function why(pod: Pod, pdbs: PodDisruptionBudget[]): string {
+  // Evicted already (the API lets a pod being deleted go): a finalizer or its kubelet holds it.
+  if (pod.metadata.deletionTimestamp)
+    return `none (the pod is being deleted, due ${pod.metadata.deletionTimestamp}: a finalizer or an unreachable kubelet holds it)`;
   const ns = pod.metadata.namespace ?? "default";
   const selecting = pdbs.filter(
     (b) =>
