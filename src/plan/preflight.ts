@@ -8,6 +8,7 @@ import { matchesSelector } from "./selector.js";
 import {
   asksBudgets,
   drainMoves,
+  heldPastDeletion,
   type LiveGroup,
   type PdbInfo,
   type PodInfo,
@@ -73,7 +74,7 @@ function list(items: string[]): string {
  * The pods of the nodes replaced that a drain moves (drainMoves), in node order, each with the
  * budgets its eviction asks (none for a pod already being deleted, see asksBudgets): two lists
  * made at the most they can hold and cut to size (no list grown a push at a time). `leaving`:
- * per budget, the pods being deleted that it selects.
+ * per budget, the pods it selects that leave its expected pods for good (`leaves`).
  */
 function movable(
   nodes: readonly (readonly PodInfo[])[],
@@ -94,7 +95,7 @@ function movable(
       pods[n] = pod;
       const selecting = selected[i] as PdbInfo[];
       budgets[n++] = asksBudgets(pod) ? selecting : NONE;
-      if (pod.deletionTimestamp === undefined) continue;
+      if (!leaves(pod)) continue;
       for (const b of selecting) leaving.set(b, (leaving.get(b) ?? 0) + 1);
     }
   }
@@ -104,10 +105,21 @@ function movable(
 }
 
 /**
+ * A pod being deleted that takes its place among a budget's expected pods with it: one with no
+ * controller, or a ReplicaSet's, whose replacement the ReplicaSet makes at once (so it is among
+ * the expected pods already). A StatefulSet makes its pod again, under the same name, only once
+ * the old one is gone: until then the budget expects one pod fewer than it will.
+ */
+function leaves(pod: PodInfo): boolean {
+  if (pod.deletionTimestamp === undefined) return false;
+  return !pod.owner || pod.owner.kind === "ReplicaSet";
+}
+
+/**
  * A PDB that cannot allow a disruption whatever happens (not only right now). `leaving`: pods
- * being deleted that it selects. The disruption controller counts those among the expected pods
- * of a whole-number minAvailable (getExpectedPodCount, pkg/controller/disruption in the
- * Kubernetes source: every pod the budget selects), but not once they are gone.
+ * it selects that are leaving (`leaves`). The disruption controller counts those among the
+ * expected pods of a whole-number minAvailable (getExpectedPodCount, pkg/controller/disruption
+ * in the Kubernetes source: every pod the budget selects), but not once they are gone.
  */
 function neverAllows(pdb: PdbInfo, leaving: number): boolean {
   const expected =
@@ -291,7 +303,7 @@ function pdbFindings(
       stopping(
         "pdb-blocks",
         force,
-        `PodDisruptionBudget ${pdbId(b)} never allows a disruption (${describePdb(b)}): draining ${list(on)} would fail with PodEvictionFailure; scale the workload up, relax the PDB, or use force`,
+        `PodDisruptionBudget ${pdbId(b)} never allows a disruption (${describePdb(b, leaving.get(b) ?? 0)}): draining ${list(on)} would fail with PodEvictionFailure; scale the workload up, relax the PDB, or use force`,
         [`PodDisruptionBudget/${pdbId(b)}`, ...on],
       ),
     );
@@ -317,9 +329,14 @@ function pdbFindings(
   return out;
 }
 
-function describePdb(b: PdbInfo): string {
+/** `leaving`: the pods it expects that are leaving for good (see neverAllows). */
+function describePdb(b: PdbInfo, leaving: number): string {
   if (b.maxUnavailable !== undefined) return `maxUnavailable ${b.maxUnavailable}`;
-  return `minAvailable ${b.minAvailable} of ${b.expectedPods} pod${b.expectedPods === 1 ? "" : "s"}`;
+  const counted = typeof b.minAvailable === "number" ? leaving : 0;
+  const n = b.expectedPods - counted;
+  const gone =
+    counted > 0 ? ` once the ${counted} being deleted ${counted === 1 ? "is" : "are"} gone` : "";
+  return `minAvailable ${b.minAvailable} of ${n} pod${n === 1 ? "" : "s"}${gone}`;
 }
 
 /**
@@ -435,19 +452,15 @@ function unmanagedFindings(pods: PodInfo[], force: boolean): Finding[] {
   ];
 }
 
-/** How long after its deletion was due a pod still there counts as stuck. */
-const STUCK_AFTER_MS = 60_000;
-
 /**
- * Pods being deleted whose grace period ended over a minute before the snapshot and are still
- * there: a finalizer holds them, or their kubelet is unreachable. The drain evicts them (the API
- * accepts, asking no budget) and then waits for them to go, which they will not do by
- * themselves: it fails at its timeout, as kubectl drain would, unless force.
+ * Pods being deleted and held past their deletion's due time (heldPastDeletion): a finalizer or
+ * an unreachable kubelet keeps them. The drain evicts them (the API accepts, asking no budget)
+ * and then waits for them to go, which they will not do by themselves: it fails at its timeout,
+ * as kubectl drain would, unless force.
  */
 function stuckFindings(pods: PodInfo[], takenAt: Date, force: boolean): Finding[] {
-  const due = takenAt.getTime() - STUCK_AFTER_MS;
   const stuck = pods
-    .filter((p) => p.deletionTimestamp !== undefined && Date.parse(p.deletionTimestamp) < due)
+    .filter((p) => heldPastDeletion(p, takenAt))
     .map((p) => `${podId(p)} (deletion due ${p.deletionTimestamp})`);
   if (stuck.length === 0) return [];
   return [

@@ -120,6 +120,17 @@ export function drainMoves(p: PodInfo): boolean {
 }
 
 /**
+ * Whether a pod being deleted is held: still there over a minute after its deletion was due
+ * (metadata.deletionTimestamp: the deletion's time plus its grace period). Otherwise its kubelet
+ * removes it within seconds of the grace's end; a finalizer or an unreachable kubelet holds it.
+ * The minute also absorbs some skew between the API server's clock and `now`.
+ */
+export function heldPastDeletion(p: { deletionTimestamp?: string }, now: Date): boolean {
+  if (p.deletionTimestamp === undefined) return false;
+  return Date.parse(p.deletionTimestamp) + 60_000 < now.getTime();
+}
+
+/**
  * A pod whose eviction asks its budgets: one a drain moves (drainMoves) that is not already being
  * deleted. The eviction API lets a pod with a deletionTimestamp go without asking (canIgnorePDB,
  * as above), and the disruption controller no longer counts it healthy, though a budget with a

@@ -135,14 +135,37 @@ describe("preflight", () => {
     expect(codes(findings({ pods: [bare] }))).toContain("blocker:unmanaged-pods");
   });
 
-  it("counts a pod being deleted among a whole-number minAvailable's expected pods only until it goes", () => {
-    // minAvailable 1 of 2 expected, one of them being deleted: closed now, and once that pod
-    // is gone (1 of 1) never open: the drain of the other can only fail.
+  it("counts a pod being deleted among a whole-number minAvailable's expected pods only until it goes for good", () => {
+    // minAvailable 1 of 2 expected, one of them a ReplicaSet's being deleted (its replacement
+    // is the other): closed now, and once that pod is gone (1 of 1) never open.
     const pods = [pod("web-0", node(0), { deletionTimestamp: SOON }), pod("web-1", node(1))];
     const closed = { disruptionsAllowed: 0, currentHealthy: 1, expectedPods: 2 };
+    const f = findings({ pods, pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })] });
+    expect(codes(f)).toEqual(["blocker:pdb-blocks"]);
+    expect(f[0]!.message).toMatch(/\(minAvailable 1 of 1 pod once the 1 being deleted is gone\)/);
+    // A bare pod leaves for good too.
+    const bare = { owner: undefined, workload: undefined, deletionTimestamp: SOON };
     expect(
-      codes(findings({ pods, pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })] })),
-    ).toEqual(["blocker:pdb-blocks"]);
+      codes(
+        findings({
+          pods: [pod("web-0", node(0), bare), pod("web-1", node(1))],
+          pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })],
+        }),
+      ),
+    ).toContain("blocker:pdb-blocks");
+    // A StatefulSet makes its pod again once it is gone: expected again, closed only for now.
+    const sts = { kind: "StatefulSet", name: "web" };
+    expect(
+      codes(
+        findings({
+          pods: [
+            pod("web-0", node(0), { owner: sts, deletionTimestamp: SOON }),
+            pod("web-1", node(1), { owner: sts }),
+          ],
+          pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })],
+        }),
+      ),
+    ).toEqual(["warning:pdb-closed-now"]);
     // Not being deleted: it will count again once healthy, so the budget is only closed now.
     expect(
       codes(findings({ pods: web(2), pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })] })),
