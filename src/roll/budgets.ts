@@ -23,14 +23,18 @@ import type { RollContext } from "./context.js";
 import { Informer } from "./informer.js";
 
 /**
- * A pod the eviction API lets go without asking its budgets, and without taking a disruption
- * from them: finished, Pending, or already being deleted (canIgnorePDB in the Kubernetes source,
- * pkg/registry/core/pod/storage/eviction.go). Its eviction is neither held back nor counted.
+ * Whether the eviction of `pod` surely takes a disruption from its budget: a Running, Ready pod
+ * not already being deleted. The eviction API lets a finished, Pending or deleted pod go without
+ * asking its budgets (canIgnorePDB in the Kubernetes source,
+ * pkg/registry/core/pod/storage/eviction.go), and an unready one often without taking a
+ * disruption (the unhealthy pod eviction policy: always, or while the budget is healthy). Any
+ * other eviction is neither held back by the cache nor counted in it: counted, its 201 takes a
+ * disruption off the cached budget that the API server may never have taken, holding other pods
+ * back for up to a minute; not counted, it costs at most a 429 that the drain asks again after.
  */
-export function ignoresBudgets(pod: Pod): boolean {
-  const phase = pod.status.phase;
-  if (phase === "Succeeded" || phase === "Failed" || phase === "Pending") return true;
-  return pod.metadata.deletionTimestamp !== undefined;
+export function takesDisruption(pod: Pod): boolean {
+  if (pod.status.phase !== "Running" || pod.metadata.deletionTimestamp !== undefined) return false;
+  return hasReadyCondition(pod.status.conditions);
 }
 
 const keyOf = (b: PodDisruptionBudget) => `${b.metadata.namespace ?? "default"}/${b.metadata.name}`;
@@ -158,8 +162,7 @@ export class BudgetCache extends Informer<PodDisruptionBudget> {
   /** Whether the eviction API is sure to refuse to evict the pod, which `key` selects alone. */
   refuses(key: string, pod: Pod): boolean {
     const b = this.get(key);
-    if (!b || this.refused || ignoresBudgets(pod)) return false;
-    if (pod.status.phase !== "Running" || !hasReadyCondition(pod.status.conditions)) return false;
+    if (!b || this.refused || !takesDisruption(pod)) return false;
     const generation = b.metadata.generation;
     const observed = b.status?.observedGeneration;
     if (generation !== undefined && (observed === undefined || observed < generation)) return false;

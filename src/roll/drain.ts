@@ -18,7 +18,7 @@ import {
   type Pod,
   type WatchEvent,
 } from "../ports/index.js";
-import { holdBudgets, ignoresBudgets, type BudgetCache } from "./budgets.js";
+import { holdBudgets, takesDisruption, type BudgetCache } from "./budgets.js";
 import { podId, podsToMove, refuseOrphans } from "./drain-filters.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
 import { guardedWatch, WATCH_TIMEOUT_SECONDS, watchBackoffMs } from "./watch.js";
@@ -165,8 +165,8 @@ async function heldBack(
   budgets: BudgetCache | undefined,
   s: Asking,
 ): Promise<{ blocker: Blocker } | { answered: (status: number) => void } | undefined> {
-  // Such a pod's eviction takes no disruption: counted, it would hold other pods back.
-  const key = ignoresBudgets(pod) ? undefined : budgets?.budgetOf(pod);
+  // An eviction that takes no disruption is neither held back nor counted (takesDisruption).
+  const key = takesDisruption(pod) ? budgets?.budgetOf(pod) : undefined;
   if (!budgets || !key) return undefined;
   if (budgets.refuses(key, pod)) {
     const pdb = key.slice(key.indexOf("/") + 1);

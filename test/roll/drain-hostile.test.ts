@@ -143,45 +143,48 @@ describe("drain, as kubectl drain does it", () => {
     expect(eventLine(ofType(events, "eviction.blocked")[0]!)).toMatch(/; not retried$/);
   });
 
-  it("counts no disruption for a pod already being deleted, so it holds no other pod of its budget back", async () => {
-    // One node, two pods of web; maxUnavailable 2: once one is being deleted (its replacement
-    // cannot be placed on the cordoned node), the budget allows exactly one more disruption.
-    const web = { kind: "Deployment" as const, name: "web", replicas: 2 };
-    const world = World.from(
-      plainScenario(
-        [{ ...web, preStop: 200, terminationGracePeriod: 300, pdb: { maxUnavailable: 2 } }],
-        1,
-      ),
-    );
-    const log = new EventLog(world.clock);
-    const ctx: RollContext = {
-      cloud: world.cloud,
-      cluster: world.cluster,
-      clock: world.clock,
-      emit: log.emit,
-      signal: new AbortController().signal,
-    };
-    const node = nodeOf(world, "web");
-    await world.run(cordon(ctx, node, "test"));
-    const [leaving, staying] = [...world.workload("web").pods];
-    await world.cluster.deletePod("default", leaving!.name);
-    await world.advance(5_000);
-    const start = world.clock.nowMs();
-    const evicted: number[] = [];
-    const cluster = withMethod(world.cluster, "evictPod", async (ns, name, opts) => {
-      const r = await world.cluster.evictPod(ns, name, opts);
-      if (name === staying!.name && r.status === 201) evicted.push(world.clock.nowMs() - start);
-      return r;
+  for (const why of ["being deleted", "unready"] as const)
+    it(`counts no disruption for a pod ${why}, so it holds no other pod of its budget back`, async () => {
+      // One node, two pods of web; maxUnavailable 2: the budget allows one disruption while one
+      // pod is being deleted (its replacement cannot be placed on the cordoned node) or unready
+      // (let go without a disruption: AlwaysAllow).
+      const pdb = { maxUnavailable: 2, unhealthyPodEvictionPolicy: "AlwaysAllow" as const };
+      const web = { kind: "Deployment" as const, name: "web", replicas: 2, pdb };
+      const slow = { preStop: 200, terminationGracePeriod: 300 };
+      const world = World.from(plainScenario([{ ...web, ...slow }], 1));
+      const log = new EventLog(world.clock);
+      const ctx: RollContext = {
+        cloud: world.cloud,
+        cluster: world.cluster,
+        clock: world.clock,
+        emit: log.emit,
+        signal: new AbortController().signal,
+      };
+      const node = nodeOf(world, "web");
+      await world.run(cordon(ctx, node, "test"));
+      const [first, staying] = [...world.workload("web").pods];
+      if (why === "being deleted") await world.cluster.deletePod("default", first!.name);
+      else {
+        first!.ready = false;
+        for (const b of first!.pdbs) b.dirty = true;
+      }
+      await world.advance(5_000);
+      const start = world.clock.nowMs();
+      const evicted: number[] = [];
+      const cluster = withMethod(world.cluster, "evictPod", async (ns, name, opts) => {
+        const r = await world.cluster.evictPod(ns, name, opts);
+        if (name === staying!.name && r.status === 201) evicted.push(world.clock.nowMs() - start);
+        return r;
+      });
+      await world.run(
+        drainNode({ ...ctx, cluster }, { group: "nodes", node, timeoutMs: 600_000, force: false }),
+      );
+      // The first pod's eviction took no disruption: the other was evicted at once, not held
+      // back until the cache's recheck a minute later.
+      expect(ofType(log.events, "eviction.blocked")).toEqual([]);
+      expect(evicted).toHaveLength(1);
+      expect(evicted[0]).toBeLessThan(10_000);
     });
-    await world.run(
-      drainNode({ ...ctx, cluster }, { group: "nodes", node, timeoutMs: 600_000, force: false }),
-    );
-    // The pod being deleted asked nothing of the budget: the other was evicted at once, not
-    // held back until the cache's recheck a minute later.
-    expect(ofType(log.events, "eviction.blocked")).toEqual([]);
-    expect(evicted).toHaveLength(1);
-    expect(evicted[0]).toBeLessThan(10_000);
-  });
 
   it("waits on the budgets' watch instead of asking for evictions a budget is sure to refuse", async () => {
     const { world, ctx, events } = setup([
