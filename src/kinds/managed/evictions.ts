@@ -3,7 +3,7 @@
 // PodDisruptionBudgets that select those pods, names both, and puts an eviction.blocked event in
 // the log for each — so a reader of either engine's failure learns the same things.
 import type { ManagedGroupInfo } from "../../plan/index.js";
-import { matchesSelector } from "../../plan/index.js";
+import { heldPastDeletion, matchesSelector } from "../../plan/index.js";
 import {
   instanceIdOf,
   listAll,
@@ -34,10 +34,16 @@ function nodeNames(job: GroupJob<ManagedGroupInfo>, ids: string[]): string[] {
   return [...new Set(names)].slice(0, MAX_NODES);
 }
 
-function why(pod: Pod, pdbs: PodDisruptionBudget[]): string {
-  // Evicted already (the API lets a pod being deleted go): a finalizer or its kubelet holds it.
-  if (pod.metadata.deletionTimestamp)
-    return `none (the pod is being deleted, due ${pod.metadata.deletionTimestamp}: a finalizer or an unreachable kubelet holds it)`;
+function why(pod: Pod, pdbs: PodDisruptionBudget[], now: Date): string {
+  // No budget holds a pod being deleted (the API lets it go): its grace, a finalizer or an
+  // unreachable kubelet does.
+  const due = pod.metadata.deletionTimestamp;
+  if (due) {
+    const by = heldPastDeletion(pod.metadata, now)
+      ? ": a finalizer or an unreachable kubelet holds it"
+      : "";
+    return `none (the pod is being deleted, due ${due}${by})`;
+  }
   const ns = pod.metadata.namespace ?? "default";
   const selecting = pdbs.filter(
     (b) =>
@@ -82,7 +88,7 @@ export async function evictionBlockers(
       out.push({
         node,
         pod: `${p.metadata.namespace ?? "default"}/${p.metadata.name}`,
-        pdb: why(p, pdbs),
+        pdb: why(p, pdbs, ctx.clock.now()),
       });
   }
   // EKS's update has already failed: nothing asks these pods again.
