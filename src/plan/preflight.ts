@@ -4,10 +4,11 @@
 // (https://kubernetes.io/docs/concepts/workloads/pods/disruptions/), from the EKS user guide's
 // causes of PodEvictionFailure (managed node group update behaviour), and from EKS's advice on
 // control-plane scalability (surge bursts).
-import { matchesSelector } from "./selector.js";
+import { NO_BUDGETS, pdbIndexOf } from "./pdb-index.js";
 import {
   asksBudgets,
   drainMoves,
+  drainWaitsFor,
   heldPastDeletion,
   type LiveGroup,
   type PdbInfo,
@@ -78,15 +79,16 @@ function list(items: string[]): string {
  */
 function movable(
   nodes: readonly (readonly PodInfo[])[],
-  pdbs: PdbInfo[],
-): { pods: PodInfo[]; budgets: PdbInfo[][]; leaving: Map<PdbInfo, number> } {
+  snapshot: Snapshot,
+): { pods: PodInfo[]; budgets: PdbInfo[][]; leaving: Map<PdbInfo, Leaving> } {
   let total = 0;
   for (const run of nodes) total += run.length;
   const pods = new Array<PodInfo>(total);
   const budgets = new Array<PdbInfo[]>(total);
   let n = 0;
-  const leaving = new Map<PdbInfo, number>();
-  const index = pdbIndexOf(pdbs);
+  const leaving = new Map<PdbInfo, Leaving>();
+  const index = pdbIndexOf(snapshot.pdbs);
+  const replicas = replicasOf(snapshot.workloads);
   for (const run of nodes) {
     const selected = index.onNode(run);
     for (let i = 0; i < run.length; i++) {
@@ -94,9 +96,13 @@ function movable(
       if (!drainMoves(pod)) continue;
       pods[n] = pod;
       const selecting = selected[i] as PdbInfo[];
-      budgets[n++] = asksBudgets(pod) ? selecting : NONE;
-      if (!leaves(pod)) continue;
-      for (const b of selecting) leaving.set(b, (leaving.get(b) ?? 0) + 1);
+      budgets[n++] = asksBudgets(pod) ? selecting : NO_BUDGETS;
+      const floor = leaves(pod, replicas);
+      if (floor === undefined) continue;
+      for (const b of selecting) {
+        const l = leaving.get(b) ?? { count: 0, floor: 0 };
+        leaving.set(b, { count: l.count + 1, floor: Math.max(l.floor, floor) });
+      }
     }
   }
   pods.length = n;
@@ -104,15 +110,33 @@ function movable(
   return { pods, budgets, leaving };
 }
 
+/** Pods leaving a budget's expected pods for good, and the fewest it will still expect. */
+interface Leaving {
+  count: number;
+  floor: number;
+}
+
 /**
- * A pod being deleted that takes its place among a budget's expected pods with it: one with no
- * controller, or a ReplicaSet's, whose replacement the ReplicaSet makes at once (so it is among
- * the expected pods already). A StatefulSet makes its pod again, under the same name, only once
- * the old one is gone: until then the budget expects one pod fewer than it will.
+ * Whether a pod being deleted takes its place among a budget's expected pods with it, and if so
+ * the fewest pods the budget still expects: a pod with no controller (none), or a ReplicaSet's or
+ * ReplicationController's, whose replacement comes at once (its workload's replicas: however the
+ * budget's status and the pods read meet, it expects those). A StatefulSet makes its pod again,
+ * under the same name, only once the old one is gone: until then the budget expects one pod
+ * fewer than it will, so its pod does not leave; nor one whose workload was not read.
  */
-function leaves(pod: PodInfo): boolean {
-  if (pod.deletionTimestamp === undefined) return false;
-  return !pod.owner || pod.owner.kind === "ReplicaSet";
+function leaves(pod: PodInfo, replicas: ReadonlyMap<string, number>): number | undefined {
+  if (pod.deletionTimestamp === undefined) return undefined;
+  if (!pod.owner) return 0;
+  const kind = pod.owner.kind;
+  if (kind !== "ReplicaSet" && kind !== "ReplicationController") return undefined;
+  return pod.workload === undefined ? undefined : replicas.get(pod.workload);
+}
+
+/** The pods a budget expects once those leaving are gone (see neverAllows). */
+function expectedOnceGone(pdb: PdbInfo, leaving: Leaving | undefined): number {
+  if (!leaving || typeof pdb.minAvailable !== "number" || pdb.maxUnavailable !== undefined)
+    return pdb.expectedPods;
+  return Math.max(pdb.expectedPods - leaving.count, leaving.floor);
 }
 
 /**
@@ -121,11 +145,8 @@ function leaves(pod: PodInfo): boolean {
  * expected pods of a whole-number minAvailable (getExpectedPodCount, pkg/controller/disruption
  * in the Kubernetes source: every pod the budget selects), but not once they are gone.
  */
-function neverAllows(pdb: PdbInfo, leaving: number): boolean {
-  const expected =
-    typeof pdb.minAvailable === "number" && pdb.maxUnavailable === undefined
-      ? pdb.expectedPods - leaving
-      : pdb.expectedPods;
+function neverAllows(pdb: PdbInfo, leaving: Leaving | undefined): boolean {
+  const expected = expectedOnceGone(pdb, leaving);
   // Percentages scale and round up, as the disruption controller reads them
   // (GetScaledValueFromIntOrPercent with roundUp): minAvailable "80%" of 3 pods is all 3.
   if (pdb.maxUnavailable !== undefined)
@@ -141,121 +162,18 @@ function scaled(v: number | string, expected: number): number {
 }
 
 /**
- * PDBs by namespace and by one of their matchLabels pairs, so that finding the budgets of a pod
- * looks at a handful of candidates instead of every PDB of the cluster (150,000 pods × 5,000
- * PDBs would be 750 million selector matches).
+ * One set of single-replica workloads and one map of replicas per snapshot, however many groups
+ * are planned from it (as pdb-index.ts keeps one index of budgets).
  */
-class PdbIndex {
-  /** namespace → label key → label value → PDBs whose first matchLabels pair it is. */
-  private readonly byLabel = new Map<string, Map<string, Map<string, PdbInfo[]>>>();
-  private readonly byNamespace = new Map<string, PdbInfo[]>();
-
-  constructor(pdbs: PdbInfo[]) {
-    const add = <K>(map: Map<K, PdbInfo[]>, key: K, b: PdbInfo) => {
-      const list = map.get(key);
-      if (list) list.push(b);
-      else map.set(key, [b]);
-    };
-    for (const b of pdbs) {
-      const first = Object.entries(b.selector?.matchLabels ?? {})[0];
-      if (!first) {
-        add(this.byNamespace, b.namespace, b);
-        continue;
-      }
-      let keys = this.byLabel.get(b.namespace);
-      if (!keys) this.byLabel.set(b.namespace, (keys = new Map()));
-      let values = keys.get(first[0]);
-      if (!values) keys.set(first[0], (values = new Map()));
-      add(values, first[1], b);
-    }
-  }
-
-  /**
-   * Per namespace, the answer for each labels object already asked about: the pods of one
-   * owner share theirs (src/plan/pod-store.ts keeps them once), so a ReplicaSet's thousand pods
-   * cost one match against the budgets instead of a thousand.
-   */
-  private readonly answers = new Map<string, WeakMap<Record<string, string>, PdbInfo[]>>();
-
-  /** Each node's pods' budgets, by the node's list of pods (see `onNode`). */
-  private readonly nodes = new WeakMap<readonly PodInfo[], PdbInfo[][]>();
-
-  /**
-   * The budgets of each pod of one node's list, in its order, asked once per plan: preflight's
-   * findings and the turns' order both read them, and each lookup above misses the processor's
-   * cache (~0.7 µs a pod, 2 s a pass over 3 million pods), where this is one lookup per node.
-   */
-  onNode(pods: readonly PodInfo[]): PdbInfo[][] {
-    let out = this.nodes.get(pods);
-    if (out) return out;
-    out = new Array<PdbInfo[]>(pods.length);
-    for (let i = 0; i < pods.length; i++) out[i] = this.selecting(pods[i] as PodInfo);
-    this.nodes.set(pods, out);
-    return out;
-  }
-
-  private selecting(pod: PodInfo): PdbInfo[] {
-    let known = this.answers.get(pod.namespace);
-    if (!known) this.answers.set(pod.namespace, (known = new WeakMap()));
-    let out = known.get(pod.labels);
-    if (!out) known.set(pod.labels, (out = this.match(pod)));
-    return out;
-  }
-
-  /**
-   * Those of the namespace without matchLabels first, then those found by each label. Asked
-   * once per labels object, which is once per pod for a StatefulSet's (each has its own name
-   * label): nothing is made unless a budget matches.
-   */
-  private match(pod: PodInfo): PdbInfo[] {
-    const labels = pod.labels;
-    let out = matching(this.byNamespace.get(pod.namespace), labels, NONE);
-    const keys = this.byLabel.get(pod.namespace);
-    if (keys)
-      for (const k in labels) out = matching(keys.get(k)?.get(labels[k] as string), labels, out);
-    return out;
-  }
-}
-
-/** No budgets: one frozen list for every pod that no budget selects. */
-const NONE: PdbInfo[] = Object.freeze([]) as never;
-
-/** `out` with those of `list` that select `labels` added (a new list only when one does). */
-function matching(
-  list: PdbInfo[] | undefined,
-  labels: Record<string, string>,
-  out: PdbInfo[],
-): PdbInfo[] {
-  if (!list) return out;
-  for (let i = 0; i < list.length; i++) {
-    const b = list[i] as PdbInfo;
-    if (!matchesSelector(b.selector, labels)) continue;
-    if (out === NONE) out = [];
-    out.push(b);
-  }
-  return out;
-}
-
-/**
- * One index and one set of single-replica workloads per snapshot, however many groups are
- * planned from it: built per group, they made planning a cluster of many groups grow with
- * groups × PDBs.
- */
-const pdbIndexes = new WeakMap<PdbInfo[], PdbIndex>();
 const singleReplicaSets = new WeakMap<Snapshot["workloads"], ReadonlySet<string>>();
+const replicasByWorkload = new WeakMap<Snapshot["workloads"], ReadonlyMap<string, number>>();
 
-function pdbIndexOf(pdbs: PdbInfo[]): PdbIndex {
-  let index = pdbIndexes.get(pdbs);
-  if (!index) pdbIndexes.set(pdbs, (index = new PdbIndex(pdbs)));
-  return index;
-}
-
-/**
- * The budgets of the snapshot that select each pod of one node's list, in its order (the index
- * built once per snapshot, each list's answer kept with it: the same list asked again is free).
- */
-export function budgetsOnNode(pdbs: PdbInfo[], pods: readonly PodInfo[]): PdbInfo[][] {
-  return pdbIndexOf(pdbs).onNode(pods);
+/** Each workload's replicas, by id (one map per snapshot). */
+function replicasOf(workloads: Snapshot["workloads"]): ReadonlyMap<string, number> {
+  let map = replicasByWorkload.get(workloads);
+  if (!map)
+    replicasByWorkload.set(workloads, (map = new Map(workloads.map((w) => [w.id, w.replicas]))));
+  return map;
 }
 
 /**
@@ -277,7 +195,7 @@ function singleReplica(workloads: Snapshot["workloads"]): ReadonlySet<string> {
 function pdbFindings(
   pods: PodInfo[],
   budgets: PdbInfo[][],
-  leaving: ReadonlyMap<PdbInfo, number>,
+  leaving: ReadonlyMap<PdbInfo, Leaving>,
   force: boolean,
 ): Finding[] {
   const out: Finding[] = [];
@@ -290,7 +208,7 @@ function pdbFindings(
     if (selecting.length > 1) multiple.push(`${podId(pod)} (${selecting.map(pdbId).join(", ")})`);
     for (let j = 0; j < selecting.length; j++) {
       const b = selecting[j] as PdbInfo;
-      const never = neverAllows(b, leaving.get(b) ?? 0);
+      const never = neverAllows(b, leaving.get(b));
       const bucket = never ? blocking : b.disruptionsAllowed === 0 ? closed : undefined;
       if (!bucket) continue;
       const on = bucket.get(b);
@@ -303,7 +221,7 @@ function pdbFindings(
       stopping(
         "pdb-blocks",
         force,
-        `PodDisruptionBudget ${pdbId(b)} never allows a disruption (${describePdb(b, leaving.get(b) ?? 0)}): draining ${list(on)} would fail with PodEvictionFailure; scale the workload up, relax the PDB, or use force`,
+        `PodDisruptionBudget ${pdbId(b)} never allows a disruption (${describePdb(b, leaving.get(b))}): draining ${list(on)} would fail with PodEvictionFailure; scale the workload up, relax the PDB, or use force`,
         [`PodDisruptionBudget/${pdbId(b)}`, ...on],
       ),
     );
@@ -330,10 +248,10 @@ function pdbFindings(
 }
 
 /** `leaving`: the pods it expects that are leaving for good (see neverAllows). */
-function describePdb(b: PdbInfo, leaving: number): string {
+function describePdb(b: PdbInfo, leaving: Leaving | undefined): string {
   if (b.maxUnavailable !== undefined) return `maxUnavailable ${b.maxUnavailable}`;
-  const counted = typeof b.minAvailable === "number" ? leaving : 0;
-  const n = b.expectedPods - counted;
+  const n = expectedOnceGone(b, leaving);
+  const counted = b.expectedPods - n;
   const gone =
     counted > 0 ? ` once the ${counted} being deleted ${counted === 1 ? "is" : "are"} gone` : "";
   return `minAvailable ${b.minAvailable} of ${n} pod${n === 1 ? "" : "s"}${gone}`;
@@ -458,15 +376,17 @@ function unmanagedFindings(pods: PodInfo[], force: boolean): Finding[] {
  * and then waits for them to go, which they will not do by themselves: it fails at its timeout,
  * as kubectl drain would, unless force.
  */
-function stuckFindings(pods: PodInfo[], takenAt: Date, force: boolean): Finding[] {
-  const stuck = pods
-    .filter((p) => heldPastDeletion(p, takenAt))
+function stuckFindings(input: PreflightInput): Finding[] {
+  const stuck = input.nodes
+    .flatMap((run) =>
+      run.filter((p) => drainWaitsFor(p) && heldPastDeletion(p, input.snapshot.takenAt)),
+    )
     .map((p) => `${podId(p)} (deletion due ${p.deletionTimestamp})`);
   if (stuck.length === 0) return [];
   return [
     stopping(
       "stuck-terminating",
-      force,
+      input.force,
       `pods still there after their deletion was due, held by a finalizer or an unreachable kubelet, keep their node's drain waiting until it times out: ${list(stuck)}; remove the finalizer (kubectl patch … -p '{"metadata":{"finalizers":null}}') or, for a lost node, delete them with --grace-period=0 --force, or roll with force`,
       stuck,
     ),
@@ -474,12 +394,12 @@ function stuckFindings(pods: PodInfo[], takenAt: Date, force: boolean): Finding[
 }
 
 export function preflight(input: PreflightInput): Finding[] {
-  const { pods, budgets, leaving } = movable(input.nodes, input.snapshot.pdbs);
+  const { pods, budgets, leaving } = movable(input.nodes, input.snapshot);
   return [
     ...surgeBurst(input),
     ...input.groupFindings,
     ...unmanagedFindings(pods, input.force),
-    ...stuckFindings(pods, input.snapshot.takenAt, input.force),
+    ...stuckFindings(input),
     ...pdbFindings(pods, budgets, leaving, input.force),
     ...workloadFindings(pods, input.snapshot, input.force),
   ];

@@ -115,8 +115,15 @@ export interface PodInfo {
  * init containers is usually Running.
  */
 export function drainMoves(p: PodInfo): boolean {
-  if (p.mirror || p.owner?.kind === "DaemonSet") return false;
-  return p.phase !== "Succeeded" && p.phase !== "Failed";
+  return drainWaitsFor(p) && p.phase !== "Succeeded" && p.phase !== "Failed";
+}
+
+/**
+ * A pod a drain evicts and waits to see gone: every pod but mirror pods and a DaemonSet's, which
+ * kubectl drain leaves (finished ones too: they go at once, unless held).
+ */
+export function drainWaitsFor(p: PodInfo): boolean {
+  return !p.mirror && p.owner?.kind !== "DaemonSet";
 }
 
 /**

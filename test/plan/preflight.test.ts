@@ -140,9 +140,29 @@ describe("preflight", () => {
     // is the other): closed now, and once that pod is gone (1 of 1) never open.
     const pods = [pod("web-0", node(0), { deletionTimestamp: SOON }), pod("web-1", node(1))];
     const closed = { disruptionsAllowed: 0, currentHealthy: 1, expectedPods: 2 };
-    const f = findings({ pods, pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })] });
-    expect(codes(f)).toEqual(["blocker:pdb-blocks"]);
+    const workloads = [{ id: "Deployment/default/web", replicas: 1 }];
+    const f = findings({
+      pods,
+      pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })],
+      workloads,
+    });
+    expect(codes(f)).toEqual(["blocker:pdb-blocks", "warning:single-replica"]);
     expect(f[0]!.message).toMatch(/\(minAvailable 1 of 1 pod once the 1 being deleted is gone\)/);
+    // Never below the workload's replicas: with 2, the budget was read after the pod being
+    // deleted had gone (2 expected: the other and its replacement), and still allows one.
+    expect(
+      codes(
+        findings({
+          pods,
+          pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })],
+          workloads: [{ id: "Deployment/default/web", replicas: 2 }],
+        }),
+      ),
+    ).toEqual(["warning:pdb-closed-now"]);
+    // Its workload not read: it does not leave either.
+    expect(
+      codes(findings({ pods, pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })] })),
+    ).toEqual(["warning:pdb-closed-now"]);
     // A bare pod leaves for good too.
     const bare = { owner: undefined, workload: undefined, deletionTimestamp: SOON };
     expect(
@@ -187,6 +207,15 @@ describe("preflight", () => {
     expect(codes(findings({ pods: [stuck] }, { force: true }))).toEqual([
       "warning:stuck-terminating",
     ]);
+    // A finished pod held the same way: the drain waits for it too. A DaemonSet's or a mirror
+    // pod it leaves alone.
+    const done = pod("job-0", node(0), { phase: "Succeeded", deletionTimestamp: at(120_000) });
+    expect(codes(findings({ pods: [done] }))).toEqual(["blocker:stuck-terminating"]);
+    const ds = { kind: "DaemonSet", name: "agent" };
+    for (const extra of [{ owner: ds }, { mirror: true }])
+      expect(
+        findings({ pods: [pod("a-0", node(0), { ...extra, deletionTimestamp: at(120_000) })] }),
+      ).toEqual([]);
     // Still within its grace, or only just past it: terminating as usual.
     for (const ms of [-30_000, 30_000])
       expect(findings({ pods: [pod("web-0", node(0), { deletionTimestamp: at(ms) })] })).toEqual(
