@@ -98,6 +98,15 @@ function stopReason(run: Run): string | undefined {
   return undefined;
 }
 
+/** Blockers whose roll would fail in a drain (the drain's and EKS's PodEvictionFailure). */
+const EVICTION_BLOCKERS: ReadonlySet<string> = new Set([
+  "pdb-blocks",
+  "multiple-pdbs",
+  "tolerates-everything",
+  "stuck-terminating",
+  "unmanaged-pods",
+]);
+
 /** A group apply may roll: planned complete, not in error, not blocked. */
 function readyPlan(plan: GroupPlan, live: LiveGroup | undefined): ReadyPlan {
   if (!live || !plan.settings || !plan.target || plan.status === "error")
@@ -105,8 +114,7 @@ function readyPlan(plan: GroupPlan, live: LiveGroup | undefined): ReadyPlan {
   if (plan.status === "blocked") {
     const blockers = plan.findings.filter((f) => f.severity === "blocker").map((f) => f.message);
     const evictions = plan.findings.some(
-      (f) =>
-        f.code.startsWith("pdb") || f.code === "multiple-pdbs" || f.code === "tolerates-everything",
+      (f) => f.severity === "blocker" && EVICTION_BLOCKERS.has(f.code),
     );
     throw new RollError(
       evictions ? "PodEvictionFailure" : "UpdateFailed",

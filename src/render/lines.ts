@@ -30,6 +30,17 @@ function drained(e: Extract<RollEvent, { type: "node.drain.end" }>): string {
 }
 
 /** What happened to one node or instance, or undefined for other events. */
+/**
+ * An eviction.blocked line. `pdb` names the budget that refused, or (after EKS's failure) says
+ * why no budget did: "none (…)" or "unknown".
+ */
+function blockedLine(e: Extract<RollEvent, { type: "eviction.blocked" }>): string {
+  const next = e.final ? "not retried" : "retrying";
+  if (e.pdb.startsWith("none") || e.pdb === "unknown")
+    return `${e.group}: ${e.pod} could not be evicted (PodDisruptionBudget: ${e.pdb}); ${next}`;
+  return `${e.group}: eviction of ${e.pod} refused by PodDisruptionBudget ${e.pdb}; ${next}`;
+}
+
 export function nodeLine(e: RollEvent): string | undefined {
   switch (e.type) {
     case "asg.resize":
@@ -45,7 +56,7 @@ export function nodeLine(e: RollEvent): string | undefined {
     case "node.drain.end":
       return drained(e);
     case "eviction.blocked":
-      return `${e.group}: eviction of ${e.pod} refused by PodDisruptionBudget ${e.pdb}; ${e.final ? "not retried" : "retrying"}`;
+      return blockedLine(e);
     case "instance.terminate":
       return `${e.group}: terminated ${e.instance}`;
     case "validation":

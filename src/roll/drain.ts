@@ -261,18 +261,15 @@ async function refused(
     r.status === 429
       ? `PodDisruptionBudget ${pdb || "(unnamed)"} allows no disruption`
       : `the eviction API answered ${r.status}: ${r.message}`;
+  const wait = r.status === 429 ? retryAfterMs(r.retryAfterSeconds, RETRY_MS) : RETRY_MS;
+  // Past the deadline before the next ask, or the drain stopped: this answer is the last.
+  const last = ctx.clock.now().getTime() + wait > deadline || signal.aborted;
   if (why !== s.reported && r.status === 429) {
-    ctx.emit({
-      type: "eviction.blocked",
-      group: o.group,
-      node: o.node,
-      pod: id,
-      pdb: pdb || "unknown",
-    });
+    const blocked = { group: o.group, node: o.node, pod: id, pdb: pdb || "unknown" };
+    ctx.emit({ type: "eviction.blocked", ...blocked, ...(last && { final: true as const }) });
     s.reported = why;
   }
-  const wait = r.status === 429 ? retryAfterMs(r.retryAfterSeconds, RETRY_MS) : RETRY_MS;
-  if (ctx.clock.now().getTime() + wait > deadline || signal.aborted) return { pod: id, why };
+  if (last) return { pod: id, why };
   try {
     if (!s.turn && r.status === 429 && pdb) {
       const key = `${ns}/${pdb}`;

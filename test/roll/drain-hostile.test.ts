@@ -205,6 +205,21 @@ describe("drain, as kubectl drain does it", () => {
     );
   });
 
+  it("says an eviction refused past the drain's deadline is not retried", async () => {
+    const { world, ctx, events } = setup([
+      { kind: "Deployment", name: "web", replicas: 2, pdb: { minAvailable: 2 } },
+    ]);
+    ctx.cluster = withMethod(world.cluster, "watchPodDisruptionBudgets", () => {
+      throw new KubeApiError(403, "Forbidden", "cannot watch resource poddisruptionbudgets");
+    });
+    // The budget's 429 asks for 10 s; the drain has 5.
+    const e = await drain(world, ctx, nodeOf(world, "web"), { timeoutMs: 5_000 });
+    expect((e as RollError).code).toBe("PodEvictionFailure");
+    const blocked = ofType(events, "eviction.blocked");
+    expect(blocked.map((b) => b.final)).toEqual([true]);
+    expect(eventLine(blocked[0]!)).toMatch(/refused by PodDisruptionBudget web; not retried$/);
+  });
+
   it("without a watch on budgets (RBAC), comes back after the 10 s a budget's 429 asks for", async () => {
     const { world, ctx, events } = setup([
       { kind: "Deployment", name: "web", replicas: 2, pdb: { minAvailable: 2 } },

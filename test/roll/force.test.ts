@@ -47,7 +47,9 @@ describe("force, finding by finding", () => {
     const refused = await roll(await stuck(), policy);
     expect(refused.result).toMatchObject({
       result: "failure",
-      message: expect.stringMatching(/not started, it would fail: pods still there after their/),
+      message: expect.stringMatching(
+        /^PodEvictionFailure: not started, it would fail: pods still there after their/,
+      ),
     });
     const world = await stuck();
     const forced = await roll(world, policy, { force: true, reason: "CVE-2026-0004" });

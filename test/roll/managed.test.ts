@@ -104,6 +104,10 @@ describe("EKS's PodEvictionFailure, explained", () => {
     });
     const blocked = ofType(events, "eviction.blocked");
     expect(blocked.length).toBeGreaterThan(0);
+    // No budget refused it: the line says it could not be evicted, and why.
+    expect(eventLine(blocked[0]!)).toMatch(
+      /^ng: default\/sticky-[\w-]+ could not be evicted \(PodDisruptionBudget: none \(the pod is being deleted, due .*\); not retried$/,
+    );
     // EKS gave up long after the pod's grace ended: held, not merely terminating.
     expect(
       blocked.every((b) => /^none \(the pod is being deleted, due .*: a finalizer/.test(b.pdb)),
