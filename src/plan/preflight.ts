@@ -75,24 +75,32 @@ function list(items: string[]): string {
  * The pods of the nodes replaced that a drain moves (drainMoves), in node order, each with the
  * budgets its eviction asks (none for a pod already being deleted, see asksBudgets): two lists
  * made at the most they can hold and cut to size (no list grown a push at a time). `leaving`:
- * per budget, the pods it selects that leave its expected pods for good (`leaves`).
+ * per budget, the pods it selects that leave its expected pods for good (`leaves`). `deleting`:
+ * every pod being deleted, gathered in the same pass (another over 3 million pods costs ~1 s).
  */
 function movable(
   nodes: readonly (readonly PodInfo[])[],
   snapshot: Snapshot,
-): { pods: PodInfo[]; budgets: PdbInfo[][]; leaving: Map<PdbInfo, Leaving> } {
+): {
+  pods: PodInfo[];
+  budgets: PdbInfo[][];
+  leaving: Map<PdbInfo, Leaving>;
+  deleting: PodInfo[];
+} {
   let total = 0;
   for (const run of nodes) total += run.length;
   const pods = new Array<PodInfo>(total);
   const budgets = new Array<PdbInfo[]>(total);
   let n = 0;
   const leaving = new Map<PdbInfo, Leaving>();
+  const deleting: PodInfo[] = [];
   const index = pdbIndexOf(snapshot.pdbs);
   const replicas = replicasOf(snapshot.workloads);
   for (const run of nodes) {
     const selected = index.onNode(run);
     for (let i = 0; i < run.length; i++) {
       const pod = run[i] as PodInfo;
+      if (pod.deletionTimestamp !== undefined) deleting.push(pod);
       if (!drainMoves(pod)) continue;
       pods[n] = pod;
       const selecting = selected[i] as PdbInfo[];
@@ -107,7 +115,7 @@ function movable(
   }
   pods.length = n;
   budgets.length = n;
-  return { pods, budgets, leaving };
+  return { pods, budgets, leaving, deleting };
 }
 
 /** Pods leaving a budget's expected pods for good, and the fewest it will still expect. */
@@ -376,11 +384,9 @@ function unmanagedFindings(pods: PodInfo[], force: boolean): Finding[] {
  * and then waits for them to go, which they will not do by themselves: it fails at its timeout,
  * as kubectl drain would, unless force.
  */
-function stuckFindings(input: PreflightInput): Finding[] {
-  const stuck = input.nodes
-    .flatMap((run) =>
-      run.filter((p) => drainWaitsFor(p) && heldPastDeletion(p, input.snapshot.takenAt)),
-    )
+function stuckFindings(deleting: PodInfo[], input: PreflightInput): Finding[] {
+  const stuck = deleting
+    .filter((p) => drainWaitsFor(p) && heldPastDeletion(p, input.snapshot.takenAt))
     .map((p) => `${podId(p)} (deletion due ${p.deletionTimestamp})`);
   if (stuck.length === 0) return [];
   return [
@@ -394,12 +400,12 @@ function stuckFindings(input: PreflightInput): Finding[] {
 }
 
 export function preflight(input: PreflightInput): Finding[] {
-  const { pods, budgets, leaving } = movable(input.nodes, input.snapshot);
+  const { pods, budgets, leaving, deleting } = movable(input.nodes, input.snapshot);
   return [
     ...surgeBurst(input),
     ...input.groupFindings,
     ...unmanagedFindings(pods, input.force),
-    ...stuckFindings(input),
+    ...stuckFindings(deleting, input),
     ...pdbFindings(pods, budgets, leaving, input.force),
     ...workloadFindings(pods, input.snapshot, input.force),
   ];
