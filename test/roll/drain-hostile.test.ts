@@ -27,6 +27,15 @@ function setup(workloads: Workloads, extra: Partial<ScenarioInput> = {}) {
   return { world, ctx, events: log.events };
 }
 
+/** Two pods under a budget that allows no disruption, and no watch on budgets (RBAC). */
+function closedWithoutWatch() {
+  const set = setup([{ kind: "Deployment", name: "web", replicas: 2, pdb: { minAvailable: 2 } }]);
+  set.ctx.cluster = withMethod(set.world.cluster, "watchPodDisruptionBudgets", () => {
+    throw new KubeApiError(403, "Forbidden", "cannot watch resource poddisruptionbudgets");
+  });
+  return set;
+}
+
 /** The node a workload's first pod runs on. */
 const nodeOf = (world: World, workload: string) =>
   [...world.workload(workload).pods][0]!.nodeName as string;
@@ -206,12 +215,7 @@ describe("drain, as kubectl drain does it", () => {
   });
 
   it("says an eviction refused past the drain's deadline is not retried", async () => {
-    const { world, ctx, events } = setup([
-      { kind: "Deployment", name: "web", replicas: 2, pdb: { minAvailable: 2 } },
-    ]);
-    ctx.cluster = withMethod(world.cluster, "watchPodDisruptionBudgets", () => {
-      throw new KubeApiError(403, "Forbidden", "cannot watch resource poddisruptionbudgets");
-    });
+    const { world, ctx, events } = closedWithoutWatch();
     // The budget's 429 asks for 10 s; the drain has 5.
     const e = await drain(world, ctx, nodeOf(world, "web"), { timeoutMs: 5_000 });
     expect((e as RollError).code).toBe("PodEvictionFailure");
@@ -221,12 +225,7 @@ describe("drain, as kubectl drain does it", () => {
   });
 
   it("without a watch on budgets (RBAC), comes back after the 10 s a budget's 429 asks for", async () => {
-    const { world, ctx, events } = setup([
-      { kind: "Deployment", name: "web", replicas: 2, pdb: { minAvailable: 2 } },
-    ]);
-    ctx.cluster = withMethod(world.cluster, "watchPodDisruptionBudgets", () => {
-      throw new KubeApiError(403, "Forbidden", "cannot watch resource poddisruptionbudgets");
-    });
+    const { world, ctx, events } = closedWithoutWatch();
     const e = await drain(world, ctx, nodeOf(world, "web"), { timeoutMs: 100_000 });
     expect((e as RollError).message).toMatch(/PodDisruptionBudget web allows no disruption/);
     // 100 s at one eviction every 10 s: about ten tries, not twenty at the 5 s default.
