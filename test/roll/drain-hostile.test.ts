@@ -14,8 +14,8 @@ import { plainScenario } from "../sandbox/helpers.js";
 
 type Workloads = NonNullable<ScenarioInput["workloads"]>;
 
-function setup(workloads: Workloads, extra: Partial<ScenarioInput> = {}) {
-  const world = World.from(plainScenario(workloads, 3, extra));
+function setup(workloads: Workloads, extra: Partial<ScenarioInput> = {}, nodes = 3) {
+  const world = World.from(plainScenario(workloads, nodes, extra));
   const log = new EventLog(world.clock);
   const ctx: RollContext = {
     cloud: world.cloud,
@@ -160,15 +160,7 @@ describe("drain, as kubectl drain does it", () => {
       const pdb = { maxUnavailable: 2, unhealthyPodEvictionPolicy: "AlwaysAllow" as const };
       const web = { kind: "Deployment" as const, name: "web", replicas: 2, pdb };
       const slow = { preStop: 200, terminationGracePeriod: 300 };
-      const world = World.from(plainScenario([{ ...web, ...slow }], 1));
-      const log = new EventLog(world.clock);
-      const ctx: RollContext = {
-        cloud: world.cloud,
-        cluster: world.cluster,
-        clock: world.clock,
-        emit: log.emit,
-        signal: new AbortController().signal,
-      };
+      const { world, ctx, events } = setup([{ ...web, ...slow }], {}, 1);
       const node = nodeOf(world, "web");
       await world.run(cordon(ctx, node, "test"));
       const [first, staying] = [...world.workload("web").pods];
@@ -190,7 +182,7 @@ describe("drain, as kubectl drain does it", () => {
       );
       // The first pod's eviction took no disruption: the other was evicted at once, not held
       // back until the cache's recheck a minute later.
-      expect(ofType(log.events, "eviction.blocked")).toEqual([]);
+      expect(ofType(events, "eviction.blocked")).toEqual([]);
       expect(evicted).toHaveLength(1);
       expect(evicted[0]).toBeLessThan(10_000);
     });
