@@ -4,7 +4,7 @@
 // plan — the contract — that says everything the roll does. Every step is an event; the result
 // says what happened and how to continue.
 import { isWindowOpen, nextWindowOpening, orderGroups, type Policy } from "../policy/index.js";
-import type { GroupPlan, LiveGroup, Plan } from "../plan/index.js";
+import type { FindingCode, GroupPlan, LiveGroup, Plan } from "../plan/index.js";
 import {
   describeFailure,
   instanceIdOf,
@@ -99,7 +99,7 @@ function stopReason(run: Run): string | undefined {
 }
 
 /** Blockers whose roll would fail in a drain (the drain's and EKS's PodEvictionFailure). */
-const EVICTION_BLOCKERS: ReadonlySet<string> = new Set([
+const EVICTION_BLOCKERS: ReadonlySet<FindingCode> = new Set<FindingCode>([
   "pdb-blocks",
   "multiple-pdbs",
   "tolerates-everything",

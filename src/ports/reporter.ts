@@ -13,6 +13,14 @@ interface Base {
   group?: string;
 }
 
+/**
+ * Whether an eviction.blocked event's `pdb` says that no budget held the pod: after EKS's
+ * failure it reads "none (why)" (being deleted, tolerating every taint) or "unknown".
+ */
+export function noBudgetHeld(pdb: string): boolean {
+  return pdb.startsWith("none") || pdb === "unknown";
+}
+
 export type RollEvent = Base &
   (
     | {

@@ -1,7 +1,7 @@
 // One line per roll event worth reading, for the terminal, the Actions log and the check run's
 // per-node timeline: cordon, drain (with what was evicted or deleted), terminate, validation,
 // EKS's update status. The rest (labels, validation successes) stays in the event log.
-import type { RollEvent } from "../ports/index.js";
+import { noBudgetHeld, type RollEvent } from "../ports/index.js";
 
 const cap = (c: { min: number; max: number; desired: number }) =>
   `desired ${c.desired} (min ${c.min}, max ${c.max})`;
@@ -29,18 +29,18 @@ function drained(e: Extract<RollEvent, { type: "node.drain.end" }>): string {
   return `${e.group}: drained ${e.node} (${e.evicted} pod${e.evicted === 1 ? "" : "s"} evicted${deleted})`;
 }
 
-/** What happened to one node or instance, or undefined for other events. */
 /**
  * An eviction.blocked line. `pdb` names the budget that refused, or (after EKS's failure) says
  * why no budget did: "none (…)" or "unknown".
  */
 function blockedLine(e: Extract<RollEvent, { type: "eviction.blocked" }>): string {
   const next = e.final ? "not retried" : "retrying";
-  if (e.pdb.startsWith("none") || e.pdb === "unknown")
+  if (noBudgetHeld(e.pdb))
     return `${e.group}: ${e.pod} could not be evicted (PodDisruptionBudget: ${e.pdb}); ${next}`;
   return `${e.group}: eviction of ${e.pod} refused by PodDisruptionBudget ${e.pdb}; ${next}`;
 }
 
+/** What happened to one node or instance, or undefined for other events. */
 export function nodeLine(e: RollEvent): string | undefined {
   switch (e.type) {
     case "asg.resize":

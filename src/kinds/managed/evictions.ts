@@ -6,6 +6,7 @@ import type { ManagedGroupInfo } from "../../plan/index.js";
 import { heldPastDeletion, matchesSelector } from "../../plan/index.js";
 import {
   instanceIdOf,
+  noBudgetHeld,
   listAll,
   pageOf,
   type PodDisruptionBudget,
@@ -102,7 +103,7 @@ export function describeBlockers(blocked: Blocked[]): string {
   const shown = blocked
     .slice(0, 10)
     .map((b) =>
-      b.pdb.startsWith("none") || b.pdb === "unknown"
+      noBudgetHeld(b.pdb)
         ? `${b.pod} on ${b.node} (${b.pdb})`
         : `${b.pod} on ${b.node} (PodDisruptionBudget ${b.pdb} allows no disruption)`,
     );
