@@ -106,11 +106,7 @@ function movable(
       const selecting = selected[i] as PdbInfo[];
       budgets[n++] = asksBudgets(pod) ? selecting : NO_BUDGETS;
       const floor = leaves(pod, replicas);
-      if (floor === undefined) continue;
-      for (const b of selecting) {
-        const l = leaving.get(b) ?? { count: 0, floor: 0 };
-        leaving.set(b, { count: l.count + 1, floor: Math.max(l.floor, floor) });
-      }
+      if (floor !== undefined) for (const b of selecting) leave(leaving, b, pod, floor);
     }
   }
   pods.length = n;
@@ -122,6 +118,21 @@ function movable(
 interface Leaving {
   count: number;
   floor: number;
+  /** The workloads whose replicas `floor` adds up (each once). */
+  workloads: Set<string>;
+}
+
+/**
+ * One more pod leaving budget `b`. The floor adds up the replicas of every workload with a pod
+ * leaving: a budget over several workloads expects all of their replicas again, not the largest.
+ */
+function leave(leaving: Map<PdbInfo, Leaving>, b: PdbInfo, pod: PodInfo, floor: number): void {
+  let l = leaving.get(b);
+  if (!l) leaving.set(b, (l = { count: 0, floor: 0, workloads: new Set() }));
+  l.count++;
+  if (pod.workload === undefined || l.workloads.has(pod.workload)) return;
+  l.workloads.add(pod.workload);
+  l.floor += floor;
 }
 
 /**

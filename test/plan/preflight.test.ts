@@ -159,6 +159,36 @@ describe("preflight", () => {
         }),
       ),
     ).toEqual(["warning:pdb-closed-now"]);
+    // A budget over two workloads expects both workloads' replicas once their pods being
+    // deleted are gone (2 + 2), not the larger of them: minAvailable 3 of 4 is only closed now.
+    const shop = (name: string, extra: Partial<PodInfo> = {}) => {
+      const app = name.replace(/-[0-9]+$/, "");
+      return pod(name, node(Number(name.at(-1)) % 4), {
+        labels: { tier: "shop" },
+        workload: `Deployment/default/${app}`,
+        owner: { kind: "ReplicaSet", name: `${app}-rs` },
+        ...extra,
+      });
+    };
+    const shopPods = ["api", "cart"].flatMap((app) => [
+      shop(`${app}-0`, { deletionTimestamp: SOON }),
+      shop(`${app}-1`),
+      shop(`${app}-2`),
+    ]);
+    const both = (replicas: number) =>
+      findings({
+        pods: shopPods,
+        pdbs: [
+          {
+            ...pdb("shop", "shop", { minAvailable: 3, ...closed, expectedPods: 3 }),
+            selector: { matchLabels: { tier: "shop" } },
+          },
+        ],
+        workloads: ["api", "cart"].map((app) => ({ id: `Deployment/default/${app}`, replicas })),
+      });
+    expect(codes(both(2))).toEqual(["warning:pdb-closed-now"]);
+    // With one replica each, 2 pods once gone: minAvailable 3 is never met.
+    expect(codes(both(1))).toContain("blocker:pdb-blocks");
     // Its workload not read: it does not leave either.
     expect(
       codes(findings({ pods, pdbs: [pdb("web", "web", { minAvailable: 1, ...closed })] })),
