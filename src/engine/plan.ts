@@ -148,6 +148,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     settings: roll,
     budgets,
     podsByNode: ctx.podsByNode,
+    now: snapshot.takenAt,
     pdbs: snapshot.pdbs,
   });
   const findings =

@@ -3,7 +3,7 @@
 // estimate for a reviewer, not a promise; the kinds build theirs from these
 // (src/kinds/*/schedule.ts).
 import type { RollSettings } from "../policy/index.js";
-import { drainMoves, type PdbInfo, type PodInfo } from "./snapshot.js";
+import { drainMoves, heldPastDeletion, type PdbInfo, type PodInfo } from "./snapshot.js";
 import type { Replacement, Schedule } from "./types.js";
 
 /** EC2 launch, kubelet registration and Ready: what a new node typically takes. */
@@ -18,6 +18,8 @@ export interface ScheduleInput {
   settings: RollSettings;
   budgets: { maxSurge: number; maxUnavailable: number };
   podsByNode: Map<string, PodInfo[]>;
+  /** When the snapshot was taken (a pod's deletion is due relative to it). */
+  now: Date;
   /** The cluster's PodDisruptionBudgets: a schedule may order nodes for their turns. */
   pdbs: PdbInfo[];
 }
@@ -39,17 +41,37 @@ export function interleaveByZone(replacements: Replacement[]): Replacement[] {
   return out;
 }
 
-/** A drain takes the longest termination grace of the pods it moves, plus the evictions. */
-function drainEstimateMs(node: string | undefined, podsByNode: Map<string, PodInfo[]>): number {
-  const pods = node ? (podsByNode.get(node) ?? []) : [];
-  const movable = pods.filter(drainMoves);
-  const grace = Math.max(0, ...movable.map((p) => p.terminationGracePeriodSeconds));
-  return movable.length === 0 ? 0 : EVICTION_OVERHEAD_MS + grace * 1000;
+/** What a drain's estimate reads: the pods on each node, the plan's now, the drain's timeout. */
+export interface DrainInput {
+  podsByNode: Map<string, PodInfo[]>;
+  now: Date;
+  timeoutMs: number;
+}
+
+/**
+ * A drain takes the longest termination grace of the pods it moves, plus the evictions. A pod
+ * already being deleted is asked nothing: it takes what is left until its deletion is due. One
+ * held past its deletion (a finalizer, an unreachable kubelet) keeps the drain waiting until its
+ * timeout (the plan blocks such a group unless force, and with force the drain goes on then).
+ */
+function drainEstimateMs(node: string | undefined, input: DrainInput): number {
+  const pods = node ? (input.podsByNode.get(node) ?? []) : [];
+  let evicts = false;
+  let waitMs = 0;
+  for (const p of pods) {
+    if (!drainMoves(p)) continue;
+    if (heldPastDeletion(p, input.now)) return input.timeoutMs;
+    if (p.deletionTimestamp === undefined) {
+      evicts = true;
+      waitMs = Math.max(waitMs, p.terminationGracePeriodSeconds * 1000);
+    } else waitMs = Math.max(waitMs, Date.parse(p.deletionTimestamp) - input.now.getTime());
+  }
+  return (evicts ? EVICTION_OVERHEAD_MS : 0) + waitMs;
 }
 
 /** The longest drain among a wave's nodes. */
-export function waveDrainMs(wave: Replacement[], podsByNode: Map<string, PodInfo[]>): number {
-  return Math.max(...wave.map((r) => drainEstimateMs(r.node, podsByNode)));
+export function waveDrainMs(wave: Replacement[], input: DrainInput): number {
+  return Math.max(...wave.map((r) => drainEstimateMs(r.node, input)));
 }
 
 export function chunk<T>(items: T[], size: number): T[][] {

@@ -21,13 +21,14 @@ export function managedSchedule(_live: ManagedGroupInfo, input: ScheduleInput): 
   const { replacements, zones, budgets } = input;
   if (replacements.length === 0) return { waves: [], zoneOrder: [], surge: 0, estimatedMs: 0 };
   const surge = eksScaleUp(zones.length, budgets.maxUnavailable);
+  const drainInput = { ...input, timeoutMs: EKS_BEHAVIOUR.drainTimeoutMs };
   let t = BOOT_ESTIMATE_MS;
   const waves: Wave[] = chunk(replacements, Math.max(1, budgets.maxUnavailable)).map((g) => {
     const wave = {
       nodes: g.map((r) => r.node ?? r.instance),
       canary: false,
       startMs: t,
-      durationMs: waveDrainMs(g, input.podsByNode) + EKS_BEHAVIOUR.postDrainDelayMs + TERMINATE_MS,
+      durationMs: waveDrainMs(g, drainInput) + EKS_BEHAVIOUR.postDrainDelayMs + TERMINATE_MS,
     };
     t += wave.durationMs;
     return wave;

@@ -57,13 +57,14 @@ export function selfManagedSchedule(_live: SelfManagedGroupInfo, input: Schedule
     settings.postDrainDelayMs +
     settings.intervalMs +
     (settings.validation.count - 1) * VALIDATION_PERIOD_MS;
+  const drainInput = { ...input, timeoutMs: settings.drainTimeoutMs };
   let t = budgets.maxSurge > 0 ? BOOT_ESTIMATE_MS : 0;
   const waves: Wave[] = groups.map((g, i) => {
     // Without surge, a replacement boots after its predecessor is terminated.
     const boot =
       budgets.maxSurge === 0 ? BOOT_ESTIMATE_MS : i === 0 && canary ? BOOT_ESTIMATE_MS : 0;
     const durationMs = settings.drainAndTerminate
-      ? waveDrainMs(g, input.podsByNode) + perNodeFixed + boot
+      ? waveDrainMs(g, drainInput) + perNodeFixed + boot
       : 0;
     const wave = {
       nodes: g.map((r) => r.node ?? r.instance),
