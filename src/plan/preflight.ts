@@ -377,14 +377,27 @@ function surgeBurst(input: PreflightInput): Finding[] {
  * they stop the roll unless force (k8s.io/kubectl/pkg/drain, its unreplicated-pods filter).
  */
 function unmanagedFindings(pods: PodInfo[], force: boolean): Finding[] {
-  const orphans = pods.filter((p) => !p.owner && !p.mirror).map(podId);
+  const orphans = pods.filter((p) => !p.owner && !p.mirror);
   if (orphans.length === 0) return [];
+  const staying = orphans.filter((p) => p.deletionTimestamp === undefined).map(podId);
+  const going = orphans.filter((p) => p.deletionTimestamp !== undefined).map(podId);
+  const why = [
+    ...(staying.length > 0
+      ? [
+          `pods with no controller would not come back once their node is drained: ${list(staying)}; delete them or run them under a controller (a Deployment, a StatefulSet)`,
+        ]
+      : []),
+    // Deleting them is done already: the drain refuses them all the same until they are gone.
+    ...(going.length > 0
+      ? [`pods with no controller, already being deleted: ${list(going)}; wait until they are gone`]
+      : []),
+  ];
   return [
     stopping(
       "unmanaged-pods",
       force,
-      `pods with no controller would not come back once their node is drained: ${list(orphans)}; delete them or run them under a controller (a Deployment, a StatefulSet), or roll with force (kubectl drain refuses them the same way)`,
-      orphans,
+      `${why.join("; ")}; or roll with force (kubectl drain refuses them the same way)`,
+      orphans.map(podId),
     ),
   ];
 }

@@ -132,7 +132,17 @@ describe("preflight", () => {
     }
     // The drain still moves it: a pod with no controller is refused as kubectl drain does.
     const bare = going("job-0", { owner: undefined, workload: undefined });
-    expect(codes(findings({ pods: [bare] }))).toContain("blocker:unmanaged-pods");
+    const refused = findings({ pods: [bare] });
+    expect(codes(refused)).toContain("blocker:unmanaged-pods");
+    // Already being deleted: the finding says to wait for it, not to delete it.
+    expect(refused[0]!.message).toBe(
+      "pods with no controller, already being deleted: default/job-0; wait until they are gone; or roll with force (kubectl drain refuses them the same way)",
+    );
+    const both = findings({ pods: [bare, pod("cron", node(1), { owner: undefined })] });
+    expect(both[0]!.message).toMatch(
+      /would not come back once their node is drained: default\/cron; delete them .*; pods with no controller, already being deleted: default\/job-0; wait until/,
+    );
+    expect(both[0]!.objects).toEqual(["default/job-0", "default/cron"]);
   });
 
   it("counts a pod being deleted among a whole-number minAvailable's expected pods only until it goes for good", () => {
