@@ -9,7 +9,13 @@
 // together in memory, where the plan's passes over them find them (made as read, the plan took
 // twice as long). Parts that repeat from pod to pod (containers, tolerations, owners, labels)
 // are kept once.
-import { controllerOf, hasReadyCondition, type Pod, type Toleration } from "../ports/index.js";
+import {
+  controllerOf,
+  hasReadyCondition,
+  isMirrorPod,
+  type Pod,
+  type Toleration,
+} from "../ports/index.js";
 import { inner, Owners, type KnownOwner, type OwnerRef } from "./owners.js";
 import type { ContainerInfo, PodInfo } from "./snapshot.js";
 
@@ -194,7 +200,7 @@ export class PodStore {
     chunk[at + TOLERATIONS] = this.#shared.tolerations(p.spec.tolerations, known);
     chunk[at + GRACE] = p.spec.terminationGracePeriodSeconds ?? 30;
     chunk[at + CONTAINERS] = this.#shared.containers(p);
-    chunk[at + MIRROR] = p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined;
+    chunk[at + MIRROR] = isMirrorPod(p);
     chunk[at + DELETION] = p.metadata.deletionTimestamp;
   }
 

@@ -123,7 +123,19 @@ export function drainMoves(p: PodInfo): boolean {
  * kubectl drain leaves (finished ones too: they go at once, unless held).
  */
 export function drainWaitsFor(p: PodInfo): boolean {
-  return !p.mirror && p.owner?.kind !== "DaemonSet";
+  return !drainLeaves(p.mirror, p.owner?.kind);
+}
+
+/**
+ * kubectl drain leaves mirror pods and the pods a DaemonSet controls on their node (its daemonSet
+ * and mirror-pod filters, k8s.io/kubectl/pkg/drain): the one rule for the plan's pods and the
+ * roll's (src/roll/drain-filters.ts).
+ */
+export function drainLeaves(
+  mirror: boolean | undefined,
+  controllerKind: string | undefined,
+): boolean {
+  return mirror || controllerKind === "DaemonSet";
 }
 
 /**

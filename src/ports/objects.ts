@@ -16,6 +16,15 @@ export function instanceIdOf(node: Node): string | undefined {
 }
 
 /**
+ * A mirror pod: the API server's copy of a static pod the kubelet runs from a file (annotated
+ * kubernetes.io/config.mirror). Deleting it through the API server does not stop the pod (the
+ * kubelet runs it from its file and makes the copy again), so kubectl drain leaves it.
+ */
+export function isMirrorPod(p: { metadata: ObjectMeta }): boolean {
+  return p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined;
+}
+
+/**
  * The owner reference that controls the object, if any. Only the controller counts as the owner
  * (kubectl drain's filters): a pod another object merely owns has no controller to bring it back.
  */

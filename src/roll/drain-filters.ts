@@ -2,17 +2,15 @@
 // (k8s.io/kubectl/pkg/drain): mirror pods and pods a DaemonSet controls stay on the node; a pod
 // with no controller is refused unless force, since nothing would bring it back — unless it has
 // finished, when it runs nowhere and may go.
-import { controllerOf, type Pod } from "../ports/index.js";
+import { drainLeaves } from "../plan/index.js";
+import { controllerOf, isMirrorPod, type Pod } from "../ports/index.js";
 import { RollError } from "./context.js";
 
 export const podId = (p: Pod) => `${p.metadata.namespace ?? "default"}/${p.metadata.name}`;
 
 /** The pods a drain must move: not mirror pods, not pods a DaemonSet controls. */
 export function podsToMove(pods: Pod[]): Pod[] {
-  return pods.filter((p) => {
-    if (p.metadata.annotations?.["kubernetes.io/config.mirror"] !== undefined) return false;
-    return controllerOf(p)?.kind !== "DaemonSet";
-  });
+  return pods.filter((p) => !drainLeaves(isMirrorPod(p), controllerOf(p)?.kind));
 }
 
 const finished = (p: Pod) => p.status.phase === "Succeeded" || p.status.phase === "Failed";
