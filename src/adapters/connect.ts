@@ -10,6 +10,7 @@ import { systemClock, type Cloud, type Cluster, type Clock } from "../ports/inde
 import { awsCloud, portError, sdkConfig } from "./aws/cloud.js";
 import { EksTokenSource } from "./aws/eks-token.js";
 import { KubeHttp } from "./kubernetes/http.js";
+import { serverAlignedClock } from "./server-clock.js";
 import { kubernetesCluster } from "./kubernetes/cluster.js";
 
 export interface LivePorts {
@@ -65,11 +66,10 @@ async function eksKubeConfig(
 }
 
 export async function connectLive(o: ConnectOptions): Promise<LivePorts> {
-  const clock = systemClock;
   const closed = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, closed.signal]) : closed.signal;
   const retry = {
-    sleep: (ms: number) => clock.sleep(ms, signal),
+    sleep: (ms: number) => systemClock.sleep(ms, signal),
     ...(o.onRetry && { onRetry: o.onRetry }),
   };
   let http: KubeHttp;
@@ -83,7 +83,7 @@ export async function connectLive(o: ConnectOptions): Promise<LivePorts> {
   return {
     cloud: awsCloud({ region: o.region, credentials: defaultProvider(), signal }),
     cluster: kubernetesCluster(http),
-    clock,
+    clock: serverAlignedClock(systemClock, () => http.serverClockOffsetMs),
     close: () => closed.abort(),
   };
 }

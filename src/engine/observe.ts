@@ -31,7 +31,6 @@ export async function observe(
   ports: ReadPorts,
   onProgress?: OnProgress,
 ): Promise<Snapshot> {
-  const now = ports.clock.now();
   let listed = 0;
   const [eksCluster, nodes] = await Promise.all([
     ports.cloud.eks.describeCluster(policy.cluster.name),
@@ -43,6 +42,9 @@ export async function observe(
       return page;
     }).then((r) => r.items),
   ]);
+  // Read once the API server has answered: a clock set by the server's (src/adapters/
+  // server-clock.ts) knows its offset from then on.
+  const now = ports.clock.now();
   const total = policy.groups.length;
   onProgress?.({ phase: "groups", done: 0, total });
   const groups = await observeGroups({

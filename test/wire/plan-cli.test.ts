@@ -3,7 +3,7 @@
 // endpoint variables and a kubeconfig — while the server throttles: reads only, every
 // cluster-wide list paginated, 429s waited out.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,6 +80,42 @@ describe("noderoll plan against sandbox serve", () => {
         (e) => !/^\/apis\/apps\/v1\/[a-z]+$/.test(e.path) || !/(^|&)limit=500/.test(e.query),
       ),
     ).toEqual([]);
+  });
+});
+
+describe("noderoll plan reads the API server's clock", () => {
+  it("compares the server's timestamps with the server's time, months from the wall's here: no node is older than maxNodeAge for it", async () => {
+    // The world's time is its scenario's (January 2026), sent in every Kubernetes answer's Date
+    // header; the wall's is today's. Read against the wall, every node was ~300 days old.
+    const dir = mkdtempSync(join(tmpdir(), "noderoll-age-"));
+    const policy = join(dir, "policy.yaml");
+    const demo = readFileSync(join(ROOT, "policies/demo.yaml"), "utf8");
+    writeFileSync(policy, demo.replace(/^defaults:\n/m, "defaults:\n  maxNodeAge: 30d\n"));
+    const kubeconfig = server.env.KUBECONFIG as string;
+    const before = world.clock.nowMs();
+    const r = await cli([
+      "plan",
+      "--policy",
+      policy,
+      "--kubeconfig",
+      kubeconfig,
+      "--format",
+      "json",
+    ]);
+    expect(r.stderr).toBe("");
+    const plan = JSON.parse(r.stdout) as {
+      takenAt: string;
+      groups: { replacements: { reasons: { kind: string }[] }[] }[];
+    };
+    const reasons = plan.groups.flatMap((g) => g.replacements.flatMap((x) => x.reasons));
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(reasons.filter((x) => x.kind === "max-node-age")).toEqual([]);
+    // Taken at the world's time (to the second the header gives): between the world's time before
+    // the run and after it (when idle, the served world moves on to its next timer at once).
+    const takenAt = Date.parse(plan.takenAt);
+    expect(takenAt).toBeGreaterThanOrEqual(before - 5_000);
+    expect(takenAt).toBeLessThanOrEqual(world.clock.nowMs() + 5_000);
+    expect(Math.abs(Date.parse(plan.takenAt) - Date.now())).toBeGreaterThan(86_400_000);
   });
 });
 

@@ -64,9 +64,26 @@ const TLS_KEYS = ["ca", "cert", "key", "pfx", "passphrase", "rejectUnauthorized"
 export class KubeHttp {
   readonly #agents: { request?: HttpAgent; watch?: HttpAgent } = {};
   readonly #open = new Set<ClientRequest>();
+  #serverOffsetMs: number | undefined;
 
   constructor(private readonly options: KubeHttpOptions) {
     options.signal?.addEventListener("abort", () => this.close(), { once: true });
+  }
+
+  /**
+   * The API server's clock less this machine's, in milliseconds, read from the Date header of the
+   * first answer that had one (undefined until then), and kept: a clock read from it never steps
+   * again. The header gives whole seconds, so half a second is added (the server's time was
+   * somewhere in that second); the answer's way back makes it a little early.
+   */
+  get serverClockOffsetMs(): number | undefined {
+    return this.#serverOffsetMs;
+  }
+
+  #noteDate(res: IncomingMessage): void {
+    if (this.#serverOffsetMs !== undefined || !res.headers.date) return;
+    const server = Date.parse(res.headers.date);
+    if (Number.isFinite(server)) this.#serverOffsetMs = server + 500 - Date.now();
   }
 
   /** End every request and watch in flight, and the agent's idle connections. */
@@ -146,7 +163,10 @@ export class KubeHttp {
     if (body !== undefined)
       (opts.headers as Record<string, string>)["content-length"] = String(Buffer.byteLength(body));
     return new Promise((resolve, reject) => {
-      const req = send(url, opts, (res) => resolve({ res, req }));
+      const req = send(url, opts, (res) => {
+        this.#noteDate(res);
+        resolve({ res, req });
+      });
       this.#open.add(req);
       req.on("close", () => this.#open.delete(req));
       req.on("error", (e) => reject(asNetworkError(e) ?? e));

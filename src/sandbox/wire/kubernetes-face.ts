@@ -99,8 +99,18 @@ export class KubernetesFace implements Face {
     this.#tokens = new Set(options.tokens ?? [SANDBOX_TOKEN]);
   }
 
-  /** The catch-all face: anything no other face took is a Kubernetes request. */
+  /**
+   * The catch-all face: anything no other face took is a Kubernetes request. Every answer's Date
+   * header is the world's time, as a real API server's is its own clock's: a client reads the
+   * server's clock from it (src/adapters/kubernetes/http.ts), and the world's is not the wall's.
+   */
   async handle(req: WireRequest): Promise<WireResponse> {
+    const response = await this.#answer(req);
+    const date = new Date(this.view.clock.nowMs()).toUTCString();
+    return { ...response, headers: { ...response.headers, date } };
+  }
+
+  async #answer(req: WireRequest): Promise<WireResponse> {
     try {
       if (!PUBLIC.has(req.path) && !(await this.#authenticated(req)))
         return kubeStatus(401, "Unauthorized", "Unauthorized", "unauthorized");
