@@ -83,7 +83,7 @@ export async function connectLive(o: ConnectOptions): Promise<LivePorts> {
   return {
     cloud: awsCloud({ region: o.region, credentials: defaultProvider(), signal }),
     cluster: kubernetesCluster(http),
-    clock: serverAlignedClock(systemClock, () => http.serverClockOffsetMs),
+    clock: serverAlignedClock(systemClock, () => http.serverNowMs()),
     close: () => closed.abort(),
   };
 }

@@ -1,9 +1,9 @@
-// A live run's clock (src/adapters/server-clock.ts): this machine's, moved by the API server's
-// where they differ by SKEW_TOLERANCE_MS or more, the server's read from the Date header of the
-// first answer (src/adapters/kubernetes/http.ts) and kept.
+// A live run's clock (src/adapters/server-clock.ts): this machine's, or the API server's where
+// they differ by SKEW_TOLERANCE_MS or more. The server's time is read from its answers' Date
+// headers (src/adapters/kubernetes/http.ts) and moved on by the monotonic clock.
 import { createServer, type Server } from "node:http";
 import { KubeConfig } from "@kubernetes/client-node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
 import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
 import { serverAlignedClock, SKEW_TOLERANCE_MS } from "../../src/adapters/server-clock.js";
@@ -11,13 +11,15 @@ import { systemClock, type Clock } from "../../src/ports/index.js";
 
 /** What the server's Date header says: the wall's time plus this, or nothing, or garbage. */
 let date: number | "none" | "garbage" = 0;
+/** The body's type: the API server's JSON, or a proxy's error page. */
+let type = "application/json";
 let server: Server;
 let port = 0;
 
 beforeAll(async () => {
   server = createServer((_req, res) => {
     if (date === "none") res.sendDate = false;
-    const headers: Record<string, string> = { "content-type": "application/json" };
+    const headers: Record<string, string> = { "content-type": type };
     if (typeof date === "number") headers.date = new Date(Date.now() + date).toUTCString();
     if (date === "garbage") headers.date = "yesterday, about noon";
     res.writeHead(200, headers).end('{"kind":"NodeList","metadata":{},"items":[]}');
@@ -39,40 +41,85 @@ function client(): KubeHttp {
 const AT = new Date("2026-03-01T12:00:00.000Z");
 const fixed: Clock = { now: () => AT, sleep: async () => undefined, monotonic: () => 42 };
 
+afterEach(() => {
+  vi.useRealTimers();
+  type = "application/json";
+});
+
+/** The server's time less the wall's, as the client reads it now. */
+const skewOf = (http: KubeHttp) => http.serverNowMs()! - Date.now();
+
 describe("the API server's clock", () => {
-  it("is read from the first answer's Date header and kept: a later answer does not move it", async () => {
+  it("is read from an answer's Date header, to within the second and a half the header allows", async () => {
     const http = client();
-    expect(http.serverClockOffsetMs).toBeUndefined();
+    expect(http.serverNowMs()).toBeUndefined();
     date = 10 * 60_000;
     await kubernetesCluster(http).listNodes();
-    // Whole seconds in the header, half a second added: within a second and a half of the truth.
-    expect(Math.abs(http.serverClockOffsetMs! - date)).toBeLessThanOrEqual(1_500);
-    const clock = serverAlignedClock(systemClock, () => http.serverClockOffsetMs);
+    expect(Math.abs(skewOf(http) - date)).toBeLessThanOrEqual(1_500);
+    const clock = serverAlignedClock(systemClock, () => http.serverNowMs());
     expect(Math.abs(clock.now().getTime() - Date.now() - date)).toBeLessThanOrEqual(1_500);
-    const first = http.serverClockOffsetMs;
-    date = -60 * 60_000;
-    await kubernetesCluster(http).listNodes();
-    expect(http.serverClockOffsetMs).toBe(first);
     http.close();
   });
 
-  it("is unknown without a Date header, or with one that is not a date", async () => {
-    for (const d of ["none", "garbage"] as const) {
+  it("keeps its reading through answers that agree with it, and takes a new one where the server's time has jumped", async () => {
+    const http = client();
+    date = 10 * 60_000;
+    await kubernetesCluster(http).listNodes();
+    const before = { server: http.serverNowMs()!, mono: performance.now() };
+    // The same clock a moment later: the reading is kept (it moves on by the monotonic clock alone).
+    await kubernetesCluster(http).listNodes();
+    const moved = http.serverNowMs()! - before.server - (performance.now() - before.mono);
+    expect(Math.abs(moved)).toBeLessThan(5);
+    // The server's time an hour back (the sandbox's world jumps; a server's clock is set).
+    date = -60 * 60_000;
+    await kubernetesCluster(http).listNodes();
+    expect(Math.abs(skewOf(http) - date)).toBeLessThanOrEqual(1_500);
+    http.close();
+  });
+
+  it("is not moved when this machine's clock is set (NTP): it runs on the monotonic clock", async () => {
+    const http = client();
+    date = 10 * 60_000;
+    await kubernetesCluster(http).listNodes();
+    const server = http.serverNowMs()!;
+    const clock = serverAlignedClock(systemClock, () => http.serverNowMs());
+    expect(Math.abs(clock.now().getTime() - server)).toBeLessThan(50);
+    // This machine's clock is set to the server's: the two agree, and the machine's is used.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(server + 20);
+    expect(Math.abs(http.serverNowMs()! - server)).toBeLessThan(50);
+    expect(clock.now().getTime()).toBe(Date.now());
+    http.close();
+  });
+
+  it("is unknown without a Date header, with one that is not a date, or from a page that is not the API server's JSON", async () => {
+    for (const [d, t] of [
+      ["none", "application/json"],
+      ["garbage", "application/json"],
+      [10 * 60_000, "text/html"],
+    ] as const) {
       const http = client();
       date = d;
-      await kubernetesCluster(http).listNodes();
-      expect(http.serverClockOffsetMs, d).toBeUndefined();
+      type = t;
+      await kubernetesCluster(http)
+        .listNodes()
+        .catch(() => undefined);
+      expect(http.serverNowMs(), `${d} ${t}`).toBeUndefined();
       http.close();
     }
   });
 });
 
 describe("serverAlignedClock", () => {
-  it("moves this machine's time by the server's offset only from SKEW_TOLERANCE_MS on, either way", () => {
-    const at = (offset: number | undefined) =>
-      serverAlignedClock(fixed, () => offset)
-        .now()
-        .getTime() - AT.getTime();
+  it("is this machine's time unless the server's is SKEW_TOLERANCE_MS or more away, either way", () => {
+    const at = (offset: number | undefined) => {
+      const server = offset === undefined ? undefined : AT.getTime() + offset;
+      return (
+        serverAlignedClock(fixed, () => server)
+          .now()
+          .getTime() - AT.getTime()
+      );
+    };
     expect(at(undefined)).toBe(0);
     expect(at(SKEW_TOLERANCE_MS - 1)).toBe(0);
     expect(at(-(SKEW_TOLERANCE_MS - 1))).toBe(0);
@@ -84,7 +131,7 @@ describe("serverAlignedClock", () => {
   it("leaves lengths of time alone: its waits and monotonic time are the machine's", async () => {
     const slept: number[] = [];
     const base: Clock = { ...fixed, sleep: async (ms) => void slept.push(ms) };
-    const clock = serverAlignedClock(base, () => 3_600_000);
+    const clock = serverAlignedClock(base, () => AT.getTime() + 3_600_000);
     await clock.sleep(1_500);
     expect(slept).toEqual([1_500]);
     expect(clock.monotonic?.()).toBe(42);

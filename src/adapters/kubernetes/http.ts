@@ -64,26 +64,35 @@ const TLS_KEYS = ["ca", "cert", "key", "pfx", "passphrase", "rejectUnauthorized"
 export class KubeHttp {
   readonly #agents: { request?: HttpAgent; watch?: HttpAgent } = {};
   readonly #open = new Set<ClientRequest>();
-  #serverOffsetMs: number | undefined;
+  /** The API server's time as last read, and this machine's monotonic time when it was. */
+  #server: { atMs: number; monoMs: number } | undefined;
 
   constructor(private readonly options: KubeHttpOptions) {
     options.signal?.addEventListener("abort", () => this.close(), { once: true });
   }
 
   /**
-   * The API server's clock less this machine's, in milliseconds, read from the Date header of the
-   * first answer that had one (undefined until then), and kept: a clock read from it never steps
-   * again. The header gives whole seconds, so half a second is added (the server's time was
-   * somewhere in that second); the answer's way back makes it a little early.
+   * The API server's time now, as its answers' Date headers give it (undefined before the first):
+   * the last one read, moved on by this machine's monotonic clock since, so that setting this
+   * machine's clock (NTP) does not move it. A header gives whole seconds, so half a second is
+   * added (the server's time was somewhere in that second). A new reading replaces the last only
+   * where they differ by more than that second and a half (a server whose time jumps, as the
+   * sandbox's world does when idle): otherwise each answer would move the time back and forth.
+   * Only answers with a JSON body count — the API server's own, its errors too — not a proxy's
+   * error page, which carries the proxy's clock.
    */
-  get serverClockOffsetMs(): number | undefined {
-    return this.#serverOffsetMs;
+  serverNowMs(): number | undefined {
+    return this.#server && this.#server.atMs + performance.now() - this.#server.monoMs;
   }
 
   #noteDate(res: IncomingMessage): void {
-    if (this.#serverOffsetMs !== undefined || !res.headers.date) return;
-    const server = Date.parse(res.headers.date);
-    if (Number.isFinite(server)) this.#serverOffsetMs = server + 500 - Date.now();
+    const date = res.headers.date;
+    if (!date || !/json/i.test(res.headers["content-type"] ?? "")) return;
+    const atMs = Date.parse(date) + 500;
+    if (!Number.isFinite(atMs)) return;
+    const known = this.serverNowMs();
+    if (known === undefined || Math.abs(atMs - known) > 1_500)
+      this.#server = { atMs, monoMs: performance.now() };
   }
 
   /** End every request and watch in flight, and the agent's idle connections. */
