@@ -3,7 +3,13 @@
 // estimate for a reviewer, not a promise; the kinds build theirs from these
 // (src/kinds/*/schedule.ts).
 import type { RollSettings } from "../policy/index.js";
-import { drainMoves, heldPastDeletion, type PdbInfo, type PodInfo } from "./snapshot.js";
+import {
+  drainMoves,
+  drainWaitsFor,
+  heldPastDeletion,
+  type PdbInfo,
+  type PodInfo,
+} from "./snapshot.js";
 import type { Replacement, Schedule } from "./types.js";
 
 /** EC2 launch, kubelet registration and Ready: what a new node typically takes. */
@@ -49,29 +55,33 @@ export interface DrainInput {
 }
 
 /**
- * A drain takes the longest termination grace of the pods it moves, plus the evictions. A pod
- * already being deleted is asked nothing: it takes what is left until its deletion is due. One
- * held past its deletion (a finalizer, an unreachable kubelet) keeps the drain waiting until its
- * timeout (the plan blocks such a group unless force, and with force the drain goes on then).
+ * A drain takes the longest termination grace of the pods it evicts, plus the evictions. A pod
+ * already being deleted is not evicted: the drain waits what is left until its deletion is due,
+ * from the wave's start. One held past its deletion (a finalizer, an unreachable kubelet; a
+ * finished Job pod held by its finalizer too) keeps the drain waiting until its timeout (the plan
+ * blocks such a group unless force, and with force the drain goes on then).
  */
-function drainEstimateMs(node: string | undefined, input: DrainInput): number {
+function drainEstimateMs(node: string | undefined, input: DrainInput, startMs: number): number {
   const pods = node ? (input.podsByNode.get(node) ?? []) : [];
+  const waveAt = input.now.getTime() + startMs;
   let evicts = false;
   let waitMs = 0;
   for (const p of pods) {
-    if (!drainMoves(p)) continue;
+    if (!drainWaitsFor(p)) continue;
     if (heldPastDeletion(p, input.now)) return input.timeoutMs;
-    if (p.deletionTimestamp === undefined) {
+    if (p.deletionTimestamp !== undefined)
+      waitMs = Math.max(waitMs, Date.parse(p.deletionTimestamp) - waveAt);
+    else if (drainMoves(p)) {
       evicts = true;
       waitMs = Math.max(waitMs, p.terminationGracePeriodSeconds * 1000);
-    } else waitMs = Math.max(waitMs, Date.parse(p.deletionTimestamp) - input.now.getTime());
+    }
   }
   return (evicts ? EVICTION_OVERHEAD_MS : 0) + waitMs;
 }
 
-/** The longest drain among a wave's nodes. */
-export function waveDrainMs(wave: Replacement[], input: DrainInput): number {
-  return Math.max(...wave.map((r) => drainEstimateMs(r.node, input)));
+/** The longest drain among a wave's nodes, the wave starting `startMs` after the plan's now. */
+export function waveDrainMs(wave: Replacement[], input: DrainInput, startMs: number): number {
+  return Math.max(...wave.map((r) => drainEstimateMs(r.node, input, startMs)));
 }
 
 export function chunk<T>(items: T[], size: number): T[][] {

@@ -28,7 +28,7 @@ export function managedSchedule(_live: ManagedGroupInfo, input: ScheduleInput): 
       nodes: g.map((r) => r.node ?? r.instance),
       canary: false,
       startMs: t,
-      durationMs: waveDrainMs(g, drainInput) + EKS_BEHAVIOUR.postDrainDelayMs + TERMINATE_MS,
+      durationMs: waveDrainMs(g, drainInput, t) + EKS_BEHAVIOUR.postDrainDelayMs + TERMINATE_MS,
     };
     t += wave.durationMs;
     return wave;

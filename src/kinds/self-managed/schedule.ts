@@ -64,7 +64,7 @@ export function selfManagedSchedule(_live: SelfManagedGroupInfo, input: Schedule
     const boot =
       budgets.maxSurge === 0 ? BOOT_ESTIMATE_MS : i === 0 && canary ? BOOT_ESTIMATE_MS : 0;
     const durationMs = settings.drainAndTerminate
-      ? waveDrainMs(g, drainInput) + perNodeFixed + boot
+      ? waveDrainMs(g, drainInput, t) + perNodeFixed + boot
       : 0;
     const wave = {
       nodes: g.map((r) => r.node ?? r.instance),
