@@ -2,7 +2,7 @@
 // src/plan/read.ts (or built directly by tests). Only what planning needs, scoped to the
 // groups of one policy and the pods on nodes that would be replaced.
 
-import type { LabelSelector, Taint, Toleration } from "../ports/index.js";
+import { isFinished, type LabelSelector, type Taint, type Toleration } from "../ports/index.js";
 
 export type { LabelSelector, Taint, Toleration };
 
@@ -115,7 +115,7 @@ export interface PodInfo {
  * init containers is usually Running.
  */
 export function drainMoves(p: PodInfo): boolean {
-  return drainWaitsFor(p) && p.phase !== "Succeeded" && p.phase !== "Failed";
+  return drainWaitsFor(p) && !isFinished(p.phase);
 }
 
 /**
@@ -127,9 +127,11 @@ export function drainWaitsFor(p: PodInfo): boolean {
 }
 
 /**
- * kubectl drain leaves mirror pods and the pods a DaemonSet controls on their node (its daemonSet
- * and mirror-pod filters, k8s.io/kubectl/pkg/drain): the one rule for the plan's pods and the
- * roll's (src/roll/drain-filters.ts).
+ * kubectl drain leaves mirror pods and the running pods a DaemonSet controls on their node (its
+ * mirror-pod and daemonSet filters, k8s.io/kubectl/pkg/drain): the one rule for the plan's pods
+ * and the roll's (src/roll/drain-filters.ts). kubectl also deletes a finished DaemonSet pod, and
+ * with --force one whose DaemonSet is gone; noderoll leaves those too: neither holds anything up,
+ * and the node's termination takes them.
  */
 export function drainLeaves(
   mirror: boolean | undefined,

@@ -1,5 +1,5 @@
 // Reading the Kubernetes objects the Cluster port returns, the same way everywhere.
-import type { Condition, Node, ObjectMeta } from "./cluster.js";
+import type { Condition, Node, ObjectMeta, PodPhase } from "./cluster.js";
 
 /** A Ready condition that is True (nodes and pods alike). */
 export function hasReadyCondition(conditions: readonly Condition[] | undefined): boolean {
@@ -13,6 +13,11 @@ export function isReady(node: Node): boolean {
 /** The EC2 instance behind a node, from its providerID (aws:///eu-west-1a/i-0123…). */
 export function instanceIdOf(node: Node): string | undefined {
   return /\/(i-[0-9a-z]+)$/.exec(node.spec.providerID ?? "")?.[1];
+}
+
+/** A finished pod (Succeeded or Failed): it runs nowhere, so a drain may remove it at once. */
+export function isFinished(phase: PodPhase | string | undefined): boolean {
+  return phase === "Succeeded" || phase === "Failed";
 }
 
 /**

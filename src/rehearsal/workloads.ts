@@ -3,7 +3,7 @@
 // with what the sandbox's scheduler and kubelet need, and every PodDisruptionBudget as it is.
 import { parseCpu, parseMemory, formatCpu, formatMemory } from "../sandbox/model/quantities.js";
 import type { ScenarioInput } from "../sandbox/scenarios/schema.js";
-import { isMirrorPod, type Pod, type Workload } from "../ports/index.js";
+import { isFinished, isMirrorPod, type Pod, type Workload } from "../ports/index.js";
 import type { LiveCluster } from "./live.js";
 import { median, podStartup, stuckUnready, type Timings } from "./timings.js";
 
@@ -102,8 +102,7 @@ function workload(
   };
 }
 
-const SKIP = (p: Pod) =>
-  p.status.phase === "Succeeded" || p.status.phase === "Failed" || isMirrorPod(p);
+const SKIP = (p: Pod) => isFinished(p.status.phase) || isMirrorPod(p);
 
 export function twinWorkloads(live: LiveCluster, t: Timings, now: number): WorkloadInput[] {
   const groups = new Map<string, { key: Key; pods: Pod[] }>();

@@ -83,12 +83,24 @@ describe("drain, as kubectl drain does it", () => {
     const refused = await drain(a.world, a.ctx, node);
     expect(refused).toBeInstanceOf(RollError);
     expect((refused as RollError).message).toMatch(
-      /cannot drain .*: default\/lonely has no controller.*kubectl drain refuses such pods too.*force/,
+      /cannot drain .* \(kubectl drain refuses pods with no controller too\): default\/lonely has no controller, so nothing would recreate it elsewhere: delete it .*; or roll with force to delete it$/,
     );
     expect(a.world.calls.get("policy.evictPod") ?? 0).toBe(0);
     const b = setup(bare);
     const forced = await drain(b.world, b.ctx, nodeOf(b.world, "lonely"), { force: true });
     expect(forced).toMatchObject({ evicted: 1 });
+  });
+
+  it("refuses a pod with no controller already being deleted too, and says to wait for it", async () => {
+    const { world, ctx } = setup([{ kind: "Pod", name: "lonely" }]);
+    const [rec] = [...world.workload("lonely").pods];
+    // Held by a finalizer, so still there when the drain lists the node's pods.
+    world.workload("lonely").stuckTerminating = true;
+    world.kube.deletePod(rec!);
+    const refused = await drain(world, ctx, rec!.nodeName as string);
+    expect((refused as RollError).message).toMatch(
+      /: default\/lonely has no controller and is already being deleted: wait until it is gone; or roll with force to delete it$/,
+    );
   });
 
   it("lets a finished pod with no controller go, as kubectl drain does (it runs nowhere)", async () => {
