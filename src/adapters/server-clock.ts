@@ -9,9 +9,11 @@
 // Everything else that asks the run's clock for the time of day reads the server's too: the
 // maintenance window, --max-duration's end, the event log's times, the Lease's acquireTime and
 // renewTime, the action's heartbeat (so with a skewed runner these differ from GitHub's own log
-// times). Waits are lengths of time and use the machine's clock. The server's time is known from
-// the first answer on (src/adapters/kubernetes/http.ts): the callers read the cluster before
-// anything else (apply plans first). The Lease's expiry needs none of this: it times a holder by
+// times). Waits are lengths of time and use the machine's clock. The server's time is read from
+// the first answer and kept (src/adapters/kubernetes/http.ts): the callers read the cluster before
+// anything else (apply plans first). A sandbox served over the wire, whose world runs ahead when
+// idle, drifts ahead of it during a long apply: a pod then looks held past its deletion later, a
+// node younger, never the reverse. The Lease's expiry needs none of this: it times a holder by
 // what it has seen change, on the monotonic clock (src/roll/lease.ts), as client-go does.
 import type { Clock } from "../ports/index.js";
 

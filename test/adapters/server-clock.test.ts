@@ -61,19 +61,17 @@ describe("the API server's clock", () => {
     http.close();
   });
 
-  it("keeps its reading through answers that agree with it, and takes a new one where the server's time has jumped", async () => {
+  it("keeps its first reading, moved on by the monotonic clock alone: later answers, a server's clock set back an hour among them, do not step it", async () => {
     const http = client();
     date = 10 * 60_000;
     await kubernetesCluster(http).listNodes();
     const before = { server: http.serverNowMs()!, mono: performance.now() };
-    // The same clock a moment later: the reading is kept (it moves on by the monotonic clock alone).
-    await kubernetesCluster(http).listNodes();
-    const moved = http.serverNowMs()! - before.server - (performance.now() - before.mono);
-    expect(Math.abs(moved)).toBeLessThan(5);
-    // The server's time an hour back (the sandbox's world jumps; a server's clock is set).
-    date = -60 * 60_000;
-    await kubernetesCluster(http).listNodes();
-    expect(Math.abs(skewOf(http) - date)).toBeLessThanOrEqual(1_500);
+    for (const later of [10 * 60_000 + 1_000, -60 * 60_000]) {
+      date = later;
+      await kubernetesCluster(http).listNodes();
+      const moved = http.serverNowMs()! - before.server - (performance.now() - before.mono);
+      expect(Math.abs(moved), String(later)).toBeLessThan(5);
+    }
     http.close();
   });
 

@@ -64,7 +64,7 @@ const TLS_KEYS = ["ca", "cert", "key", "pfx", "passphrase", "rejectUnauthorized"
 export class KubeHttp {
   readonly #agents: { request?: HttpAgent; watch?: HttpAgent } = {};
   readonly #open = new Set<ClientRequest>();
-  /** The API server's time as last read, and this machine's monotonic time when it was. */
+  /** The API server's time as read, and this machine's monotonic time when it was. */
   #server: { atMs: number; monoMs: number } | undefined;
 
   constructor(private readonly options: KubeHttpOptions) {
@@ -72,14 +72,14 @@ export class KubeHttp {
   }
 
   /**
-   * The API server's time now, as its answers' Date headers give it (undefined before the first):
-   * the last one read, moved on by this machine's monotonic clock since, so that setting this
+   * The API server's time now (undefined before its first answer): the Date header of the first
+   * answer that had one, moved on by this machine's monotonic clock since, so that setting this
    * machine's clock (NTP) does not move it. A header gives whole seconds, so half a second is
-   * added (the server's time was somewhere in that second). A new reading replaces the last only
-   * where they differ by more than that second and a half (a server whose time jumps, as the
-   * sandbox's world does when idle): otherwise each answer would move the time back and forth.
-   * Only answers with a JSON body count — the API server's own, its errors too — not a proxy's
-   * error page, which carries the proxy's clock.
+   * added (the server's time was somewhere in that second). Read once: a time that followed each
+   * answer would step back and forth by that second, and forward with a server whose clock
+   * jumps (the sandbox's world, when idle), and the roll's deadlines are read from it. Only an
+   * answer with a JSON body counts — the API server's own, its errors too — not a proxy's error
+   * page, which carries the proxy's clock.
    */
   serverNowMs(): number | undefined {
     return this.#server && this.#server.atMs + performance.now() - this.#server.monoMs;
@@ -87,12 +87,9 @@ export class KubeHttp {
 
   #noteDate(res: IncomingMessage): void {
     const date = res.headers.date;
-    if (!date || !/json/i.test(res.headers["content-type"] ?? "")) return;
+    if (this.#server || !date || !/json/i.test(res.headers["content-type"] ?? "")) return;
     const atMs = Date.parse(date) + 500;
-    if (!Number.isFinite(atMs)) return;
-    const known = this.serverNowMs();
-    if (known === undefined || Math.abs(atMs - known) > 1_500)
-      this.#server = { atMs, monoMs: performance.now() };
+    if (Number.isFinite(atMs)) this.#server = { atMs, monoMs: performance.now() };
   }
 
   /** End every request and watch in flight, and the agent's idle connections. */
