@@ -20,14 +20,20 @@ import type { Clock } from "../ports/index.js";
 /** Differences below this are the two clocks agreeing (the Date header has whole seconds). */
 export const SKEW_TOLERANCE_MS = 5_000;
 
-/** `base`, or the server's time (`serverNowMs`) where it is SKEW_TOLERANCE_MS or more away. */
+/**
+ * `base`, or the server's time (`serverNowMs`) where it is SKEW_TOLERANCE_MS or more away. Which
+ * of the two is decided once, when the server's time is first known: decided on every call, a
+ * difference near the tolerance would make now() step back and forth by it.
+ */
 export function serverAlignedClock(base: Clock, serverNowMs: () => number | undefined): Clock {
+  let useServer: boolean | undefined;
   return {
     now: () => {
       const own = base.now();
       const server = serverNowMs();
-      const apart = server === undefined ? 0 : Math.abs(server - own.getTime());
-      return apart >= SKEW_TOLERANCE_MS ? new Date(server!) : own;
+      if (server === undefined) return own;
+      useServer ??= Math.abs(server - own.getTime()) >= SKEW_TOLERANCE_MS;
+      return useServer ? new Date(server) : own;
     },
     sleep: (ms, signal) => base.sleep(ms, signal),
     ...(base.monotonic && { monotonic: () => base.monotonic!() }),

@@ -16,7 +16,7 @@ export function podsToMove(pods: Pod[]): Pod[] {
 /**
  * Refuse to drain `node` when a running pod on it has no controller, unless `force`. One already
  * being deleted is refused too, as kubectl drain does, until it is gone: the user waits for it
- * rather than deleting it.
+ * rather than deleting it. With force the drain evicts the one and waits for the other.
  */
 export function refuseOrphans(node: string, force: boolean, pods: Pod[]): void {
   const orphans = pods.filter((p) => !controllerOf(p) && !isFinished(p.status.phase));
@@ -26,22 +26,28 @@ export function refuseOrphans(node: string, force: boolean, pods: Pod[]): void {
   const why = [
     ...(staying.length > 0
       ? [
-          `${named(staying, "has")} no controller, so nothing would recreate ${them(staying)} elsewhere: delete ${them(staying)} or run ${them(staying)} under a controller`,
+          `${named(staying)} no controller, so nothing would recreate ${pronouns(staying).them} elsewhere: delete ${pronouns(staying).them} or run ${pronouns(staying).them} under a controller`,
         ]
       : []),
     ...(going.length > 0
       ? [
-          `${named(going, "has")} no controller and ${going.length === 1 ? "is" : "are"} already being deleted: wait until ${them(going)} ${going.length === 1 ? "is" : "are"} gone`,
+          `${named(going)} no controller and ${pronouns(going).are} already being deleted: wait until ${pronouns(going).they} ${pronouns(going).are} gone`,
         ]
       : []),
   ];
   throw new RollError(
     "PodEvictionFailure",
-    `cannot drain ${node} (kubectl drain refuses pods with no controller too): ${why.join("; ")}; or roll with force to delete ${them(orphans)}`,
+    `cannot drain ${node} (kubectl drain refuses pods with no controller too): ${why.join("; ")}; or roll with force`,
   );
 }
 
-/** "a, b have" / "a has": the pods (ten at most) and the verb. */
-const named = (pods: Pod[], verb: "has") =>
-  `${pods.slice(0, 10).map(podId).join(", ")} ${pods.length === 1 ? verb : "have"}`;
-const them = (pods: Pod[]) => (pods.length === 1 ? "it" : "them");
+/** "a, b have" / "a has": the pods (the first ten, and how many more) and the verb. */
+function named(pods: Pod[]): string {
+  const more = pods.length > 10 ? ` and ${pods.length - 10} more` : "";
+  return `${pods.slice(0, 10).map(podId).join(", ")}${more} ${pods.length === 1 ? "has" : "have"}`;
+}
+
+const pronouns = (pods: Pod[]) =>
+  pods.length === 1
+    ? { they: "it", them: "it", are: "is" }
+    : { they: "they", them: "them", are: "are" };

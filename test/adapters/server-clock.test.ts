@@ -70,23 +70,25 @@ describe("the API server's clock", () => {
       date = later;
       await kubernetesCluster(http).listNodes();
       const moved = http.serverNowMs()! - before.server - (performance.now() - before.mono);
-      expect(Math.abs(moved), String(later)).toBeLessThan(5);
+      expect(Math.abs(moved), String(later)).toBeLessThan(250);
     }
     http.close();
   });
 
-  it("is not moved when this machine's clock is set (NTP): it runs on the monotonic clock", async () => {
+  it("is not moved when this machine's clock is set (NTP): it runs on the monotonic clock, and the run keeps to it", async () => {
     const http = client();
     date = 10 * 60_000;
     await kubernetesCluster(http).listNodes();
     const server = http.serverNowMs()!;
     const clock = serverAlignedClock(systemClock, () => http.serverNowMs());
-    expect(Math.abs(clock.now().getTime() - server)).toBeLessThan(50);
-    // This machine's clock is set to the server's: the two agree, and the machine's is used.
+    expect(Math.abs(clock.now().getTime() - server)).toBeLessThan(1_000);
+    // This machine's clock is set to the server's, then an hour back: neither moves the run's.
     vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(server + 20);
-    expect(Math.abs(http.serverNowMs()! - server)).toBeLessThan(50);
-    expect(clock.now().getTime()).toBe(Date.now());
+    for (const set of [server, server - 3_600_000]) {
+      vi.setSystemTime(set);
+      expect(Math.abs(http.serverNowMs()! - server)).toBeLessThan(1_000);
+      expect(Math.abs(clock.now().getTime() - server)).toBeLessThan(1_000);
+    }
     http.close();
   });
 
@@ -124,6 +126,22 @@ describe("serverAlignedClock", () => {
     expect(at(SKEW_TOLERANCE_MS)).toBe(SKEW_TOLERANCE_MS);
     expect(at(-SKEW_TOLERANCE_MS)).toBe(-SKEW_TOLERANCE_MS);
     expect(at(-300 * 86_400_000)).toBe(-300 * 86_400_000);
+  });
+
+  it("decides which once, when the server's time is first known: a difference drifting across the tolerance does not flip it", () => {
+    let offset: number | undefined;
+    const clock = serverAlignedClock(fixed, () =>
+      offset === undefined ? undefined : AT.getTime() + offset,
+    );
+    expect(clock.now().getTime()).toBe(AT.getTime());
+    offset = SKEW_TOLERANCE_MS - 1;
+    expect(clock.now().getTime()).toBe(AT.getTime());
+    offset = SKEW_TOLERANCE_MS + 1;
+    expect(clock.now().getTime()).toBe(AT.getTime());
+    const other = serverAlignedClock(fixed, () => AT.getTime() + offset!);
+    expect(other.now().getTime()).toBe(AT.getTime() + SKEW_TOLERANCE_MS + 1);
+    offset = SKEW_TOLERANCE_MS - 1;
+    expect(other.now().getTime()).toBe(AT.getTime() + SKEW_TOLERANCE_MS - 1);
   });
 
   it("leaves lengths of time alone: its waits and monotonic time are the machine's", async () => {

@@ -83,7 +83,7 @@ describe("drain, as kubectl drain does it", () => {
     const refused = await drain(a.world, a.ctx, node);
     expect(refused).toBeInstanceOf(RollError);
     expect((refused as RollError).message).toMatch(
-      /cannot drain .* \(kubectl drain refuses pods with no controller too\): default\/lonely has no controller, so nothing would recreate it elsewhere: delete it .*; or roll with force to delete it$/,
+      /cannot drain .* \(kubectl drain refuses pods with no controller too\): default\/lonely has no controller, so nothing would recreate it elsewhere: delete it .*; or roll with force$/,
     );
     expect(a.world.calls.get("policy.evictPod") ?? 0).toBe(0);
     const b = setup(bare);
@@ -99,7 +99,20 @@ describe("drain, as kubectl drain does it", () => {
     world.kube.deletePod(rec!);
     const refused = await drain(world, ctx, rec!.nodeName as string);
     expect((refused as RollError).message).toMatch(
-      /: default\/lonely has no controller and is already being deleted: wait until it is gone; or roll with force to delete it$/,
+      /: default\/lonely has no controller and is already being deleted: wait until it is gone; or roll with force$/,
+    );
+  });
+
+  it("names pods with no controller apart by whether they are being deleted, in the grammar of one or of many", async () => {
+    const bare: Workloads = ["a", "b", "c"].map((name) => ({ kind: "Pod", name }));
+    const { world, ctx } = setup(bare, {}, 1);
+    for (const name of ["a", "b"]) {
+      world.workload(name).stuckTerminating = true;
+      world.kube.deletePod([...world.workload(name).pods][0]!);
+    }
+    const refused = await drain(world, ctx, nodeOf(world, "c"));
+    expect((refused as RollError).message).toMatch(
+      /\): default\/c has no controller, so nothing would recreate it elsewhere: delete it or run it under a controller; default\/a, default\/b have no controller and are already being deleted: wait until they are gone; or roll with force$/,
     );
   });
 
