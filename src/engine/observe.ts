@@ -42,8 +42,8 @@ export async function observe(
       return page;
     }).then((r) => r.items),
   ]);
-  // Read once the API server has answered: a clock set by the server's (src/adapters/
-  // server-clock.ts) knows its offset from then on.
+  // Read once the API server has answered: a live run's clock (src/adapters/server-clock.ts)
+  // knows the server's time from its first answer on.
   const now = ports.clock.now();
   const total = policy.groups.length;
   onProgress?.({ phase: "groups", done: 0, total });
