@@ -23,15 +23,17 @@ export function refuseOrphans(node: string, force: boolean, pods: Pod[]): void {
   if (orphans.length === 0 || force) return;
   const staying = orphans.filter((p) => p.metadata.deletionTimestamp === undefined);
   const going = orphans.filter((p) => p.metadata.deletionTimestamp !== undefined);
+  const s = pronouns(staying);
+  const g = pronouns(going);
   const why = [
     ...(staying.length > 0
       ? [
-          `${named(staying)} no controller, so nothing would recreate ${pronouns(staying).them} elsewhere: delete ${pronouns(staying).them} or run ${pronouns(staying).them} under a controller`,
+          `${named(staying)} no controller, so nothing would recreate ${s.them} elsewhere: delete ${s.them} or run ${s.them} under a controller`,
         ]
       : []),
     ...(going.length > 0
       ? [
-          `${named(going)} no controller and ${pronouns(going).are} already being deleted: wait until ${pronouns(going).they} ${pronouns(going).are} gone`,
+          `${named(going)} no controller and ${g.are} already being deleted: wait until ${g.they} ${g.are} gone`,
         ]
       : []),
   ];
