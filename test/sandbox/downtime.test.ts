@@ -82,7 +82,7 @@ describe("downtime during drains (PodDisruptionBudgets and replicas)", () => {
     });
     expect(world.downtimeSeconds("legacy")).toBeGreaterThan(0);
     expect(world.downtimeSeconds("web")).toBe(0);
-    expect(world.kube.nodes.get(node)?.pods.size).toBe(0);
+    expect(world.kube.nodes.get(node)?.pods.length).toBe(0);
   });
 
   it("measures the outage exactly: it ends when the replacement turns Ready", async () => {

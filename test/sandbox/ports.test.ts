@@ -30,7 +30,7 @@ describe("Cluster port", () => {
     const onNode = await world.cluster.listPods(undefined, {
       fieldSelector: `spec.nodeName=${node}`,
     });
-    expect(onNode.items.length).toBe(world.kube.nodes.get(node)!.pods.size);
+    expect(onNode.items.length).toBe(world.kube.nodes.get(node)!.pods.length);
     expect(onNode.items.every((p) => p.spec.nodeName === node)).toBe(true);
     expect(
       (await world.cluster.listPods("default", { labelSelector: "app in (db,cache)" })).items,

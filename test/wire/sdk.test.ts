@@ -371,7 +371,7 @@ describe("Kubernetes through kubernetesCluster() with the served kubeconfig (TLS
   });
 
   it("lists pods by node (field selector), by label, by page; gets one", async () => {
-    const node = world.kube.nodeList().find((n) => n.pods.size > 1)!;
+    const node = world.kube.nodeList().find((n) => n.pods.length > 1)!;
     const onNode = await cluster.listPods(undefined, {
       fieldSelector: `spec.nodeName=${node.name}`,
     });

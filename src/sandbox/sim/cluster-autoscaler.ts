@@ -73,7 +73,7 @@ export class ClusterAutoscaler {
       kubeletVersion: "",
       capacity: g.capacity,
       used: { cpu: 0, memory: 0, pods: 0 },
-      pods: new Set(),
+      pods: [],
       deleted: false,
     };
   }

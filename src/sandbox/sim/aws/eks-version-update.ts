@@ -289,7 +289,7 @@ export class VersionUpdate {
     const active = this.#ctx.autoScaling.active(this.#g);
     const zones = new Map<string, number>();
     for (const i of active) zones.set(i.zone, (zones.get(i.zone) ?? 0) + 1);
-    const pods = (i: InstanceRec) => this.#ctx.kube.nodes.get(i.nodeName)?.pods.size ?? 0;
+    const pods = (i: InstanceRec) => this.#ctx.kube.nodes.get(i.nodeName)?.pods.length ?? 0;
     return active
       .filter((i) => i.lifecycle === "InService")
       .sort(

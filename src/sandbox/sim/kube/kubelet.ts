@@ -31,7 +31,7 @@ export class Kubelet {
   bind(pod: PodRec, node: NodeRec, readyNow: boolean): void {
     pod.nodeName = node.name;
     pod.rv = this.state.nextRv();
-    node.pods.add(pod);
+    node.pods.push(pod);
     node.used.cpu += pod.template.requests.cpu;
     node.used.memory += pod.template.requests.memory;
     node.used.pods += 1;
@@ -154,7 +154,9 @@ export class Kubelet {
   /** Give the pod's requests back to its node. */
   #release(pod: PodRec): void {
     const node = pod.nodeName ? this.state.nodes.get(pod.nodeName) : undefined;
-    if (!node || !node.pods.delete(pod)) return;
+    const at = node ? node.pods.indexOf(pod) : -1;
+    if (!node || at < 0) return;
+    node.pods.splice(at, 1);
     node.used.cpu -= pod.template.requests.cpu;
     node.used.memory -= pod.template.requests.memory;
     node.used.pods -= 1;

@@ -84,7 +84,7 @@ export class NodeLifecycle {
       kubeletVersion: input.kubeletVersion,
       capacity: { ...input.capacity },
       used: { cpu: 0, memory: 0, pods: 0 },
-      pods: new Set(),
+      pods: [],
       deleted: false,
     };
   }
