@@ -9,6 +9,7 @@ import { serveSandbox } from "../sandbox/wire/serve.js";
 import { loadWorld } from "./sandbox-world.js";
 import { runApply } from "./apply.js";
 import { GroupsError, hintContext, UsageError } from "./args.js";
+import { heapChoiceFor, relaunch } from "./heap.js";
 import { hintFor } from "./hints.js";
 import { runPlan } from "./plan.js";
 import { renderValidationText, validateFiles } from "./validate.js";
@@ -196,6 +197,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(usageOf(command));
       return 0;
     }
+    const heap = heapChoiceFor(command, rest);
+    if (heap) return await relaunch(heap.toMiB, [process.argv[1] as string, ...argv]);
     return await dispatch(command, rest);
   } catch (e) {
     if (e instanceof GroupsError) {

@@ -12,9 +12,9 @@ export interface CliResult {
 
 export function runCli(
   args: string[],
-  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv; node?: string[] } = {},
 ): CliResult {
-  const r = spawnSync(process.execPath, [`${ROOT}dist/cli.js`, ...args], {
+  const r = spawnSync(process.execPath, [...(options.node ?? []), `${ROOT}dist/cli.js`, ...args], {
     cwd: options.cwd ?? ROOT,
     ...(options.env && { env: options.env }),
     input: options.input,
