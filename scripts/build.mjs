@@ -1,5 +1,6 @@
 // Bundles the entry points into dist/: index.js (the GitHub Action), post.js (its post step) and
-// cli.js (the command line). `--outdir DIR` writes elsewhere; the freshness test uses it to compare with dist/.
+// cli.js (the command line, with what it loads lazily in cli-chunks/). `--outdir DIR` writes
+// elsewhere; the freshness test uses it to compare with dist/.
 import { build } from "esbuild";
 import { parseArgs } from "node:util";
 
@@ -13,8 +14,7 @@ const banner = [
   "if (Number(process.versions.node.split('.')[0]) < 24) { console.error(`noderoll needs Node.js 24 or later; this is ${process.version}. Use the project's own (npm ci installs it): npx node ${process.argv.slice(1).join(' ')}`); process.exit(2); }",
 ].join("\n");
 
-await build({
-  entryPoints: { index: "src/action/main.ts", post: "src/action/post.ts", cli: "src/cli/main.ts" },
+const common = {
   outdir: values.outdir,
   bundle: true,
   platform: "node",
@@ -24,4 +24,18 @@ await build({
   legalComments: "eof",
   charset: "utf8",
   logLevel: "warning",
+};
+
+// The action's two steps: one file each (a step uses nearly all of its code).
+await build({ ...common, entryPoints: { index: "src/action/main.ts", post: "src/action/post.ts" } });
+
+// The command line, split where it imports lazily (src/cli/live.ts): the live adapters (the AWS
+// SDK's clients, the Kubernetes client: 6.5 of its 8 MB) go to dist/cli-chunks/ and are read
+// only when a command reaches a live cluster. One file, Node read and compiled all of it before
+// `--help` or a sandbox run could start (0.65 s; 0.35 s split).
+await build({
+  ...common,
+  entryPoints: { cli: "src/cli/main.ts" },
+  splitting: true,
+  chunkNames: "cli-chunks/[name]-[hash]",
 });
