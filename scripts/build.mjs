@@ -27,7 +27,10 @@ const common = {
 };
 
 // The action's two steps: one file each (a step uses nearly all of its code).
-await build({ ...common, entryPoints: { index: "src/action/main.ts", post: "src/action/post.ts" } });
+await build({
+  ...common,
+  entryPoints: { index: "src/action/main.ts", post: "src/action/post.ts" },
+});
 
 // The command line, split where it imports lazily (src/cli/live.ts): the live adapters (the AWS
 // SDK's clients, the Kubernetes client: 6.5 of its 8 MB) go to dist/cli-chunks/ and are read
