@@ -333,8 +333,8 @@ export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; err
  * refuses them.)
  */
 function fromJson(text: string): Scenario | undefined {
-  const body = jsonBody(text);
-  if (body === undefined) return undefined;
+  const body = text.replace(/^(?:[ \t]*(?:#[^\n]*)?\r?\n)*/, "");
+  if (!body.startsWith("{")) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(body);
@@ -343,12 +343,6 @@ function fromJson(text: string): Scenario | undefined {
   }
   const result = scenarioSchema.safeParse(value);
   return result.success ? result.data : undefined;
-}
-
-/** The text after its leading comment lines, when it is a JSON object; undefined otherwise. */
-export function jsonBody(text: string): string | undefined {
-  const body = text.replace(/^(?:[ \t]*(?:#[^\n]*)?\r?\n)*/, "");
-  return body.startsWith("{") ? body : undefined;
 }
 
 /** Parse and validate scenario YAML; errors carry file:line:col. */
