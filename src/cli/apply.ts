@@ -203,6 +203,9 @@ export async function runApply(args: string[]): Promise<number> {
   if ("exitCode" in loaded) return loaded.exitCode;
   const { policy } = loaded;
   const groups = groupsOf(policy, values.groups);
+  // The world first: before it, the command has changed nothing (it may run again with a higher
+  // heap limit, src/cli/heap.ts), and a Ctrl-C while it is built just ends the process.
+  const world = values.sandbox !== undefined ? loadWorld(values.sandbox) : undefined;
   const controller = new AbortController();
   const adapters = new AbortController();
   onStopSignals(controller, adapters);
@@ -220,10 +223,7 @@ export async function runApply(args: string[]): Promise<number> {
     maxDurationMs,
     lockWaitMs,
   };
-  if (values.sandbox !== undefined) {
-    const world = loadWorld(values.sandbox);
-    return roll(run, world, (p) => world.run(p));
-  }
+  if (world) return roll(run, world, (p) => world.run(p));
   if (values.kubeconfig) hintContext.kubeconfig = values.kubeconfig;
   const ports = await connectLive({
     clusterName: policy.cluster.name,

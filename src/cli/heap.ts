@@ -5,17 +5,20 @@
 // noderoll's heap. Node's default limit (about 4 GiB) holds a world of 3 million pods, but only
 // just: the collector then marks the whole heap again and again as it nears the limit (at 100,000
 // nodes the plan took 33 s with the default and 24 s with 8 GiB, `npm run bench`), and a larger
-// world runs out of memory. A live cluster is read over the wire, where noderoll's heap holds
-// only its own snapshot (1.9 GB at 100,000 nodes), so nothing is raised there.
+// world runs out of memory. A live cluster is read over the wire, where noderoll's heap holds only
+// its own snapshot (1.9 GB at 100,000 nodes); not raised. (`plan --rehearse` of a live cluster
+// builds its twin after the read, when it is too late to raise: see the README.)
 //
-// The child runs in a process group of its own, so that a Ctrl-C reaches it once, from here:
-// the roll's first SIGINT stops it cleanly and a second one ends it at once (src/cli/apply.ts).
+// The decision is made where the world is built (src/cli/sandbox-world.ts), from the validated
+// scenario, before the command has changed anything: it throws HeapTooSmall, and main() runs the
+// same command line again in a child. The child leads a session of its own, so a Ctrl-C from the
+// terminal reaches it once, forwarded from here (the roll's first SIGINT stops it cleanly, a
+// second ends it at once: src/cli/apply.ts); an IPC channel tells it when this process is gone,
+// however it went.
 import { spawn } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
-import { totalmem } from "node:os";
-import { parseArgs } from "node:util";
+import { constants, totalmem } from "node:os";
 import { getHeapStatistics } from "node:v8";
-import { scenarioScale, type ScenarioScale } from "../sandbox/scenarios/scale.js";
+import type { ScenarioScale } from "../sandbox/scenarios/scale.js";
 
 /** Set in the child: it never raises again. */
 export const RELAUNCHED_ENV = "NODEROLL_HEAP_RAISED";
@@ -32,6 +35,8 @@ const FULL_SHARE = 1 / 3;
 const ROOM = 2.5;
 /** Never more than this share of the machine's (or the container's) memory. */
 const MEMORY_SHARE = 0.75;
+/** Not worth a second process for less than this much more. */
+const WORTH = 1.25;
 const MIB = 1024 * 1024;
 
 export interface HeapChoice {
@@ -39,32 +44,28 @@ export interface HeapChoice {
   toMiB: number;
 }
 
-/** The heap limit to run a world of `scale` with, when the current one is too small for it. */
+/** The heap limit for `worlds` worlds of `scale`, when the current one is too small for them. */
 export function heapFor(
   scale: ScenarioScale,
+  worlds: number,
   limitBytes: number,
   memoryBytes: number,
 ): HeapChoice | undefined {
-  const live = scale.pods * LIVE_BYTES_PER_POD + scale.nodes * LIVE_BYTES_PER_NODE;
+  const live = worlds * (scale.pods * LIVE_BYTES_PER_POD + scale.nodes * LIVE_BYTES_PER_NODE);
   if (live <= limitBytes * FULL_SHARE) return undefined;
   const to = Math.min(live * ROOM, memoryBytes * MEMORY_SHARE);
-  // Not worth a second process for less than a quarter more.
-  if (to < limitBytes * 1.25) return undefined;
+  if (to < limitBytes * WORTH) return undefined;
   return { fromMiB: Math.round(limitBytes / MIB), toMiB: Math.floor(to / MIB) };
 }
 
-/** The scenario file a command builds a world from (not "demo"); undefined for the rest. */
-export function scenarioFileOf(command: string | undefined, rest: string[]): string | undefined {
-  const serve = command === "sandbox" && rest[0] === "serve";
-  if (command !== "plan" && command !== "apply" && !serve) return undefined;
-  const option = serve ? "scenario" : "sandbox";
-  const { values } = parseArgs({
-    args: serve ? rest.slice(1) : rest,
-    strict: false,
-    options: { [option]: { type: "string" } },
-  });
-  const file = values[option];
-  return typeof file === "string" && file !== "demo" ? file : undefined;
+/** The command must run again with a higher heap limit before it builds its world. */
+export class HeapTooSmall extends Error {
+  constructor(
+    readonly choice: HeapChoice,
+    readonly pods: number,
+  ) {
+    super(`a sandbox world of ${pods} pods needs --max-old-space-size=${choice.toMiB}`);
+  }
 }
 
 function memoryBytes(): number {
@@ -72,49 +73,65 @@ function memoryBytes(): number {
   return limit > 0 ? Math.min(limit, totalmem()) : totalmem();
 }
 
-/** The heap to relaunch with for this command, if any (files that cannot be read: none). */
-export function heapChoiceFor(command: string | undefined, rest: string[]): HeapChoice | undefined {
-  if (process.env[RELAUNCHED_ENV]) return undefined;
-  const file = scenarioFileOf(command, rest);
-  if (file === undefined) return undefined;
-  let scale: ScenarioScale | undefined;
-  try {
-    if (!statSync(file).isFile()) return undefined;
-    scale = scenarioScale(readFileSync(file, "utf8"));
-  } catch {
-    return undefined; // the command itself says what is wrong with the file
-  }
-  if (!scale) return undefined;
-  const choice = heapFor(scale, getHeapStatistics().heap_size_limit, memoryBytes());
-  if (choice)
-    process.stderr.write(
-      `noderoll: a sandbox world of ${scale.pods.toLocaleString("en-US")} pods: running again with --max-old-space-size=${choice.toMiB} (the heap limit was ${choice.fromMiB.toLocaleString("en-US")} MiB)\n`,
-    );
-  return choice;
+/** Throws HeapTooSmall where `worlds` worlds of `scale` want more heap than this process has. */
+export function checkHeapFor(scale: ScenarioScale, worlds = 1): void {
+  if (process.env[RELAUNCHED_ENV]) return;
+  const choice = heapFor(scale, worlds, getHeapStatistics().heap_size_limit, memoryBytes());
+  if (choice) throw new HeapTooSmall(choice, scale.pods * worlds);
 }
 
-const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP", "SIGWINCH"] as const;
+/** Forwarded as they come; a stop (Ctrl-Z) is handled apart. */
+const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGWINCH", "SIGCONT"] as const;
+/** A child ended by one of these ends this process the same way; by another, exit 128 + n. */
+const RERAISED = new Set<string>(["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"]);
 
 /**
- * This command again (`argv`: the script and its arguments), in a child with the heap limit
- * `toMiB`; resolves to its exit code. A signal that ended the child ends this process the same way.
+ * `argv` (the script and its arguments) again, in a child with the heap limit `toMiB`; resolves
+ * to its exit code.
  */
-export function relaunch(toMiB: number, argv: string[]): Promise<number> {
-  const args = [...process.execArgv, `--max-old-space-size=${toMiB}`, ...argv];
-  const child = spawn(process.execPath, args, {
-    stdio: "inherit",
-    detached: true,
-    env: { ...process.env, [RELAUNCHED_ENV]: "1" },
+export function relaunch(e: HeapTooSmall, argv: string[]): Promise<number> {
+  process.stderr.write(
+    `noderoll: a sandbox world of ${e.pods.toLocaleString("en-US")} pods: running again with --max-old-space-size=${e.choice.toMiB} (the heap limit was ${e.choice.fromMiB.toLocaleString("en-US")} MiB)\n`,
+  );
+  // A debugger's port is this process's; the child would fail to take it.
+  const node = process.execArgv.filter((a) => !/^--inspect|^--debug/.test(a));
+  const child = spawn(
+    process.execPath,
+    [...node, `--max-old-space-size=${e.choice.toMiB}`, ...argv],
+    {
+      stdio: ["inherit", "inherit", "inherit", "ipc"],
+      detached: true,
+      env: { ...process.env, [RELAUNCHED_ENV]: "1" },
+    },
+  );
+  const handlers = new Map<NodeJS.Signals, () => void>();
+  for (const s of FORWARDED) handlers.set(s, () => void child.kill(s));
+  // Ctrl-Z: the child stops too (it is in no job the shell controls), then this process.
+  handlers.set("SIGTSTP", () => {
+    child.kill("SIGSTOP");
+    process.kill(process.pid, "SIGSTOP");
   });
-  const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);
-  const handlers = FORWARDED.map((s) => [s, forward(s)] as const);
   for (const [s, h] of handlers) process.on(s, h);
+  const done = () => {
+    for (const [s, h] of handlers) process.off(s, h);
+    if (child.connected) child.disconnect();
+  };
   return new Promise((resolve, reject) => {
-    child.once("error", reject);
+    child.once("error", (err) => {
+      done();
+      reject(err);
+    });
     child.once("exit", (code, signal) => {
-      for (const [s, h] of handlers) process.off(s, h);
-      if (signal) process.kill(process.pid, signal);
-      resolve(code ?? 1);
+      done();
+      if (signal && RERAISED.has(signal)) process.kill(process.pid, signal);
+      resolve(signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1));
     });
   });
+}
+
+/** In the child: when the process that started it is gone (killed, however), stop as on SIGTERM. */
+export function followParent(): void {
+  if (!process.env[RELAUNCHED_ENV] || !process.channel) return;
+  process.channel.unref();
+  process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
 }

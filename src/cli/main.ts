@@ -9,7 +9,7 @@ import { serveSandbox } from "../sandbox/wire/serve.js";
 import { loadWorld } from "./sandbox-world.js";
 import { runApply } from "./apply.js";
 import { GroupsError, hintContext, UsageError } from "./args.js";
-import { heapChoiceFor, relaunch } from "./heap.js";
+import { followParent, HeapTooSmall, relaunch } from "./heap.js";
 import { hintFor } from "./hints.js";
 import { runPlan } from "./plan.js";
 import { renderValidationText, validateFiles } from "./validate.js";
@@ -189,6 +189,16 @@ async function dispatch(command: string | undefined, rest: string[]): Promise<nu
   }
 }
 
+/** The command again with a higher heap limit (src/cli/heap.ts); 1 where it cannot be started. */
+async function relaunchOrSay(e: HeapTooSmall, argv: string[]): Promise<number> {
+  try {
+    return await relaunch(e, [process.argv[1] as string, ...argv]);
+  } catch (err) {
+    process.stderr.write(`noderoll: could not run again: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -197,10 +207,9 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(usageOf(command));
       return 0;
     }
-    const heap = heapChoiceFor(command, rest);
-    if (heap) return await relaunch(heap.toMiB, [process.argv[1] as string, ...argv]);
     return await dispatch(command, rest);
   } catch (e) {
+    if (e instanceof HeapTooSmall) return relaunchOrSay(e, argv);
     if (e instanceof GroupsError) {
       process.stderr.write(`noderoll: ${e.message}\n`);
       return 2;
@@ -217,4 +226,5 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+followParent();
 process.exitCode = await main(process.argv.slice(2));

@@ -107,7 +107,7 @@ async function planSandbox(
   options: PlanOptions,
   r: Rehearsing,
 ): Promise<Plan> {
-  const world = loadWorld(scenario);
+  const world = loadWorld(scenario, r ? 2 : 1);
   const read = (onProgress: OnProgress) =>
     world.run(observeAndPlan(policy, file, world, options, onProgress));
   const planned = await withReadProgress(progress, read);

@@ -1,8 +1,17 @@
 // The sandbox worlds the command line can run on: "demo" (built in) or a scenario file.
 import { readFileSync } from "node:fs";
+import { scenarioScale } from "../sandbox/scenarios/scale.js";
 import { World } from "../sandbox/world/world.js";
+import { checkHeapFor } from "./heap.js";
 
-export function loadWorld(scenario: string | undefined): World {
+/**
+ * The world of `scenario`; `worlds`: how many worlds of its size the command builds (a rehearsal
+ * builds a twin). Throws HeapTooSmall (src/cli/heap.ts) before building one too large for the
+ * heap, so the command runs again with a higher limit.
+ */
+export function loadWorld(scenario: string | undefined, worlds = 1): World {
   if (!scenario || scenario === "demo") return World.demo();
-  return World.fromYaml(readFileSync(scenario, "utf8"), scenario);
+  const parsed = World.scenarioOf(readFileSync(scenario, "utf8"), scenario);
+  checkHeapFor(scenarioScale(parsed), worlds);
+  return new World(parsed);
 }

@@ -181,9 +181,14 @@ export class World {
 
   /** A world from scenario YAML; throws with file:line:col messages when it is invalid. */
   static fromYaml(text: string, file = "scenario.yaml"): World {
+    return new World(World.scenarioOf(text, file));
+  }
+
+  /** The scenario of YAML (or its JSON form); throws with file:line:col messages when invalid. */
+  static scenarioOf(text: string, file = "scenario.yaml"): Scenario {
     const r = parseScenario(text, file);
     if (!r.ok) throw new Error(r.errors.map(formatDiagnostic).join("\n"));
-    return new World(r.scenario);
+    return r.scenario;
   }
   /** The built-in demo cluster. */
   static demo(): World {
