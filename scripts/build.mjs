@@ -35,7 +35,7 @@ await build({
 });
 
 // The command line, split where it imports lazily (src/cli/live.ts): the live adapters (the AWS
-// SDK's clients, the Kubernetes client: 6.5 of its 8 MB) go to dist/cli-chunks/ and are read
+// SDK's clients, the Kubernetes client: 6 of its 8 MB) go to dist/cli-chunks/ and are read
 // only when a command reaches a live cluster. One file, Node read and compiled all of it before
 // `--help` or a sandbox run could start (0.65 s; 0.35 s split).
 // esbuild leaves files it no longer writes: a chunk renamed by its new hash would stay behind.

@@ -82,6 +82,11 @@ function onStopSignals(controller: AbortController, adapters: AbortController): 
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  // Relaunched with a higher heap limit (src/cli/heap.ts): the first process is gone, killed
+  // outright. Stop as on SIGTERM, unless already stopping (its SIGTERM may have come first).
+  process.on("disconnect", () => {
+    if (!stopping) stop("the first process is gone");
+  });
 }
 
 export function exitCodeFor(r: ApplyResult): number {

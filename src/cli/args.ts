@@ -1,6 +1,7 @@
 // Shared command-line plumbing: usage errors (exit 2), policy loading with located errors.
 import { formatDiagnostic, unknownGroupsProblem, type Policy } from "../policy/index.js";
 import { readPolicyFile } from "../adapters/files/read-policy.js";
+import { relaunched } from "./heap.js";
 import type { HintContext } from "./hints.js";
 
 export class UsageError extends Error {}
@@ -12,7 +13,8 @@ export const hintContext: HintContext = {};
 export function policyOrExit(file: string | undefined): { policy: Policy } | { exitCode: number } {
   if (!file) throw new UsageError("--policy FILE is required");
   const r = readPolicyFile(file);
-  for (const w of r.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
+  // A relaunched child (src/cli/heap.ts): the first process printed them.
+  if (!relaunched()) for (const w of r.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
   if (!r.ok) {
     for (const e of r.errors) process.stderr.write(`${formatDiagnostic(e)}\n`);
     process.stderr.write(`${file}: invalid policy; nothing was read or changed\n`);

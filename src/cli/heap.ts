@@ -14,7 +14,8 @@
 // same command line again in a child. The child leads a session of its own, so a Ctrl-C from the
 // terminal reaches it once, forwarded from here (the roll's first SIGINT stops it cleanly, a
 // second ends it at once: src/cli/apply.ts); an IPC channel tells it when this process is gone,
-// however it went.
+// killed outright included. (Not while it is stopped: a job suspended with Ctrl-Z and then killed
+// with SIGKILL leaves the stopped child behind; `kill %1` without -9 ends both.)
 import { spawn } from "node:child_process";
 import { constants, totalmem } from "node:os";
 import { getHeapStatistics } from "node:v8";
@@ -75,15 +76,35 @@ function memoryBytes(): number {
 
 /** Throws HeapTooSmall where `worlds` worlds of `scale` want more heap than this process has. */
 export function checkHeapFor(scale: ScenarioScale, worlds = 1): void {
-  if (process.env[RELAUNCHED_ENV]) return;
+  if (relaunched()) return;
   const choice = heapFor(scale, worlds, getHeapStatistics().heap_size_limit, memoryBytes());
   if (choice) throw new HeapTooSmall(choice, scale.pods * worlds);
 }
 
 /** Forwarded as they come; a stop (Ctrl-Z) is handled apart. */
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGWINCH", "SIGCONT"] as const;
-/** A child ended by one of these ends this process the same way; by another, exit 128 + n. */
-const RERAISED = new Set<string>(["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"]);
+/**
+ * A child ended by one of these ends this process the same way; by another (an abort out of
+ * memory, SIGKILL from the kernel's OOM killer, a SIGQUIT's core dump), exit 128 + n, not a
+ * second core dump.
+ */
+const RERAISED = new Set<string>(["SIGINT", "SIGTERM", "SIGHUP"]);
+
+/** This process's Node flags for the child: not a debugger's (its port is taken, here). */
+function nodeFlags(): string[] {
+  const out: string[] = [];
+  const flags = process.execArgv;
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i] as string;
+    if (/^--(inspect|debug)/.test(flag)) {
+      // "--inspect-port 9230": the port is the next argument.
+      if (/^--(inspect|debug)-port$/.test(flag)) i++;
+      continue;
+    }
+    out.push(flag);
+  }
+  return out;
+}
 
 /**
  * `argv` (the script and its arguments) again, in a child with the heap limit `toMiB`; resolves
@@ -93,17 +114,12 @@ export function relaunch(e: HeapTooSmall, argv: string[]): Promise<number> {
   process.stderr.write(
     `noderoll: a sandbox world of ${e.pods.toLocaleString("en-US")} pods: running again with --max-old-space-size=${e.choice.toMiB} (the heap limit was ${e.choice.fromMiB.toLocaleString("en-US")} MiB)\n`,
   );
-  // A debugger's port is this process's; the child would fail to take it.
-  const node = process.execArgv.filter((a) => !/^--inspect|^--debug/.test(a));
-  const child = spawn(
-    process.execPath,
-    [...node, `--max-old-space-size=${e.choice.toMiB}`, ...argv],
-    {
-      stdio: ["inherit", "inherit", "inherit", "ipc"],
-      detached: true,
-      env: { ...process.env, [RELAUNCHED_ENV]: "1" },
-    },
-  );
+  const flags = [...nodeFlags(), `--max-old-space-size=${e.choice.toMiB}`];
+  const child = spawn(process.execPath, [...flags, ...argv], {
+    stdio: ["inherit", "inherit", "inherit", "ipc"],
+    detached: true,
+    env: { ...process.env, [RELAUNCHED_ENV]: "1" },
+  });
   const handlers = new Map<NodeJS.Signals, () => void>();
   for (const s of FORWARDED) handlers.set(s, () => void child.kill(s));
   // Ctrl-Z: the child stops too (it is in no job the shell controls), then this process.
@@ -124,14 +140,27 @@ export function relaunch(e: HeapTooSmall, argv: string[]): Promise<number> {
     child.once("exit", (code, signal) => {
       done();
       if (signal && RERAISED.has(signal)) process.kill(process.pid, signal);
+      else if (signal)
+        process.stderr.write(
+          `noderoll: the run with --max-old-space-size=${e.choice.toMiB} ended on ${signal}\n`,
+        );
       resolve(signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1));
     });
   });
 }
 
-/** In the child: when the process that started it is gone (killed, however), stop as on SIGTERM. */
+/**
+ * In the child: when the process that started it is gone (killed outright), stop as on SIGTERM,
+ * unless the command listens for that itself (apply, which knows whether it is already stopping:
+ * a second SIGTERM would end it at once, leaving the lock).
+ */
 export function followParent(): void {
   if (!process.env[RELAUNCHED_ENV] || !process.channel) return;
   process.channel.unref();
-  process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
+  process.once("disconnect", () => {
+    if (process.listenerCount("disconnect") === 0) process.kill(process.pid, "SIGTERM");
+  });
 }
+
+/** This process is the relaunched child (what the first one printed is not printed again). */
+export const relaunched = (): boolean => Boolean(process.env[RELAUNCHED_ENV]);
