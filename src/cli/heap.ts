@@ -4,8 +4,9 @@
 // Why: in-process, the sandbox's objects (the API server's memory in a real cluster) share
 // noderoll's heap. Node's default limit (about 4 GiB) holds a world of 3 million pods, but only
 // just: the collector then marks the whole heap again and again as it nears the limit (at 100,000
-// nodes the plan took 33 s with the default and 24 s with 8 GiB, `npm run bench`), and a larger
-// world runs out of memory. A live cluster is read over the wire, where noderoll's heap holds only
+// nodes `npm run bench` has measured noderoll's part at 33 s with the default and 24 s with 8 GiB
+// in one run, 35 s both in another; a 130,000-node plan took 269 s, and 153 s raised), and a
+// larger world runs out of memory. A live cluster is read over the wire, where noderoll's heap holds only
 // its own snapshot (1.9 GB at 100,000 nodes); not raised. (`plan --rehearse` of a live cluster
 // builds its twin after the read, when it is too late to raise: see the README.)
 //
