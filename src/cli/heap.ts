@@ -6,9 +6,9 @@
 // just: the collector then marks the whole heap again and again as it nears the limit (at 100,000
 // nodes `npm run bench` has measured noderoll's part at 33 s with the default and 24 s with 8 GiB
 // in one run, 35 s both in another; a 130,000-node plan took 269 s, and 153 s raised), and a
-// larger world runs out of memory. A live cluster is read over the wire, where noderoll's heap holds only
-// its own snapshot (1.9 GB at 100,000 nodes); not raised. (`plan --rehearse` of a live cluster
-// builds its twin after the read, when it is too late to raise: see the README.)
+// larger world runs out of memory. A live cluster is read over the wire, where noderoll's heap
+// holds only its own snapshot (1.9 GB at 100,000 nodes); not raised. (`plan --rehearse` of a
+// live cluster builds its twin after the read, when it is too late to raise: see the README.)
 //
 // The decision is made where the world is built (src/cli/sandbox-world.ts), from the validated
 // scenario, before the command has changed anything: it throws HeapTooSmall, and main() runs the
@@ -156,7 +156,7 @@ export function relaunch(e: HeapTooSmall, argv: string[]): Promise<number> {
  * a second SIGTERM would end it at once, leaving the lock).
  */
 export function followParent(): void {
-  if (!process.env[RELAUNCHED_ENV] || !process.channel) return;
+  if (!relaunched() || !process.channel) return;
   process.channel.unref();
   process.once("disconnect", () => {
     if (process.listenerCount("disconnect") === 0) process.kill(process.pid, "SIGTERM");
