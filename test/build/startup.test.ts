@@ -1,0 +1,59 @@
+// The command line reads its live adapters (the AWS SDK's clients, the Kubernetes client: most of
+// its code) only when a command reaches a live cluster: dist/cli.js and what it imports statically
+// hold none of them, so `--help`, `validate` and sandbox runs start without reading them
+// (scripts/build.mjs). A static import of the adapters anywhere on that path would undo the split
+// silently; this fails instead.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
+
+/** The files a module imports statically (relative ones: the bundle's own chunks). */
+function staticImports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(/^(?:import|\} from|export \*? ?from)[^;\n]*?"(\.\/[^"]+)"/gm))
+    out.push(join(dirname(file), m[1] as string));
+  return out;
+}
+
+/** `entry` and every file it reaches by static imports. */
+function closure(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [entry];
+  while (todo.length > 0) {
+    const file = todo.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    todo.push(...staticImports(file));
+  }
+  return seen;
+}
+
+/**
+ * esbuild marks where each bundled package's code starts. (Some of @smithy/core, shared with the
+ * sandbox's own AWS faces, is on the start-up path: 0.3 MB of the 8.)
+ */
+const SDK = /^\/\/ node_modules\/(@aws-sdk\/|@kubernetes\/client-node\/)/m;
+
+describe("the command line's start-up", () => {
+  const entry = join(ROOT, "dist/cli.js");
+  const startup = closure(entry);
+
+  it("reads no AWS SDK or Kubernetes client code", () => {
+    expect(startup.size).toBeGreaterThan(1);
+    for (const file of startup)
+      expect(SDK.test(readFileSync(file, "utf8")), `${file} holds SDK code`).toBe(false);
+  });
+
+  it("loads them from a chunk it imports only when asked (a live cluster)", () => {
+    const dynamic = [
+      ...readFileSync(entry, "utf8").matchAll(/import\("(\.\/cli-chunks\/[^"]+)"\)/g),
+    ];
+    const live = dynamic
+      .map((m) => join(ROOT, "dist", m[1] as string))
+      .filter((file) => SDK.test(readFileSync(file, "utf8")));
+    expect(live).toHaveLength(1);
+    expect(startup.has(live[0] as string)).toBe(false);
+  });
+});
