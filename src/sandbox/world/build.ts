@@ -6,6 +6,7 @@
 import type { Availability } from "../model/observers.js";
 import type { Random } from "../model/random.js";
 import type { AsgRec, LtVersion, PdbRec, WorkloadRec } from "../model/records.js";
+import { replicasOf } from "../scenarios/scale.js";
 import type { Scenario } from "../scenarios/schema.js";
 import type { AutoScalingSim } from "../sim/aws/auto-scaling.js";
 import type { Ec2Sim } from "../sim/aws/ec2.js";
@@ -205,7 +206,7 @@ function workloadRecord(s: Scenario, w: Workload, sims: Simulators): WorkloadRec
     key: `${w.kind}/${w.namespace}/${w.name}`,
     uid: sims.kube.uid(),
     ...(w.kind === "Deployment" ? { replicaSet: `${w.name}-${sims.random.hex(10)}` } : {}),
-    replicas: w.kind === "Pod" ? 1 : w.replicas,
+    replicas: replicasOf(w),
     template: {
       labels: w.labels ?? { app: w.name },
       tolerations: w.tolerations,
