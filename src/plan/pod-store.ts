@@ -114,14 +114,30 @@ function labelsOf(p: Pod, known: KnownOwner | undefined): Record<string, string>
   return (known.labels = labels);
 }
 
-/** A row's fields, at these offsets from its start. */
-const [NS, NAME, NODE, LABELS, OWNER, PHASE, READY, TOLERATIONS, GRACE, CONTAINERS, MIRROR] = [
-  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-];
-const DELETION = 11;
-const STRIDE = 12;
-/** Rows per chunk: a chunk is one array of a fixed size, so nothing grows and is copied. */
+/** A row's references, at these offsets from its start in its chunk's `refs`. */
+const [NAME, LABELS, OWNER, TOLERATIONS, CONTAINERS] = [0, 1, 2, 3, 4];
+const REFS = 5;
+/** Its flags. */
+const READY = 1;
+const MIRROR = 2;
+/** Rows per chunk: a chunk's arrays have a fixed size, so nothing grows and is copied. */
 const ROWS = 2048;
+
+/**
+ * A chunk of rows: the fields that refer to objects in one array, the rest (namespace and phase
+ * as numbers standing for their one string, node, grace period, flags) in typed arrays, which
+ * hold them in a quarter to an eighth of the bytes and which the collector need not look into.
+ * On 100,000 nodes the rows were 288 MB of twelve references each, every page of it a fault
+ * when first written (the bench's machine takes ~15 µs each) and marked on every major GC.
+ */
+class Chunk {
+  readonly refs = new Array<unknown>(ROWS * REFS);
+  readonly ns = new Uint32Array(ROWS);
+  readonly node = new Uint32Array(ROWS);
+  readonly phase = new Uint32Array(ROWS);
+  readonly grace = new Float64Array(ROWS);
+  readonly flags = new Uint8Array(ROWS);
+}
 
 /**
  * The rows of the pods of one range of nodes, in the order read. Pods are read in list order
@@ -130,33 +146,56 @@ const ROWS = 2048;
  * 100,000-node cluster it missed the cache on nearly every pod.
  */
 class Bucket {
-  readonly chunks: unknown[][] = [];
+  readonly chunks: Chunk[] = [];
+  /** Deletion timestamps by row: few pods have one. */
+  readonly deleting = new Map<number, string>();
   count = 0;
 
   /** The chunk row `k` goes in, made when it is the first of its chunk. */
-  chunk(k: number): unknown[] {
+  chunk(k: number): Chunk {
     return this.chunks[Math.floor(k / ROWS)] ?? this.#grow();
   }
 
-  #grow(): unknown[] {
-    const chunk = new Array<unknown>(ROWS * STRIDE);
+  #grow(): Chunk {
+    const chunk = new Chunk();
     this.chunks.push(chunk);
     return chunk;
   }
 
-  field(k: number, field: number): unknown {
-    return (this.chunks[Math.floor(k / ROWS)] as unknown[])[(k % ROWS) * STRIDE + field];
+  node(k: number): number {
+    return (this.chunks[Math.floor(k / ROWS)] as Chunk).node[k % ROWS] as number;
+  }
+
+  owner(k: number): KnownOwner | undefined {
+    const chunk = this.chunks[Math.floor(k / ROWS)] as Chunk;
+    return chunk.refs[(k % ROWS) * REFS + OWNER] as KnownOwner | undefined;
   }
 
   /** Its rows node by node (`first`: its first node), each node's as read: a counting sort. */
   nodeOrder(first: number, nodes: number): Uint32Array {
     const start = new Uint32Array(nodes + 1);
-    for (let k = 0; k < this.count; k++) start[(this.field(k, NODE) as number) - first + 1]!++;
+    for (let k = 0; k < this.count; k++) start[this.node(k) - first + 1]!++;
     for (let i = 0; i < nodes; i++) start[i + 1]! += start[i]!;
     const order = new Uint32Array(this.count);
-    for (let k = 0; k < this.count; k++)
-      order[start[(this.field(k, NODE) as number) - first]!++] = k;
+    for (let k = 0; k < this.count; k++) order[start[this.node(k) - first]!++] = k;
     return order;
+  }
+}
+
+/**
+ * Strings that repeat from pod to pod (namespaces, phases) as numbers, each string kept once: a
+ * string parsed from an API response is a new one in every pod (V8 shares only short ones); 3
+ * million copies of a few dozen names weigh ~90 MB, and the collector marks each of them again
+ * every cycle.
+ */
+class Strings {
+  readonly list: string[] = [];
+  readonly #index = new Map<string, number>();
+
+  of(text: string): number {
+    let i = this.#index.get(text);
+    if (i === undefined) this.#index.set(text, (i = this.list.push(text) - 1));
+    return i;
   }
 }
 
@@ -165,13 +204,14 @@ export class PodStore {
   readonly #shared = new Shared();
   readonly #owners = new Owners();
   /** Each namespace read, by itself: one string kept for all its pods, not one per pod. */
-  readonly #namespaces = new Map<string, string>();
+  readonly #namespaces = new Strings();
+  readonly #phases = new Strings();
   readonly #buckets: Bucket[];
   #sorted: Uint32Array[] | undefined;
 
   /**
    * `nodeNames`: the nodes read; a pod is added with its node's index among them. `shift`:
-   * 2^shift nodes to a range (512: about a megabyte of rows at 30 pods a node).
+   * 2^shift nodes to a range (512: about half a megabyte of rows at 30 pods a node).
    */
   constructor(
     private readonly nodeNames: readonly string[],
@@ -186,39 +226,30 @@ export class PodStore {
     const bucket = this.#buckets[node >> this.shift] as Bucket;
     const k = bucket.count++;
     const chunk = bucket.chunk(k);
-    const at = (k % ROWS) * STRIDE;
-    const ns = this.#namespace(p.metadata.namespace ?? "default");
+    const row = k % ROWS;
+    const at = row * REFS;
+    const nsIndex = this.#namespaces.of(p.metadata.namespace ?? "default");
+    const ns = this.#namespaces.list[nsIndex] as string;
     const o = controllerOf(p);
     const known = o && this.#owners.of(ns, o);
-    chunk[at + NS] = ns;
-    chunk[at + NAME] = p.metadata.name;
-    chunk[at + NODE] = node;
-    chunk[at + LABELS] = labelsOf(p, known);
-    chunk[at + OWNER] = known;
-    chunk[at + PHASE] = p.status.phase;
-    chunk[at + READY] = hasReadyCondition(p.status.conditions);
-    chunk[at + TOLERATIONS] = this.#shared.tolerations(p.spec.tolerations, known);
-    chunk[at + GRACE] = p.spec.terminationGracePeriodSeconds ?? 30;
-    chunk[at + CONTAINERS] = this.#shared.containers(p);
-    chunk[at + MIRROR] = isMirrorPod(p);
-    chunk[at + DELETION] = p.metadata.deletionTimestamp;
-  }
-
-  /**
-   * The namespace's one string. A string parsed from an API response is a new one in every pod
-   * (V8 shares only short ones); 3 million copies of a few dozen names weigh ~90 MB, and the
-   * collector marks each of them again every cycle.
-   */
-  #namespace(ns: string): string {
-    const known = this.#namespaces.get(ns);
-    if (known !== undefined) return known;
-    this.#namespaces.set(ns, ns);
-    return ns;
+    chunk.refs[at + NAME] = p.metadata.name;
+    chunk.refs[at + LABELS] = labelsOf(p, known);
+    chunk.refs[at + OWNER] = known;
+    chunk.refs[at + TOLERATIONS] = this.#shared.tolerations(p.spec.tolerations, known);
+    chunk.refs[at + CONTAINERS] = this.#shared.containers(p);
+    chunk.ns[row] = nsIndex;
+    chunk.node[row] = node;
+    chunk.phase[row] = this.#phases.of(p.status.phase);
+    chunk.grace[row] = p.spec.terminationGracePeriodSeconds ?? 30;
+    chunk.flags[row] =
+      (hasReadyCondition(p.status.conditions) ? READY : 0) | (isMirrorPod(p) ? MIRROR : 0);
+    const deletion = p.metadata.deletionTimestamp;
+    if (deletion !== undefined) bucket.deleting.set(k, deletion);
   }
 
   /** The namespaces of the pods read. */
   get namespaces(): ReadonlySet<string> {
-    return new Set(this.#namespaces.keys());
+    return new Set(this.#namespaces.list);
   }
 
   /** Each range's rows node by node, once all are read. */
@@ -243,7 +274,7 @@ export class PodStore {
       const bucket = this.#buckets[b] as Bucket;
       const rows = order[b] as Uint32Array;
       for (let i = 0; i < rows.length; i++) {
-        const known = bucket.field(rows[i] as number, OWNER) as KnownOwner | undefined;
+        const known = bucket.owner(rows[i] as number);
         if (!known?.ref || seen[known.seq]) continue;
         seen[known.seq] = 1;
         out.push(known.ref);
@@ -259,36 +290,37 @@ export class PodStore {
     const out = new Array<PodInfo>(order.reduce((n, rows) => n + rows.length, 0));
     let at = 0;
     for (let b = 0; b < order.length; b++) {
-      const chunks = (this.#buckets[b] as Bucket).chunks;
+      const bucket = this.#buckets[b] as Bucket;
       const rows = order[b] as Uint32Array;
-      for (let i = 0; i < rows.length; i++) {
-        const k = rows[i] as number;
-        out[at++] = this.#info(chunks[Math.floor(k / ROWS)] as unknown[], (k % ROWS) * STRIDE);
-      }
+      for (let i = 0; i < rows.length; i++) out[at++] = this.#info(bucket, rows[i] as number);
     }
     return out;
   }
 
   /**
-   * A pod's PodInfo, its fields in the order the snapshot has always given them. Plain literals,
-   * one per common shape: a literal with conditional spreads is built key by key through a
-   * temporary object each, the largest part of the read's own time on 3 million pods. A mirror
-   * pod and a pod being deleted (both rare) take the general path.
+   * Row `k`'s PodInfo, its fields in the order the snapshot has always given them. Plain
+   * literals, one per common shape: a literal with conditional spreads is built key by key
+   * through a temporary object each, the largest part of the read's own time on 3 million pods.
+   * A mirror pod and a pod being deleted (both rare) take the general path.
    */
-  #info(row: unknown[], at: number): PodInfo {
-    const known = row[at + OWNER] as KnownOwner | undefined;
+  #info(bucket: Bucket, k: number): PodInfo {
+    const chunk = bucket.chunks[Math.floor(k / ROWS)] as Chunk;
+    const row = k % ROWS;
+    const at = row * REFS;
+    const known = chunk.refs[at + OWNER] as KnownOwner | undefined;
     const workload = known?.workload;
-    const namespace = row[at + NS] as string;
-    const name = row[at + NAME] as string;
-    const nodeName = this.nodeNames[row[at + NODE] as number] as string;
-    const labels = row[at + LABELS] as Record<string, string>;
-    const phase = row[at + PHASE] as string;
-    const ready = row[at + READY] as boolean;
-    const tolerations = row[at + TOLERATIONS] as Toleration[];
-    const terminationGracePeriodSeconds = row[at + GRACE] as number;
-    const containers = row[at + CONTAINERS] as ContainerInfo[];
-    const mirror = row[at + MIRROR] as boolean;
-    const deletionTimestamp = row[at + DELETION] as string | undefined;
+    const namespace = this.#namespaces.list[chunk.ns[row] as number] as string;
+    const name = chunk.refs[at + NAME] as string;
+    const nodeName = this.nodeNames[chunk.node[row] as number] as string;
+    const labels = chunk.refs[at + LABELS] as Record<string, string>;
+    const phase = this.#phases.list[chunk.phase[row] as number] as string;
+    const flags = chunk.flags[row] as number;
+    const ready = (flags & READY) !== 0;
+    const tolerations = chunk.refs[at + TOLERATIONS] as Toleration[];
+    const terminationGracePeriodSeconds = chunk.grace[row] as number;
+    const containers = chunk.refs[at + CONTAINERS] as ContainerInfo[];
+    const mirror = (flags & MIRROR) !== 0;
+    const deletionTimestamp = bucket.deleting.size > 0 ? bucket.deleting.get(k) : undefined;
     if (mirror || deletionTimestamp !== undefined)
       return {
         ...{ namespace, name, nodeName, labels },

@@ -156,4 +156,36 @@ describe("the pod store", () => {
       [true, due],
     ]);
   });
+
+  it("keeps each pod's own phase, readiness, grace and deletion, in whichever chunk of rows it lies", () => {
+    // Pods of one node read far apart: past the first chunk of rows (2,048), several phases
+    // (one the API has no name for), a grace period absent or not whole, deletions scattered.
+    const store = new PodStore(NODES);
+    const phases = ["Running", "Pending", "Succeeded", "Failed", "Unknown", "Rebooting"];
+    const read = Array.from({ length: 4500 }, (_, i) => {
+      const p = pod(i, "node-b");
+      p.status.phase = phases[i % phases.length] as Pod["status"]["phase"];
+      if (i % 11 === 0) delete p.spec.terminationGracePeriodSeconds;
+      else if (i % 13 === 0) p.spec.terminationGracePeriodSeconds = 2.5;
+      if (i % 1000 === 999) p.metadata.deletionTimestamp = `2026-11-21T10:00:0${i % 9}Z`;
+      if (i % 17 === 0) p.metadata.annotations = { "kubernetes.io/config.mirror": "x" };
+      return p;
+    });
+    for (const p of read) store.add(1, p);
+    const placed = store.placed();
+    expect(placed.map((p) => [p.name, p.phase, p.ready, p.terminationGracePeriodSeconds])).toEqual(
+      read.map((p, i) => [
+        p.metadata.name,
+        p.status.phase,
+        i % 7 !== 0,
+        i % 11 === 0 ? 30 : (p.spec.terminationGracePeriodSeconds as number),
+      ]),
+    );
+    expect(
+      placed.flatMap((p, i) => (p.deletionTimestamp ? [[i, p.deletionTimestamp]] : [])),
+    ).toEqual([999, 1999, 2999, 3999].map((i) => [i, `2026-11-21T10:00:0${i % 9}Z`]));
+    expect(placed.flatMap((p, i) => (p.mirror ? [i] : []))).toEqual(
+      read.flatMap((_, i) => (i % 17 === 0 ? [i] : [])),
+    );
+  });
 });
