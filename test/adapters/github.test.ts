@@ -75,6 +75,79 @@ describe("sticky comment", () => {
   });
 });
 
+describe("rate limits, as GitHub's docs tell them apart", () => {
+  // https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit
+  const NOW = Date.UTC(2026, 10, 24, 12);
+  const limited = (status: number, headers: Record<string, string>, message = "") =>
+    Object.assign(new Error(message), { status, response: { headers, data: { message } } });
+
+  /** The waits before giving up on a call that fails with `err` every time. */
+  async function waitsFor(err: Error, attempts = 4, maxWaitMs = 120_000): Promise<number[]> {
+    const waits: number[] = [];
+    const thrown = await withRateLimitRetry(() => Promise.reject(err), {
+      attempts,
+      maxWaitMs,
+      now: () => NOW,
+      sleep: async (ms) => void waits.push(ms),
+    }).catch((e: unknown) => e);
+    expect(thrown).toBe(err);
+    return waits;
+  }
+
+  it("waits a secondary limit without Retry-After out for a minute, doubled each time", async () => {
+    expect(await waitsFor(limited(429, {}))).toEqual([60_000, 120_000]);
+    const secondary = limited(
+      403,
+      { "x-ratelimit-remaining": "14", "x-ratelimit-reset": String(NOW / 1000 + 3600) },
+      "You have exceeded a secondary rate limit.",
+    );
+    // Not until the hour's reset: requests remain; a minute, then two (four is past the limit).
+    expect(await waitsFor(secondary)).toEqual([60_000, 120_000]);
+    expect(isForbidden(secondary)).toBe(false);
+  });
+
+  it("waits Retry-After's seconds, or until the reset when no requests are left", async () => {
+    expect(await waitsFor(limited(403, { "retry-after": "7" }), 3)).toEqual([7_000, 7_000]);
+    const primary = limited(403, {
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": String(NOW / 1000 + 30),
+    });
+    expect(await waitsFor(primary, 2)).toEqual([30_000]);
+    // An hour away: reported at once rather than waited out.
+    const exhausted = limited(403, {
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": String(NOW / 1000 + 3600),
+    });
+    expect(await waitsFor(exhausted)).toEqual([]);
+  });
+
+  it("does not retry a 403 that is not a limit, and calls it forbidden", async () => {
+    const denied = limited(
+      403,
+      { "x-ratelimit-remaining": "4000" },
+      "Resource not accessible by integration",
+    );
+    expect(await waitsFor(denied)).toEqual([]);
+    expect(isForbidden(denied)).toBe(true);
+  });
+
+  it("recognises the sandbox's secondary limit without Retry-After through Octokit", async () => {
+    face.throttleNext = 1;
+    face.throttleRetryAfter = undefined;
+    const waits: number[] = [];
+    try {
+      const r = await upsertStickyComment(octokit(), repo, 6, stickyMarker("prod"), "late", {
+        sleep: async (ms) => void waits.push(ms),
+      });
+      expect(r.created).toBe(true);
+      expect(waits).toEqual([60_000]);
+    } finally {
+      face.throttleNext = 0;
+      face.throttleRetryAfter = "1";
+    }
+  });
+});
+
 describe("check run", () => {
   it("sends 120 annotations in batches of 50 and the conclusion last", async () => {
     const run = new CheckRun(octokit(), repo, "noderoll plan / prod", "c".repeat(40), noWait);

@@ -1,5 +1,5 @@
-// Octokit as @actions/github makes it, and one place that retries GitHub's rate limits:
-// 429, or 403 with Retry-After / an exhausted x-ratelimit-remaining (secondary limits).
+// Octokit as @actions/github makes it, and one place that retries GitHub's rate limits, primary
+// and secondary, as GitHub's docs ask (see isRateLimited and waitMs).
 import { getOctokit } from "@actions/github";
 
 export type Octokit = ReturnType<typeof getOctokit>;
@@ -11,17 +11,36 @@ export interface RepoRef {
 
 interface HttpError {
   status?: number;
-  response?: { headers?: Record<string, string | number | undefined> };
+  message?: string;
+  response?: { headers?: Record<string, string | number | undefined>; data?: unknown };
 }
 
+/** GitHub's words for a secondary limit, in the message of the error it answers with. */
+const SECONDARY_LIMIT = /secondary rate limit/i;
+
+/**
+ * A rate limit, as GitHub tells one apart
+ * (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit):
+ * 429; or 403 with Retry-After, with no requests left this hour (the primary limit), or with a
+ * message that says it is a secondary limit (which need not carry either header).
+ */
 export function isRateLimited(e: unknown): boolean {
   const err = e as HttpError;
   const h = err.response?.headers ?? {};
   if (err.status === 429) return true;
+  if (err.status !== 403) return false;
   return (
-    err.status === 403 &&
-    (h["retry-after"] !== undefined || String(h["x-ratelimit-remaining"]) === "0")
+    h["retry-after"] !== undefined ||
+    String(h["x-ratelimit-remaining"]) === "0" ||
+    SECONDARY_LIMIT.test(messageOf(err))
   );
+}
+
+function messageOf(err: HttpError): string {
+  const data = err.response?.data;
+  const fromBody =
+    data && typeof data === "object" ? (data as { message?: unknown }).message : data;
+  return `${typeof fromBody === "string" ? fromBody : ""} ${err.message ?? ""}`;
 }
 
 /** A 403 that is not a rate limit: the token may not write (a fork's pull request). */
@@ -29,13 +48,20 @@ export function isForbidden(e: unknown): boolean {
   return (e as HttpError).status === 403 && !isRateLimited(e);
 }
 
+/**
+ * How long to wait before try `attempt + 1`, by the same page of GitHub's docs: Retry-After's
+ * seconds; with no requests left, until x-ratelimit-reset (not otherwise: it is when the hour's
+ * requests renew, an hour away for a secondary limit); else a minute, doubled each try.
+ */
 function waitMs(e: unknown, attempt: number, now: number): number {
   const h = (e as HttpError).response?.headers ?? {};
   const retryAfter = Number(h["retry-after"]);
-  if (Number.isFinite(retryAfter) && retryAfter >= 0) return retryAfter * 1000;
+  if (h["retry-after"] !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0)
+    return retryAfter * 1000;
   const reset = Number(h["x-ratelimit-reset"]);
-  if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - now);
-  return Math.min(60_000, 1000 * 2 ** attempt);
+  if (String(h["x-ratelimit-remaining"]) === "0" && Number.isFinite(reset) && reset > 0)
+    return Math.max(0, reset * 1000 - now);
+  return 60_000 * 2 ** attempt;
 }
 
 export interface RetryOptions {

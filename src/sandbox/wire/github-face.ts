@@ -97,6 +97,11 @@ export class GitHubFace implements Face {
   private nextId = 1000;
   /** Answers the next N requests with a secondary rate limit (403 + Retry-After), as GitHub does. */
   throttleNext = 0;
+  /**
+   * The Retry-After those answers carry, in seconds; undefined: none, with the remaining
+   * requests of the hour above 0 (GitHub does not always send one for a secondary limit).
+   */
+  throttleRetryAfter: string | undefined = "1";
   private readonly pulls: SandboxPull[];
   private readonly readOnly: Set<string>;
 
@@ -108,6 +113,11 @@ export class GitHubFace implements Face {
     this.repo = options.repo ?? "infra";
     this.pulls = options.pulls ?? [];
     this.readOnly = new Set(options.readOnlyTokens ?? []);
+  }
+
+  /** The epoch second an hour from now (x-ratelimit-reset: when the hour's requests renew). */
+  #inAnHour(): number {
+    return Math.floor(this.now().getTime() / 1000) + 3600;
   }
 
   handle(req: WireRequest): WireResponse | undefined {
@@ -122,7 +132,11 @@ export class GitHubFace implements Face {
         "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
         rest[0] ?? "repos",
       );
-      return { ...limited, headers: { ...limited.headers, "retry-after": "1" } };
+      const headers: Record<string, string> =
+        this.throttleRetryAfter === undefined
+          ? { "x-ratelimit-remaining": "4000", "x-ratelimit-reset": String(this.#inAnHour()) }
+          : { "retry-after": this.throttleRetryAfter };
+      return { ...limited, headers: { ...limited.headers, ...headers } };
     }
     const token = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1];
     if (!token) return error(401, "Requires authentication", rest[0] ?? "repos");
