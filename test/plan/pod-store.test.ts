@@ -158,12 +158,13 @@ describe("the pod store", () => {
   });
 
   it("keeps each pod's own phase, readiness, grace and deletion, in whichever chunk of rows it lies", () => {
-    // Pods of one node read far apart: past the first chunk of rows (2,048), several phases
-    // (one the API has no name for), a grace period absent or not whole, deletions scattered.
-    const store = new PodStore(NODES);
+    // Pods of two ranges of nodes (one node to a range), read round-robin over the three nodes:
+    // past the first chunk of rows (2,048) of a range, several phases (one the API has no name
+    // for), a grace period absent or not whole, deletions and mirror pods scattered.
+    const store = new PodStore(NODES, 0);
     const phases = ["Running", "Pending", "Succeeded", "Failed", "Unknown", "Rebooting"];
-    const read = Array.from({ length: 4500 }, (_, i) => {
-      const p = pod(i, "node-b");
+    const read = Array.from({ length: 9000 }, (_, i) => {
+      const p = pod(i, NODES[i % 3] as string);
       p.status.phase = phases[i % phases.length] as Pod["status"]["phase"];
       if (i % 11 === 0) delete p.spec.terminationGracePeriodSeconds;
       else if (i % 13 === 0) p.spec.terminationGracePeriodSeconds = 2.5;
@@ -171,21 +172,40 @@ describe("the pod store", () => {
       if (i % 17 === 0) p.metadata.annotations = { "kubernetes.io/config.mirror": "x" };
       return p;
     });
-    for (const p of read) store.add(1, p);
+    for (const [i, p] of read.entries()) store.add(i % 3, p);
     const placed = store.placed();
-    expect(placed.map((p) => [p.name, p.phase, p.ready, p.terminationGracePeriodSeconds])).toEqual(
-      read.map((p, i) => [
-        p.metadata.name,
-        p.status.phase,
-        i % 7 !== 0,
-        i % 11 === 0 ? 30 : (p.spec.terminationGracePeriodSeconds as number),
-      ]),
-    );
+    // Node by node, each node's as read.
+    const expected = [0, 1, 2].flatMap((n) => read.filter((_, i) => i % 3 === n));
+    const fields = (name: string, phase: string, ready: boolean, grace: number) => ({
+      name,
+      phase,
+      ready,
+      grace,
+    });
     expect(
-      placed.flatMap((p, i) => (p.deletionTimestamp ? [[i, p.deletionTimestamp]] : [])),
-    ).toEqual([999, 1999, 2999, 3999].map((i) => [i, `2026-11-21T10:00:0${i % 9}Z`]));
-    expect(placed.flatMap((p, i) => (p.mirror ? [i] : []))).toEqual(
-      read.flatMap((_, i) => (i % 17 === 0 ? [i] : [])),
+      placed.map((p) => fields(p.name, p.phase, p.ready, p.terminationGracePeriodSeconds)),
+    ).toEqual(
+      expected.map((p) =>
+        fields(
+          p.metadata.name,
+          p.status.phase,
+          p.status.conditions?.[0]?.status === "True",
+          p.spec.terminationGracePeriodSeconds ?? 30,
+        ),
+      ),
+    );
+    const byName = (list: { name: string; value: unknown }[]) =>
+      list.filter((x) => x.value !== undefined).sort((a, b) => a.name.localeCompare(b.name));
+    expect(byName(placed.map((p) => ({ name: p.name, value: p.deletionTimestamp })))).toEqual(
+      byName(read.map((p) => ({ name: p.metadata.name, value: p.metadata.deletionTimestamp }))),
+    );
+    expect(byName(placed.map((p) => ({ name: p.name, value: p.mirror })))).toEqual(
+      byName(
+        read.map((p) => ({
+          name: p.metadata.name,
+          value: p.metadata.annotations ? true : undefined,
+        })),
+      ),
     );
   });
 });
