@@ -121,6 +121,38 @@ describe("rate limits, as GitHub's docs tell them apart", () => {
     expect(await waitsFor(exhausted)).toEqual([]);
   });
 
+  it("takes a Retry-After that is not a number of seconds as absent, and a past reset as a second", async () => {
+    expect(await waitsFor(limited(429, { "retry-after": "" }))).toEqual([60_000, 120_000]);
+    expect(await waitsFor(limited(429, { "retry-after": "soon" }), 2)).toEqual([60_000]);
+    const skewed = { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(NOW / 1000 - 90) };
+    expect(await waitsFor(limited(429, skewed), 3)).toEqual([1_000, 1_000]);
+    const primary429 = {
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": String(NOW / 1000 + 9),
+    };
+    expect(await waitsFor(limited(429, primary429), 2)).toEqual([9_000]);
+  });
+
+  it("knows GitHub Enterprise Server's older words for a secondary limit", async () => {
+    const abuse = limited(403, {}, "You have triggered an abuse detection mechanism.");
+    expect(await waitsFor(abuse, 2)).toEqual([60_000]);
+    expect(isForbidden(abuse)).toBe(false);
+  });
+
+  it("retries once, after a minute, with the action's limits; not at all once cancelled", async () => {
+    // src/action/github.ts: four tries, waits of at most a minute.
+    expect(await waitsFor(limited(429, {}), 4, 60_000)).toEqual([60_000]);
+    const cancelled = new AbortController();
+    cancelled.abort();
+    const err = limited(403, { "retry-after": "5" });
+    let calls = 0;
+    const thrown = await withRateLimitRetry(() => (calls++, Promise.reject(err)), {
+      signal: cancelled.signal,
+      sleep: () => Promise.reject(new Error("waited")),
+    }).catch((e: unknown) => e);
+    expect([thrown, calls]).toEqual([err, 1]);
+  });
+
   it("does not retry a 403 that is not a limit, and calls it forbidden", async () => {
     const denied = limited(
       403,
@@ -226,5 +258,31 @@ describe("coalescing", () => {
     for (let i = 0; i < 1000; i++) void c.offer(`n${i}`);
     await c.flush();
     expect(c.sent).toBe(5);
+  });
+
+  it("keeps one send in flight and only the latest state behind it while GitHub holds a send up", async () => {
+    const timers = fakeTimers();
+    const sent: string[] = [];
+    let release: () => void = () => {};
+    const c = new Coalescer<string>(
+      (v) => {
+        sent.push(v);
+        // The first send waits (a rate limit); the rest answer at once.
+        return sent.length === 1 ? new Promise<void>((r) => (release = r)) : Promise.resolve();
+      },
+      5000,
+      timers,
+    );
+    void c.offer("start", true);
+    for (let i = 0; i < 60; i++) {
+      timers.advance(1000);
+      void c.offer(`node ${i}`, i % 10 === 0);
+    }
+    // A minute of offers, urgent ones among them, behind the held send: none sent yet.
+    expect(sent).toEqual(["start"]);
+    release();
+    await c.flush();
+    expect(sent).toEqual(["start", "node 59"]);
+    expect(c.sent).toBe(2);
   });
 });

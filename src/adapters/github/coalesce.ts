@@ -14,11 +14,17 @@ const realTimers: Timers = {
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 
+/**
+ * One send in flight at a time, and one state waiting behind it, replaced by each newer one: a
+ * send held up by a rate limit (a minute or more, src/adapters/github/client.ts) must not queue
+ * a send per offer behind it, each a stale state that asks GitHub again while it is limiting.
+ */
 export class Coalescer<T> {
   private last = -Infinity;
   private pending?: T;
+  private urgent = false;
   private timer?: unknown;
-  private chain: Promise<void> = Promise.resolve();
+  private inFlight?: Promise<void>;
   sent = 0;
 
   constructor(
@@ -27,27 +33,50 @@ export class Coalescer<T> {
     private readonly timers: Timers = realTimers,
   ) {}
 
-  /** Offer the latest state; `urgent` sends it now (after any send in flight). */
+  /** Offer the latest state; `urgent` sends it as soon as no send is in flight. */
   offer(value: T, urgent = false): Promise<void> {
     this.pending = value;
-    const due = this.last + this.intervalMs - this.timers.now();
-    if (urgent || due <= 0) return this.flush();
-    if (this.timer === undefined) this.timer = this.timers.setTimeout(() => void this.flush(), due);
-    return this.chain;
+    this.urgent ||= urgent;
+    this.schedule();
+    return this.inFlight ?? Promise.resolve();
   }
 
-  /** Send whatever is pending, and wait for every send to finish. */
-  flush(): Promise<void> {
+  /** Send whatever is pending, and wait until nothing is in flight or pending. */
+  async flush(): Promise<void> {
+    this.clearTimer();
+    while (this.inFlight || this.pending !== undefined) {
+      if (this.inFlight) await this.inFlight;
+      else this.sendPending();
+    }
+  }
+
+  /** Sends the pending state now if it is due, else when it will be (a send in flight: after it). */
+  private schedule(): void {
+    if (this.inFlight || this.pending === undefined) return;
+    const due = this.last + this.intervalMs - this.timers.now();
+    if (this.urgent || due <= 0) this.sendPending();
+    else if (this.timer === undefined)
+      this.timer = this.timers.setTimeout(() => {
+        this.timer = undefined;
+        this.schedule();
+      }, due);
+  }
+
+  private sendPending(): void {
+    this.clearTimer();
+    const value = this.pending as T;
+    this.pending = undefined;
+    this.urgent = false;
+    this.last = this.timers.now();
+    this.sent++;
+    this.inFlight = this.send(value).finally(() => {
+      this.inFlight = undefined;
+      this.schedule();
+    });
+  }
+
+  private clearTimer(): void {
     if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
     this.timer = undefined;
-    const value = this.pending;
-    this.pending = undefined;
-    if (value === undefined) return this.chain;
-    this.last = this.timers.now();
-    this.chain = this.chain.then(async () => {
-      this.sent++;
-      await this.send(value);
-    });
-    return this.chain;
   }
 }
