@@ -19,7 +19,11 @@ import {
 } from "../adapters/github/sticky-comment.js";
 import type { Conclusion } from "../render/index.js";
 
-/** Rate limits: wait at most a minute at a time, four tries; then report and go on. */
+/**
+ * Rate limits: waits of at most a minute, up to four tries. A secondary limit without
+ * Retry-After is retried once, after a minute (the next wait, two, is past the cap); then the
+ * write is reported as failed and the run goes on. No waiting once the workflow is cancelled.
+ */
 const RETRY: RetryOptions = { attempts: 4, maxWaitMs: 60_000 };
 
 export class GitHubOut {
@@ -28,13 +32,19 @@ export class GitHubOut {
   writable: boolean;
   private warned = new Set<string>();
 
+  /** How its calls wait out rate limits. */
+  readonly retry: RetryOptions;
+
+  /** `cancelled`: aborted when the workflow is cancelled (no more waiting out limits). */
   constructor(
     token: string,
     apiUrl: string,
     readonly repo: RepoRef | undefined,
+    cancelled?: AbortSignal,
   ) {
     this.octokit = token && repo ? makeOctokit(token, apiUrl) : undefined;
     this.writable = this.octokit !== undefined;
+    this.retry = { ...RETRY, ...(cancelled && { signal: cancelled }) };
   }
 
   private warnOnce(key: string, message: string): void {
@@ -74,7 +84,7 @@ export class GitHubOut {
     try {
       return await withRateLimitRetry(
         () => call(this.octokit as Octokit, this.repo as RepoRef),
-        RETRY,
+        this.retry,
       );
     } catch (e) {
       this.warnOnce(what, `Could not ${what}: ${(e as Error).message}`);
@@ -84,7 +94,7 @@ export class GitHubOut {
 
   async comment(issue: number, policyName: string, body: string): Promise<boolean> {
     const r = await this.write("update the pull request comment", (o, repo) =>
-      upsertStickyComment(o, repo, issue, stickyMarker(policyName), body, RETRY),
+      upsertStickyComment(o, repo, issue, stickyMarker(policyName), body, this.retry),
     );
     return r !== undefined;
   }
@@ -149,7 +159,7 @@ export class Check {
 
   async start(output: CheckOutput, detailsUrl?: string): Promise<boolean> {
     const made = await this.gh.write(`create the check run "${this.name}"`, async (o, repo) => {
-      const run = new CheckRun(o, repo, this.name, this.sha, RETRY);
+      const run = new CheckRun(o, repo, this.name, this.sha, this.gh.retry);
       await run.start(output, detailsUrl);
       return run;
     });

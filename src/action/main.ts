@@ -219,7 +219,7 @@ async function run(summary: JobSummary, controller: AbortController): Promise<Ru
   const inputs = inputsOrRefuse(summary);
   if (!inputs) return "refused";
   maskSecrets(inputs);
-  const gh = new GitHubOut(inputs.token, env.apiUrl, env.repo);
+  const gh = new GitHubOut(inputs.token, env.apiUrl, env.repo, controller.signal);
   const decision = route(
     { eventName: env.eventName, payload: env.payload, sha: env.sha, ref: env.ref },
     {

@@ -15,8 +15,16 @@ interface HttpError {
   response?: { headers?: Record<string, string | number | undefined>; data?: unknown };
 }
 
-/** GitHub's words for a secondary limit, in the message of the error it answers with. */
-const SECONDARY_LIMIT = /secondary rate limit/i;
+/**
+ * GitHub's words for a secondary limit, in the message of the error it answers with (older
+ * GitHub Enterprise Server says "abuse detection mechanism").
+ */
+const SECONDARY_LIMIT = /secondary rate limit|abuse detection/i;
+
+/** A header's whole number of seconds (Retry-After, x-ratelimit-reset), or undefined. */
+function seconds(value: string | number | undefined): number | undefined {
+  return value !== undefined && /^\s*\d+\s*$/.test(String(value)) ? Number(value) : undefined;
+}
 
 /**
  * A rate limit, as GitHub tells one apart
@@ -30,7 +38,7 @@ export function isRateLimited(e: unknown): boolean {
   if (err.status === 429) return true;
   if (err.status !== 403) return false;
   return (
-    h["retry-after"] !== undefined ||
+    seconds(h["retry-after"]) !== undefined ||
     String(h["x-ratelimit-remaining"]) === "0" ||
     SECONDARY_LIMIT.test(messageOf(err))
   );
@@ -55,21 +63,39 @@ export function isForbidden(e: unknown): boolean {
  */
 function waitMs(e: unknown, attempt: number, now: number): number {
   const h = (e as HttpError).response?.headers ?? {};
-  const retryAfter = Number(h["retry-after"]);
-  if (h["retry-after"] !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0)
-    return retryAfter * 1000;
-  const reset = Number(h["x-ratelimit-reset"]);
-  if (String(h["x-ratelimit-remaining"]) === "0" && Number.isFinite(reset) && reset > 0)
-    return Math.max(0, reset * 1000 - now);
+  const retryAfter = seconds(h["retry-after"]);
+  if (retryAfter !== undefined) return Math.max(1, retryAfter) * 1000;
+  const reset = seconds(h["x-ratelimit-reset"]);
+  // A reset already past (clocks differ): a second, not a retry at once.
+  if (String(h["x-ratelimit-remaining"]) === "0" && reset !== undefined)
+    return Math.max(1000, reset * 1000 - now);
   return 60_000 * 2 ** attempt;
 }
 
 export interface RetryOptions {
   attempts?: number;
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
   /** Longest single wait; past it the error is reported instead of waited out. */
   maxWaitMs?: number;
+  /**
+   * Aborted (the workflow is cancelled): no more waiting; the error is reported at once, so
+   * that what the job still writes (the cancelled check run) is not held up by a limit.
+   */
+  signal?: AbortSignal;
+}
+
+/** `ms` of waiting, cut short when `signal` aborts. */
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 export async function withRateLimitRetry<T>(
@@ -77,7 +103,7 @@ export async function withRateLimitRetry<T>(
   options: RetryOptions = {},
 ): Promise<T> {
   const attempts = options.attempts ?? 4;
-  const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const sleep = options.sleep ?? abortableSleep;
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();
@@ -85,7 +111,8 @@ export async function withRateLimitRetry<T>(
       const wait = waitMs(e, attempt, (options.now ?? Date.now)());
       if (!isRateLimited(e) || attempt + 1 >= attempts || wait > (options.maxWaitMs ?? 120_000))
         throw e;
-      await sleep(wait);
+      if (options.signal?.aborted) throw e;
+      await sleep(wait, options.signal);
     }
   }
 }

@@ -95,7 +95,7 @@ export class GitHubFace implements Face {
   readonly comments: Comment[] = [];
   readonly checkRuns: CheckRun[] = [];
   private nextId = 1000;
-  /** Answers the next N requests with a secondary rate limit (403 + Retry-After), as GitHub does. */
+  /** Answers the next N requests with a secondary rate limit (403), as GitHub does. */
   throttleNext = 0;
   /**
    * The Retry-After those answers carry, in seconds; undefined: none, with the remaining
