@@ -260,7 +260,7 @@ describe("coalescing", () => {
     expect(c.sent).toBe(5);
   });
 
-  it("keeps one send in flight and only the latest state behind it while GitHub holds a send up", async () => {
+  it("keeps one send in flight, and behind it each urgent state and only the latest other, while GitHub holds a send up", async () => {
     const timers = fakeTimers();
     const sent: string[] = [];
     let release: () => void = () => {};
@@ -274,6 +274,7 @@ describe("coalescing", () => {
       timers,
     );
     void c.offer("start", true);
+    await new Promise((r) => setImmediate(r));
     for (let i = 0; i < 60; i++) {
       timers.advance(1000);
       void c.offer(`node ${i}`, i % 10 === 0);
@@ -282,7 +283,9 @@ describe("coalescing", () => {
     expect(sent).toEqual(["start"]);
     release();
     await c.flush();
-    expect(sent).toEqual(["start", "node 59"]);
-    expect(c.sent).toBe(2);
+    // Every urgent state (a phase), in order, then the latest of the rest; not one per offer.
+    const urgent = [0, 10, 20, 30, 40, 50].map((i) => `node ${i}`);
+    expect(sent).toEqual(["start", ...urgent, "node 59"]);
+    expect(c.sent).toBe(8);
   });
 });

@@ -29,8 +29,9 @@ function seconds(value: string | number | undefined): number | undefined {
 /**
  * A rate limit, as GitHub tells one apart
  * (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit):
- * 429; or 403 with Retry-After, with no requests left this hour (the primary limit), or with a
- * message that says it is a secondary limit (which need not carry either header).
+ * 429; or 403 with Retry-After (waited as whole seconds, else as if absent), with no requests
+ * left this hour (the primary limit), or with a message that says it is a secondary limit
+ * (which need not carry either header).
  */
 export function isRateLimited(e: unknown): boolean {
   const err = e as HttpError;
@@ -38,7 +39,7 @@ export function isRateLimited(e: unknown): boolean {
   if (err.status === 429) return true;
   if (err.status !== 403) return false;
   return (
-    seconds(h["retry-after"]) !== undefined ||
+    h["retry-after"] !== undefined ||
     String(h["x-ratelimit-remaining"]) === "0" ||
     SECONDARY_LIMIT.test(messageOf(err))
   );
@@ -113,6 +114,7 @@ export async function withRateLimitRetry<T>(
         throw e;
       if (options.signal?.aborted) throw e;
       await sleep(wait, options.signal);
+      if (options.signal?.aborted) throw e;
     }
   }
 }

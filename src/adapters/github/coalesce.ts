@@ -15,14 +15,16 @@ const realTimers: Timers = {
 };
 
 /**
- * One send in flight at a time, and one state waiting behind it, replaced by each newer one: a
- * send held up by a rate limit (a minute or more, src/adapters/github/client.ts) must not queue
- * a send per offer behind it, each a stale state that asks GitHub again while it is limiting.
+ * One send in flight at a time. Behind it, every urgent state in order (a phase that began or
+ * ended: each is shown, and a roll has a few per group) and the latest of the others, replaced
+ * by each newer one: a send held up by a rate limit (a minute or more, src/adapters/github/
+ * client.ts) must not queue a send per offer, each a stale state asking GitHub again while it
+ * is limiting.
  */
 export class Coalescer<T> {
   private last = -Infinity;
+  private readonly urgent: T[] = [];
   private pending?: T;
-  private urgent = false;
   private timer?: unknown;
   private inFlight?: Promise<void>;
   sent = 0;
@@ -33,28 +35,35 @@ export class Coalescer<T> {
     private readonly timers: Timers = realTimers,
   ) {}
 
-  /** Offer the latest state; `urgent` sends it as soon as no send is in flight. */
+  /**
+   * Offer the latest state; an `urgent` one is sent as soon as no send is in flight. The promise
+   * is the send in flight's, which need not carry this state (flush waits for that).
+   */
   offer(value: T, urgent = false): Promise<void> {
-    this.pending = value;
-    this.urgent ||= urgent;
+    if (urgent) {
+      this.urgent.push(value);
+      this.pending = undefined;
+    } else this.pending = value;
     this.schedule();
     return this.inFlight ?? Promise.resolve();
   }
 
-  /** Send whatever is pending, and wait until nothing is in flight or pending. */
+  /** Send whatever is waiting, and return once nothing is in flight or waiting. */
   async flush(): Promise<void> {
     this.clearTimer();
-    while (this.inFlight || this.pending !== undefined) {
+    while (this.inFlight || this.urgent.length > 0 || this.pending !== undefined) {
       if (this.inFlight) await this.inFlight;
-      else this.sendPending();
+      else this.sendNext(this.urgent.shift() ?? (this.pending as T));
     }
   }
 
-  /** Sends the pending state now if it is due, else when it will be (a send in flight: after it). */
+  /** Sends what is due now, or sets a timer for when it will be (a send in flight: after it). */
   private schedule(): void {
-    if (this.inFlight || this.pending === undefined) return;
+    if (this.inFlight) return;
+    if (this.urgent.length > 0) return this.sendNext(this.urgent.shift() as T);
+    if (this.pending === undefined) return;
     const due = this.last + this.intervalMs - this.timers.now();
-    if (this.urgent || due <= 0) this.sendPending();
+    if (due <= 0) this.sendNext(this.pending);
     else if (this.timer === undefined)
       this.timer = this.timers.setTimeout(() => {
         this.timer = undefined;
@@ -62,17 +71,24 @@ export class Coalescer<T> {
       }, due);
   }
 
-  private sendPending(): void {
+  private sendNext(value: T): void {
     this.clearTimer();
-    const value = this.pending as T;
-    this.pending = undefined;
-    this.urgent = false;
+    if (value === this.pending) this.pending = undefined;
     this.last = this.timers.now();
     this.sent++;
-    this.inFlight = this.send(value).finally(() => {
-      this.inFlight = undefined;
-      this.schedule();
-    });
+    // Started from a microtask, as the roll's event that offered the state has been handled
+    // (the sender reads what the event set). A send that fails is the sender's to report
+    // (GitHubOut's writes never throw): a rejection here would end the process (unhandled) or
+    // replace the roll's result (in flush).
+    this.inFlight = Promise.resolve()
+      .then(() => this.send(value))
+      .catch(() => {})
+      .finally(() => {
+        this.inFlight = undefined;
+        // The interval counts from a send's end: one held up by a limit is not followed at once.
+        this.last = this.timers.now();
+        this.schedule();
+      });
   }
 
   private clearTimer(): void {
