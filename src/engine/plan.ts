@@ -16,6 +16,7 @@ import {
   type GroupStatus,
   type LiveGroup,
   type NodeInfo,
+  type NodePods,
   type Plan,
   type PodInfo,
   type Snapshot,
@@ -39,35 +40,16 @@ interface PlanContext {
   options: PlanOptions;
   memo: SettingsMemo;
   nodesByInstance: Map<string, NodeInfo>;
-  podsByNode: Map<string, PodInfo[]>;
 }
 
 /**
- * The pods of each node, in snapshot order. A snapshot read from the cluster holds them node
- * after node, so each node's run is sliced off at once: a lookup per node, not per pod.
+ * The pods on the nodes a group replaces, a list per node in the replacements' order, each made
+ * once for the group's plan (its schedule and preflight read the same lists) and let go with it.
  */
-function byNode(pods: PodInfo[]): Map<string, PodInfo[]> {
+function podsOnReplaced(replacements: GroupPlan["replacements"], pods: NodePods) {
   const out = new Map<string, PodInfo[]>();
-  for (let i = 0; i < pods.length;) {
-    const node = (pods[i] as PodInfo).nodeName;
-    let end = i + 1;
-    while (end < pods.length && (pods[end] as PodInfo).nodeName === node) end++;
-    const list = out.get(node);
-    if (!list) out.set(node, pods.slice(i, end));
-    else for (; i < end; i++) list.push(pods[i] as PodInfo);
-    i = end;
-  }
+  for (const r of replacements) if (r.node && !out.has(r.node)) out.set(r.node, pods.on(r.node));
   return out;
-}
-
-/** The pods on the nodes replaced, a list per node (the lists `podsByNode` holds, not copies). */
-function podsOf(replacements: GroupPlan["replacements"], podsByNode: Map<string, PodInfo[]>) {
-  const runs: PodInfo[][] = [];
-  for (const r of replacements) {
-    const run = r.node ? podsByNode.get(r.node) : undefined;
-    if (run) runs.push(run);
-  }
-  return runs;
 }
 
 function context(
@@ -78,7 +60,7 @@ function context(
 ): PlanContext {
   const nodesByInstance = new Map<string, NodeInfo>();
   for (const n of snapshot.nodes) if (n.instanceId) nodesByInstance.set(n.instanceId, n);
-  return { policy, snapshot, options, memo, nodesByInstance, podsByNode: byNode(snapshot.pods) };
+  return { policy, snapshot, options, memo, nodesByInstance };
 }
 
 function settingsOf(ctx: PlanContext, kind: GroupKind, group: Group): GroupSettings {
@@ -140,6 +122,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     ...(roll.maxNodeAgeMs !== undefined && { maxNodeAgeMs: roll.maxNodeAgeMs }),
   });
   const size = Math.max(live.desired, members);
+  const podsByNode = podsOnReplaced(replacements, snapshot.pods);
   const budgets = kind.budgets(settings, { size, needUpdate: replacements.length }, live);
   const schedule = kind.schedule(live, {
     replacements,
@@ -147,7 +130,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     zones: live.zones,
     settings: roll,
     budgets,
-    podsByNode: ctx.podsByNode,
+    podsByNode,
     now: snapshot.takenAt,
     pdbs: snapshot.pdbs,
   });
@@ -155,7 +138,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     replacements.length > 0
       ? preflight({
           group: live,
-          nodes: podsOf(replacements, ctx.podsByNode),
+          nodes: [...podsByNode.values()],
           snapshot,
           force: roll.force,
           surge: schedule.surge,

@@ -3,12 +3,13 @@
 // pods in list order (namespace, name), and the plan walks them node by node, so each pod used to
 // be made twice (once as read, once in node order), 6 million objects on 100,000 nodes, all of
 // them kept long enough to be copied by the garbage collector. Now the rows hold the fields (one
-// set of chunks per range of nodes, see Bucket), a counting sort by node gives the order, and
-// each PodInfo is made once, in that order, whole (its workload included: one added later gives
-// each pod its own out-of-object property store). Made in node order, the PodInfo of a node lie
-// together in memory, where the plan's passes over them find them (made as read, the plan took
-// twice as long). Parts that repeat from pod to pod (containers, tolerations, owners, labels)
-// are kept once.
+// set of chunks per range of nodes, see Bucket), a counting sort by node gives the order, and a
+// node's PodInfo are made when the plan asks for that node's pods, whole (the workload included:
+// one added later gives each pod its own out-of-object property store), together in memory where
+// the plan's passes over them find them (made as read, the plan took twice as long). The plan
+// asks group by group and lets a group's go with it: kept for the whole snapshot, they lived
+// through read and plan and were copied, faulted in and marked (see NodePods). Parts that repeat
+// from pod to pod (containers, tolerations, owners, labels) are kept once.
 import {
   controllerOf,
   hasReadyCondition,
@@ -17,7 +18,7 @@ import {
   type Toleration,
 } from "../ports/index.js";
 import { inner, Owners, type KnownOwner, type OwnerRef } from "./owners.js";
-import type { ContainerInfo, PodInfo } from "./snapshot.js";
+import type { ContainerInfo, NodePods, PodInfo } from "./snapshot.js";
 
 /** A `sleep N` in an exec hook (one RegExp for every pod: a literal in the function made one each). */
 const SLEEP = /\bsleep\s+(\d+)/;
@@ -171,15 +172,24 @@ class Bucket {
     return chunk.refs[(k % ROWS) * REFS + OWNER] as KnownOwner | undefined;
   }
 
-  /** Its rows node by node (`first`: its first node), each node's as read: a counting sort. */
-  nodeOrder(first: number, nodes: number): Uint32Array {
-    const start = new Uint32Array(nodes + 1);
-    for (let k = 0; k < this.count; k++) start[this.node(k) - first + 1]!++;
-    for (let i = 0; i < nodes; i++) start[i + 1]! += start[i]!;
-    const order = new Uint32Array(this.count);
-    for (let k = 0; k < this.count; k++) order[start[this.node(k) - first]!++] = k;
-    return order;
+  /**
+   * Its rows node by node (`first`: its first node), each node's as read: a counting sort. `ends`:
+   * where each node's rows end in `rows` (and the next node's begin).
+   */
+  nodeOrder(first: number, nodes: number): NodeOrder {
+    const ends = new Uint32Array(nodes + 1);
+    for (let k = 0; k < this.count; k++) ends[this.node(k) - first + 1]!++;
+    for (let i = 0; i < nodes; i++) ends[i + 1]! += ends[i]!;
+    const rows = new Uint32Array(this.count);
+    // Each node's start moves on as its rows are placed, to end where the next node starts.
+    for (let k = 0; k < this.count; k++) rows[ends[this.node(k) - first]!++] = k;
+    return { rows, ends };
   }
+}
+
+interface NodeOrder {
+  rows: Uint32Array;
+  ends: Uint32Array;
 }
 
 /**
@@ -199,7 +209,7 @@ class Strings {
   }
 }
 
-/** The pods read, in rows by range of nodes; `owners` and `placed` give them node by node. */
+/** The pods read, in rows by range of nodes; `owners` and `byNode` give them node by node. */
 export class PodStore {
   readonly #shared = new Shared();
   readonly #owners = new Owners();
@@ -207,7 +217,8 @@ export class PodStore {
   readonly #namespaces = new Strings();
   readonly #phases = new Strings();
   readonly #buckets: Bucket[];
-  #sorted: Uint32Array[] | undefined;
+  #sorted: NodeOrder[] | undefined;
+  readonly #index: Map<string, number>;
 
   /**
    * `nodeNames`: the nodes read; a pod is added with its node's index among them. `shift`:
@@ -218,7 +229,13 @@ export class PodStore {
     private readonly shift = 9,
   ) {
     const count = Math.ceil(nodeNames.length / (1 << shift));
+    this.#index = new Map(nodeNames.map((n, i) => [n, i]));
     this.#buckets = Array.from({ length: count }, () => new Bucket());
+  }
+
+  /** Node `name`'s index among the nodes read (undefined for another node). */
+  indexOf(name: string): number | undefined {
+    return this.#index.get(name);
   }
 
   add(node: number, p: Pod): void {
@@ -253,10 +270,10 @@ export class PodStore {
   }
 
   /** Each range's rows node by node, once all are read. */
-  #order(): Uint32Array[] {
+  #order(): NodeOrder[] {
     if (this.#sorted) return this.#sorted;
     const size = 1 << this.shift;
-    const out: Uint32Array[] = [];
+    const out: NodeOrder[] = [];
     for (let b = 0; b < this.#buckets.length; b++) {
       const first = b * size;
       const nodes = Math.min(size, this.nodeNames.length - first);
@@ -272,7 +289,7 @@ export class PodStore {
     const order = this.#order();
     for (let b = 0; b < order.length; b++) {
       const bucket = this.#buckets[b] as Bucket;
-      const rows = order[b] as Uint32Array;
+      const { rows } = order[b] as NodeOrder;
       for (let i = 0; i < rows.length; i++) {
         const known = bucket.owner(rows[i] as number);
         if (!known?.ref || seen[known.seq]) continue;
@@ -283,17 +300,32 @@ export class PodStore {
     return out;
   }
 
-  /** The pods as PodInfo node by node, each with its owner's workload once those are read. */
-  placed(): PodInfo[] {
+  /**
+   * The pods, once all and their owners are read, as NodePods: a node's PodInfo are made from
+   * its rows when asked (each with its owner's workload), and none is kept here.
+   */
+  byNode(): NodePods {
     this.#owners.settle();
     const order = this.#order();
-    const out = new Array<PodInfo>(order.reduce((n, rows) => n + rows.length, 0));
-    let at = 0;
-    for (let b = 0; b < order.length; b++) {
-      const bucket = this.#buckets[b] as Bucket;
-      const rows = order[b] as Uint32Array;
-      for (let i = 0; i < rows.length; i++) out[at++] = this.#info(bucket, rows[i] as number);
-    }
+    return {
+      on: (node) => {
+        const i = this.indexOf(node);
+        return i === undefined ? [] : this.#onNode(order, i);
+      },
+      all: () => this.nodeNames.flatMap((_, i) => this.#onNode(order, i)),
+    };
+  }
+
+  /** The PodInfo of node `i`'s rows, in the order read. */
+  #onNode(order: NodeOrder[], i: number): PodInfo[] {
+    const b = i >> this.shift;
+    const { rows, ends } = order[b] as NodeOrder;
+    const j = i - b * (1 << this.shift);
+    const from = j === 0 ? 0 : (ends[j - 1] as number);
+    const to = ends[j] as number;
+    const bucket = this.#buckets[b] as Bucket;
+    const out = new Array<PodInfo>(to - from);
+    for (let k = from; k < to; k++) out[k - from] = this.#info(bucket, rows[k] as number);
     return out;
   }
 

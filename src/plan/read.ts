@@ -235,13 +235,12 @@ async function podsClusterWide(
   store: PodStore,
   onProgress: OnProgress | undefined,
 ): Promise<void> {
-  const index = new Map(nodeNames.map((n, i) => [n, i]));
   let listed = 0;
   await eachPage(
     (cont) => cluster.listPods(undefined, pageOf(cont)),
     (items) => {
       for (const p of items) {
-        const i = p.spec.nodeName === undefined ? undefined : index.get(p.spec.nodeName);
+        const i = p.spec.nodeName === undefined ? undefined : store.indexOf(p.spec.nodeName);
         if (i !== undefined) store.add(i, p);
       }
       onProgress?.({ phase: "pods", done: (listed += items.length) });
@@ -251,8 +250,9 @@ async function podsClusterWide(
 
 /**
  * Add the pods of the given nodes, their PDBs and their owners to a snapshot, read the way
- * `path` says (by default, readPath's choice). Pods are kept only as the plan keeps them (a
- * PodStore, then PodInfo): memory grows with that, not with the API's objects. The snapshot is
+ * `path` says (by default, readPath's choice). Pods are kept only as the plan keeps them (in a
+ * PodStore's rows, made PodInfo node by node as the plan asks): memory grows with that, not with
+ * the API's objects. The snapshot is
  * the same either way, the owners in the order of their pods node by node, whichever read of
  * the concurrent ones answered first.
  */
@@ -275,5 +275,5 @@ export async function addWorkloads(
     onProgress && ((done, total) => onProgress({ phase: "owners", done, total })),
     owned,
   );
-  return { ...snapshot, pods: store.placed(), pdbs, workloads };
+  return { ...snapshot, pods: store.byNode(), pdbs, workloads };
 }

@@ -181,6 +181,42 @@ export interface WorkloadInfo {
   replicas: number;
 }
 
+/**
+ * The pods of a snapshot, node by node. A plan asks for the pods of one group's nodes at a time
+ * and lets them go with the group: kept for the whole snapshot, 3 million PodInfo at 100,000
+ * nodes were ~400 MB that lived through the read and the plan, every page of it a fault when
+ * first written and marked by every major collection. A read keeps the pods in compact rows
+ * (src/plan/pod-store.ts) and makes PodInfo from them when asked.
+ */
+export interface NodePods {
+  /**
+   * The pods on `node`, in the order listed (none for a node not read). Each call may give new
+   * objects: ask once per node and plan, and change nothing in the list.
+   */
+  on(node: string): PodInfo[];
+  /** Every pod, made at once, in the order read (node by node from a cluster): for tests. */
+  all(): PodInfo[];
+}
+
+/** Pods already made, as NodePods: for a snapshot built in memory (tests, a draft snapshot). */
+export function nodePods(pods: readonly PodInfo[]): NodePods {
+  let byNode: Map<string, PodInfo[]> | undefined;
+  return {
+    on(node) {
+      if (!byNode) {
+        byNode = new Map();
+        for (const p of pods) {
+          const list = byNode.get(p.nodeName);
+          if (list) list.push(p);
+          else byNode.set(p.nodeName, [p]);
+        }
+      }
+      return byNode.get(node) ?? [];
+    },
+    all: () => [...pods],
+  };
+}
+
 export interface Snapshot {
   cluster: { name: string; region: string; version: string };
   takenAt: Date;
@@ -189,7 +225,8 @@ export interface Snapshot {
   /** Latest EKS AMI release version per Kubernetes minor version, for `releaseVersion: latest`. */
   latestReleaseVersions: Record<string, string>;
   nodes: NodeInfo[];
-  pods: PodInfo[];
+  /** The pods of the nodes read (those a plan would replace), asked for node by node. */
+  pods: NodePods;
   pdbs: PdbInfo[];
   workloads: WorkloadInfo[];
   /** Nodes in the whole cluster, for surge-burst warnings. */

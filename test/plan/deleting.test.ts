@@ -47,7 +47,7 @@ describe("a pod being deleted, in the plan", () => {
 
       const planner = new Planner(r.policy, "p.yaml", {}, path);
       const { plan, snapshot } = await w.run(planner.observe(w));
-      const read = (name: string) => snapshot.pods.find((p) => p.name === name);
+      const read = (name: string) => snapshot.pods.all().find((p) => p.name === name);
       expect(read(first!.name)?.deletionTimestamp).toBe(due);
       expect(read(replacement!.name)?.deletionTimestamp).toBeUndefined();
       // minAvailable 1: of the two pods the budget expects, one is leaving, so it never

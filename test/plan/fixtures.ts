@@ -1,14 +1,15 @@
 // Small hand-built live states for planning tests.
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
-import type {
-  InstanceInfo,
-  LiveGroup,
-  ManagedGroupInfo,
-  NodeInfo,
-  PdbInfo,
-  PodInfo,
-  SelfManagedGroupInfo,
-  Snapshot,
+import {
+  nodePods,
+  type InstanceInfo,
+  type LiveGroup,
+  type ManagedGroupInfo,
+  type NodeInfo,
+  type PdbInfo,
+  type PodInfo,
+  type SelfManagedGroupInfo,
+  type Snapshot,
 } from "../../src/plan/index.js";
 
 export const NOW = new Date("2026-11-21T10:00:00Z");
@@ -134,15 +135,22 @@ export function pdb(name: string, app: string, spec: Partial<PdbInfo>): PdbInfo 
   };
 }
 
-export function snapshot(groups: LiveGroup[], extra: Partial<Snapshot> = {}): Snapshot {
+/** A snapshot with its pods made, to compare snapshots whole. */
+export const whole = (s: Snapshot) => ({ ...s, pods: s.pods.all() });
+
+/** A snapshot's parts, its pods given as a list. */
+export type SnapshotParts = Omit<Partial<Snapshot>, "pods"> & { pods?: PodInfo[] };
+
+export function snapshot(groups: LiveGroup[], parts: SnapshotParts = {}): Snapshot {
   const nodes = groups.flatMap((g) => nodesFor(g));
+  const { pods = [], ...extra } = parts;
   return {
     cluster: { name: "prod", region: "eu-west-1", version: "1.33" },
     takenAt: NOW,
     groups,
     latestReleaseVersions: { "1.33": "1.33.5-20251101", "1.32": "1.32.9-20251101" },
     nodes,
-    pods: [],
+    pods: nodePods(pods),
     pdbs: [],
     workloads: [],
     clusterNodeCount: nodes.length,

@@ -76,8 +76,8 @@ describe.each(["by-node", "cluster-wide"] as const)(
         new Planner(policy, "policies/mixed.yaml", {}, path).observe(fresh.ports),
       );
       expect(other.snapshot.workloads).toEqual(alone.snapshot.workloads);
-      expect(other.snapshot.pods.map((p) => p.workload)).toEqual(
-        alone.snapshot.pods.map((p) => p.workload),
+      expect(other.snapshot.pods.all().map((p) => p.workload)).toEqual(
+        alone.snapshot.pods.all().map((p) => p.workload),
       );
       if (path === "by-node") expect(reads.length - firstReads).toBeLessThan(fresh.reads.length);
       else expect(reads.length - firstReads).toBeLessThanOrEqual(fresh.reads.length);
@@ -89,9 +89,9 @@ describe.each(["by-node", "cluster-wide"] as const)(
         kind === "ReplicaSet" ? new KubeApiError(404, "NotFound", "not found") : undefined,
       );
       const { snapshot } = await world.run(new Planner(policy, "p.yaml", {}, path).observe(ports));
-      expect(snapshot.pods.length).toBeGreaterThan(0);
-      expect(snapshot.pods.some((p) => p.owner?.kind === "ReplicaSet")).toBe(true);
-      for (const p of snapshot.pods)
+      expect(snapshot.pods.all().length).toBeGreaterThan(0);
+      expect(snapshot.pods.all().some((p) => p.owner?.kind === "ReplicaSet")).toBe(true);
+      for (const p of snapshot.pods.all())
         if (p.owner?.kind === "ReplicaSet") expect(p.workload).toBeUndefined();
     });
 
@@ -101,7 +101,7 @@ describe.each(["by-node", "cluster-wide"] as const)(
         kind === "Deployment" ? new KubeApiError(404, "NotFound", "not found") : undefined,
       );
       const { snapshot } = await world.run(new Planner(policy, "p.yaml", {}, path).observe(ports));
-      const owned = snapshot.pods.filter((p) => p.owner?.kind === "ReplicaSet");
+      const owned = snapshot.pods.all().filter((p) => p.owner?.kind === "ReplicaSet");
       expect(owned.length).toBeGreaterThan(0);
       for (const p of owned)
         expect(p.workload).toBe(`ReplicaSet/${p.namespace}/${p.owner?.name ?? ""}`);

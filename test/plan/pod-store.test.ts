@@ -47,7 +47,7 @@ describe("the pod store", () => {
 
   it("places pods node by node, each node's in the order read, with every field", () => {
     const store = filled();
-    const pods = store.placed();
+    const pods = store.byNode().all();
     const expected = [0, 1, 2].flatMap((n) => read.filter((r) => r.node === n).map((r) => r.i));
     expect(pods.map((p) => p.name)).toEqual(expected.map((i) => `web-${i}`));
     const p = pods.find((x) => x.name === "web-14")!;
@@ -63,6 +63,16 @@ describe("the pod store", () => {
       terminationGracePeriodSeconds: 12,
       containers: [{ name: "main", readinessProbe: true }],
     });
+    // Asked node by node: each node's pods (a node not read has none), the same again when asked
+    // again, in a range of rows of its own or sharing one.
+    const view = store.byNode();
+    for (const n of NODES) {
+      const mine = pods.filter((x) => x.nodeName === n);
+      expect(mine.length).toBeGreaterThan(0);
+      expect(view.on(n)).toEqual(mine);
+      expect(view.on(n)).toEqual(mine);
+    }
+    expect(view.on("node-elsewhere")).toEqual([]);
     // Labels and owners kept once per owner and namespace, not once per pod.
     const same = pods.filter((x) => x.namespace === "team-0" && x.labels.app === "web-4");
     expect(new Set(same.map((x) => x.labels)).size).toBe(1);
@@ -73,10 +83,15 @@ describe("the pod store", () => {
     const store = filled();
     const owners = store.owners();
     expect(owners.map((o) => `${o.ns}/${o.name}`)).toEqual([
-      ...new Set(store.placed().map((p) => `${p.namespace}/${p.owner!.name}`)),
+      ...new Set(
+        store
+          .byNode()
+          .all()
+          .map((p) => `${p.namespace}/${p.owner!.name}`),
+      ),
     ]);
     for (const o of owners) o.workload = `Deployment/${o.ns}/${o.name.replace(/-rs$/, "")}`;
-    const pods = store.placed();
+    const pods = store.byNode().all();
     expect(pods.every((p) => p.workload === `Deployment/${p.namespace}/${p.labels.app}`)).toBe(
       true,
     );
@@ -103,7 +118,7 @@ describe("the pod store", () => {
       tolerating(30, [{ ...gpu, key: "tpu" }, { ...spot }]),
     ];
     for (const p of read) store.add(0, p);
-    const placed = store.placed();
+    const placed = store.byNode().all();
     expect(placed.map((p) => p.tolerations)).toEqual(read.map((p) => p.spec.tolerations));
     const [a, b, c, d, e, f, g] = placed.map((p) => p.tolerations);
     expect(b).toBe(a);
@@ -135,7 +150,7 @@ describe("the pod store", () => {
     for (const o of store.owners()) o.workload = `Deployment/${o.ns}/x`;
     const base = ["namespace", "name", "nodeName", "labels"];
     const rest = ["phase", "ready", "tolerations", "terminationGracePeriodSeconds", "containers"];
-    const placed = store.placed();
+    const placed = store.byNode().all();
     expect(placed.map((p) => Object.keys(p))).toEqual([
       [...base, ...rest],
       [...base, "owner", ...rest, "mirror"],
@@ -173,7 +188,7 @@ describe("the pod store", () => {
       return p;
     });
     for (const [i, p] of read.entries()) store.add(i % 3, p);
-    const placed = store.placed();
+    const placed = store.byNode().all();
     // Node by node, each node's as read.
     const expected = [0, 1, 2].flatMap((n) => read.filter((_, i) => i % 3 === n));
     const fields = (name: string, phase: string, ready: boolean, grace: number) => ({

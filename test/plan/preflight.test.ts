@@ -1,7 +1,7 @@
 // Preflight: every finding appears where its cause is, and not where it is absent.
 import { describe, expect, it } from "vitest";
 import { buildPlan } from "../../src/engine/index.js";
-import type { Finding, PodInfo, Snapshot } from "../../src/plan/index.js";
+import type { Finding, PodInfo } from "../../src/plan/index.js";
 import {
   NOW,
   instances,
@@ -12,6 +12,7 @@ import {
   policy,
   selfManaged,
   snapshot,
+  type SnapshotParts,
 } from "./fixtures.js";
 
 const zones = ["eu-west-1a", "eu-west-1b"];
@@ -20,7 +21,7 @@ const nodes = nodesFor(g);
 const node = (i: number) => nodes[i]!.name;
 const p = policy("groups: [{ name: workers }]\n");
 
-function findings(extra: Partial<Snapshot>, options: { force?: boolean } = {}): Finding[] {
+function findings(extra: SnapshotParts, options: { force?: boolean } = {}): Finding[] {
   return buildPlan(p, "p.yaml", snapshot([g], { clusterNodeCount: 40, ...extra }), options)
     .groups[0]!.findings;
 }
