@@ -36,9 +36,11 @@ class PdbIndex {
   /**
    * Per namespace, the answer for each labels object already asked about: the pods of one
    * owner share theirs (src/plan/pod-store.ts keeps them once), so a ReplicaSet's thousand pods
-   * cost one match against the budgets instead of a thousand.
+   * cost one match against the budgets instead of a thousand. A Map, not a WeakMap: the labels
+   * live as long as the snapshot whose index this is, and half a million weak entries made each
+   * full collection during a plan trace them as ephemerons.
    */
-  private readonly answers = new Map<string, WeakMap<Record<string, string>, PdbInfo[]>>();
+  private readonly answers = new Map<string, Map<Record<string, string>, PdbInfo[]>>();
 
   /** Each node's pods' budgets, by the node's list of pods (see `onNode`). */
   private readonly nodes = new WeakMap<readonly PodInfo[], PdbInfo[][]>();
@@ -59,7 +61,7 @@ class PdbIndex {
 
   private selecting(pod: PodInfo): PdbInfo[] {
     let known = this.answers.get(pod.namespace);
-    if (!known) this.answers.set(pod.namespace, (known = new WeakMap()));
+    if (!known) this.answers.set(pod.namespace, (known = new Map()));
     let out = known.get(pod.labels);
     if (!out) known.set(pod.labels, (out = this.match(pod)));
     return out;

@@ -3,13 +3,13 @@
 // pods in list order (namespace, name), and the plan walks them node by node, so each pod used to
 // be made twice (once as read, once in node order), 6 million objects on 100,000 nodes, all of
 // them kept long enough to be copied by the garbage collector. Now the rows hold the fields (one
-// set of chunks per range of nodes, see Bucket), a counting sort by node gives the order, and a
-// node's PodInfo are made when the plan asks for that node's pods, whole (the workload included:
-// one added later gives each pod its own out-of-object property store), together in memory where
-// the plan's passes over them find them (made as read, the plan took twice as long). The plan
-// asks group by group and lets a group's go with it: kept for the whole snapshot, they lived
-// through read and plan and were copied, faulted in and marked (see NodePods). Parts that repeat
-// from pod to pod (containers, tolerations, owners, labels) are kept once.
+// set of chunks per range of nodes, see Bucket), placed node by node by a counting sort once all
+// are read, and a node's PodInfo are made from its rows when the plan asks for its pods, whole
+// (the workload included: one added later gives each pod its own out-of-object property store),
+// together in memory where the plan's passes over them find them (made as read, the plan took
+// twice as long). The plan asks group by group and lets a group's go with it: kept for the whole
+// snapshot, they lived through read and plan, copied, faulted in and marked (see NodePods). Parts
+// that repeat from pod to pod (containers, tolerations, owners, labels) are kept once.
 import {
   controllerOf,
   hasReadyCondition,
@@ -132,19 +132,43 @@ const ROWS = 2048;
  * machine takes 10-25 µs each) and marked on every major GC.
  */
 class Chunk {
-  readonly refs = new Array<unknown>(ROWS * REFS);
-  readonly ns = new Uint32Array(ROWS);
-  readonly node = new Uint32Array(ROWS);
-  readonly phase = new Uint32Array(ROWS);
-  readonly grace = new Float64Array(ROWS);
-  readonly flags = new Uint8Array(ROWS);
+  readonly refs: unknown[];
+  readonly ns: Uint32Array;
+  readonly node: Uint32Array;
+  readonly phase: Uint32Array;
+  readonly grace: Float64Array;
+  readonly flags: Uint8Array;
+
+  /** `nodes`: whether its rows say their node (rows placed node by node need not). */
+  constructor(
+    readonly size = ROWS,
+    nodes = true,
+  ) {
+    this.refs = new Array<unknown>(size * REFS);
+    this.ns = new Uint32Array(size);
+    this.node = new Uint32Array(nodes ? size : 0);
+    this.phase = new Uint32Array(size);
+    this.grace = new Float64Array(size);
+    this.flags = new Uint8Array(size);
+  }
+}
+
+/**
+ * A range's rows once every pod is read, node by node (each node's in the order read) in one
+ * chunk of their own: `ends[j]` is where the range's `j`th node's rows end and the next one's
+ * begin; `deleting`, deletion timestamps by row.
+ */
+interface Placed {
+  rows: Chunk;
+  ends: Uint32Array;
+  deleting: Map<number, string>;
 }
 
 /**
  * The rows of the pods of one range of nodes, in the order read. Pods are read in list order
- * (namespace, name), and PodInfo is made node by node: within one range (a megabyte or so of
- * rows) that jumping about stays in the processor's cache; across all 3 million rows of a
- * 100,000-node cluster it missed the cache on nearly every pod.
+ * (namespace, name), and placed node by node once all are read: within one range (a megabyte
+ * or so of rows) that jumping about stays in the processor's cache; across all 3 million rows of
+ * a 100,000-node cluster it missed the cache on nearly every pod.
  */
 class Bucket {
   readonly chunks: Chunk[] = [];
@@ -163,33 +187,52 @@ class Bucket {
     return chunk;
   }
 
-  node(k: number): number {
+  #node(k: number): number {
     return (this.chunks[Math.floor(k / ROWS)] as Chunk).node[k % ROWS] as number;
   }
 
-  owner(k: number): KnownOwner | undefined {
-    const chunk = this.chunks[Math.floor(k / ROWS)] as Chunk;
-    return chunk.refs[(k % ROWS) * REFS + OWNER] as KnownOwner | undefined;
-  }
-
   /**
-   * Its rows node by node (`first`: its first node), each node's as read: a counting sort. `ends`:
-   * where each node's rows end in `rows` (and the next node's begin).
+   * Its rows node by node (`first`: its first node, of `nodes`), each node's as read: a counting
+   * sort, then a copy in that order. The rows as read are let go. A plan asks for the pods of a
+   * group's nodes, scattered over every range: a node's rows together are a few cache lines
+   * where, left as read, each of its pods missed the cache in each of the row's arrays.
    */
-  nodeOrder(first: number, nodes: number): NodeOrder {
+  place(first: number, nodes: number): Placed {
     const ends = new Uint32Array(nodes + 1);
-    for (let k = 0; k < this.count; k++) ends[this.node(k) - first + 1]!++;
+    for (let k = 0; k < this.count; k++) ends[this.#node(k) - first + 1]!++;
     for (let i = 0; i < nodes; i++) ends[i + 1]! += ends[i]!;
-    const rows = new Uint32Array(this.count);
-    // Each node's start moves on as its rows are placed, to end where the next node starts.
-    for (let k = 0; k < this.count; k++) rows[ends[this.node(k) - first]!++] = k;
-    return { rows, ends };
+    // Row `order[to]` as read goes to row `to`; each node's start moves on as its rows are
+    // placed, to end where the next node starts.
+    const order = new Uint32Array(this.count);
+    for (let k = 0; k < this.count; k++) order[ends[this.#node(k) - first]!++] = k;
+    const rows = this.#copied(order);
+    const deleting = new Map<number, string>();
+    if (this.deleting.size > 0)
+      for (let to = 0; to < order.length; to++) {
+        const deletion = this.deleting.get(order[to] as number);
+        if (deletion !== undefined) deleting.set(to, deletion);
+      }
+    this.chunks.length = 0;
+    this.deleting.clear();
+    return { rows, ends, deleting };
   }
-}
 
-interface NodeOrder {
-  rows: Uint32Array;
-  ends: Uint32Array;
+  /** Its rows in `order`, in one chunk (their nodes left out: the ranges say them). */
+  #copied(order: Uint32Array): Chunk {
+    const rows = new Chunk(order.length, false);
+    const { refs, ns, phase, grace, flags } = rows;
+    for (let to = 0; to < order.length; to++) {
+      const k = order[to] as number;
+      const chunk = this.chunks[Math.floor(k / ROWS)] as Chunk;
+      const row = k % ROWS;
+      ns[to] = chunk.ns[row] as number;
+      phase[to] = chunk.phase[row] as number;
+      grace[to] = chunk.grace[row] as number;
+      flags[to] = chunk.flags[row] as number;
+      for (let r = 0; r < REFS; r++) refs[to * REFS + r] = chunk.refs[row * REFS + r];
+    }
+    return rows;
+  }
 }
 
 /**
@@ -217,7 +260,7 @@ export class PodStore {
   readonly #namespaces = new Strings();
   readonly #phases = new Strings();
   readonly #buckets: Bucket[];
-  #sorted: NodeOrder[] | undefined;
+  #placed: Placed[] | undefined;
   readonly #index: Map<string, number>;
 
   /**
@@ -239,7 +282,7 @@ export class PodStore {
   }
 
   add(node: number, p: Pod): void {
-    this.#sorted = undefined;
+    if (this.#placed) throw new Error("PodStore: a pod added after the pods were placed");
     const bucket = this.#buckets[node >> this.shift] as Bucket;
     const k = bucket.count++;
     const chunk = bucket.chunk(k);
@@ -269,29 +312,26 @@ export class PodStore {
     return new Set(this.#namespaces.list);
   }
 
-  /** Each range's rows node by node, once all are read. */
-  #order(): NodeOrder[] {
-    if (this.#sorted) return this.#sorted;
+  /** Each range's rows placed node by node, once all are read (see Bucket.place). */
+  #place(): Placed[] {
+    if (this.#placed) return this.#placed;
     const size = 1 << this.shift;
-    const out: NodeOrder[] = [];
-    for (let b = 0; b < this.#buckets.length; b++) {
-      const first = b * size;
-      const nodes = Math.min(size, this.nodeNames.length - first);
-      out.push((this.#buckets[b] as Bucket).nodeOrder(first, nodes));
-    }
-    return (this.#sorted = out);
+    this.#placed = this.#buckets.map((bucket, b) =>
+      bucket.place(b * size, Math.min(size, this.nodeNames.length - b * size)),
+    );
+    return this.#placed;
   }
 
-  /** The owners to look up (ReplicaSets, StatefulSets, Deployments), in the order of their pods. */
+  /**
+   * The owners to look up (ReplicaSets, StatefulSets, Deployments), in the order of their pods,
+   * once every pod is read.
+   */
   owners(): OwnerRef[] {
     const out: OwnerRef[] = [];
     const seen = new Uint8Array(this.#owners.count);
-    const order = this.#order();
-    for (let b = 0; b < order.length; b++) {
-      const bucket = this.#buckets[b] as Bucket;
-      const { rows } = order[b] as NodeOrder;
-      for (let i = 0; i < rows.length; i++) {
-        const known = bucket.owner(rows[i] as number);
+    for (const { rows } of this.#place()) {
+      for (let r = 0; r < rows.size; r++) {
+        const known = rows.refs[r * REFS + OWNER] as KnownOwner | undefined;
         if (!known?.ref || seen[known.seq]) continue;
         seen[known.seq] = 1;
         out.push(known.ref);
@@ -306,44 +346,41 @@ export class PodStore {
    */
   byNode(): NodePods {
     this.#owners.settle();
-    const order = this.#order();
+    const placed = this.#place();
     return {
       on: (node) => {
         const i = this.indexOf(node);
-        return i === undefined ? [] : this.#onNode(order, i);
+        return i === undefined ? [] : this.#onNode(placed, i);
       },
-      all: () => this.nodeNames.flatMap((_, i) => this.#onNode(order, i)),
+      all: () => this.nodeNames.flatMap((_, i) => this.#onNode(placed, i)),
     };
   }
 
   /** The PodInfo of node `i`'s rows, in the order read. */
-  #onNode(order: NodeOrder[], i: number): PodInfo[] {
-    const b = i >> this.shift;
-    const { rows, ends } = order[b] as NodeOrder;
-    const j = i - b * (1 << this.shift);
-    const from = j === 0 ? 0 : (ends[j - 1] as number);
-    const to = ends[j] as number;
-    const bucket = this.#buckets[b] as Bucket;
+  #onNode(placed: Placed[], i: number): PodInfo[] {
+    const range = placed[i >> this.shift] as Placed;
+    const j = i & ((1 << this.shift) - 1);
+    const from = j === 0 ? 0 : (range.ends[j - 1] as number);
+    const to = range.ends[j] as number;
     const out = new Array<PodInfo>(to - from);
-    for (let k = from; k < to; k++) out[k - from] = this.#info(bucket, rows[k] as number);
+    const nodeName = this.nodeNames[i] as string;
+    for (let r = from; r < to; r++) out[r - from] = this.#info(range, r, nodeName);
     return out;
   }
 
   /**
-   * Row `k`'s PodInfo, its fields in the order the snapshot has always given them. Plain
+   * Row `row` of a placed range as PodInfo, its fields in the order the snapshot has always given them. Plain
    * literals, one per common shape: a literal with conditional spreads is built key by key
    * through a temporary object each, the largest part of the read's own time on 3 million pods.
    * A mirror pod and a pod being deleted (both rare) take the general path.
    */
-  #info(bucket: Bucket, k: number): PodInfo {
-    const chunk = bucket.chunks[Math.floor(k / ROWS)] as Chunk;
-    const row = k % ROWS;
+  #info(range: Placed, row: number, nodeName: string): PodInfo {
+    const chunk = range.rows;
     const at = row * REFS;
     const known = chunk.refs[at + OWNER] as KnownOwner | undefined;
     const workload = known?.workload;
     const namespace = this.#namespaces.list[chunk.ns[row] as number] as string;
     const name = chunk.refs[at + NAME] as string;
-    const nodeName = this.nodeNames[chunk.node[row] as number] as string;
     const labels = chunk.refs[at + LABELS] as Record<string, string>;
     const phase = this.#phases.list[chunk.phase[row] as number] as string;
     const flags = chunk.flags[row] as number;
@@ -352,7 +389,7 @@ export class PodStore {
     const terminationGracePeriodSeconds = chunk.grace[row] as number;
     const containers = chunk.refs[at + CONTAINERS] as ContainerInfo[];
     const mirror = (flags & MIRROR) !== 0;
-    const deletionTimestamp = bucket.deleting.size > 0 ? bucket.deleting.get(k) : undefined;
+    const deletionTimestamp = range.deleting.size > 0 ? range.deleting.get(row) : undefined;
     if (mirror || deletionTimestamp !== undefined)
       return {
         ...{ namespace, name, nodeName, labels },

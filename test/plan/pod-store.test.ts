@@ -223,4 +223,11 @@ describe("the pod store", () => {
       ),
     );
   });
+
+  it("takes no pod once the pods are placed node by node (the owners asked for)", () => {
+    const store = filled();
+    const before = store.byNode().all();
+    expect(() => store.add(0, pod(99, NODES[0] as string))).toThrow(/after the pods were placed/);
+    expect(store.byNode().all()).toEqual(before);
+  });
 });
