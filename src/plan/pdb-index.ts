@@ -46,9 +46,10 @@ class PdbIndex {
   private readonly nodes = new WeakMap<readonly PodInfo[], PdbInfo[][]>();
 
   /**
-   * The budgets of each pod of one node's list, in its order, asked once per plan: preflight's
-   * findings and the turns' order both read them, and each lookup above misses the processor's
-   * cache (~0.7 µs a pod, 2 s a pass over 3 million pods), where this is one lookup per node.
+   * The budgets of each pod of one node's list, in its order, asked once per group's plan (which
+   * makes the list: src/engine/plan.ts): preflight's findings and the turns' order both read
+   * them, and each lookup above misses the processor's cache (~0.7 µs a pod, 2 s a pass over 3
+   * million pods), where this is one lookup per node.
    */
   onNode(pods: readonly PodInfo[]): PdbInfo[][] {
     let out = this.nodes.get(pods);

@@ -127,9 +127,10 @@ const ROWS = 2048;
 /**
  * A chunk of rows: the fields that refer to objects in one array, the rest (namespace and phase
  * as numbers standing for their one string, node, grace period, flags) in typed arrays: 61
- * bytes a row where twelve references took 96, and bytes the collector need not look into. On
- * 100,000 nodes the rows were 288 MB, every page of it a fault when first written (the bench's
- * machine takes 10-25 µs each) and marked on every major GC.
+ * bytes a row where twelve references took 96 (57 once placed: a placed row's node is its
+ * range's to say), and bytes the collector need not look into. On 100,000 nodes the rows were
+ * 288 MB, every page of it a fault when first written (the bench's machine takes 10-25 µs each)
+ * and marked on every major GC.
  */
 class Chunk {
   readonly refs: unknown[];
@@ -369,10 +370,11 @@ export class PodStore {
   }
 
   /**
-   * Row `row` of a placed range as PodInfo, its fields in the order the snapshot has always given them. Plain
-   * literals, one per common shape: a literal with conditional spreads is built key by key
-   * through a temporary object each, the largest part of the read's own time on 3 million pods.
-   * A mirror pod and a pod being deleted (both rare) take the general path.
+   * Row `row` of a placed range, on node `nodeName`, as PodInfo, its fields in the order the
+   * snapshot has always given them. Plain literals, one per common shape: a literal with
+   * conditional spreads is built key by key through a temporary object each, the largest part of
+   * the read's own time on 3 million pods. A mirror pod and a pod being deleted (both rare) take
+   * the general path.
    */
   #info(range: Placed, row: number, nodeName: string): PodInfo {
     const chunk = range.rows;

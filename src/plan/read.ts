@@ -252,9 +252,8 @@ async function podsClusterWide(
  * Add the pods of the given nodes, their PDBs and their owners to a snapshot, read the way
  * `path` says (by default, readPath's choice). Pods are kept only as the plan keeps them (in a
  * PodStore's rows, made PodInfo node by node as the plan asks): memory grows with that, not with
- * the API's objects. The snapshot is
- * the same either way, the owners in the order of their pods node by node, whichever read of
- * the concurrent ones answered first.
+ * the API's objects. The snapshot is the same either way, the owners in the order of their pods
+ * node by node, whichever read of the concurrent ones answered first.
  */
 export async function addWorkloads(
   snapshot: Snapshot,

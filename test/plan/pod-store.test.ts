@@ -230,4 +230,29 @@ describe("the pod store", () => {
     expect(() => store.add(0, pod(99, NODES[0] as string))).toThrow(/after the pods were placed/);
     expect(store.byNode().all()).toEqual(before);
   });
+
+  it("moves each deletion with its pod when rows are placed; a node with no pods has none", () => {
+    // Four nodes to a range: node-b, between two nodes with pods, has none; pods read
+    // round-robin over the others, so placing them node by node moves nearly every row.
+    const nodes = ["node-a", "node-b", "node-c", "node-d", "node-e"];
+    const on = [0, 2, 3, 4];
+    const store = new PodStore(nodes, 2);
+    const read = Array.from({ length: 40 }, (_, i) => {
+      const p = pod(i, nodes[on[i % 4] as number] as string);
+      if (i % 3 === 1) p.metadata.deletionTimestamp = `2026-11-21T10:00:${10 + i}Z`;
+      return p;
+    });
+    for (const [i, p] of read.entries()) store.add(on[i % 4] as number, p);
+    const view = store.byNode();
+    expect(view.on("node-b")).toEqual([]);
+    for (const [n, name] of nodes.entries()) {
+      const mine = read.filter((_, i) => on[i % 4] === n);
+      expect(view.on(name).map((p) => [p.name, p.deletionTimestamp])).toEqual(
+        mine.map((p) => [p.metadata.name, p.metadata.deletionTimestamp]),
+      );
+    }
+    expect(view.all().filter((p) => p.deletionTimestamp).length).toBe(13);
+    const none = new PodStore([]);
+    expect([none.owners(), none.byNode().all()]).toEqual([[], []]);
+  });
 });
