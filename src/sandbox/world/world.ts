@@ -33,6 +33,7 @@ import { EksSim } from "../sim/aws/eks.js";
 import { ClusterAutoscaler } from "../sim/cluster-autoscaler.js";
 import { KubeSim } from "../sim/kube/kube.js";
 import { buildWorld } from "./build.js";
+import { pretenuredWhile } from "./pretenuring.js";
 
 export type { Throttle } from "../ports/api-gate.js";
 
@@ -74,7 +75,8 @@ export class World {
     this.autoScaling = this.#autoScaling(s);
     this.eks = this.#eks(s);
     const { eks, ec2, autoScaling, kube, random, availability } = this;
-    buildWorld(s, { now: this.clock.nowMs(), random, availability, ec2, autoScaling, eks, kube });
+    const parts = { now: this.clock.nowMs(), random, availability, ec2, autoScaling, eks, kube };
+    pretenuredWhile(() => buildWorld(s, parts));
     const base = { clock: this.clock, timeline: this.timeline, gate: this.gate };
     const { name: clusterName, region } = s.cluster;
     // The faults' proxy only when the scenario asks for faults: big worlds pay nothing for it.
