@@ -9,14 +9,14 @@
 // long-lived and get pretenured: the read's garbage then goes straight to the old generation,
 // grows the heap by gigabytes and waits for a full collection.
 //
-// Measured by `npm run bench`'s in-process plan of 100,000 nodes (8 GiB heap, three runs each,
-// alternating): with pretenuring left on, noderoll's read + compute took 33.4, 30.2 and 25.7 s,
-// the read touched ~625,000 new pages (14–15 s of system time on this 2-core VM, where a first
-// touch costs 10–20 µs) and the peak was 4.46 GB; turned off after the build, 24.1, 24.5 and
-// 24.0 s, ~325,000 pages (~7 s) and 3.46 GB. At 20,000 nodes from the command line it ends the
-// runs (one in three to five) whose read ballooned to 1.5 GB and took 4–8 s longer. Turned off
-// for the whole process instead (the flag at start-up), the build lost what it gains from it: the
-// 100,000-node in-process plan took 44 s where it took ~30 at an earlier measure.
+// Measured by `npm run bench`'s in-process plan of 100,000 nodes (8 GiB heap, two pairs
+// alternating): with pretenuring left on, noderoll's read + compute took 35.5 and 29.0 s, the
+// read touched ~898,000 new pages (~21 s of system time on this 2-core VM, where a first touch
+// costs 10–20 µs) and the peak was 5.6 GB; turned off after the build, 22.0 and 23.0 s, ~288,000
+// pages (~6 s) and 3.1 GB. At 20,000 nodes from the command line it ends the runs (one in three
+// to five) whose read ballooned to 1.5 GB and took 4–8 s longer. Turned off for the whole
+// process instead (the flag at start-up), the build lost what it gains from it: the 100,000-node
+// in-process plan took 44 s where it took ~30 at an earlier measure.
 //
 // The flag is read by the collector whenever it counts or weighs that feedback, so setting it
 // after start-up (Node's v8.setFlagsFromString, which its docs call a use-with-care API) stops
