@@ -50,6 +50,10 @@ export interface KnownOwner {
    * miss of the processor's cache each (3 million of them on 100,000 nodes).
    */
   workload: string | undefined;
+  /** That workload's replicas, where it was read (Owners.settle). */
+  replicas: number | undefined;
+  /** `labels`' place among the label sets of the store that keeps them (src/plan/pod-store.ts). */
+  labelSet: number;
   /** Its place among the owners kept (0, 1, …): a mark in an array, not a set of owners. */
   seq: number;
 }
@@ -92,9 +96,17 @@ export class Owners {
     return this.#all.length;
   }
 
-  /** Copy each one's ref's workload onto it, once the workloads are read (see `workload`). */
-  settle(): void {
-    for (const known of this.#all) known.workload = known.ref?.workload;
+  /**
+   * Copy each one's ref's workload onto it, once the workloads are read (see `workload`), and
+   * that workload's replicas where `workloads` has it.
+   */
+  settle(workloads: readonly WorkloadInfo[] = []): void {
+    const replicas = new Map<string, number>();
+    for (const w of workloads) replicas.set(w.id, w.replicas);
+    for (const known of this.#all) {
+      known.workload = known.ref?.workload;
+      known.replicas = known.workload === undefined ? undefined : replicas.get(known.workload);
+    }
   }
 
   of(ns: string, o: { kind: string; name: string; uid?: string }): KnownOwner {
@@ -117,6 +129,8 @@ export class Owners {
       tolerations: undefined,
       ref,
       workload: undefined,
+      replicas: undefined,
+      labelSet: -1,
       seq: this.#all.length,
     };
     this.#all.push(known);

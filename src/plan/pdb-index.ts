@@ -8,7 +8,7 @@ import type { PdbInfo, PodInfo } from "./snapshot.js";
  * looks at a handful of candidates instead of every PDB of the cluster (150,000 pods × 5,000
  * PDBs would be 750 million selector matches).
  */
-class PdbIndex {
+export class PdbIndex {
   /** namespace → label key → label value → PDBs whose first matchLabels pair it is. */
   private readonly byLabel = new Map<string, Map<string, Map<string, PdbInfo[]>>>();
   private readonly byNamespace = new Map<string, PdbInfo[]>();
@@ -34,9 +34,10 @@ class PdbIndex {
   }
 
   /**
-   * Per namespace, the answer for each labels object already asked about: the pods of one
-   * owner share theirs (src/plan/pod-store.ts keeps them once), so a ReplicaSet's thousand pods
-   * cost one match against the budgets instead of a thousand. A Map, not a WeakMap: the labels
+   * Per namespace, the answer for each labels object already asked about, for pods that do not
+   * carry their budgets (PodInfo.budgets: a read's pods do): the pods of one owner share their
+   * labels, so a ReplicaSet's thousand pods cost one match against the budgets instead of a
+   * thousand. A Map, not a WeakMap: the labels
    * live as long as the snapshot whose index this is, and half a million weak entries made each
    * full collection during a plan trace them as ephemerons.
    */
@@ -49,13 +50,17 @@ class PdbIndex {
    * The budgets of each pod of one node's list, in its order, asked once per group's plan (which
    * makes the list: src/engine/plan.ts): preflight's findings and the turns' order both read
    * them, and each lookup above misses the processor's cache (~0.7 µs a pod, 2 s a pass over 3
-   * million pods), where this is one lookup per node.
+   * million pods), where this is one lookup per node. A pod that carries its budgets (read
+   * ones) is not looked up at all.
    */
   onNode(pods: readonly PodInfo[]): PdbInfo[][] {
     let out = this.nodes.get(pods);
     if (out) return out;
     out = new Array<PdbInfo[]>(pods.length);
-    for (let i = 0; i < pods.length; i++) out[i] = this.selecting(pods[i] as PodInfo);
+    for (let i = 0; i < pods.length; i++) {
+      const pod = pods[i] as PodInfo;
+      out[i] = pod.budgets ?? this.selecting(pod);
+    }
     this.nodes.set(pods, out);
     return out;
   }
@@ -64,19 +69,18 @@ class PdbIndex {
     let known = this.answers.get(pod.namespace);
     if (!known) this.answers.set(pod.namespace, (known = new Map()));
     let out = known.get(pod.labels);
-    if (!out) known.set(pod.labels, (out = this.match(pod)));
+    if (!out) known.set(pod.labels, (out = this.selects(pod.namespace, pod.labels)));
     return out;
   }
 
   /**
-   * Those of the namespace without matchLabels first, then those found by each label. Asked
-   * once per labels object, which is once per pod for a StatefulSet's (each has its own name
-   * label): nothing is made unless a budget matches.
+   * The budgets of `namespace` that select `labels`: those without matchLabels first, then those
+   * found by each label. Asked once per labels object, which is once per pod for a
+   * StatefulSet's (each has its own name label): nothing is made unless a budget matches.
    */
-  private match(pod: PodInfo): PdbInfo[] {
-    const labels = pod.labels;
-    let out = matching(this.byNamespace.get(pod.namespace), labels, NO_BUDGETS);
-    const keys = this.byLabel.get(pod.namespace);
+  selects(namespace: string, labels: Record<string, string>): PdbInfo[] {
+    let out = matching(this.byNamespace.get(namespace), labels, NO_BUDGETS);
+    const keys = this.byLabel.get(namespace);
     if (keys)
       for (const k in labels) out = matching(keys.get(k)?.get(labels[k] as string), labels, out);
     return out;

@@ -9,7 +9,9 @@
 // together in memory where the plan's passes over them find them (made as read, the plan took
 // twice as long). The plan asks group by group and lets a group's go with it: kept for the whole
 // snapshot, they lived through read and plan, copied, faulted in and marked (see NodePods). Parts
-// that repeat from pod to pod (containers, tolerations, owners, labels) are kept once.
+// that repeat from pod to pod (containers, tolerations, owners, labels) are kept once, and what
+// follows from them is found once: a pod's budgets per labels kept (label-sets.ts), its
+// workload's replicas per owner.
 import {
   controllerOf,
   hasReadyCondition,
@@ -18,7 +20,8 @@ import {
   type Toleration,
 } from "../ports/index.js";
 import { inner, Owners, type KnownOwner, type OwnerRef } from "./owners.js";
-import type { ContainerInfo, NodePods, PodInfo } from "./snapshot.js";
+import { LabelSets } from "./label-sets.js";
+import type { ContainerInfo, NodePods, PdbInfo, PodInfo, WorkloadInfo } from "./snapshot.js";
 
 /** A `sleep N` in an exec hook (one RegExp for every pod: a literal in the function made one each). */
 const SLEEP = /\bsleep\s+(\d+)/;
@@ -96,25 +99,6 @@ function sameTolerations(a: readonly Toleration[], b: readonly Toleration[]): bo
   return true;
 }
 
-/** The same keys and values (no array of keys made: this runs for every pod read). */
-function sameLabels(a: Record<string, string>, b: Record<string, string>): boolean {
-  let n = 0;
-  for (const k in b) {
-    if (!Object.hasOwn(a, k) || a[k] !== b[k]) return false;
-    n++;
-  }
-  for (const _ in a) n--;
-  return n === 0;
-}
-
-/** The pod's labels: its owner's last pod's when equal, kept once (see KnownOwner). */
-function labelsOf(p: Pod, known: KnownOwner | undefined): Record<string, string> {
-  const labels = p.metadata.labels ?? {};
-  if (!known) return labels;
-  if (known.labels && sameLabels(known.labels, labels)) return known.labels;
-  return (known.labels = labels);
-}
-
 /** A row's references, at these offsets from its start in its chunk's `refs`. */
 const [NAME, LABELS, OWNER, TOLERATIONS, CONTAINERS] = [0, 1, 2, 3, 4];
 const REFS = 5;
@@ -126,11 +110,11 @@ const ROWS = 2048;
 
 /**
  * A chunk of rows: the fields that refer to objects in one array, the rest (namespace and phase
- * as numbers standing for their one string, node, grace period, flags) in typed arrays: 61
- * bytes a row where twelve references took 96 (57 once placed: a placed row's node is its
- * range's to say), and bytes the collector need not look into. On 100,000 nodes the rows were
- * 288 MB, every page of it a fault when first written (the bench's machine takes 10-25 µs each)
- * and marked on every major GC.
+ * as numbers standing for their one string, node, grace period, flags, label set) in typed
+ * arrays: 65 bytes a row where twelve references took 96 (61 once placed: a placed row's node
+ * is its range's to say), and bytes the collector need not look into. On 100,000 nodes the
+ * rows were 288 MB, every page of it a fault when first written (the bench's machine takes
+ * 10-25 µs each) and marked on every major GC.
  */
 class Chunk {
   readonly refs: unknown[];
@@ -139,6 +123,8 @@ class Chunk {
   readonly phase: Uint32Array;
   readonly grace: Float64Array;
   readonly flags: Uint8Array;
+  /** Its labels' place among the store's label sets (PodStore.#labelSets). */
+  readonly labelSet: Uint32Array;
 
   /** `nodes`: whether its rows say their node (rows placed node by node need not). */
   constructor(
@@ -151,6 +137,7 @@ class Chunk {
     this.phase = new Uint32Array(size);
     this.grace = new Float64Array(size);
     this.flags = new Uint8Array(size);
+    this.labelSet = new Uint32Array(size);
   }
 }
 
@@ -221,7 +208,7 @@ class Bucket {
   /** Its rows in `order`, in one chunk (their nodes left out: the ranges say them). */
   #copied(order: Uint32Array): Chunk {
     const rows = new Chunk(order.length, false);
-    const { refs, ns, phase, grace, flags } = rows;
+    const { refs, ns, phase, grace, flags, labelSet } = rows;
     for (let to = 0; to < order.length; to++) {
       const k = order[to] as number;
       const chunk = this.chunks[Math.floor(k / ROWS)] as Chunk;
@@ -230,6 +217,7 @@ class Bucket {
       phase[to] = chunk.phase[row] as number;
       grace[to] = chunk.grace[row] as number;
       flags[to] = chunk.flags[row] as number;
+      labelSet[to] = chunk.labelSet[row] as number;
       for (let r = 0; r < REFS; r++) refs[to * REFS + r] = chunk.refs[row * REFS + r];
     }
     return rows;
@@ -263,6 +251,8 @@ export class PodStore {
   readonly #buckets: Bucket[];
   #placed: Placed[] | undefined;
   readonly #index: Map<string, number>;
+  /** Each labels object kept, by number (a row says its set's), and the budgets selecting it. */
+  readonly #labels = new LabelSets();
 
   /**
    * `nodeNames`: the nodes read; a pod is added with its node's index among them. `shift`:
@@ -294,7 +284,9 @@ export class PodStore {
     const o = controllerOf(p);
     const known = o && this.#owners.of(ns, o);
     chunk.refs[at + NAME] = p.metadata.name;
-    chunk.refs[at + LABELS] = labelsOf(p, known);
+    const set = this.#labels.of(p, known);
+    chunk.refs[at + LABELS] = this.#labels.list[set];
+    chunk.labelSet[row] = set;
     chunk.refs[at + OWNER] = known;
     chunk.refs[at + TOLERATIONS] = this.#shared.tolerations(p.spec.tolerations, known);
     chunk.refs[at + CONTAINERS] = this.#shared.containers(p);
@@ -343,10 +335,13 @@ export class PodStore {
 
   /**
    * The pods, once all and their owners are read, as NodePods: a node's PodInfo are made from
-   * its rows when asked (each with its owner's workload), and none is kept here.
+   * its rows when asked, each with its owner's workload and that workload's replicas (where
+   * `workloads` has it) and the budgets of `pdbs` that select it (where `pdbs` are given), and
+   * none is kept here.
    */
-  byNode(): NodePods {
-    this.#owners.settle();
+  byNode(pdbs?: PdbInfo[], workloads?: readonly WorkloadInfo[]): NodePods {
+    this.#owners.settle(workloads);
+    this.#labels.selectFrom(pdbs);
     const placed = this.#place();
     return {
       on: (node) => {
@@ -392,6 +387,8 @@ export class PodStore {
     const containers = chunk.refs[at + CONTAINERS] as ContainerInfo[];
     const mirror = (flags & MIRROR) !== 0;
     const deletionTimestamp = range.deleting.size > 0 ? range.deleting.get(row) : undefined;
+    const budgets = this.#labels.budgets(chunk.labelSet[row] as number, namespace);
+    const replicas = known?.replicas;
     if (mirror || deletionTimestamp !== undefined)
       return {
         ...{ namespace, name, nodeName, labels },
@@ -400,6 +397,8 @@ export class PodStore {
         ...(mirror && { mirror: true }),
         ...(workload && { workload }),
         ...(deletionTimestamp !== undefined && { deletionTimestamp }),
+        budgets,
+        replicas,
       };
     if (!known)
       return {
@@ -412,6 +411,8 @@ export class PodStore {
         tolerations,
         terminationGracePeriodSeconds,
         containers,
+        budgets,
+        replicas,
       };
     const owner = known.owner;
     if (workload === undefined)
@@ -426,6 +427,8 @@ export class PodStore {
         tolerations,
         terminationGracePeriodSeconds,
         containers,
+        budgets,
+        replicas,
       };
     return {
       namespace,
@@ -439,6 +442,8 @@ export class PodStore {
       terminationGracePeriodSeconds,
       containers,
       workload,
+      budgets,
+      replicas,
     };
   }
 }

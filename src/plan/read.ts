@@ -274,5 +274,5 @@ export async function addWorkloads(
     onProgress && ((done, total) => onProgress({ phase: "owners", done, total })),
     owned,
   );
-  return { ...snapshot, pods: store.byNode(), pdbs, workloads };
+  return { ...snapshot, pods: store.byNode(pdbs, workloads), pdbs, workloads };
 }

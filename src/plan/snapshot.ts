@@ -102,6 +102,14 @@ export interface PodInfo {
    * ends. A pod still there well after it is held by a finalizer or an unreachable kubelet.
    */
   deletionTimestamp?: string;
+  /**
+   * The snapshot's PodDisruptionBudgets that select it, as the read that made it found them
+   * (src/plan/pod-store.ts asks the budgets' index once per labels object, not once per pod and
+   * pass). Absent on a PodInfo made otherwise: the index answers (src/plan/pdb-index.ts).
+   */
+  budgets?: PdbInfo[] | undefined;
+  /** Its workload's replicas, where its workload was read (see `workload`). */
+  replicas?: number | undefined;
 }
 
 /**

@@ -2,7 +2,10 @@
 // comes by namespace and name, per-node lists answer concurrently), they come out node by node in
 // the order of the node names, each node's in the order read, whole, across chunk boundaries.
 import { describe, expect, it } from "vitest";
+import { pdbIndexOf } from "../../src/plan/pdb-index.js";
 import { PodStore } from "../../src/plan/pod-store.js";
+import { matchesSelector } from "../../src/plan/selector.js";
+import type { PdbInfo, PodInfo } from "../../src/plan/snapshot.js";
 import type { Pod } from "../../src/ports/index.js";
 
 const NODES = ["node-a", "node-b", "node-c"];
@@ -151,14 +154,16 @@ describe("the pod store", () => {
     const base = ["namespace", "name", "nodeName", "labels"];
     const rest = ["phase", "ready", "tolerations", "terminationGracePeriodSeconds", "containers"];
     const placed = store.byNode().all();
+    // What the read found about each pod's budgets and workload's replicas comes last, always.
+    const found = ["budgets", "replicas"];
     expect(placed.map((p) => Object.keys(p))).toEqual([
-      [...base, ...rest],
-      [...base, "owner", ...rest, "mirror"],
-      [...base, "owner", ...rest],
-      [...base, "owner", ...rest, "workload"],
-      [...base, "owner", ...rest, "workload", "deletionTimestamp"],
-      [...base, ...rest, "deletionTimestamp"],
-      [...base, "owner", ...rest, "mirror", "deletionTimestamp"],
+      [...base, ...rest, ...found],
+      [...base, "owner", ...rest, "mirror", ...found],
+      [...base, "owner", ...rest, ...found],
+      [...base, "owner", ...rest, "workload", ...found],
+      [...base, "owner", ...rest, "workload", "deletionTimestamp", ...found],
+      [...base, ...rest, "deletionTimestamp", ...found],
+      [...base, "owner", ...rest, "mirror", "deletionTimestamp", ...found],
     ]);
     const due = "2026-11-21T10:00:00Z";
     expect(placed.map((p) => [p.mirror, p.deletionTimestamp])).toEqual([
@@ -254,5 +259,91 @@ describe("the pod store", () => {
     expect(view.all().filter((p) => p.deletionTimestamp).length).toBe(13);
     const none = new PodStore([]);
     expect([none.owners(), none.byNode().all()]).toEqual([[], []]);
+  });
+
+  it("gives each pod the budgets that select its labels, asked once per labels kept, and its workload's replicas", () => {
+    // web-N's pods share their owner's labels, but for one canary pod of web-1 with a label of
+    // its own (a budget selects it alone); db's pods each have their own name label (as a
+    // StatefulSet's do), one of them selected by name; a pod with no owner; budgets by
+    // matchLabels, by matchExpressions only (found through the namespace, not a label), with no
+    // selector, and one of another namespace with the same labels.
+    const store = new PodStore(NODES, 1);
+    const read = Array.from({ length: 60 }, (_, i) => pod(i, NODES[i % 3] as string));
+    read[11]!.metadata.labels = { app: "web-1", track: "canary" };
+    for (let i = 0; i < 4; i++) {
+      const db = pod(100 + i, NODES[i % 3] as string);
+      db.metadata.namespace = "team-0";
+      db.metadata.labels = { app: "db", "pod-name": `db-${i}` };
+      db.metadata.ownerReferences![0]!.kind = "StatefulSet";
+      db.metadata.ownerReferences![0]!.name = "db";
+      read.push(db);
+    }
+    const bare = pod(200, "node-b");
+    delete bare.metadata.ownerReferences;
+    read.push(bare);
+    for (const p of read) store.add(NODES.indexOf(p.spec.nodeName as string), p);
+    const budget = (namespace: string, name: string, selector?: PdbInfo["selector"]): PdbInfo => ({
+      namespace,
+      name,
+      ...(selector && { selector }),
+      disruptionsAllowed: 1,
+      currentHealthy: 2,
+      desiredHealthy: 1,
+      expectedPods: 2,
+    });
+    const pdbs = [
+      budget("team-1", "web-1", { matchLabels: { app: "web-1" } }),
+      budget("team-1", "canary", { matchLabels: { track: "canary" } }),
+      budget("team-0", "web-1-elsewhere", { matchLabels: { app: "web-1" } }),
+      budget("team-0", "db-2", { matchLabels: { "pod-name": "db-2" } }),
+      budget("team-0", "web-2-or-3", {
+        matchExpressions: [{ key: "app", operator: "In", values: ["web-2", "web-3"] }],
+      }),
+      budget("team-0", "none"),
+    ];
+    for (const o of store.owners()) if (o.name !== "web-4-rs") o.workload = `X/${o.ns}/${o.name}`;
+    const workloads = store
+      .owners()
+      .filter((o) => o.workload)
+      .map((o, i) => ({ id: o.workload as string, replicas: i + 1 }));
+    const pods = store.byNode(pdbs, workloads).all();
+    expect(pods.length).toBe(read.length);
+    // Against every budget, one by one (none missed, none extra), in the index's order.
+    const names = (l: PdbInfo[] | undefined) => (l ?? []).map((b) => b.name);
+    const index = pdbIndexOf(pdbs);
+    for (const p of pods) {
+      const expected = pdbs.filter(
+        (b) => b.namespace === p.namespace && b.selector && matchesSelector(b.selector, p.labels),
+      );
+      expect(names(p.budgets).sort(), p.name).toEqual(names(expected).sort());
+      expect(p.budgets, p.name).toEqual(index.selects(p.namespace, p.labels));
+    }
+    const of = (name: string) => pods.find((p) => p.name === name) as PodInfo;
+    expect(names(of("web-11").budgets)).toEqual(["web-1", "canary"]);
+    expect(names(of("web-1").budgets)).toEqual(["web-1"]);
+    expect(names(of("web-21").budgets)).toEqual(["web-1"]);
+    expect(names(of("web-102").budgets)).toEqual(["db-2"]);
+    expect(names(of("web-103").budgets)).toEqual([]);
+    expect(names(of("web-2").budgets)).toEqual(["web-2-or-3"]);
+    // Pods sharing their labels share the answer (one list, asked once).
+    const web2 = pods.filter((p) => p.namespace === "team-0" && p.labels.app === "web-2");
+    expect(web2.length).toBeGreaterThan(2);
+    expect(new Set(web2.map((p) => p.budgets)).size).toBe(1);
+    // Replicas as the workloads say; none where the workload was not read, or there is no owner.
+    const replicas = new Map(workloads.map((w) => [w.id, w.replicas]));
+    for (const p of pods)
+      expect(p.replicas, p.name).toBe(
+        p.workload === undefined ? undefined : replicas.get(p.workload),
+      );
+    expect(of("web-4").replicas).toBeUndefined();
+    expect(of("web-200").replicas).toBeUndefined();
+    expect(pods.filter((p) => p.replicas !== undefined).length).toBeGreaterThan(40);
+    // Without budgets given, none said: the index answers for such pods.
+    expect(
+      store
+        .byNode()
+        .all()
+        .every((p) => p.budgets === undefined),
+    ).toBe(true);
   });
 });

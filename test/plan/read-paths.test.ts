@@ -3,7 +3,7 @@
 // cluster-wide lists of pages when that takes fewer requests — counted here on generated
 // clusters — and the same snapshot and plan whichever way is taken.
 import { describe, expect, it } from "vitest";
-import { Planner } from "../../src/engine/index.js";
+import { buildPlan, Planner } from "../../src/engine/index.js";
 import { readPath, type ReadPath } from "../../src/plan/index.js";
 import { loadPolicy } from "../../src/policy/index.js";
 import { generatePolicyYaml, generateScenario } from "../../src/sandbox/scenarios/generate.js";
@@ -71,6 +71,28 @@ describe("reading the pods and owners of the nodes to replace", () => {
     expect(wide.snapshot.workloads.length).toBeGreaterThan(0);
     expect(whole(wide.snapshot)).toEqual(whole(byNode.snapshot));
     expect(JSON.stringify(wide.plan)).toBe(JSON.stringify(byNode.plan));
+  });
+
+  it("the same plan from what the read found about each pod as from the snapshot's budgets and workloads", async () => {
+    // A read's pods carry the budgets that select them and their workload's replicas (asked
+    // once per labels object and per owner); pods made otherwise are looked up in the snapshot.
+    const { policy, world } = generated();
+    const { snapshot: read, plan } = await planned(world, policy, "cluster-wide");
+    const pods = read.pods.all();
+    expect(pods.filter((p) => (p.budgets?.length ?? 0) > 0).length).toBeGreaterThan(100);
+    expect(pods.filter((p) => p.replicas === 1).length).toBeGreaterThan(0);
+    expect(pods.every((p) => p.budgets !== undefined)).toBe(true);
+    const bare = (list: typeof pods) =>
+      list.map(({ budgets: _b, replicas: _r, ...p }) => p as (typeof pods)[number]);
+    const looked = {
+      ...read,
+      pods: { on: (n: string) => bare(read.pods.on(n)), all: () => bare(read.pods.all()) },
+    };
+    expect(looked.pods.all().some((p) => "budgets" in p || "replicas" in p)).toBe(false);
+    const again = buildPlan(policy, "generated.yaml", looked);
+    expect(again).toEqual(plan);
+    const codes = new Set(plan.groups.flatMap((g) => g.findings.map((f) => f.code)));
+    expect(codes).toContain("single-replica");
   });
 
   it("chooses by the requests each way takes: one per node, or one per 500 pods the nodes hold", () => {
