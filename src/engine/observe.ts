@@ -85,7 +85,7 @@ export async function observe(
  */
 export class Planner {
   private readonly memo: SettingsMemo = new Map();
-  private readonly owners = new OwnerCache();
+  private readonly owners: OwnerCache;
 
   constructor(
     readonly policy: Policy,
@@ -93,7 +93,11 @@ export class Planner {
     readonly options: PlanOptions = {},
     /** How pods and owners are read; by default as readPath chooses (tests compare the two). */
     readonly readPath?: ReadPath,
-  ) {}
+    /** Whether the run plans again (apply does, group by group): if not, no owner is kept. */
+    replans = true,
+  ) {
+    this.owners = new OwnerCache(replans);
+  }
 
   plan(snapshot: Snapshot, groups = this.options.groups): Plan {
     const options = { ...this.options, ...(groups && { groups }) };
@@ -144,5 +148,6 @@ export function observeAndPlan(
   options: PlanOptions = {},
   onProgress?: OnProgress,
 ): Promise<{ plan: Plan; snapshot: Snapshot }> {
-  return new Planner(policy, file, options).observe(ports, options.groups, onProgress);
+  const once = new Planner(policy, file, options, undefined, false);
+  return once.observe(ports, options.groups, onProgress);
 }

@@ -10,6 +10,7 @@ import { OwnerCache, type ReadPath } from "../../src/plan/index.js";
 
 import { KubeApiError, type Cluster } from "../../src/ports/index.js";
 import { World } from "../../src/sandbox/world/world.js";
+import { whole } from "./fixtures.js";
 
 function load(): { policy: Policy; world: World } {
   const r = loadPolicy(readFileSync("policies/mixed.yaml", "utf8"), "policies/mixed.yaml");
@@ -83,6 +84,22 @@ describe.each(["by-node", "cluster-wide"] as const)(
       else expect(reads.length - firstReads).toBeLessThanOrEqual(fresh.reads.length);
     });
 
+    it("a run that plans once keeps no owner, and reads the same owners and workloads", async () => {
+      const { policy, world } = load();
+      const kept = recording(world);
+      const run = new Planner(policy, "policies/mixed.yaml", {}, path);
+      const first = await world.run(run.observe(kept.ports));
+      const once = recording(world);
+      const alone = new Planner(policy, "policies/mixed.yaml", {}, path, false);
+      const planned = await world.run(alone.observe(once.ports));
+      expect(once.reads).toEqual(kept.reads);
+      expect(whole(planned.snapshot)).toEqual(whole(first.snapshot));
+      expect(planned.plan).toEqual(first.plan);
+      // Asked again, it reads every owner again: nothing was kept.
+      await world.run(alone.observe(once.ports));
+      expect(once.reads).toEqual([...kept.reads, ...kept.reads]);
+    });
+
     it("an owner that is gone (404) leaves its pods without a workload; the plan goes on", async () => {
       const { policy, world } = load();
       const { ports } = recording(world, (kind) =>
@@ -140,6 +157,12 @@ describe("the run's cache of owners", () => {
     expect(cache.get("StatefulSet", "shop", "web-5d8f", "u1")).toBeUndefined();
     // A later owner of the same kind and UID replaces the first: a miss, never a wrong answer.
     cache.set("ReplicaSet", "other", "db-1", "u1", { replicas: 1 });
+    expect(cache.get("ReplicaSet", "shop", "web-5d8f", "u1")).toBeUndefined();
+  });
+
+  it("keeps nothing for a run that plans once", () => {
+    const cache = new OwnerCache(false);
+    cache.set("ReplicaSet", "shop", "web-5d8f", "u1", { replicas: 3 });
     expect(cache.get("ReplicaSet", "shop", "web-5d8f", "u1")).toBeUndefined();
   });
 });
