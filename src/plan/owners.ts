@@ -13,7 +13,7 @@ import {
   type Workload,
 } from "../ports/index.js";
 import { CONCURRENCY, mapLimit } from "./limit.js";
-import type { WorkloadInfo } from "./snapshot.js";
+import type { PdbInfo, WorkloadInfo } from "./snapshot.js";
 
 /** The inner map under `key`, created empty the first time. */
 export function inner<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
@@ -52,8 +52,11 @@ export interface KnownOwner {
   workload: string | undefined;
   /** That workload's replicas, where it was read (Owners.settle). */
   replicas: number | undefined;
-  /** `labels`' place among the label sets of the store that keeps them (src/plan/pod-store.ts). */
-  labelSet: number;
+  /**
+   * The budgets selecting `labels`, once asked (src/plan/pod-store.ts), of the budgets its
+   * store was last given: forgotten whenever the owners settle.
+   */
+  budgets: PdbInfo[] | undefined;
   /** Its place among the owners kept (0, 1, …): a mark in an array, not a set of owners. */
   seq: number;
 }
@@ -106,6 +109,7 @@ export class Owners {
     for (const known of this.#all) {
       known.workload = known.ref?.workload;
       known.replicas = known.workload === undefined ? undefined : replicas.get(known.workload);
+      known.budgets = undefined;
     }
   }
 
@@ -130,7 +134,7 @@ export class Owners {
       ref,
       workload: undefined,
       replicas: undefined,
-      labelSet: -1,
+      budgets: undefined,
       seq: this.#all.length,
     };
     this.#all.push(known);

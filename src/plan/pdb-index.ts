@@ -35,7 +35,7 @@ export class PdbIndex {
 
   /**
    * Per namespace, the answer for each labels object already asked about, for pods that do not
-   * carry their budgets (PodInfo.budgets: a read's pods do): the pods of one owner share their
+   * carry their budgets (PodInfo.budgets; a read's pods do): the pods of one owner share their
    * labels, so a ReplicaSet's thousand pods cost one match against the budgets instead of a
    * thousand. A Map, not a WeakMap: the labels
    * live as long as the snapshot whose index this is, and half a million weak entries made each
@@ -59,17 +59,18 @@ export class PdbIndex {
     out = new Array<PdbInfo[]>(pods.length);
     for (let i = 0; i < pods.length; i++) {
       const pod = pods[i] as PodInfo;
-      out[i] = pod.budgets ?? this.selecting(pod);
+      out[i] = pod.budgets ?? this.answer(pod.namespace, pod.labels);
     }
     this.nodes.set(pods, out);
     return out;
   }
 
-  private selecting(pod: PodInfo): PdbInfo[] {
-    let known = this.answers.get(pod.namespace);
-    if (!known) this.answers.set(pod.namespace, (known = new Map()));
-    let out = known.get(pod.labels);
-    if (!out) known.set(pod.labels, (out = this.selects(pod.namespace, pod.labels)));
+  /** The budgets selecting `labels` (of `namespace`), kept for the same labels object. */
+  private answer(namespace: string, labels: Record<string, string>): PdbInfo[] {
+    let known = this.answers.get(namespace);
+    if (!known) this.answers.set(namespace, (known = new Map()));
+    let out = known.get(labels);
+    if (!out) known.set(labels, (out = this.selects(namespace, labels)));
     return out;
   }
 

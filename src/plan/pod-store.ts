@@ -10,8 +10,7 @@
 // twice as long). The plan asks group by group and lets a group's go with it: kept for the whole
 // snapshot, they lived through read and plan, copied, faulted in and marked (see NodePods). Parts
 // that repeat from pod to pod (containers, tolerations, owners, labels) are kept once, and what
-// follows from them is found once: a pod's budgets per labels kept (label-sets.ts), its
-// workload's replicas per owner.
+// follows from an owner's is found once per owner: its pods' budgets, its workload's replicas.
 import {
   controllerOf,
   hasReadyCondition,
@@ -20,7 +19,7 @@ import {
   type Toleration,
 } from "../ports/index.js";
 import { inner, Owners, type KnownOwner, type OwnerRef } from "./owners.js";
-import { LabelSets } from "./label-sets.js";
+import { pdbIndexOf, type PdbIndex } from "./pdb-index.js";
 import type { ContainerInfo, NodePods, PdbInfo, PodInfo, WorkloadInfo } from "./snapshot.js";
 
 /** A `sleep N` in an exec hook (one RegExp for every pod: a literal in the function made one each). */
@@ -99,6 +98,43 @@ function sameTolerations(a: readonly Toleration[], b: readonly Toleration[]): bo
   return true;
 }
 
+/** The same keys and values (no array of keys made: this runs for every pod read). */
+function sameLabels(a: Record<string, string>, b: Record<string, string>): boolean {
+  let n = 0;
+  for (const k in b) {
+    if (!Object.hasOwn(a, k) || a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const _ in a) n--;
+  return n === 0;
+}
+
+/** The pod's labels: its owner's last pod's when equal, kept once (see KnownOwner). */
+function labelsOf(p: Pod, known: KnownOwner | undefined): Record<string, string> {
+  const labels = p.metadata.labels ?? {};
+  if (!known) return labels;
+  if (known.labels && sameLabels(known.labels, labels)) return known.labels;
+  return (known.labels = labels);
+}
+
+/**
+ * The budgets selecting a pod's labels: its owner's, asked once per owner, when they are its
+ * owner's labels (an owner's pods share their template's: most pods); else asked for its own
+ * (a StatefulSet's pods each have their own name label; a pod with no owner), not kept: no other
+ * pod has them. Each plan pass looked every pod's labels up in a map of half a million of them
+ * instead (~1 µs a pod on 3 million, a miss of the processor's cache each); the owner is read
+ * for the pod anyway.
+ */
+function budgetsOf(
+  index: PdbIndex,
+  known: KnownOwner | undefined,
+  namespace: string,
+  labels: Record<string, string>,
+): PdbInfo[] {
+  if (known && labels === known.labels) return (known.budgets ??= index.selects(namespace, labels));
+  return index.selects(namespace, labels);
+}
+
 /** A row's references, at these offsets from its start in its chunk's `refs`. */
 const [NAME, LABELS, OWNER, TOLERATIONS, CONTAINERS] = [0, 1, 2, 3, 4];
 const REFS = 5;
@@ -110,11 +146,11 @@ const ROWS = 2048;
 
 /**
  * A chunk of rows: the fields that refer to objects in one array, the rest (namespace and phase
- * as numbers standing for their one string, node, grace period, flags, label set) in typed
- * arrays: 65 bytes a row where twelve references took 96 (61 once placed: a placed row's node
- * is its range's to say), and bytes the collector need not look into. On 100,000 nodes the
- * rows were 288 MB, every page of it a fault when first written (the bench's machine takes
- * 10-25 µs each) and marked on every major GC.
+ * as numbers standing for their one string, node, grace period, flags) in typed arrays: 61
+ * bytes a row where twelve references took 96 (57 once placed: a placed row's node is its
+ * range's to say), and bytes the collector need not look into. On 100,000 nodes the rows were
+ * 288 MB, every page of it a fault when first written (the bench's machine takes 10-25 µs each)
+ * and marked on every major GC.
  */
 class Chunk {
   readonly refs: unknown[];
@@ -123,8 +159,6 @@ class Chunk {
   readonly phase: Uint32Array;
   readonly grace: Float64Array;
   readonly flags: Uint8Array;
-  /** Its labels' place among the store's label sets (PodStore.#labelSets). */
-  readonly labelSet: Uint32Array;
 
   /** `nodes`: whether its rows say their node (rows placed node by node need not). */
   constructor(
@@ -137,7 +171,6 @@ class Chunk {
     this.phase = new Uint32Array(size);
     this.grace = new Float64Array(size);
     this.flags = new Uint8Array(size);
-    this.labelSet = new Uint32Array(size);
   }
 }
 
@@ -208,7 +241,7 @@ class Bucket {
   /** Its rows in `order`, in one chunk (their nodes left out: the ranges say them). */
   #copied(order: Uint32Array): Chunk {
     const rows = new Chunk(order.length, false);
-    const { refs, ns, phase, grace, flags, labelSet } = rows;
+    const { refs, ns, phase, grace, flags } = rows;
     for (let to = 0; to < order.length; to++) {
       const k = order[to] as number;
       const chunk = this.chunks[Math.floor(k / ROWS)] as Chunk;
@@ -217,7 +250,6 @@ class Bucket {
       phase[to] = chunk.phase[row] as number;
       grace[to] = chunk.grace[row] as number;
       flags[to] = chunk.flags[row] as number;
-      labelSet[to] = chunk.labelSet[row] as number;
       for (let r = 0; r < REFS; r++) refs[to * REFS + r] = chunk.refs[row * REFS + r];
     }
     return rows;
@@ -251,8 +283,8 @@ export class PodStore {
   readonly #buckets: Bucket[];
   #placed: Placed[] | undefined;
   readonly #index: Map<string, number>;
-  /** Each labels object kept, by number (a row says its set's), and the budgets selecting it. */
-  readonly #labels = new LabelSets();
+  /** The index of the budgets byNode was given, which says which select each pod. */
+  #budgets: PdbIndex | undefined;
 
   /**
    * `nodeNames`: the nodes read; a pod is added with its node's index among them. `shift`:
@@ -284,9 +316,7 @@ export class PodStore {
     const o = controllerOf(p);
     const known = o && this.#owners.of(ns, o);
     chunk.refs[at + NAME] = p.metadata.name;
-    const set = this.#labels.of(p, known);
-    chunk.refs[at + LABELS] = this.#labels.list[set];
-    chunk.labelSet[row] = set;
+    chunk.refs[at + LABELS] = labelsOf(p, known);
     chunk.refs[at + OWNER] = known;
     chunk.refs[at + TOLERATIONS] = this.#shared.tolerations(p.spec.tolerations, known);
     chunk.refs[at + CONTAINERS] = this.#shared.containers(p);
@@ -341,7 +371,7 @@ export class PodStore {
    */
   byNode(pdbs?: PdbInfo[], workloads?: readonly WorkloadInfo[]): NodePods {
     this.#owners.settle(workloads);
-    this.#labels.selectFrom(pdbs);
+    this.#budgets = pdbs && pdbIndexOf(pdbs);
     const placed = this.#place();
     return {
       on: (node) => {
@@ -387,7 +417,7 @@ export class PodStore {
     const containers = chunk.refs[at + CONTAINERS] as ContainerInfo[];
     const mirror = (flags & MIRROR) !== 0;
     const deletionTimestamp = range.deleting.size > 0 ? range.deleting.get(row) : undefined;
-    const budgets = this.#labels.budgets(chunk.labelSet[row] as number, namespace);
+    const budgets = this.#budgets && budgetsOf(this.#budgets, known, namespace, labels);
     const replicas = known?.replicas;
     if (mirror || deletionTimestamp !== undefined)
       return {

@@ -261,7 +261,7 @@ describe("the pod store", () => {
     expect([none.owners(), none.byNode().all()]).toEqual([[], []]);
   });
 
-  it("gives each pod the budgets that select its labels, asked once per labels kept, and its workload's replicas", () => {
+  it("gives each pod the budgets that select its labels, asked once per owner's labels, and its workload's replicas", () => {
     // web-N's pods share their owner's labels, but for one canary pod of web-1 with a label of
     // its own (a budget selects it alone); db's pods each have their own name label (as a
     // StatefulSet's do), one of them selected by name; a pod with no owner; budgets by
@@ -345,5 +345,8 @@ describe("the pod store", () => {
         .all()
         .every((p) => p.budgets === undefined),
     ).toBe(true);
+    // Given other budgets, those answer (nothing kept from the first).
+    const canary = store.byNode([pdbs[1]!]).all();
+    expect(canary.filter((p) => p.budgets!.length > 0).map((p) => p.name)).toEqual(["web-11"]);
   });
 });
