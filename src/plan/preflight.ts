@@ -14,6 +14,7 @@ import {
   type PdbInfo,
   type PodInfo,
   type Snapshot,
+  workloadReplicas,
 } from "./snapshot.js";
 import type { Finding, FindingCode } from "./types.js";
 
@@ -95,7 +96,7 @@ function movable(
   const leaving = new Map<PdbInfo, Leaving>();
   const deleting: PodInfo[] = [];
   const index = pdbIndexOf(snapshot.pdbs);
-  const replicas = replicasOf(snapshot.workloads);
+  const replicas = workloadReplicas(snapshot.workloads);
   for (const run of nodes) {
     const selected = index.onNode(run);
     for (let i = 0; i < run.length; i++) {
@@ -181,19 +182,10 @@ function scaled(v: number | string, expected: number): number {
 }
 
 /**
- * One set of single-replica workloads and one map of replicas per snapshot, however many groups
- * are planned from it (as pdb-index.ts keeps one index of budgets).
+ * One set of single-replica workloads per snapshot, however many groups are planned from it (as
+ * pdb-index.ts keeps one index of budgets, and snapshot.ts one map of replicas).
  */
 const singleReplicaSets = new WeakMap<Snapshot["workloads"], ReadonlySet<string>>();
-const replicasByWorkload = new WeakMap<Snapshot["workloads"], ReadonlyMap<string, number>>();
-
-/** Each workload's replicas, by id (one map per snapshot). */
-function replicasOf(workloads: Snapshot["workloads"]): ReadonlyMap<string, number> {
-  let map = replicasByWorkload.get(workloads);
-  if (!map)
-    replicasByWorkload.set(workloads, (map = new Map(workloads.map((w) => [w.id, w.replicas]))));
-  return map;
-}
 
 /**
  * The workloads that run one replica. Kept apart from the others because it is asked of every

@@ -189,6 +189,19 @@ export interface WorkloadInfo {
   replicas: number;
 }
 
+const replicasByWorkload = new WeakMap<readonly WorkloadInfo[], ReadonlyMap<string, number>>();
+
+/**
+ * Each workload's replicas, by id: one map per list of workloads, made once however many ask (the
+ * read's store, for the pods it makes, and preflight, for each group planned from the snapshot).
+ */
+export function workloadReplicas(workloads: readonly WorkloadInfo[]): ReadonlyMap<string, number> {
+  let map = replicasByWorkload.get(workloads);
+  if (!map)
+    replicasByWorkload.set(workloads, (map = new Map(workloads.map((w) => [w.id, w.replicas]))));
+  return map;
+}
+
 /**
  * The pods of a snapshot, node by node. A plan asks for the pods of one group's nodes at a time
  * and lets them go with the group: kept for the whole snapshot, 3 million PodInfo at 100,000
