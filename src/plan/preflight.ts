@@ -182,34 +182,12 @@ function scaled(v: number | string, expected: number): number {
 }
 
 /**
- * One set of single-replica workloads per snapshot, however many groups are planned from it (as
- * pdb-index.ts keeps one index of budgets, and snapshot.ts one map of replicas).
+ * Whether a pod's workload runs one replica: as its read found (PodInfo.replicas: no lookup; the
+ * lookup of its workload's name missed the processor's cache twice a pod, ~1.4 s of a
+ * 100,000-node plan), else by the snapshot's workloads (a pod made otherwise than by a read).
  */
-const singleReplicaSets = new WeakMap<Snapshot["workloads"], ReadonlySet<string>>();
-
-/**
- * The workloads that run one replica. Kept apart from the others because it is asked of every
- * pod: a lookup among all the cluster's workloads (half a million at 100,000 nodes) misses the
- * processor's cache each time (~70 % of the workload findings' time at 20,000 nodes). These are
- * usually far fewer (an eighth of a generated cluster's), and none is asked when there are none.
- */
-function singleReplica(workloads: Snapshot["workloads"]): ReadonlySet<string> {
-  let set = singleReplicaSets.get(workloads);
-  if (!set) {
-    set = new Set(workloads.filter((w) => w.replicas === 1).map((w) => w.id));
-    singleReplicaSets.set(workloads, set);
-  }
-  return set;
-}
-
-/**
- * Whether a pod's workload runs one replica: as its read found (PodInfo.replicas, no lookup),
- * else by the snapshot's workloads. Asked of every pod: the lookup of its workload's name among
- * them missed the processor's cache twice a pod (~1.4 s of a 100,000-node plan).
- */
-function isSingle(pod: PodInfo, workload: string, singles: ReadonlySet<string>): boolean {
-  if (pod.replicas !== undefined) return pod.replicas === 1;
-  return singles.size > 0 && singles.has(workload);
+function isSingle(pod: PodInfo, workload: string, replicas: ReadonlyMap<string, number>): boolean {
+  return (pod.replicas ?? replicas.get(workload)) === 1;
 }
 
 /** `budgets[i]`: the budgets that select `pods[i]`; `leaving` as movable gives it. */
@@ -301,7 +279,8 @@ const lacksProbe = (c: PodInfo["containers"][number]) => !c.readinessProbe;
 
 function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): Finding[] {
   const out: Finding[] = [];
-  const singles = singleReplica(snapshot.workloads);
+  // The map the read's store used already (one per list of workloads).
+  const replicas = workloadReplicas(snapshot.workloads);
   const single = new Set<string>();
   const noProbe = new Set<string>();
   const everything: string[] = [];
@@ -313,7 +292,7 @@ function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): 
     const workload =
       pod.workload ??
       (pod.owner ? `${pod.owner.kind}/${pod.namespace}/${pod.owner.name}` : `Pod/${podId(pod)}`);
-    if (!pod.owner || isSingle(pod, workload, singles)) single.add(workload);
+    if (!pod.owner || isSingle(pod, workload, replicas)) single.add(workload);
     // The containers first: a few lists shared by all pods, where the owner is one per workload.
     if (pod.containers.some(lacksProbe) && pod.owner && pod.owner.kind !== "Job")
       noProbe.add(workload);

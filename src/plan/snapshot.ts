@@ -104,8 +104,9 @@ export interface PodInfo {
   deletionTimestamp?: string;
   /**
    * The snapshot's PodDisruptionBudgets that select it, as the read that made it found them
-   * (src/plan/pod-store.ts asks the budgets' index once per labels object, not once per pod and
-   * pass). Absent on a PodInfo made otherwise: the index answers (src/plan/pdb-index.ts).
+   * (src/plan/pod-store.ts asks the budgets' index once per owner, and once for a pod whose
+   * labels are its own, not once per pod and pass). Absent on a PodInfo made otherwise: the
+   * index answers (src/plan/pdb-index.ts).
    */
   budgets?: PdbInfo[] | undefined;
   /** Its workload's replicas, where its workload was read (see `workload`). */
