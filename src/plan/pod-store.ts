@@ -18,7 +18,7 @@ import {
   type Pod,
   type Toleration,
 } from "../ports/index.js";
-import { inner, Owners, type KnownOwner, type OwnerRef } from "./owners.js";
+import { inner, Owners, type KnownOwner, type OwnerIndex, type OwnerRef } from "./owners.js";
 import { pdbIndexOf, type PdbIndex } from "./pdb-index.js";
 import type { ContainerInfo, NodePods, PdbInfo, PodInfo, WorkloadInfo } from "./snapshot.js";
 
@@ -350,17 +350,27 @@ export class PodStore {
    * once every pod is read.
    */
   owners(): OwnerRef[] {
-    const out: OwnerRef[] = [];
-    const seen = new Uint8Array(this.#owners.count);
+    return this.ownersToRead().refs;
+  }
+
+  /** owners(), and each one's place among them by kind, namespace and name. */
+  ownersToRead(): { refs: OwnerRef[]; index: OwnerIndex } {
+    const refs: OwnerRef[] = [];
+    const at = new Int32Array(this.#owners.count).fill(-1);
     for (const { rows } of this.#place()) {
       for (let r = 0; r < rows.size; r++) {
         const known = rows.refs[r * REFS + OWNER] as KnownOwner | undefined;
-        if (!known?.ref || seen[known.seq]) continue;
-        seen[known.seq] = 1;
-        out.push(known.ref);
+        if (!known?.ref || (at[known.seq] as number) >= 0) continue;
+        at[known.seq] = refs.length;
+        refs.push(known.ref);
       }
     }
-    return out;
+    const index: OwnerIndex = (kind, ns, name) => {
+      const known = this.#owners.find(kind, ns, name);
+      const i = known ? (at[known.seq] as number) : -1;
+      return i >= 0 ? i : undefined;
+    };
+    return { refs, index };
   }
 
   /**

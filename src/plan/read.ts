@@ -267,12 +267,12 @@ export async function addWorkloads(
   const read = path === "cluster-wide" ? podsClusterWide : podsByNode;
   await read(cluster, nodeNames, store, onProgress);
   const pdbs = await readBudgets(cluster, store.namespaces, path, onProgress);
-  const workloads = await readWorkloads(
-    cluster,
-    store.owners(),
-    path === "cluster-wide",
-    onProgress && ((done, total) => onProgress({ phase: "owners", done, total })),
-    owned,
-  );
+  const owners = store.ownersToRead();
+  const workloads = await readWorkloads(cluster, owners.refs, {
+    listed: path === "cluster-wide",
+    onProgress: onProgress && ((done, total) => onProgress({ phase: "owners", done, total })),
+    cache: owned,
+    index: owners.index,
+  });
   return { ...snapshot, pods: store.byNode(pdbs, workloads), pdbs, workloads };
 }

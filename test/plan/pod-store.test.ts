@@ -100,6 +100,25 @@ describe("the pod store", () => {
     );
   });
 
+  it("finds each owner to read at its place among them, and nothing else", () => {
+    const store = filled();
+    const daemon = pod(5001, "node-a");
+    daemon.metadata.ownerReferences = [
+      { apiVersion: "apps/v1", kind: "DaemonSet", name: "agent", uid: "u-agent", controller: true },
+    ];
+    store.add(0, daemon);
+    const { refs, index } = store.ownersToRead();
+    expect(refs).toEqual(store.owners());
+    expect(refs.length).toBe(10);
+    refs.forEach((o, i) => expect(index(o.kind, o.ns, o.name), o.name).toBe(i));
+    // A kind never looked up (a DaemonSet's pods stand for themselves), another kind or
+    // namespace of a known name, a name never read.
+    expect(index("DaemonSet", "team-1", "agent")).toBeUndefined();
+    expect(index("StatefulSet", "team-0", "web-0-rs")).toBeUndefined();
+    expect(index("ReplicaSet", "team-9", "web-0-rs")).toBeUndefined();
+    expect(index("ReplicaSet", "team-0", "web-9-rs")).toBeUndefined();
+  });
+
   it("keeps equal tolerations once, and a pod's own where they differ from its owner's last pod's", () => {
     const store = new PodStore(NODES);
     const tolerating = (i: number, tolerations: Pod["spec"]["tolerations"]) => {
