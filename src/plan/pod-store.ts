@@ -145,20 +145,30 @@ const MIRROR = 2;
 const ROWS = 2048;
 
 /**
+ * `n` zeros in an ordinary array (in V8's heap), not a typed array: its memory is outside, and
+ * V8 starts a major collection each time that grows by 64 MB (kExternalAllocationSoftLimit, in
+ * V8's include/v8-internal.h). A 100,000-node read made ~120 MB of them: two major collections
+ * instead of one (traced), each marking the sandbox's 2.3 GB world too. Alternately (bench's
+ * plan, three pairs): noderoll 17.7, 13.7, 14.1 s against 19.1, 16.4, 17.2 s with typed ones.
+ */
+function zeros(n: number): number[] {
+  return new Array<number>(n).fill(0);
+}
+
+/**
  * A chunk of rows: the fields that refer to objects in one array, the rest (namespace and phase
- * as numbers standing for their one string, node, grace period, flags) in typed arrays: 61
- * bytes a row where twelve references took 96 (57 once placed: a placed row's node is its
- * range's to say), and bytes the collector need not look into. On 100,000 nodes the rows were
- * 288 MB, every page of it a fault when first written (the bench's machine takes 10-25 µs each)
- * and marked on every major GC.
+ * as numbers standing for their one string, node, grace period, flags) in arrays of numbers
+ * (`zeros`): 80 bytes a row where twelve references took 96 (72 once placed: a placed row's
+ * node is its range's to say). Each page of rows is a fault when first written (10–25 µs on
+ * the bench's machine) and marked on every major GC.
  */
 class Chunk {
   readonly refs: unknown[];
-  readonly ns: Uint32Array;
-  readonly node: Uint32Array;
-  readonly phase: Uint32Array;
-  readonly grace: Float64Array;
-  readonly flags: Uint8Array;
+  readonly ns: number[];
+  readonly node: number[];
+  readonly phase: number[];
+  readonly grace: number[];
+  readonly flags: number[];
 
   /** `nodes`: whether its rows say their node (rows placed node by node need not). */
   constructor(
@@ -166,11 +176,11 @@ class Chunk {
     nodes = true,
   ) {
     this.refs = new Array<unknown>(size * REFS);
-    this.ns = new Uint32Array(size);
-    this.node = new Uint32Array(nodes ? size : 0);
-    this.phase = new Uint32Array(size);
-    this.grace = new Float64Array(size);
-    this.flags = new Uint8Array(size);
+    this.ns = zeros(size);
+    this.node = zeros(nodes ? size : 0);
+    this.phase = zeros(size);
+    this.grace = zeros(size);
+    this.flags = zeros(size);
   }
 }
 
@@ -181,7 +191,7 @@ class Chunk {
  */
 interface Placed {
   rows: Chunk;
-  ends: Uint32Array;
+  ends: number[];
   deleting: Map<number, string>;
 }
 
@@ -219,12 +229,12 @@ class Bucket {
    * where, left as read, each of its pods missed the cache in each of the row's arrays.
    */
   place(first: number, nodes: number): Placed {
-    const ends = new Uint32Array(nodes + 1);
+    const ends = zeros(nodes + 1);
     for (let k = 0; k < this.count; k++) ends[this.#node(k) - first + 1]!++;
     for (let i = 0; i < nodes; i++) ends[i + 1]! += ends[i]!;
     // Row `order[to]` as read goes to row `to`; each node's start moves on as its rows are
     // placed, to end where the next node starts.
-    const order = new Uint32Array(this.count);
+    const order = zeros(this.count);
     for (let k = 0; k < this.count; k++) order[ends[this.#node(k) - first]!++] = k;
     const rows = this.#copied(order);
     const deleting = new Map<number, string>();
@@ -239,7 +249,7 @@ class Bucket {
   }
 
   /** Its rows in `order`, in one chunk (their nodes left out: the ranges say them). */
-  #copied(order: Uint32Array): Chunk {
+  #copied(order: number[]): Chunk {
     const rows = new Chunk(order.length, false);
     const { refs, ns, phase, grace, flags } = rows;
     for (let to = 0; to < order.length; to++) {

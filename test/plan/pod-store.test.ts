@@ -100,6 +100,20 @@ describe("the pod store", () => {
     );
   });
 
+  it("keeps its rows in V8's heap: reading pods grows no memory outside it", () => {
+    // Memory outside the heap (typed arrays') starts a major collection every 64 MB it grows:
+    // typed columns took 21 bytes a row read and 17 placed, ~3.8 MB for these 100,000 pods.
+    const nodes = Array.from({ length: 1000 }, (_, i) => `node-${i}`);
+    const before = process.memoryUsage().arrayBuffers;
+    const store = new PodStore(nodes);
+    for (let i = 0; i < 100_000; i++) store.add(i % 1000, pod(i, nodes[i % 1000] as string));
+    const owners = store.owners();
+    const placed = store.byNode().on("node-7");
+    const grown = process.memoryUsage().arrayBuffers - before;
+    expect([owners.length, placed.length]).toEqual([10, 100]);
+    expect(grown).toBeLessThan(512 * 1024);
+  });
+
   it("finds each owner to read at its place among them, and nothing else", () => {
     const store = filled();
     const daemon = pod(5001, "node-a");
