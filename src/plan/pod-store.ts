@@ -145,16 +145,16 @@ const MIRROR = 2;
 const ROWS = 2048;
 
 /**
- * `n` zeros in an ordinary array (in V8's heap), not a typed array: its memory is outside, and
- * V8 starts a major collection each time that grows by 64 MB (kExternalAllocationSoftLimit, in
- * V8's include/v8-internal.h). A 100,000-node read made ~120 MB of them: two major collections
- * instead of one (traced), each marking the sandbox's 2.3 GB world too. Alternately (bench's
- * plan, three pairs): noderoll 17.7, 13.7, 14.1 s against 19.1, 16.4, 17.2 s with typed ones.
+ * `n` zeros in an ordinary array of doubles (-0 makes it one; they count as 0), in V8's heap and
+ * not looked into by its marker. Not a typed array: its memory is outside the heap, and V8
+ * starts a major collection each time that grows by 64 MB (kExternalAllocationSoftLimit, in V8's
+ * include/v8-internal.h). A 100,000-node read made ~120 MB of them: two major collections instead
+ * of one (traced), each marking the sandbox's 2.3 GB world too. Not small integers: the marker
+ * reads those at every major collection (over the wire, response buffers start one per 64 MB).
  */
 function zeros(n: number): number[] {
-  return new Array<number>(n).fill(0);
+  return new Array<number>(n).fill(-0);
 }
-
 /**
  * A chunk of rows: the fields that refer to objects in one array, the rest (namespace and phase
  * as numbers standing for their one string, node, grace period, flags) in arrays of numbers
