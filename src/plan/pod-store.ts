@@ -357,13 +357,8 @@ export class PodStore {
 
   /**
    * The owners to look up (ReplicaSets, StatefulSets, Deployments), in the order of their pods,
-   * once every pod is read.
+   * once every pod is read, and each one's place among them by kind, namespace and name.
    */
-  owners(): OwnerRef[] {
-    return this.ownersToRead().refs;
-  }
-
-  /** owners(), and each one's place among them by kind, namespace and name. */
   ownersToRead(): { refs: OwnerRef[]; index: OwnerIndex } {
     const refs: OwnerRef[] = [];
     const at = new Int32Array(this.#owners.count).fill(-1);

@@ -84,7 +84,7 @@ describe("the pod store", () => {
 
   it("names each owner once, in the order of its first pod node by node, and gives its pods its workload", () => {
     const store = filled();
-    const owners = store.owners();
+    const owners = store.ownersToRead().refs;
     expect(owners.map((o) => `${o.ns}/${o.name}`)).toEqual([
       ...new Set(
         store
@@ -107,7 +107,7 @@ describe("the pod store", () => {
     const before = process.memoryUsage().arrayBuffers;
     const store = new PodStore(nodes);
     for (let i = 0; i < 100_000; i++) store.add(i % 1000, pod(i, nodes[i % 1000] as string));
-    const owners = store.owners();
+    const owners = store.ownersToRead().refs;
     const placed = store.byNode().on("node-7");
     const grown = process.memoryUsage().arrayBuffers - before;
     expect([owners.length, placed.length]).toEqual([10, 100]);
@@ -122,7 +122,7 @@ describe("the pod store", () => {
     ];
     store.add(0, daemon);
     const { refs, index } = store.ownersToRead();
-    expect(refs).toEqual(store.owners());
+    expect(store.ownersToRead().refs).toEqual(refs);
     expect(refs.length).toBe(10);
     refs.forEach((o, i) => expect(index(o.kind, o.ns, o.name), o.name).toBe(i));
     // A kind never looked up (a DaemonSet's pods stand for themselves), another kind or
@@ -183,7 +183,7 @@ describe("the pod store", () => {
     };
     const read = [bare, mirror, daemon, pod(4, "node-a"), deleting, bareDeleting, mirrorDeleting];
     for (const p of read) store.add(0, p);
-    for (const o of store.owners()) o.workload = `Deployment/${o.ns}/x`;
+    for (const o of store.ownersToRead().refs) o.workload = `Deployment/${o.ns}/x`;
     const base = ["namespace", "name", "nodeName", "labels"];
     const rest = ["phase", "ready", "tolerations", "terminationGracePeriodSeconds", "containers"];
     const placed = store.byNode().all();
@@ -291,7 +291,7 @@ describe("the pod store", () => {
     }
     expect(view.all().filter((p) => p.deletionTimestamp).length).toBe(13);
     const none = new PodStore([]);
-    expect([none.owners(), none.byNode().all()]).toEqual([[], []]);
+    expect([none.ownersToRead().refs, none.byNode().all()]).toEqual([[], []]);
   });
 
   it("gives each pod the budgets that select its labels, asked once per owner's labels, and its workload's replicas", () => {
@@ -334,10 +334,11 @@ describe("the pod store", () => {
       }),
       budget("team-0", "none"),
     ];
-    for (const o of store.owners()) if (o.name !== "web-4-rs") o.workload = `X/${o.ns}/${o.name}`;
+    for (const o of store.ownersToRead().refs)
+      if (o.name !== "web-4-rs") o.workload = `X/${o.ns}/${o.name}`;
     const workloads = store
-      .owners()
-      .filter((o) => o.workload)
+      .ownersToRead()
+      .refs.filter((o) => o.workload)
       .map((o, i) => ({ id: o.workload as string, replicas: i + 1 }));
     const pods = store.byNode(pdbs, workloads).all();
     expect(pods.length).toBe(read.length);
