@@ -4,6 +4,8 @@
 //     requests on generated clusters (BENCH_PLAN_SIZES, default 1k / 5k / 20k / 50k / 100k nodes);
 //     then the same over the wire (BENCH_WIRE_SIZES, default 20k / 100k): the sandbox served
 //     from a process of its own, read through noderoll's real adapters, as a run reads a cluster;
+//     then `noderoll plan --sandbox FILE` from the command line on a generated scenario file
+//     (BENCH_CLI_SIZES, default 20k), start-up, the file's check and the world's build included;
 //  3. roll: noderoll's self-managed engine against the exact lower bound for its budgets and
 //     EKS's own managed update, with requests per replaced node by verb and resource and the
 //     roll's time split by what it waited for (BENCH_ROLL_SIZES, default 100 / 1,000);
@@ -23,8 +25,16 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { benchEksUpdate } from "../../src/sandbox/world/bench.js";
 import { measurePlan, type PlanFigures } from "./plan.js";
+import { measureCliPlan, type CliPlanFigures } from "./plan-cli.js";
 import { measurePlanWire, servePlanWorld, type WirePlanFigures } from "./plan-wire.js";
-import { printPlans, printRehearsal, printRolls, printSandbox, printWirePlans } from "./report.js";
+import {
+  printCliPlans,
+  printPlans,
+  printRehearsal,
+  printRolls,
+  printSandbox,
+  printWirePlans,
+} from "./report.js";
 import { measureRehearsal, type RehearsalFigures } from "./rehearsal.js";
 import { measureRoll, type RollFigures } from "./roll.js";
 
@@ -120,6 +130,11 @@ async function main(): Promise<void> {
     );
     printWirePlans(planOverWire, planOverWire.length === 1);
   }
+  const planCli: CliPlanFigures[] = [];
+  for (const n of sizes("BENCH_CLI_SIZES", [20000])) {
+    planCli.push(measureCliPlan(n, Number(process.env.BENCH_PLAN_RUNS ?? 3)));
+    printCliPlans(planCli, planCli.length === 1);
+  }
   const roll: RollFigures[] = [];
   for (const n of sizes("BENCH_ROLL_SIZES", [100, 1000])) {
     roll.push(child<RollFigures>("roll", String(n)));
@@ -145,6 +160,7 @@ async function main(): Promise<void> {
     },
     plan,
     planOverWire,
+    planCli,
     roll,
     rehearsal,
   };

@@ -2,6 +2,7 @@
 import type { BenchFigures } from "../../src/sandbox/world/bench.js";
 import { CATEGORIES } from "./critical-path.js";
 import type { PlanFigures } from "./plan.js";
+import type { CliPlanFigures } from "./plan-cli.js";
 import type { WirePlanFigures } from "./plan-wire.js";
 import type { RehearsalFigures } from "./rehearsal.js";
 import type { RollFigures } from "./roll.js";
@@ -99,6 +100,25 @@ export function printRolls(rows: RollFigures[], header: boolean): void {
     );
     printRoll(f);
   }
+}
+
+/** The command line's plan table so far (its header with the first row). */
+export function printCliPlans(rows: CliPlanFigures[], header: boolean): void {
+  if (header) {
+    console.log("\n### Plan from the command line on a scenario file");
+    console.log(
+      "`noderoll plan --policy P --sandbox S` (dist/cli.js) on the files `sandbox generate --policy-out` writes, in a fresh process: Node's start-up, reading and checking the scenario, building the sandbox world, the read, the plan and its text all in the wall time. CPU time is every thread's; page faults are pages touched the first time. Median of BENCH_PLAN_RUNS runs by wall time.",
+    );
+    console.log(
+      "| nodes | scenario file | wall | CPU user / system | page faults | peak RSS | plan |",
+    );
+    console.log("| --: | --: | --: | --: | --: | --: | --- |");
+  }
+  const f = rows.at(-1) as CliPlanFigures;
+  const runs = f.wallMsRuns.length > 1 ? ` (runs: ${f.wallMsRuns.map(s).join(", ")})` : "";
+  console.log(
+    `| ${n(f.nodes)} | ${n(f.scenarioMiB)} MiB | ${s(f.wallMs)}${runs} | ${s(f.userMs)} / ${s(f.systemMs)} | ${n(f.minorPageFaults)} | ${n(f.peakRssMiB)} MiB${f.relaunched ? " (relaunched)" : ""} | ${f.summary} |`,
+  );
 }
 
 /** A rehearsal's row: `plan --rehearse`'s wall time on top of the plan, and what it found. */

@@ -1,0 +1,112 @@
+// Part 5 of the bench: `noderoll plan` from the command line on a generated scenario file, as a
+// newcomer runs it (`sandbox generate --nodes N --policy-out FILE`, then `plan --sandbox FILE`):
+// the checked-in dist/cli.js in a process of its own, so Node's start-up, reading and checking
+// the file and building the sandbox world are all in its time, as in issue 14's row. Wall time
+// is this process's clock around the child's; CPU time, page faults and peak memory are the
+// child's own, from process.resourceUsage() at its exit, written by a module it preloads with
+// --import (Node passes that flag on to a relaunch with a raised heap, which writes its own).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { generatePolicyYaml, generateScenarioYaml } from "../../src/sandbox/scenarios/generate.js";
+
+export interface CliPlanFigures {
+  nodes: number;
+  /** The scenario file's size. */
+  scenarioMiB: number;
+  /** From starting the command to its exit (the median run's). */
+  wallMs: number;
+  /** Every run's wall time, in the order they ran. */
+  wallMsRuns: number[];
+  /** CPU time of every thread (V8's collector threads too), user and system. */
+  userMs: number;
+  systemMs: number;
+  /** Pages the process touched first (each a fault the kernel serves). */
+  minorPageFaults: number;
+  peakRssMiB: number;
+  /** Whether the command ran itself again with a raised heap limit (src/cli/heap.ts). */
+  relaunched: boolean;
+  /** The plan's last line, to show what was planned. */
+  summary: string;
+}
+
+/** At exit, the process's resource usage in a file of its own (named for its pid). */
+const PRELOAD = `import { writeFileSync } from "node:fs";
+process.on("exit", () => {
+  const file = \`\${process.env.NODEROLL_BENCH_USAGE}.\${process.pid}.json\`;
+  writeFileSync(file, JSON.stringify(process.resourceUsage()));
+});
+`;
+
+/** The scenario and policy files of a generated cluster of `nodes` (as the other parts make it). */
+export function cliInputs(nodes: number, dir: string): { scenario: string; policy: string } {
+  const opts = { nodes, groups: Math.max(4, Math.round(nodes / 250)), podsPerNode: 30, seed: 1 };
+  const scenario = join(dir, "scenario.json");
+  const policy = join(dir, "policy.yaml");
+  writeFileSync(scenario, generateScenarioYaml(opts));
+  writeFileSync(policy, generatePolicyYaml(opts));
+  return { scenario, policy };
+}
+
+/** One run of `plan` on the files in `dir` (cliInputs'), by the command line at `cli`. */
+export function runCliPlan(
+  nodes: number,
+  dir: string,
+  cli: string,
+): Omit<CliPlanFigures, "wallMsRuns"> {
+  const files = { scenario: join(dir, "scenario.json"), policy: join(dir, "policy.yaml") };
+  const preload = join(dir, "usage.mjs");
+  writeFileSync(preload, PRELOAD);
+  const usage = mkdtempSync(join(dir, "usage-"));
+  const args = ["plan", "--policy", files.policy, "--sandbox", files.scenario];
+  const started = performance.now();
+  const r = spawnSync(process.execPath, ["--import", pathToFileURL(preload).href, cli, ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODEROLL_BENCH_USAGE: join(usage, "usage") },
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const wallMs = Math.round(performance.now() - started);
+  if (r.status !== 0) throw new Error(`plan --sandbox failed (exit ${r.status}):\n${r.stderr}`);
+  const used = readdirSync(usage).map(
+    (f) => JSON.parse(readFileSync(join(usage, f), "utf8")) as NodeJS.ResourceUsage,
+  );
+  rmSync(usage, { recursive: true });
+  if (used.length === 0) throw new Error("plan --sandbox wrote no resource usage");
+  const sum = (pick: (u: NodeJS.ResourceUsage) => number) =>
+    used.reduce((total, u) => total + pick(u), 0);
+  return {
+    nodes,
+    scenarioMiB: Math.round(readFileSync(files.scenario).length / 2 ** 20),
+    wallMs,
+    userMs: Math.round(sum((u) => u.userCPUTime) / 1000),
+    systemMs: Math.round(sum((u) => u.systemCPUTime) / 1000),
+    minorPageFaults: sum((u) => u.minorPageFault),
+    peakRssMiB: Math.round(Math.max(...used.map((u) => u.maxRSS)) / 1024),
+    relaunched: used.length > 1,
+    summary: r.stdout.trimEnd().split("\n").at(-1) ?? "",
+  };
+}
+
+/**
+ * `runs` runs of the command line's plan of a generated `nodes`-node cluster, each a fresh
+ * process: the median run by wall time, with every run's. `cli`: the checked-in bundle.
+ */
+export function measureCliPlan(
+  nodes: number,
+  runs: number,
+  cli = resolve("dist/cli.js"),
+): CliPlanFigures {
+  const dir = mkdtempSync(join(tmpdir(), "noderoll-bench-cli-"));
+  try {
+    cliInputs(nodes, dir);
+    const all = Array.from({ length: Math.max(1, runs) }, () => runCliPlan(nodes, dir, cli));
+    const sorted = [...all].sort((a, b) => a.wallMs - b.wallMs);
+    const middle = sorted[Math.floor((sorted.length - 1) / 2)] as (typeof all)[number];
+    return { ...middle, wallMsRuns: all.map((f) => f.wallMs) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
