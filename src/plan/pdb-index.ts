@@ -12,6 +12,8 @@ export class PdbIndex {
   /** namespace → label key → label value → PDBs whose first matchLabels pair it is. */
   private readonly byLabel = new Map<string, Map<string, Map<string, PdbInfo[]>>>();
   private readonly byNamespace = new Map<string, PdbInfo[]>();
+  /** namespace → every label key its budgets' selectors read (matchLabels and expressions). */
+  private readonly keysRead = new Map<string, string[]>();
 
   constructor(pdbs: PdbInfo[]) {
     const add = <K>(map: Map<K, PdbInfo[]>, key: K, b: PdbInfo) => {
@@ -20,6 +22,7 @@ export class PdbIndex {
       else map.set(key, [b]);
     };
     for (const b of pdbs) {
+      this.#read(b);
       const first = Object.entries(b.selector?.matchLabels ?? {})[0];
       if (!first) {
         add(this.byNamespace, b.namespace, b);
@@ -31,6 +34,34 @@ export class PdbIndex {
       if (!values) keys.set(first[0], (values = new Map()));
       add(values, first[1], b);
     }
+  }
+
+  /** Notes the label keys `b`'s selector reads. */
+  #read(b: PdbInfo): void {
+    let keys = this.keysRead.get(b.namespace);
+    if (!keys) this.keysRead.set(b.namespace, (keys = []));
+    const read = [
+      ...Object.keys(b.selector?.matchLabels ?? {}),
+      ...(b.selector?.matchExpressions ?? []).map((e) => e.key),
+    ];
+    for (const k of read) if (!keys.includes(k)) keys.push(k);
+  }
+
+  /**
+   * Whether every budget of `namespace` selects `a` and `b` alike: they agree on each key the
+   * budgets' selectors read, its value and whether it is there (matchLabels compares values,
+   * Exists and DoesNotExist ask whether it is there, as `matchesSelector` does), so `selects`
+   * finds the same budgets for both. A StatefulSet's pods differ by their name label, which
+   * budgets seldom read.
+   */
+  alike(namespace: string, a: Record<string, string>, b: Record<string, string>): boolean {
+    const keys = this.keysRead.get(namespace);
+    if (!keys) return true;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      if (a[k] !== b[k] || Object.hasOwn(a, k) !== Object.hasOwn(b, k)) return false;
+    }
+    return true;
   }
 
   /**

@@ -119,11 +119,12 @@ function labelsOf(p: Pod, known: KnownOwner | undefined): Record<string, string>
 
 /**
  * The budgets selecting a pod's labels: its owner's, asked once per owner, when they are its
- * owner's labels (an owner's pods share their template's: most pods); else asked for its own
- * (a StatefulSet's pods each have their own name label; a pod with no owner), not kept: no other
- * pod has them. Each plan pass looked every pod's labels up in a map of half a million of them
- * instead (~1 µs a pod on 3 million, a miss of the processor's cache each); the owner is read
- * for the pod anyway.
+ * owner's labels (an owner's pods share their template's: most pods) or agree with them on every
+ * key the namespace's budgets read (a StatefulSet's pods each add their own name label, which
+ * budgets seldom read) and the owner's are one budget or none (with more, their order is that of
+ * the pod's own labels); else asked for its own. Each plan pass looked every pod's labels up in
+ * a map of half a million of them instead (~1 µs a pod on 3 million, a miss of the processor's
+ * cache each); the owner is read for the pod anyway.
  */
 function budgetsOf(
   index: PdbIndex,
@@ -131,8 +132,12 @@ function budgetsOf(
   namespace: string,
   labels: Record<string, string>,
 ): PdbInfo[] {
-  if (known && labels === known.labels) return (known.budgets ??= index.selects(namespace, labels));
-  return index.selects(namespace, labels);
+  const owners = known?.labels;
+  if (!known || !owners) return index.selects(namespace, labels);
+  if (labels === owners) return (known.budgets ??= index.selects(namespace, labels));
+  if (!index.alike(namespace, labels, owners)) return index.selects(namespace, labels);
+  const budgets = (known.budgets ??= index.selects(namespace, owners));
+  return budgets.length <= 1 ? budgets : index.selects(namespace, labels);
 }
 
 /** A row's references, at these offsets from its start in its chunk's `refs`. */
