@@ -3,6 +3,7 @@ import { loadPolicy, type Policy } from "../../src/policy/index.js";
 import {
   nodePods,
   type InstanceInfo,
+  type LabelSelector,
   type LiveGroup,
   type ManagedGroupInfo,
   type NodeInfo,
@@ -133,6 +134,11 @@ export function pdb(name: string, app: string, spec: Partial<PdbInfo>): PdbInfo 
     expectedPods: 2,
     ...spec,
   };
+}
+
+/** A budget of `namespace` selecting by `selector` (none: a budget that selects no pod). */
+export function budget(namespace: string, name: string, selector?: LabelSelector): PdbInfo {
+  return pdb(name, "", { namespace, selector });
 }
 
 /** A snapshot with its pods made, to compare snapshots whole. */

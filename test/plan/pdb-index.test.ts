@@ -7,16 +7,7 @@ import { PodStore } from "../../src/plan/pod-store.js";
 import { matchesSelector } from "../../src/plan/selector.js";
 import type { LabelSelector, PdbInfo } from "../../src/plan/snapshot.js";
 import type { Pod } from "../../src/ports/index.js";
-
-const budget = (namespace: string, name: string, selector?: LabelSelector): PdbInfo => ({
-  namespace,
-  name,
-  ...(selector && { selector }),
-  disruptionsAllowed: 1,
-  currentHealthy: 2,
-  desiredHealthy: 1,
-  expectedPods: 2,
-});
+import { budget } from "./fixtures.js";
 
 describe("the budgets' index: pods selected alike", () => {
   const index = new PdbIndex([
@@ -34,6 +25,9 @@ describe("the budgets' index: pods selected alike", () => {
     // Exists reads whether the key is there, whatever its value.
     expect(index.alike("a", { ...pod, tier: "x" }, { ...pod, tier: "y" })).toBe(false);
     expect(index.alike("a", { ...pod, tier: "" }, pod)).toBe(false);
+    expect(index.alike("a", pod, { ...pod, tier: "" })).toBe(false);
+    expect(index.alike("a", pod, { app: "db" })).toBe(true);
+    expect(index.alike("a", { app: "db" }, pod)).toBe(true);
     // Another namespace's keys are not read here, and a namespace with no selector reads none.
     expect(index.alike("a", { ...pod, zone: "1" }, pod)).toBe(true);
     expect(index.alike("b", { zone: "1" }, { zone: "2" })).toBe(false);

@@ -7,6 +7,7 @@ import { PodStore } from "../../src/plan/pod-store.js";
 import { matchesSelector } from "../../src/plan/selector.js";
 import type { PdbInfo, PodInfo } from "../../src/plan/snapshot.js";
 import type { Pod } from "../../src/ports/index.js";
+import { budget } from "./fixtures.js";
 
 const NODES = ["node-a", "node-b", "node-c"];
 
@@ -315,15 +316,6 @@ describe("the pod store", () => {
     delete bare.metadata.ownerReferences;
     read.push(bare);
     for (const p of read) store.add(NODES.indexOf(p.spec.nodeName as string), p);
-    const budget = (namespace: string, name: string, selector?: PdbInfo["selector"]): PdbInfo => ({
-      namespace,
-      name,
-      ...(selector && { selector }),
-      disruptionsAllowed: 1,
-      currentHealthy: 2,
-      desiredHealthy: 1,
-      expectedPods: 2,
-    });
     const pdbs = [
       budget("team-1", "web-1", { matchLabels: { app: "web-1" } }),
       budget("team-1", "canary", { matchLabels: { track: "canary" } }),
