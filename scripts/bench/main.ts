@@ -24,6 +24,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { benchEksUpdate } from "../../src/sandbox/world/bench.js";
+import { medianRun } from "./cluster.js";
 import { measurePlan, type PlanFigures } from "./plan.js";
 import { measureCliPlan, type CliPlanFigures } from "./plan-cli.js";
 import { measurePlanWire, servePlanWorld, type WirePlanFigures } from "./plan-wire.js";
@@ -75,8 +76,7 @@ function median<T>(
 ): T & { noderollMs: number; noderollMsRuns: number[] } {
   const count = Math.max(1, Number(process.env.BENCH_PLAN_RUNS ?? 3));
   const runs = Array.from({ length: count }, run);
-  const sorted = [...runs].sort((a, b) => ms(a) - ms(b));
-  const middle = sorted[Math.floor((count - 1) / 2)] as T;
+  const middle = medianRun(runs, ms);
   return { ...middle, noderollMs: ms(middle), noderollMsRuns: runs.map(ms) };
 }
 

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generatePolicyYaml, generateScenarioYaml } from "../../src/sandbox/scenarios/generate.js";
+import { generatedCluster, medianRun } from "./cluster.js";
 
 export interface CliPlanFigures {
   nodes: number;
@@ -40,14 +41,19 @@ process.on("exit", () => {
 });
 `;
 
+/** Where the scenario and policy files of a run in `dir` are. */
+const filesIn = (dir: string) => ({
+  scenario: join(dir, "scenario.json"),
+  policy: join(dir, "policy.yaml"),
+});
+
 /** The scenario and policy files of a generated cluster of `nodes` (as the other parts make it). */
 export function cliInputs(nodes: number, dir: string): { scenario: string; policy: string } {
-  const opts = { nodes, groups: Math.max(4, Math.round(nodes / 250)), podsPerNode: 30, seed: 1 };
-  const scenario = join(dir, "scenario.json");
-  const policy = join(dir, "policy.yaml");
-  writeFileSync(scenario, generateScenarioYaml(opts));
-  writeFileSync(policy, generatePolicyYaml(opts));
-  return { scenario, policy };
+  const opts = generatedCluster(nodes);
+  const files = filesIn(dir);
+  writeFileSync(files.scenario, generateScenarioYaml(opts));
+  writeFileSync(files.policy, generatePolicyYaml(opts));
+  return files;
 }
 
 /** One run of `plan` on the files in `dir` (cliInputs'), by the command line at `cli`. */
@@ -56,7 +62,7 @@ export function runCliPlan(
   dir: string,
   cli: string,
 ): Omit<CliPlanFigures, "wallMsRuns"> {
-  const files = { scenario: join(dir, "scenario.json"), policy: join(dir, "policy.yaml") };
+  const files = filesIn(dir);
   const preload = join(dir, "usage.mjs");
   writeFileSync(preload, PRELOAD);
   const usage = mkdtempSync(join(dir, "usage-"));
@@ -103,9 +109,7 @@ export function measureCliPlan(
   try {
     cliInputs(nodes, dir);
     const all = Array.from({ length: Math.max(1, runs) }, () => runCliPlan(nodes, dir, cli));
-    const sorted = [...all].sort((a, b) => a.wallMs - b.wallMs);
-    const middle = sorted[Math.floor((sorted.length - 1) / 2)] as (typeof all)[number];
-    return { ...middle, wallMsRuns: all.map((f) => f.wallMs) };
+    return { ...medianRun(all, (f) => f.wallMs), wallMsRuns: all.map((f) => f.wallMs) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

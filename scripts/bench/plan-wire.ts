@@ -21,6 +21,7 @@ import { resilient } from "../../src/ports/index.js";
 import { generatePolicyYaml, generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { serveSandbox } from "../../src/sandbox/wire/serve.js";
 import { World } from "../../src/sandbox/world/world.js";
+import { generatedCluster } from "./cluster.js";
 import { Phases, planInPhases, processCpuMs, threadCpuMs } from "./phases.js";
 import { requestsSince, type Requests } from "./requests.js";
 
@@ -64,17 +65,10 @@ type FromServer =
   | { ready: { env: Record<string, string>; buildMs: number; pods: number } }
   | { usage: ServerUsage };
 
-const options = (nodes: number) => ({
-  nodes,
-  groups: Math.max(4, Math.round(nodes / 250)),
-  podsPerNode: 30,
-  seed: 1,
-});
-
 /** The server's side, in its own process: build the world, serve it, answer for its usage. */
 export async function servePlanWorld(nodes: number, kubeconfigPath: string): Promise<void> {
   const t = performance.now();
-  const world = new World(generateScenario(options(nodes)));
+  const world = new World(generateScenario(generatedCluster(nodes)));
   const buildMs = Math.round(performance.now() - t);
   // Time stands still: a plan's read waits on nothing, and no timer may run between pages.
   const server = await serveSandbox(world, { speed: 0, instant: false, kubeconfigPath });
@@ -146,7 +140,7 @@ async function planOverWire(
   server: ChildProcess,
   kubeconfig: string,
 ): Promise<Omit<WirePlanFigures, "buildMs" | "pods">> {
-  const r = loadPolicy(generatePolicyYaml(options(nodes)), "generated.yaml");
+  const r = loadPolicy(generatePolicyYaml(generatedCluster(nodes)), "generated.yaml");
   if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
   const policy = r.policy;
   const live = await connectLive({

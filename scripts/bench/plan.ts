@@ -8,6 +8,7 @@ import { loadPolicy } from "../../src/policy/index.js";
 import { resilient } from "../../src/ports/index.js";
 import { generatePolicyYaml, generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { World } from "../../src/sandbox/world/world.js";
+import { generatedCluster } from "./cluster.js";
 import { Phases, planInPhases } from "./phases.js";
 import { requestsSince, type Requests } from "./requests.js";
 
@@ -59,7 +60,7 @@ function timed<T extends object>(target: T, clock: { ms: number }): T {
 
 export async function measurePlan(nodes: number): Promise<PlanFigures> {
   const phases = new Phases();
-  const opts = { nodes, groups: Math.max(4, Math.round(nodes / 250)), podsPerNode: 30, seed: 1 };
+  const opts = generatedCluster(nodes);
   const r = loadPolicy(generatePolicyYaml(opts), "generated.yaml");
   if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
   const policy = r.policy;

@@ -6,6 +6,7 @@ import { loadPolicy } from "../../src/policy/index.js";
 import { readLiveCluster, rehearsePlan } from "../../src/rehearsal/index.js";
 import { generatePolicyYaml, generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { World } from "../../src/sandbox/world/world.js";
+import { generatedCluster } from "./cluster.js";
 
 export interface RehearsalFigures {
   nodes: number;
@@ -19,7 +20,7 @@ export interface RehearsalFigures {
 }
 
 export async function measureRehearsal(nodes: number): Promise<RehearsalFigures> {
-  const opts = { nodes, groups: Math.max(4, Math.round(nodes / 250)), podsPerNode: 30, seed: 1 };
+  const opts = generatedCluster(nodes);
   const r = loadPolicy(generatePolicyYaml(opts), "generated.yaml");
   if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
   const policy = r.policy;
