@@ -224,7 +224,6 @@ function workloadRecord(s: Scenario, w: Workload, sims: Simulators): WorkloadRec
       s.faults.stuckTerminating.some((n) => n === w.name || n === `${w.namespace}/${w.name}`),
     podSeq: 0,
     zoneCounts: new Map(),
-    nodeCounts: new Map(),
   };
 }
 

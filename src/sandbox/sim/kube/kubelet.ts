@@ -35,7 +35,7 @@ export class Kubelet {
     node.used.cpu += pod.template.requests.cpu;
     node.used.memory += pod.template.requests.memory;
     node.used.pods += 1;
-    this.state.usageChanged(node, pod, 1);
+    this.state.usageChanged(node, pod);
     const z = pod.workload?.zoneCounts;
     if (z) z.set(node.zone, (z.get(node.zone) ?? 0) + 1);
     if (this.ctx.podEvents)
@@ -160,7 +160,7 @@ export class Kubelet {
     node.used.cpu -= pod.template.requests.cpu;
     node.used.memory -= pod.template.requests.memory;
     node.used.pods -= 1;
-    this.state.usageChanged(node, pod, -1);
+    this.state.usageChanged(node, pod);
     const z = pod.workload?.zoneCounts;
     if (z) z.set(node.zone, (z.get(node.zone) ?? 1) - 1);
   }

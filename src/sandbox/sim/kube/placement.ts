@@ -125,12 +125,18 @@ export class PlacementIndex {
     if (cached && cached.key === w.key && cached.version === this.#version) return true;
     for (const i of this.#counted) this.#count[i] = 0;
     this.#counted = [];
-    // The state keeps the workload's pods per node as the kubelet binds and releases them.
-    for (const [node, c] of w.nodeCounts) {
-      const i = this.#pos.get(node);
+    // A pod of the workload counts on its node while that node has it in its pods: from the
+    // kubelet's bind until the pod is removed, which also takes it out of `w.pods`. Node names
+    // are never used twice (ec2.ts), so the node its name finds now is the one it was bound to;
+    // a node deleted since is in no list scanned.
+    const nodes = this.state.nodes;
+    for (const p of w.pods) {
+      if (p.nodeName === undefined) continue;
+      const node = nodes.get(p.nodeName);
+      const i = node && this.#pos.get(node);
       if (i === undefined) continue;
       if (this.#count[i] === 0) this.#counted.push(i);
-      this.#count[i] = (this.#count[i] as number) + c;
+      this.#count[i] = (this.#count[i] as number) + 1;
     }
     this.#workload = { key: w.key, version: this.#version };
     return true;

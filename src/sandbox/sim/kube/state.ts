@@ -156,14 +156,9 @@ export class KubeState {
     this.#openDirty = true;
   }
 
-  /** A pod was bound to a node (+1) or released from it (-1): the node's usage changed. */
-  usageChanged(node: NodeRec, pod: PodRec, delta: 1 | -1): void {
+  /** A pod was bound to a node or released from it: the node's usage changed. */
+  usageChanged(node: NodeRec, pod: PodRec): void {
     this.#step(node, pod);
-    const counts = pod.workload?.nodeCounts;
-    if (counts === undefined) return;
-    const c = (counts.get(node) ?? 0) + delta;
-    if (c > 0) counts.set(node, c);
-    else counts.delete(node);
   }
 
   /** Nodes in a stable order (by name) for listing and for the scheduler's rotation. */
