@@ -118,6 +118,42 @@ describe("placement index", () => {
   });
 });
 
+describe("placement index: the spread's count of a workload's pods per node", () => {
+  it("counts a terminating pod on its node until it is gone, as the record scan does", async () => {
+    // Slow to stop (preStop 40 s): the replacements are placed while the pods they replace are
+    // still on their nodes, which the spread must count; once gone, they count no more.
+    const make = () =>
+      World.from(
+        plainScenario(
+          [
+            { kind: "Deployment", name: "a", replicas: 18, preStop: 40 },
+            { kind: "Deployment", name: "b", replicas: 10, preStop: 40 },
+          ],
+          6,
+        ),
+      );
+    const [reference, indexed] = await both(make, async (w) => {
+      const seen: { terminatingBound: number; placed: string[] }[] = [];
+      for (const round of [0, 1, 2]) {
+        for (const name of ["a", "b"])
+          for (const p of [...w.workload(name).pods].filter((_, i) => i % 3 === round))
+            w.kube.deletePod(p, 60);
+        await w.advance(10_000);
+        const terminatingBound = [...w.kube.pods.values()].filter(
+          (p) => p.deletionAt !== undefined && p.nodeName !== undefined,
+        ).length;
+        seen.push({ terminatingBound, placed: placement(w) });
+      }
+      await w.advance(120_000);
+      seen.push({ terminatingBound: 0, placed: placement(w) });
+      return seen;
+    });
+    expect(indexed.slice(0, 3).every((s) => s.terminatingBound > 0)).toBe(true);
+    expect(indexed[3]!.placed.filter((l) => l.endsWith(" -"))).toHaveLength(0);
+    expect(indexed).toEqual(reference);
+  });
+});
+
 describe("PDB index", () => {
   it("gives each pod the budgets that select it, in the order they were added", () => {
     const w = World.from(
