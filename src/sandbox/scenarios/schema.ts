@@ -7,29 +7,9 @@ import { isDocument, LineCounter, parseAllDocuments } from "yaml";
 import { z } from "zod";
 import { formatPath, type Diagnostic } from "../../policy/diagnostic.js";
 import { locate, type PolicySource } from "../../policy/source.js";
-import { parseCpu, parseMemory } from "../model/quantities.js";
 import { eks, faults } from "./faults.js";
-import { seconds } from "./units.js";
+import { cpu, memory, seconds } from "./units.js";
 
-const cpu = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {
-  const n = parseCpu(v);
-  if (Number.isNaN(n)) {
-    ctx.addIssue({
-      code: "custom",
-      message: `"${v}" is not a CPU quantity (write 2, 1.5 or 500m)`,
-    });
-    return z.NEVER;
-  }
-  return n;
-});
-const memory = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {
-  const n = parseMemory(v);
-  if (Number.isNaN(n)) {
-    ctx.addIssue({ code: "custom", message: `"${v}" is not a memory quantity (write 512Mi, 8Gi)` });
-    return z.NEVER;
-  }
-  return n;
-});
 const intOrPercent = z.union([
   z.number().int().nonnegative(),
   z.string().regex(/^\d{1,3}%$/, 'write a number or a percentage such as "50%"'),
