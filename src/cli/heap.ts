@@ -22,6 +22,7 @@ import { spawn } from "node:child_process";
 import { constants, totalmem } from "node:os";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import type { ScenarioScale } from "../sandbox/scenarios/scale.js";
+import { v8FlagGiven } from "../sandbox/world/pretenuring.js";
 
 /** Set in the child: it never raises again. */
 export const RELAUNCHED_ENV = "NODEROLL_HEAP_RAISED";
@@ -195,7 +196,6 @@ export const relaunched = (): boolean => Boolean(process.env[RELAUNCHED_ENV]);
 const ROOMY_SHARE = 1 / 4;
 /** The factor while such a world is built, as --heap-growing-percent gives it (1 + 1500%: 16). */
 const GROWING_PERCENT = 1500;
-const GROWING_FLAG = /^--heap[-_]growing[-_]percent(=|$)/;
 
 /** Whether `worlds` worlds of `scale` are small enough for the heap to grow freely while built. */
 export function roomToGrow(scale: ScenarioScale, worlds: number, limitBytes: number): boolean {
@@ -208,8 +208,7 @@ export function roomToGrow(scale: ScenarioScale, worlds: number, limitBytes: num
  */
 export function builtWithRoom<T>(scale: ScenarioScale, worlds: number, build: () => T): T {
   const limit = getHeapStatistics().heap_size_limit;
-  if (process.execArgv.some((f) => GROWING_FLAG.test(f)) || !roomToGrow(scale, worlds, limit))
-    return build();
+  if (v8FlagGiven("heap-growing-percent") || !roomToGrow(scale, worlds, limit)) return build();
   setFlagsFromString(`--heap-growing-percent=${GROWING_PERCENT}`);
   try {
     return build();

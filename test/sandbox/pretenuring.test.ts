@@ -1,7 +1,7 @@
 // A world is built with V8's allocation-site pretenuring on and leaves it off
 // (src/sandbox/world/pretenuring.ts): the flags V8 is given are recorded here, and which of them
 // had been set when the world's build started and ended.
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 const flags = vi.hoisted(() => ({ set: [] as string[] }));
 vi.mock("node:v8", async (original) => ({
@@ -64,5 +64,32 @@ describe("pretenuring while a world is built", () => {
     World.demo();
     World.demo();
     expect(flags.set).toEqual([ON, OFF, ON, OFF]);
+  });
+});
+
+describe("pretenuring the user set when starting Node", () => {
+  const argv = process.execArgv;
+  afterEach(() => {
+    process.execArgv = argv;
+  });
+
+  it("is left as they set it, on or off, in any spelling V8 takes", () => {
+    for (const given of [
+      [OFF],
+      [ON],
+      ["--no_allocation_site_pretenuring"],
+      ["--allocation-site-pretenuring=false"],
+    ]) {
+      process.execArgv = [...argv, ...given];
+      expect(pretenuredWhile(() => [...flags.set])).toEqual([]);
+      World.demo();
+    }
+    expect(flags.set).toEqual([]);
+  });
+
+  it("is not taken for another flag that starts the same", () => {
+    process.execArgv = [...argv, "--allocation-site-pretenuring-something"];
+    pretenuredWhile(() => undefined);
+    expect(flags.set).toEqual([ON, OFF]);
   });
 });

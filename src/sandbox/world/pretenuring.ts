@@ -21,11 +21,23 @@
 // The flag is read by the collector whenever it counts or weighs that feedback, so setting it
 // after start-up (Node's v8.setFlagsFromString, which its docs call a use-with-care API) stops
 // new decisions at once; sites already pretenured by the build stay so. A second world (a
-// rehearsal's twin) is built with it on again.
+// rehearsal's twin) is built with it on again. Where the user gave the flag (either way) when
+// starting Node, it is theirs, and left as they set it.
 import { setFlagsFromString } from "node:v8";
+
+/**
+ * Whether V8 flag `name` (spelt with dashes) was given on Node's command line, in any spelling V8
+ * takes: dashes or underscores, `--no-` before it, `=value` or the value as the next argument.
+ */
+export function v8FlagGiven(name: string): boolean {
+  const pattern = name.replace(/-/g, "[-_]");
+  const given = new RegExp(`^--(no[-_])?${pattern}(=|$)`);
+  return process.execArgv.some((arg) => given.test(arg));
+}
 
 /** `build()`, with V8's allocation-site pretenuring on while it runs and off after it. */
 export function pretenuredWhile<T>(build: () => T): T {
+  if (v8FlagGiven("allocation-site-pretenuring")) return build();
   setFlagsFromString("--allocation-site-pretenuring");
   try {
     return build();
