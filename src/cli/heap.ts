@@ -184,12 +184,13 @@ export const relaunched = (): boolean => Boolean(process.env[RELAUNCHED_ENV]);
  * little, and the limit it sets comes round soon after the build, while noderoll reads the world:
  * at 20,000 nodes a full mark of the ~600 MB heap in the middle of the read. With a factor of 16
  * while the world is built, a collection during the build sets the limit halfway to the heap's,
- * and the 20,000-node plan from the command line ends without another: 8 pairs run alternately,
- * 10.7 s against 11.8 s on average and every pair faster, peak RSS ~925 against ~850 MiB. Only
- * where the world (noderoll's snapshot of it counted) fills a quarter of the limit or less: at
- * 100,000 nodes in Node's default heap, three quarters of it, the same raise made the read slower
- * (noderoll's read + compute 20.2–20.9 s against 15.1–16.8 s, three in-process runs each): the
- * collections it put off came when the heap was fuller. Set back to V8's own choice once the world
+ * and the 20,000-node plan from the command line ends without another: 6 pairs run alternately
+ * with the code before, 10.6 s against 11.4 s on average (every run before made that third full
+ * collection, none after), peak RSS ~890 against ~860 MiB. Only where the world (noderoll's
+ * snapshot of it counted) fills a quarter of the limit or less: at 100,000 nodes in Node's
+ * default heap, three quarters of it, the same raise made the read slower (noderoll's read +
+ * compute 20.2–20.9 s against 15.1–16.8 s, three in-process runs each): the collections it put
+ * off came when the heap was fuller. Set back to V8's own choice once the world
  * stands; left alone where the user gave the flag.
  */
 /** Worlds filling at most this share of the heap limit are built with the factor raised. */
