@@ -75,6 +75,22 @@ workloads:
     ]);
   });
 
+  it("refuses a bare Pod named as a StatefulSet's pod of its namespace, where it is named", () => {
+    const text = `${base}workloads:
+  - { kind: StatefulSet, name: db, replicas: 3 }
+  - { kind: Pod, name: db-2 }
+  - { kind: Pod, name: db-3 }
+  - { kind: Pod, name: db-02 }
+  - { kind: Pod, name: db-1, namespace: other }
+  - { kind: StatefulSet, name: db-0, replicas: 1 }
+  - { kind: Pod, name: db-0-0 }
+`;
+    expect(errors(text)).toEqual([
+      's.yaml:15:24: workloads[1].name: Pod "default/db-2" has the name of a pod of StatefulSet "default/db" (replicas: 3); a pod\'s name is unique in its namespace',
+      's.yaml:20:24: workloads[6].name: Pod "default/db-0-0" has the name of a pod of StatefulSet "default/db-0" (replicas: 1); a pod\'s name is unique in its namespace',
+    ]);
+  });
+
   it("requires a release version on managed groups, listed under releases", () => {
     const text = base.replace(
       "type: self-managed",

@@ -290,6 +290,7 @@ export const scenarioSchema = z
         });
       wl.add(key);
     });
+    statefulPodNames(s.workloads, ctx);
     s.faults.stuckTerminating.forEach((name, i) => {
       if (!s.workloads.some((w) => w.name === name || `${w.namespace}/${w.name}` === name))
         ctx.addIssue({
@@ -299,6 +300,32 @@ export const scenarioSchema = z
         });
     });
   });
+
+/**
+ * A bare Pod named as a StatefulSet's pod of the same namespace ("web-1" beside a StatefulSet
+ * "web" of two or more replicas): a cluster cannot hold both, since a pod's name is unique in its
+ * namespace.
+ */
+function statefulPodNames(
+  workloads: readonly { kind: string; name: string; namespace: string; replicas: number }[],
+  ctx: z.RefinementCtx,
+): void {
+  const replicas = new Map<string, number>();
+  for (const w of workloads)
+    if (w.kind === "StatefulSet") replicas.set(`${w.namespace}/${w.name}`, w.replicas);
+  workloads.forEach((w, i) => {
+    const m = w.kind === "Pod" ? /^(.+)-(0|[1-9][0-9]*)$/.exec(w.name) : null;
+    if (!m) return;
+    const [, set = "", ordinal = ""] = m;
+    const of = replicas.get(`${w.namespace}/${set}`);
+    if (of !== undefined && Number(ordinal) < of)
+      ctx.addIssue({
+        code: "custom",
+        path: ["workloads", i, "name"],
+        message: `Pod "${w.namespace}/${w.name}" has the name of a pod of StatefulSet "${w.namespace}/${set}" (replicas: ${of}); a pod's name is unique in its namespace`,
+      });
+  });
+}
 
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type Scenario = z.output<typeof scenarioSchema>;

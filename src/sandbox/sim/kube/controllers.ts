@@ -103,11 +103,19 @@ export class Controllers {
    * The new pod's key in the pod store (namespace/name); its name is the key's tail, which V8
    * keeps as a slice of the key rather than a second copy of the characters. A generated name
    * is made in one go from the workload's prefix and the random suffix: a world makes
-   * millions, and the parts and joins of each were most of what it allocated per pod.
+   * millions, and the parts and joins of each were most of what it allocated per pod. None
+   * where the pod's fixed name (a StatefulSet's pod, a bare Pod) is another pod's.
    */
-  #podKey(w: WorkloadRec, ordinal: number | undefined): string {
-    if (w.kind === "StatefulSet") return flat(w.namespace, "/", w.name, "-", String(ordinal));
-    if (w.kind === "Pod") return flat(w.namespace, "/", w.name);
+  #podKey(w: WorkloadRec, ordinal: number | undefined): string | undefined {
+    if (w.kind === "StatefulSet" || w.kind === "Pod") {
+      const key =
+        w.kind === "Pod"
+          ? flat(w.namespace, "/", w.name)
+          : flat(w.namespace, "/", w.name, "-", String(ordinal));
+      // A name another pod has: the API server refuses the create (AlreadyExists) and the
+      // controller tries again at its next sync; the pod that has it is left as it is.
+      return this.state.pods.has(key) ? undefined : key;
+    }
     w.podSeq++;
     const codes = this.#keyPrefix(w);
     const prefix = codes.length;
@@ -136,10 +144,11 @@ export class Controllers {
   #createPod(
     w: WorkloadRec,
     opts: { ordinal?: number; node?: NodeRec; readyNow: boolean },
-  ): PodRec {
+  ): PodRec | undefined {
     const { kubelet, scheduler, budgets } = this.parts;
     const now = this.ctx.clock.nowMs();
     const key = this.#podKey(w, opts.ordinal);
+    if (key === undefined) return undefined;
     const name = key.slice(w.namespace.length + 1);
     // Every field named here, those set later too: the record is laid out once, with no
     // out-of-object property store (a world keeps millions of these).
