@@ -92,6 +92,35 @@ export function asNetworkError(e: unknown): NetworkError | undefined {
  */
 export const RETRY_AFTER_CAP_MS = 60_000;
 
+/**
+ * The seconds a Retry-After header asks to wait (RFC 9110, section 10.2.3: a whole number of
+ * seconds, or an HTTP-date). A date is counted from the same answer's Date header where it has
+ * one, so that a clock here that differs from the server's neither stretches nor cuts the wait,
+ * and from `nowMs` otherwise; a date already past is 0 s. Anything else (a fraction, a sign, text
+ * that is not a date) is no Retry-After at all: undefined.
+ */
+export function retryAfterSeconds(
+  header: string | number | readonly string[] | undefined,
+  dateHeader: string | undefined,
+  nowMs: number,
+): number | undefined {
+  const value = String((typeof header === "object" ? header[0] : header) ?? "").trim();
+  if (/^\d+$/.test(value)) return Number(value);
+  // Date.parse takes a bare number such as "1.5" for a date too: an HTTP-date names its day.
+  const at = /[a-z]/i.test(value) ? httpDateMs(value) : NaN;
+  if (!Number.isFinite(at)) return undefined;
+  const from = dateHeader === undefined ? NaN : httpDateMs(dateHeader);
+  return Math.max(0, Math.ceil((at - (Number.isFinite(from) ? from : nowMs)) / 1000));
+}
+
+/**
+ * An HTTP-date's time (RFC 9110, section 5.6.7), always in GMT: the obsolete asctime form names
+ * no zone, and Date.parse would read it in this machine's.
+ */
+function httpDateMs(text: string): number {
+  return Date.parse(/\d{4}$/.test(text.trim()) ? `${text} GMT` : text);
+}
+
 /** The wait a Retry-After of `seconds` asks for (capped), or `fallbackMs` when it names none. */
 export function retryAfterMs(seconds: number | undefined, fallbackMs: number): number {
   if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return fallbackMs;

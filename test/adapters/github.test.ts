@@ -121,7 +121,17 @@ describe("rate limits, as GitHub's docs tell them apart", () => {
     expect(await waitsFor(exhausted)).toEqual([]);
   });
 
-  it("takes a Retry-After that is not a number of seconds as absent, and a past reset as a second", async () => {
+  it("waits a Retry-After date out, counted from the answer's Date header", async () => {
+    const server = NOW + 3_600_000; // GitHub's clock an hour ahead of this one
+    const at = (ms: number) => new Date(ms).toUTCString();
+    const dated = { "retry-after": at(server + 7_000), date: at(server) };
+    expect(await waitsFor(limited(429, dated), 2)).toEqual([7_000]);
+    // Already past: a second, not a retry at once.
+    const past = { "retry-after": at(server - 5_000), date: at(server) };
+    expect(await waitsFor(limited(403, past), 2)).toEqual([1_000]);
+  });
+
+  it("takes a Retry-After that is neither seconds nor a date as absent, and a past reset as a second", async () => {
     expect(await waitsFor(limited(429, { "retry-after": "" }))).toEqual([60_000, 120_000]);
     expect(await waitsFor(limited(429, { "retry-after": "soon" }), 2)).toEqual([60_000]);
     const skewed = { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(NOW / 1000 - 90) };

@@ -1,6 +1,7 @@
 // Octokit as @actions/github makes it, and one place that retries GitHub's rate limits, primary
 // and secondary, as GitHub's docs ask (see isRateLimited and waitMs).
 import { getOctokit } from "@actions/github";
+import { retryAfterSeconds } from "../../ports/index.js";
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
@@ -21,7 +22,7 @@ interface HttpError {
  */
 const SECONDARY_LIMIT = /secondary rate limit|abuse detection/i;
 
-/** A header's whole number of seconds (Retry-After, x-ratelimit-reset), or undefined. */
+/** A header's whole number of seconds (x-ratelimit-reset), or undefined. */
 function seconds(value: string | number | undefined): number | undefined {
   return value !== undefined && /^\s*\d+\s*$/.test(String(value)) ? Number(value) : undefined;
 }
@@ -29,9 +30,9 @@ function seconds(value: string | number | undefined): number | undefined {
 /**
  * A rate limit, as GitHub tells one apart
  * (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit):
- * 429; or 403 with Retry-After (waited as whole seconds, else as if absent), with no requests
- * left this hour (the primary limit), or with a message that says it is a secondary limit
- * (which need not carry either header).
+ * 429; or 403 with Retry-After (its seconds or its date waited out, else as if absent), with no
+ * requests left this hour (the primary limit), or with a message that says it is a secondary
+ * limit (which need not carry either header).
  */
 export function isRateLimited(e: unknown): boolean {
   const err = e as HttpError;
@@ -59,12 +60,18 @@ export function isForbidden(e: unknown): boolean {
 
 /**
  * How long to wait before try `attempt + 1`, by the same page of GitHub's docs: Retry-After's
- * seconds; with no requests left, until x-ratelimit-reset (not otherwise: it is when the hour's
- * requests renew, an hour away for a secondary limit); else a minute, doubled each try.
+ * wait (its seconds, or its date counted from the answer's Date); with no requests left, until
+ * x-ratelimit-reset (not otherwise: it is when the hour's requests renew, an hour away for a
+ * secondary limit); else a minute, doubled each try.
  */
 function waitMs(e: unknown, attempt: number, now: number): number {
   const h = (e as HttpError).response?.headers ?? {};
-  const retryAfter = seconds(h["retry-after"]);
+  const date = h["date"];
+  const retryAfter = retryAfterSeconds(
+    h["retry-after"],
+    typeof date === "string" ? date : undefined,
+    now,
+  );
   if (retryAfter !== undefined) return Math.max(1, retryAfter) * 1000;
   const reset = seconds(h["x-ratelimit-reset"]);
   // A reset already past (clocks differ): a second, not a retry at once.

@@ -16,7 +16,7 @@ import type {
   Workload,
 } from "../../ports/index.js";
 import { asNetworkError, KubeApiError } from "../../ports/index.js";
-import { KubeHttp, kubeError } from "./http.js";
+import { KubeHttp, kubeError, retryAfterOf } from "./http.js";
 import { PagesAhead } from "./pages-ahead.js";
 import { isBudgetRefusal, isSeveralBudgets } from "./retry.js";
 
@@ -74,11 +74,7 @@ async function* watch<T>(
   if ((res.statusCode ?? 0) >= 300) {
     const chunks: Buffer[] = [];
     for await (const c of res) chunks.push(c as Buffer);
-    throw kubeError(
-      res.statusCode ?? 0,
-      Buffer.concat(chunks).toString("utf8"),
-      res.headers["retry-after"],
-    );
+    throw kubeError(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8"), retryAfterOf(res));
   }
   let buffer = "";
   try {

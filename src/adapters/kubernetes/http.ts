@@ -18,7 +18,12 @@ import {
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { asNetworkError, KubeApiError, NetworkError } from "../../ports/index.js";
+import {
+  asNetworkError,
+  KubeApiError,
+  NetworkError,
+  retryAfterSeconds,
+} from "../../ports/index.js";
 import { withKubeRetry, type KubeRetryOptions } from "./retry.js";
 
 /** An answer must have come, whole, within this long. */
@@ -196,7 +201,7 @@ export class KubeHttp {
   /** A request and its whole answer within REQUEST_MS. */
   private async exchange(
     call: KubeCall,
-  ): Promise<{ status: number; body: Buffer; retryAfter?: string }> {
+  ): Promise<{ status: number; body: Buffer; retryAfterSeconds?: number }> {
     const ms = this.options.requestTimeoutMs ?? REQUEST_MS;
     const deadline = new AbortController();
     const timer = setTimeout(
@@ -212,11 +217,11 @@ export class KubeHttp {
         throw asNetworkError(e) ?? e;
       }
       if (!res.complete) throw new NetworkError("ECONNRESET", "the answer was cut short");
-      const retryAfter = res.headers["retry-after"];
+      const retryAfter = retryAfterOf(res);
       return {
         status: res.statusCode ?? 0,
         body: Buffer.concat(chunks),
-        ...(retryAfter !== undefined && { retryAfter: String(retryAfter) }),
+        ...(retryAfter !== undefined && { retryAfterSeconds: retryAfter }),
       };
     } finally {
       clearTimeout(timer);
@@ -234,13 +239,13 @@ export class KubeHttp {
   ): Promise<T> {
     return withKubeRetry(
       async () => {
-        const { status, body, retryAfter } = await this.exchange(call);
+        const { status, body, retryAfterSeconds } = await this.exchange(call);
         if (status >= 200 && status < 300) {
           const list = onList && listEnvelope(body);
           if (list) await onList(list);
           return parseBody(body) as T;
         }
-        throw kubeError(status, body.toString("utf8"), retryAfter);
+        throw kubeError(status, body.toString("utf8"), retryAfterSeconds);
       },
       this.options.retry,
       isEviction,
@@ -253,12 +258,16 @@ export class KubeHttp {
   }
 }
 
-/** A Status body (or anything else) as a KubeApiError. */
-export function kubeError(
-  status: number,
-  text: string,
-  retryAfter?: string | string[],
-): KubeApiError {
+/** The seconds an answer's Retry-After asks for, a date counted from its own Date header. */
+export function retryAfterOf(res: IncomingMessage): number | undefined {
+  return retryAfterSeconds(res.headers["retry-after"], res.headers.date, Date.now());
+}
+
+/**
+ * A Status body (or anything else) as a KubeApiError; `retryAfter`, the seconds its Retry-After
+ * header asked for (retryAfterOf), before the body's details.retryAfterSeconds.
+ */
+export function kubeError(status: number, text: string, retryAfter?: number): KubeApiError {
   let body: {
     reason?: string;
     message?: string;
@@ -272,9 +281,7 @@ export function kubeError(
   } catch {
     body = { message: text.trim() };
   }
-  const header = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
-  const seconds =
-    Number.isFinite(header) && retryAfter !== undefined ? header : body.details?.retryAfterSeconds;
+  const seconds = retryAfter ?? body.details?.retryAfterSeconds;
   const err = new KubeApiError(
     status,
     body.reason ?? String(status),

@@ -7,7 +7,7 @@
 // several budgets select). Connections that break or stall are NetworkErrors, retried over any
 // port by src/ports/resilient.ts, where reads and safe writes are told from the rest; its time
 // limit on throttling covers the waits made here.
-import { retryAfterMs } from "../../ports/index.js";
+import { retryAfterMs, retryAfterSeconds } from "../../ports/index.js";
 
 export interface KubeRetryOptions {
   sleep: (ms: number) => Promise<void>;
@@ -33,7 +33,7 @@ export function statusOf(e: unknown): number | undefined {
 function headerRetryAfterMs(e: unknown, fallbackMs: number): number {
   const h = (e as HttpLikeError)?.headers ?? {};
   const raw = h["retry-after"] ?? h["Retry-After"];
-  return retryAfterMs(raw === undefined ? undefined : Number(raw), fallbackMs);
+  return retryAfterMs(retryAfterSeconds(raw, h["date"] ?? h["Date"], Date.now()), fallbackMs);
 }
 
 /** A 429 from the eviction API that is a PodDisruptionBudget's refusal, not API throttling. */
