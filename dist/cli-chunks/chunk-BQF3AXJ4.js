@@ -3939,11 +3939,11 @@ var systemClock = {
 
 // src/ports/errors.ts
 var KubeApiError = class extends Error {
-  constructor(status, reason, message, retryAfterSeconds) {
+  constructor(status, reason, message, retryAfterSeconds2) {
     super(message);
     this.status = status;
     this.reason = reason;
-    this.retryAfterSeconds = retryAfterSeconds;
+    this.retryAfterSeconds = retryAfterSeconds2;
   }
   status;
   reason;
@@ -3998,6 +3998,17 @@ function asNetworkError(e) {
   return void 0;
 }
 var RETRY_AFTER_CAP_MS = 6e4;
+function retryAfterSeconds(header, dateHeader, nowMs) {
+  const value = String((typeof header === "object" ? header[0] : header) ?? "").trim();
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = /[a-z]/i.test(value) ? httpDateMs(value) : NaN;
+  if (!Number.isFinite(at)) return void 0;
+  const from = dateHeader === void 0 ? NaN : httpDateMs(dateHeader);
+  return Math.max(0, Math.ceil((at - (Number.isFinite(from) ? from : nowMs)) / 1e3));
+}
+function httpDateMs(text) {
+  return Date.parse(/\d{4}$/.test(text.trim()) ? `${text} GMT` : text);
+}
 function retryAfterMs(seconds, fallbackMs) {
   if (seconds === void 0 || !Number.isFinite(seconds) || seconds < 0) return fallbackMs;
   return Math.min(seconds * 1e3, RETRY_AFTER_CAP_MS);
@@ -4353,6 +4364,7 @@ export {
   AwsApiError,
   NetworkError,
   asNetworkError,
+  retryAfterSeconds,
   retryAfterMs,
   isTryLater,
   ApiCallError,
