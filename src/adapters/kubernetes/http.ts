@@ -198,10 +198,10 @@ export class KubeHttp {
     });
   }
 
-  /** A request and its whole answer within REQUEST_MS. */
+  /** A request and its whole answer within REQUEST_MS (`retryAfter`: the seconds it asks for). */
   private async exchange(
     call: KubeCall,
-  ): Promise<{ status: number; body: Buffer; retryAfterSeconds?: number }> {
+  ): Promise<{ status: number; body: Buffer; retryAfter?: number }> {
     const ms = this.options.requestTimeoutMs ?? REQUEST_MS;
     const deadline = new AbortController();
     const timer = setTimeout(
@@ -221,7 +221,7 @@ export class KubeHttp {
       return {
         status: res.statusCode ?? 0,
         body: Buffer.concat(chunks),
-        ...(retryAfter !== undefined && { retryAfterSeconds: retryAfter }),
+        ...(retryAfter !== undefined && { retryAfter }),
       };
     } finally {
       clearTimeout(timer);
@@ -239,13 +239,13 @@ export class KubeHttp {
   ): Promise<T> {
     return withKubeRetry(
       async () => {
-        const { status, body, retryAfterSeconds } = await this.exchange(call);
+        const { status, body, retryAfter } = await this.exchange(call);
         if (status >= 200 && status < 300) {
           const list = onList && listEnvelope(body);
           if (list) await onList(list);
           return parseBody(body) as T;
         }
-        throw kubeError(status, body.toString("utf8"), retryAfterSeconds);
+        throw kubeError(status, body.toString("utf8"), retryAfter);
       },
       this.options.retry,
       isEviction,
