@@ -40,7 +40,7 @@ export const seconds = quantity(
 );
 /** CPU in millicores, from cores (2, 1.5) or a quantity ("2", "500m"). */
 export const cpu = quantity(
-  (n) => parseCpu(n),
+  parseCpu,
   (text) => orUndefined(parseCpu(text)),
   (text) => `"${text}" is not a CPU quantity (write 2, 1.5 or 500m)`,
 );
