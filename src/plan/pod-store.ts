@@ -20,6 +20,20 @@ import {
 } from "../ports/index.js";
 import { inner, Owners, type KnownOwner, type OwnerIndex, type OwnerRef } from "./owners.js";
 import { pdbIndexOf, type PdbIndex } from "./pdb-index.js";
+import {
+  Bucket,
+  CONTAINERS,
+  LABELS,
+  MIRROR,
+  NAME,
+  OWNER,
+  READY,
+  REFS,
+  chunkOf,
+  rowIn,
+  TOLERATIONS,
+  type Placed,
+} from "./pod-rows.js";
 import type { ContainerInfo, NodePods, PdbInfo, PodInfo, WorkloadInfo } from "./snapshot.js";
 
 /** A `sleep N` in an exec hook (one RegExp for every pod: a literal in the function made one each). */
@@ -140,137 +154,6 @@ function budgetsOf(
   return budgets.length <= 1 ? budgets : index.selects(namespace, labels);
 }
 
-/** A row's references, at these offsets from its start in its chunk's `refs`. */
-const [NAME, LABELS, OWNER, TOLERATIONS, CONTAINERS] = [0, 1, 2, 3, 4];
-const REFS = 5;
-/** Its flags. */
-const READY = 1;
-const MIRROR = 2;
-/** Rows per chunk: a chunk's arrays have a fixed size, so nothing grows and is copied. */
-const ROWS = 2048;
-
-/**
- * `n` zeros in an ordinary array of doubles (-0 makes it one; they count as 0), in V8's heap and
- * not looked into by its marker. Not a typed array: its memory is outside the heap, and V8
- * starts a major collection each time that grows by 64 MB (kExternalAllocationSoftLimit, in V8's
- * include/v8-internal.h). A 100,000-node read made ~120 MB of them: two major collections instead
- * of one (traced), each marking the sandbox's 2.3 GB world too. Not small integers: the marker
- * reads those at every major collection (over the wire, response buffers start one per 64 MB).
- */
-function zeros(n: number): number[] {
-  return new Array<number>(n).fill(-0);
-}
-/**
- * A chunk of rows: the fields that refer to objects in one array, the rest (namespace and phase
- * as numbers standing for their one string, node, grace period, flags) in arrays of numbers
- * (`zeros`): 80 bytes a row where twelve references took 96 (72 once placed: a placed row's
- * node is its range's to say). Each page of rows is a fault when first written (10–25 µs on
- * the bench's machine) and marked on every major GC.
- */
-class Chunk {
-  readonly refs: unknown[];
-  readonly ns: number[];
-  readonly node: number[];
-  readonly phase: number[];
-  readonly grace: number[];
-  readonly flags: number[];
-
-  /** `nodes`: whether its rows say their node (rows placed node by node need not). */
-  constructor(
-    readonly size = ROWS,
-    nodes = true,
-  ) {
-    this.refs = new Array<unknown>(size * REFS);
-    this.ns = zeros(size);
-    this.node = zeros(nodes ? size : 0);
-    this.phase = zeros(size);
-    this.grace = zeros(size);
-    this.flags = zeros(size);
-  }
-}
-
-/**
- * A range's rows once every pod is read, node by node (each node's in the order read) in one
- * chunk of their own: `ends[j]` is where the range's `j`th node's rows end and the next one's
- * begin; `deleting`, deletion timestamps by row.
- */
-interface Placed {
-  rows: Chunk;
-  ends: number[];
-  deleting: Map<number, string>;
-}
-
-/**
- * The rows of the pods of one range of nodes, in the order read. Pods are read in list order
- * (namespace, name), and placed node by node once all are read: within one range (a megabyte
- * or so of rows) that jumping about stays in the processor's cache; across all 3 million rows of
- * a 100,000-node cluster it missed the cache on nearly every pod.
- */
-class Bucket {
-  readonly chunks: Chunk[] = [];
-  /** Deletion timestamps by row: few pods have one. */
-  readonly deleting = new Map<number, string>();
-  count = 0;
-
-  /** The chunk row `k` goes in, made when it is the first of its chunk. */
-  chunk(k: number): Chunk {
-    return this.chunks[Math.floor(k / ROWS)] ?? this.#grow();
-  }
-
-  #grow(): Chunk {
-    const chunk = new Chunk();
-    this.chunks.push(chunk);
-    return chunk;
-  }
-
-  #node(k: number): number {
-    return (this.chunks[Math.floor(k / ROWS)] as Chunk).node[k % ROWS] as number;
-  }
-
-  /**
-   * Its rows node by node (`first`: its first node, of `nodes`), each node's as read: a counting
-   * sort, then a copy in that order. The rows as read are let go. A plan asks for the pods of a
-   * group's nodes, scattered over every range: a node's rows together are a few cache lines
-   * where, left as read, each of its pods missed the cache in each of the row's arrays.
-   */
-  place(first: number, nodes: number): Placed {
-    const ends = zeros(nodes + 1);
-    for (let k = 0; k < this.count; k++) ends[this.#node(k) - first + 1]!++;
-    for (let i = 0; i < nodes; i++) ends[i + 1]! += ends[i]!;
-    // Row `order[to]` as read goes to row `to`; each node's start moves on as its rows are
-    // placed, to end where the next node starts.
-    const order = zeros(this.count);
-    for (let k = 0; k < this.count; k++) order[ends[this.#node(k) - first]!++] = k;
-    const rows = this.#copied(order);
-    const deleting = new Map<number, string>();
-    if (this.deleting.size > 0)
-      for (let to = 0; to < order.length; to++) {
-        const deletion = this.deleting.get(order[to] as number);
-        if (deletion !== undefined) deleting.set(to, deletion);
-      }
-    this.chunks.length = 0;
-    this.deleting.clear();
-    return { rows, ends, deleting };
-  }
-
-  /** Its rows in `order`, in one chunk (their nodes left out: the ranges say them). */
-  #copied(order: number[]): Chunk {
-    const rows = new Chunk(order.length, false);
-    const { refs, ns, phase, grace, flags } = rows;
-    for (let to = 0; to < order.length; to++) {
-      const k = order[to] as number;
-      const chunk = this.chunks[Math.floor(k / ROWS)] as Chunk;
-      const row = k % ROWS;
-      ns[to] = chunk.ns[row] as number;
-      phase[to] = chunk.phase[row] as number;
-      grace[to] = chunk.grace[row] as number;
-      flags[to] = chunk.flags[row] as number;
-      for (let r = 0; r < REFS; r++) refs[to * REFS + r] = chunk.refs[row * REFS + r];
-    }
-    return rows;
-  }
-}
-
 /**
  * Strings that repeat from pod to pod (namespaces, phases) as numbers, each string kept once: a
  * string parsed from an API response is a new one in every pod (V8 shares only short ones); 3
@@ -324,7 +207,7 @@ export class PodStore {
     const bucket = this.#buckets[node >> this.shift] as Bucket;
     const k = bucket.count++;
     const chunk = bucket.chunk(k);
-    const row = k % ROWS;
+    const row = rowIn(k);
     const at = row * REFS;
     const nsIndex = this.#namespaces.of(p.metadata.namespace ?? "default");
     const ns = this.#namespaces.list[nsIndex] as string;
@@ -367,9 +250,9 @@ export class PodStore {
   ownersToRead(): { refs: OwnerRef[]; index: OwnerIndex } {
     const refs: OwnerRef[] = [];
     const at = new Int32Array(this.#owners.count).fill(-1);
-    for (const { rows } of this.#place()) {
-      for (let r = 0; r < rows.size; r++) {
-        const known = rows.refs[r * REFS + OWNER] as KnownOwner | undefined;
+    for (const { chunks, size } of this.#place()) {
+      for (let r = 0; r < size; r++) {
+        const known = chunkOf(chunks, r).refs[rowIn(r) * REFS + OWNER] as KnownOwner | undefined;
         if (!known?.ref || (at[known.seq] as number) >= 0) continue;
         at[known.seq] = refs.length;
         refs.push(known.ref);
@@ -421,8 +304,9 @@ export class PodStore {
    * the read's own time on 3 million pods. A mirror pod and a pod being deleted (both rare) take
    * the general path.
    */
-  #info(range: Placed, row: number, nodeName: string): PodInfo {
-    const chunk = range.rows;
+  #info(range: Placed, r: number, nodeName: string): PodInfo {
+    const chunk = chunkOf(range.chunks, r);
+    const row = rowIn(r);
     const at = row * REFS;
     const known = chunk.refs[at + OWNER] as KnownOwner | undefined;
     const workload = known?.workload;
@@ -436,7 +320,7 @@ export class PodStore {
     const terminationGracePeriodSeconds = chunk.grace[row] as number;
     const containers = chunk.refs[at + CONTAINERS] as ContainerInfo[];
     const mirror = (flags & MIRROR) !== 0;
-    const deletionTimestamp = range.deleting.size > 0 ? range.deleting.get(row) : undefined;
+    const deletionTimestamp = range.deleting.size > 0 ? range.deleting.get(r) : undefined;
     const budgets = this.#budgets && budgetsOf(this.#budgets, known, namespace, labels);
     const replicas = known?.replicas;
     if (mirror || deletionTimestamp !== undefined)

@@ -83,6 +83,48 @@ describe("the pod store", () => {
     expect(new Set(same.map((x) => x.owner)).size).toBe(1);
   });
 
+  it("places rows read in any order: sorted, reversed, one node, scattered, across chunks", () => {
+    // Placing moves rows where they are, one cycle of the permutation at a time: orders made of
+    // fixed points only, of one long cycle, of two-row swaps, of many short cycles, over several
+    // chunks (2,048 rows each) and with a pod being deleted here and there.
+    const n = 7000;
+    const nodeOf: Record<string, (i: number) => number> = {
+      sorted: (i) => Math.floor((i * 3) / n),
+      reversed: (i) => 2 - Math.floor((i * 3) / n),
+      "one node": () => 1,
+      alternating: (i) => i % 2,
+      scattered: (i) => ((i * 2654435761) % 7) % 3,
+    };
+    for (const [order, node] of Object.entries(nodeOf)) {
+      const store = new PodStore(NODES, 2);
+      const deleted = new Set<string>();
+      for (let i = 0; i < n; i++) {
+        const p = pod(i, NODES[node(i)] as string);
+        if (i % 997 === 0) {
+          p.metadata.deletionTimestamp = `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z`;
+          deleted.add(p.metadata.name!);
+        }
+        store.add(node(i), p);
+      }
+      const all = store.byNode().all();
+      const expected = [0, 1, 2].flatMap((k) =>
+        Array.from({ length: n }, (_, i) => i).filter((i) => node(i) === k),
+      );
+      expect(
+        all.map((p) => p.name),
+        order,
+      ).toEqual(expected.map((i) => `web-${i}`));
+      for (const [k, p] of all.entries()) {
+        const i = expected[k] as number;
+        expect(p.nodeName).toBe(NODES[node(i)]);
+        expect(p.terminationGracePeriodSeconds).toBe(10 + (i % 3));
+        expect(p.ready).toBe(i % 7 !== 0);
+        expect(p.namespace).toBe(`team-${i % 2}`);
+        expect(p.deletionTimestamp !== undefined, p.name).toBe(deleted.has(p.name));
+      }
+    }
+  });
+
   it("names each owner once, in the order of its first pod node by node, and gives its pods its workload", () => {
     const store = filled();
     const owners = store.ownersToRead().refs;
