@@ -14,7 +14,7 @@
 // a PreferNoSchedule taint) is decided on the record itself, by the same rules the record scan
 // uses (scheduler-rules.ts).
 import type { NodeRec, PodRec, PodTemplate } from "../../model/records.js";
-import { fits, loadTerm, preferPenalty } from "./scheduler-rules.js";
+import { fits, loadOf, preferPenalty } from "./scheduler-rules.js";
 import type { KubeState } from "./state.js";
 
 export interface Scan {
@@ -110,12 +110,18 @@ export class PlacementIndex {
   }
 
   /** A node's usage, and the score's load term from it (as `score` computes it). */
+  /**
+   * Node `i`'s usage from its record, its load term from that and the allocatable the arrays
+   * hold (the record's `capacity` is another object, a cache miss after each bind).
+   */
   #load(node: NodeRec, i: number): void {
     const at = i * STRIDE;
-    this.#node[at + CPU] = node.used.cpu;
-    this.#node[at + MEM] = node.used.memory;
-    this.#node[at + PODS] = node.used.pods;
-    this.#node[at + LOAD] = loadTerm(node);
+    const v = this.#node;
+    const { cpu, memory, pods } = node.used;
+    v[at + CPU] = cpu;
+    v[at + MEM] = memory;
+    v[at + PODS] = pods;
+    v[at + LOAD] = loadOf(cpu, v[at + CAP_CPU] as number, memory, v[at + CAP_MEM] as number);
   }
 
   /** Count this workload's pods per node position: those bound to a node and not yet released. */

@@ -104,9 +104,20 @@ export function score(
 
 /** The score's last term: how allocated the node is, 0 to 100 (CPU and memory alike). */
 export function loadTerm(node: NodeRec): number {
-  const cpu = node.capacity.cpu ? node.used.cpu / node.capacity.cpu : 0;
-  const mem = node.capacity.memory ? node.used.memory / node.capacity.memory : 0;
-  return Math.round(((cpu + mem) / 2) * 100);
+  const { used, capacity } = node;
+  return loadOf(used.cpu, capacity.cpu, used.memory, capacity.memory);
+}
+
+/** loadTerm from the numbers themselves (the placement index keeps them). */
+export function loadOf(
+  cpu: number,
+  cpuCapacity: number,
+  memory: number,
+  memoryCapacity: number,
+): number {
+  const c = cpuCapacity ? cpu / cpuCapacity : 0;
+  const m = memoryCapacity ? memory / memoryCapacity : 0;
+  return Math.round(((c + m) / 2) * 100);
 }
 
 /** The score's first term: 1,000,000 per PreferNoSchedule taint the pod does not tolerate. */
