@@ -146,14 +146,32 @@ describe("toPod", () => {
     );
   });
 
-  it("hands out copies: changing a served pod changes neither the record nor the next copy", () => {
+  it("hands out copies, and what its template decides frozen: a served pod cannot change the record", () => {
     const rec = pod({ workload });
     const a = toPod(rec);
-    (a.metadata.labels as Record<string, string>).app = "changed";
-    a.spec.tolerations?.pop();
+    // The pod's own parts are its own; its template's are shared between the pods served, and
+    // frozen, all the way down.
+    a.metadata.resourceVersion = "changed";
+    a.status.phase = "Failed";
+    expect(() => ((a.metadata.labels as Record<string, string>).app = "changed")).toThrow(
+      TypeError,
+    );
+    expect(() => a.spec.tolerations?.pop()).toThrow(TypeError);
+    expect(() => (a.spec.containers[0]!.name = "other")).toThrow(TypeError);
+    expect(() => (a.spec.containers[0]!.resources!.requests!.cpu = "9")).toThrow(TypeError);
     const b = toPod(rec);
+    expect(b.metadata.resourceVersion).not.toBe("changed");
+    expect(b.status.phase).toBe(rec.phase);
     expect(b.metadata.labels).toEqual({ app: "web" });
     expect(b.spec.tolerations).toHaveLength(1);
+    expect(b.spec.containers[0]!.name).toBe("main");
     expect(rec.template.labels).toEqual({ app: "web" });
+    expect(Object.isFrozen(rec.template.labels)).toBe(false);
+    // A StatefulSet's pod has labels of its own: a copy, not the record's.
+    const own = pod({ workload });
+    own.labels = { ...own.labels, "statefulset.kubernetes.io/pod-name": own.name };
+    const c = toPod(own);
+    (c.metadata.labels as Record<string, string>).app = "changed";
+    expect(own.labels.app).toBe("web");
   });
 });
