@@ -3,7 +3,8 @@
 // stays as it was (src/sandbox/sim/kube/controllers.ts). A scenario can name one so on purpose
 // (the generated names come from the seed, so a second scenario can copy one of them), and a
 // StatefulSet scaled up can reach a bare Pod's name.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Random } from "../../src/sandbox/model/random.js";
 import { World } from "../../src/sandbox/world/world.js";
 
 const base = `apiVersion: noderoll.io/v1
@@ -82,5 +83,118 @@ describe("a pod's fixed name that another pod has", () => {
     expect(world.kube.pods.get("default/db-4")?.workload).toBe(db);
     expect(db.pods.size).toBe(6);
     expectConsistent(world);
+  });
+});
+
+/** Generated names' suffixes drawn from `suffixes` first (the random stream after). */
+function scripted(suffixes: string[]): void {
+  vi.restoreAllMocks();
+  const original = Random.prototype.hexCodes;
+  vi.spyOn(Random.prototype, "hexCodes").mockImplementation(function (
+    this: Random,
+    codes: number[],
+    digits: number,
+  ) {
+    const next = digits === 5 ? suffixes.shift() : undefined;
+    if (next === undefined) return original.call(this, codes, digits);
+    for (const c of next) codes.push(c.charCodeAt(0));
+  });
+}
+
+const suffixes = (pods: Iterable<{ name: string }>) => [...pods].map((p) => p.name.slice(-5));
+
+// A generated name (generateName's random suffix) that another pod has is drawn again, whoever
+// has it: the workload's own pod, a bare Pod, another workload whose names share the prefix. Most
+// draws are checked against the workload's own pods only, where nothing else can have its
+// prefix (src/sandbox/sim/kube/controllers.ts): each way a key from elsewhere can match is here.
+// A world is built DaemonSets first, then StatefulSets, Deployments and bare Pods; what comes
+// in another order is made by changing the built world.
+describe("a generated name that another pod has", () => {
+  afterEach(() => vi.restoreAllMocks());
+  const head = base.slice(0, base.indexOf("workloads:"));
+  const world = (workloads: string[]) =>
+    World.fromYaml(`${head}workloads:\n${workloads.map((w) => `  - ${w}\n`).join("")}`, "t.yaml");
+  const api = (w: World) => w.kube.workloads.get("Deployment/default/api")!;
+
+  it("is drawn again when the workload's own pod has it, small workload or large", () => {
+    scripted(["aaaaa", "aaaaa", "bbbbb", "ccccc"]);
+    const small = world(["{ kind: Deployment, name: api, replicas: 3 }"]);
+    expect(suffixes(api(small).pods)).toEqual(["aaaaa", "bbbbb", "ccccc"]);
+    expectConsistent(small);
+    const many = Array.from({ length: 40 }, (_, i) => (0x10000 + i).toString(16));
+    scripted([...many, many[0]!, many[39]!, "fffff"]);
+    const large = world(["{ kind: Deployment, name: api, replicas: 41 }"]);
+    expect(suffixes(api(large).pods)).toEqual([...many, "fffff"]);
+    expectConsistent(large);
+  });
+
+  it("is drawn again when a bare Pod has it, made before the workload's first pod or since", () => {
+    // Before: the Deployment scaled up from none once the Pod stands.
+    const rs = api(
+      world(["{ kind: Deployment, name: api, replicas: 0 }", "{ kind: Pod, name: probe }"]),
+    ).replicaSet!;
+    const before = world([
+      "{ kind: Deployment, name: api, replicas: 0 }",
+      `{ kind: Pod, name: ${rs}-ddddd }`,
+    ]);
+    const lone = before.kube.pods.get(`default/${rs}-ddddd`)!;
+    expect(lone.workload?.kind).toBe("Pod");
+    scripted(["ddddd", "eeeee", "fffff", "11111"]);
+    api(before).replicas = 3;
+    before.kube.reconcile(api(before), true);
+    expect(suffixes(api(before).pods)).toEqual(["eeeee", "fffff", "11111"]);
+    expect(before.kube.pods.get(`default/${rs}-ddddd`)).toBe(lone);
+    expectConsistent(before);
+    // Since: the Deployment drew alone, then the Pod came; its pod made again draws the Pod's.
+    scripted(["aaaaa", "bbbbb", "fffff", "ccccc"]);
+    const since = world([
+      "{ kind: Deployment, name: api, replicas: 2 }",
+      `{ kind: Pod, name: ${rs}-fffff }`,
+    ]);
+    expect(suffixes(api(since).pods)).toEqual(["aaaaa", "bbbbb"]);
+    const held = since.kube.pods.get(`default/${rs}-fffff`)!;
+    since.kube.removePod([...api(since).pods][0]!);
+    since.kube.reconcile(api(since), true);
+    expect(suffixes(api(since).pods)).toEqual(["bbbbb", "ccccc"]);
+    expect(since.kube.pods.get(`default/${rs}-fffff`)).toBe(held);
+    expectConsistent(since);
+  });
+
+  it("is drawn again when another workload's generated pod has it, whichever drew first", () => {
+    const ds = (w: World, name: string) => w.kube.workloads.get(`DaemonSet/default/${name}`)!;
+    // The DaemonSet (named as the ReplicaSet: the same prefix) draws first: three nodes. The
+    // ReplicaSet's name is drawn after the DaemonSet's pods, so the probe draws the same.
+    const first = ["aaaaa", "bbbbb", "ccccc", "aaaaa", "ddddd", "bbbbb", "eeeee"];
+    const dsFirst = (name: string) => [
+      "{ kind: Deployment, name: api, replicas: 2 }",
+      `{ kind: DaemonSet, name: ${name} }`,
+    ];
+    scripted([...first]);
+    const rs = api(world(dsFirst("probe"))).replicaSet!;
+    scripted([...first]);
+    const a = world(dsFirst(rs));
+    expect(suffixes(ds(a, rs).pods)).toEqual(["aaaaa", "bbbbb", "ccccc"]);
+    expect(suffixes(api(a).pods)).toEqual(["ddddd", "eeeee"]);
+    expectConsistent(a);
+    // And the one that drew first, drawing again, draws what the other has again too.
+    scripted(["ddddd", "fffff"]);
+    a.kube.removePod([...ds(a, rs).pods][0]!);
+    a.kube.reconcile(ds(a, rs), true);
+    expect(suffixes(ds(a, rs).pods)).toEqual(["bbbbb", "ccccc", "fffff"]);
+    expectConsistent(a);
+    // The Deployment draws first: the DaemonSet fits no node until its selector is dropped.
+    const apiFirst = (name: string) => [
+      "{ kind: Deployment, name: api, replicas: 2 }",
+      `{ kind: DaemonSet, name: ${name}, nodeSelector: { nowhere: "true" } }`,
+    ];
+    const rs2 = api(world(apiFirst("probe"))).replicaSet!;
+    scripted(["aaaaa", "bbbbb", "aaaaa", "ccccc", "bbbbb", "ddddd", "eeeee"]);
+    const b = world(apiFirst(rs2));
+    expect(suffixes(api(b).pods)).toEqual(["aaaaa", "bbbbb"]);
+    expect(ds(b, rs2).pods.size).toBe(0);
+    ds(b, rs2).template.nodeSelector = {};
+    b.kube.reconcile(ds(b, rs2), true);
+    expect(suffixes(ds(b, rs2).pods)).toEqual(["ccccc", "ddddd", "eeeee"]);
+    expectConsistent(b);
   });
 });
