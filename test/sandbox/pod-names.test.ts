@@ -104,9 +104,9 @@ function scripted(suffixes: string[]): void {
 const suffixes = (pods: Iterable<{ name: string }>) => [...pods].map((p) => p.name.slice(-5));
 
 // A generated name (generateName's random suffix) that another pod has is drawn again, whoever
-// has it: the workload's own pod, a bare Pod, another workload whose names share the prefix. Most
-// draws are checked against the workload's own pods only, where nothing else can have its
-// prefix (src/sandbox/sim/kube/controllers.ts): each way a key from elsewhere can match is here.
+// has it: the workload's own pod, a bare Pod, another workload whose names share the prefix —
+// each way a key from elsewhere can match, and in both orders (a check that looks at less than
+// every pod, as one tried and measured no faster, would have to pass them all).
 // A world is built DaemonSets first, then StatefulSets, Deployments and bare Pods; what comes
 // in another order is made by changing the built world.
 describe("a generated name that another pod has", () => {

@@ -17,23 +17,11 @@ import type { Scheduler } from "./scheduler.js";
 import { tolerates } from "./scheduler-rules.js";
 import type { KubeContext, KubeState } from "./state.js";
 
-/** Characters a generated name adds to its workload's prefix (generateName's random suffix). */
-const SUFFIX = 5;
-
 export class Controllers {
   readonly daemonSets: WorkloadRec[] = [];
   #queued = new Set<WorkloadRec>();
   #prefixOf: WorkloadRec | undefined;
   #prefix: number[] = [];
-  /** Whether only `#prefixOf`'s own pods can have a key its generated names could take. */
-  #alone = false;
-  /**
-   * Each prefix generated names were made after ("namespace/base-"): the one workload that makes
-   * them, or null once a key from elsewhere could equal one of them — another workload making
-   * them too, or a fixed name (a StatefulSet's pod, a bare Pod) whose key minus its last five
-   * characters is the prefix. Never shrinks: a prefix once shared stays so.
-   */
-  readonly #claims = new Map<string, WorkloadRec | null>();
 
   constructor(
     private readonly state: KubeState,
@@ -126,9 +114,7 @@ export class Controllers {
           : flat(w.namespace, "/", w.name, "-", String(ordinal));
       // A name another pod has: the API server refuses the create (AlreadyExists) and the
       // controller tries again at its next sync; the pod that has it is left as it is.
-      if (this.state.pods.has(key)) return undefined;
-      this.#share(key.slice(0, -SUFFIX));
-      return key;
+      return this.state.pods.has(key) ? undefined : key;
     }
     w.podSeq++;
     const codes = this.#keyPrefix(w);
@@ -137,37 +123,11 @@ export class Controllers {
     let key: string;
     do {
       codes.length = prefix;
-      this.ctx.random.hexCodes(codes, SUFFIX);
+      this.ctx.random.hexCodes(codes, 5);
       key = String.fromCharCode.apply(null, codes);
-    } while (this.#taken(w, key, codes));
+    } while (this.state.pods.has(key));
     codes.length = prefix;
     return key;
-  }
-
-  /**
-   * Whether generated key `key` (its character codes `codes`) is another pod's. Where no other
-   * source of keys shares its prefix (#claims), only `w`'s own pods can have it: for a workload
-   * of a few pods, their suffixes are compared instead of looking the key up among every pod (a
-   * few misses of the processor's cache in a map of 600,000: ~0.3 s of a 20,000-node build).
-   */
-  #taken(w: WorkloadRec, key: string, codes: readonly number[]): boolean {
-    if (!this.#alone || w.pods.size > 32) return this.state.pods.has(key);
-    const n = key.length;
-    for (const p of w.pods) {
-      const other = p.key;
-      if (other.length !== n) continue;
-      let same = true;
-      for (let i = n - SUFFIX; same && i < n; i++) same = other.charCodeAt(i) === codes[i];
-      if (same && other === key) return true;
-    }
-    return false;
-  }
-
-  /** A key from elsewhere could equal those generated after `prefix`: each is looked up. */
-  #share(prefix: string): void {
-    if (this.#claims.get(prefix) === null) return;
-    this.#claims.set(prefix, null);
-    this.#prefixOf = undefined;
   }
 
   /** The character codes of "namespace/base-" for `w`'s generated pod names (the last asked). */
@@ -178,10 +138,6 @@ export class Controllers {
     this.#prefix = [];
     for (let i = 0; i < text.length; i++) this.#prefix.push(text.charCodeAt(i));
     this.#prefixOf = w;
-    const claim = this.#claims.get(text);
-    if (claim === undefined) this.#claims.set(text, w);
-    else if (claim !== w && claim !== null) this.#claims.set(text, null);
-    this.#alone = claim === undefined || claim === w;
     return this.#prefix;
   }
 
