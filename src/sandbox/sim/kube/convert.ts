@@ -45,8 +45,8 @@ const partsOf = new WeakMap<PodTemplate, TemplateParts>();
 /**
  * The parts of a pod its template decides, made at the template's first pod and frozen, each
  * object in them (a template never changes: a new revision is a new template). Each pod listed
- * had its own: seven objects and two quantities formatted, ~0.3 s of a 600,000-pod list and a
- * third of what it allocated.
+ * had its own: seven objects and two quantities formatted, about a third of the objects a list
+ * of 600,000 pods made (its time did not separate from the host's noise).
  */
 function templateParts(t: PodTemplate): TemplateParts {
   let parts = partsOf.get(t);
