@@ -109,10 +109,10 @@ export class PlacementIndex {
     this.#counted = [];
   }
 
-  /** A node's usage, and the score's load term from it (as `score` computes it). */
   /**
-   * Node `i`'s usage from its record, its load term from that and the allocatable the arrays
-   * hold (the record's `capacity` is another object, a cache miss after each bind).
+   * Node `i`'s usage from its record, and the score's load term (as `score` computes it) from
+   * that and the allocatable the arrays hold: the record's `capacity` is another object, a cache
+   * miss after each bind.
    */
   #load(node: NodeRec, i: number): void {
     const at = i * STRIDE;
