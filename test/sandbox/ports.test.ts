@@ -276,6 +276,41 @@ describe("Cluster port", () => {
       (await world.cluster.getWorkload("Deployment", "default", "web")).status.readyReplicas,
     ).toBe(12);
   });
+
+  it("serves a workload's counts as its pods are now, whichever change came last", async () => {
+    const world = World.from(plainScenario(web, 3));
+    const pods = () => [...world.kube.pods.values()].filter((p) => p.labels.app === "web");
+    // What the API server would count now, from the records themselves.
+    const counted = () => {
+      const active = pods().filter((p) => p.deletionAt === undefined);
+      const ready = active.filter((p) => p.ready).length;
+      return { replicas: active.length, readyReplicas: ready, availableReplicas: ready };
+    };
+    const served = async () => {
+      const [rs] = (await world.cluster.listWorkloads("ReplicaSet", "default")).items;
+      const deployment = await world.cluster.getWorkload("Deployment", "default", "web");
+      return [rs!.status, deployment.status];
+    };
+    const check = async (step: string) =>
+      expect(await served(), step).toEqual([counted(), counted()]);
+    await check("built");
+    const [first, second, third] = pods();
+    world.kube.setPodReady(first!, false); // one change: ready no more
+    await check("not ready");
+    world.kube.setPodReady(first!, true);
+    await check("ready again");
+    await world.cluster.deletePod("default", second!.name); // being deleted: not active
+    await check("deleting");
+    world.kube.removePod(third!); // gone at once, no other change: only the count of pods moves
+    await check("gone");
+    expect(counted().replicas).toBe(10);
+    // The replacements are created, scheduled and become ready; the deleted pod goes.
+    for (let s = 0; s < 90; s++) {
+      await world.advance(1000);
+      await check(`after ${s + 1} s`);
+    }
+    expect(counted()).toEqual({ replicas: 12, readyReplicas: 12, availableReplicas: 12 });
+  });
 });
 
 describe("Cloud port: Auto Scaling and EC2", () => {

@@ -27,7 +27,7 @@ import { byKey, PodOrder } from "./pod-order.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { serveWatch } from "./watch-stream.js";
 import { WatchHub, type KubeObject } from "../wire/kube-watch.js";
-import { toWorkload, WorkloadTable, type WorkloadEntry } from "./workloads.js";
+import { WorkloadTable, type WorkloadEntry } from "./workloads.js";
 
 /** What the Cluster face needs of the world. */
 export interface ClusterView {
@@ -79,7 +79,7 @@ export class SandboxCluster implements SandboxClusterApi {
   constructor(private readonly view: ClusterView) {
     const k = view.kube;
     this.#order = new PodOrder(k.pods);
-    this.#workloads = new WorkloadTable(k.workloads);
+    this.#workloads = new WorkloadTable(k.workloads, () => this.#lastChange.pods);
     // A deletion keeps the object's last version: each event takes a version of its own.
     k.addNodeWatcher({
       filter: () => true,
@@ -375,7 +375,7 @@ export class SandboxCluster implements SandboxClusterApi {
   async getWorkload(kind: Workload["kind"], namespace: string, name: string): Promise<Workload> {
     this.#gate("apps.getWorkload");
     const hit = this.#workloads.get(kind, namespace, name);
-    if (hit) return toWorkload(hit);
+    if (hit) return this.#workloads.serve(hit);
     const resource = kind.toLowerCase() + "s";
     throw new KubeApiError(404, "NotFound", `${resource}.apps "${name}" not found`);
   }
@@ -390,7 +390,7 @@ export class SandboxCluster implements SandboxClusterApi {
     const labelled = parseLabelSelector(opts?.labelSelector)({});
     const keep = (e: WorkloadEntry) =>
       labelled && (namespace === undefined || e.namespace === namespace);
-    return this.#page(this.#workloads.ofKind(kind), keep, toWorkload, opts);
+    return this.#page(this.#workloads.ofKind(kind), keep, this.#workloads.serve, opts);
   }
 
   #lease(l: LeaseRec): Lease {

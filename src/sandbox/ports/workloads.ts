@@ -25,7 +25,19 @@ const listOrder = (a: WorkloadEntry, b: WorkloadEntry) =>
           ? 1
           : 0;
 
-/** The entries by "kind/namespace/name" and, per kind, in list order; rebuilt when records are added. */
+/** A workload's pods not being deleted, and of those the ready, as of pod change `at`. */
+interface PodCounts {
+  at: number;
+  active: number;
+  ready: number;
+}
+
+/**
+ * The entries by "kind/namespace/name" and, per kind, in list order; rebuilt when records are
+ * added. Serves them as objects (`serve`), their pods counted once per record for as long as no
+ * pod changes: a Deployment and its ReplicaSet are one record, listed one kind after the other,
+ * and counting walked every pod of the world twice (~0.2 s of a 20,000-node plan).
+ */
 export class WorkloadTable {
   #built?: {
     size: number;
@@ -33,7 +45,13 @@ export class WorkloadTable {
     byKind: Map<Workload["kind"], WorkloadEntry[]>;
   };
 
-  constructor(private readonly records: ReadonlyMap<string, WorkloadRec>) {}
+  readonly #counts = new WeakMap<WorkloadRec, PodCounts>();
+
+  /** `podChange()`: a number that is new after every pod event (created, changed, gone). */
+  constructor(
+    private readonly records: ReadonlyMap<string, WorkloadRec>,
+    private readonly podChange: () => number,
+  ) {}
 
   #index() {
     const all = this.records;
@@ -64,16 +82,30 @@ export class WorkloadTable {
   ofKind(kind: Workload["kind"]): readonly WorkloadEntry[] {
     return this.#index().byKind.get(kind) ?? [];
   }
+
+  /** The entry as the API serves it now. */
+  readonly serve = (e: WorkloadEntry): Workload => toWorkload(e, this.#countsOf(e.rec));
+
+  #countsOf(w: WorkloadRec): PodCounts {
+    const at = this.podChange();
+    let counts = this.#counts.get(w);
+    if (counts?.at === at) return counts;
+    counts = { at, active: 0, ready: 0 };
+    for (const p of w.pods) {
+      if (p.deletionAt !== undefined) continue;
+      counts.active++;
+      if (p.ready) counts.ready++;
+    }
+    this.#counts.set(w, counts);
+    return counts;
+  }
 }
 
 /** The object as the API serves it: a ReplicaSet names its Deployment as its controller. */
-export function toWorkload({ rec: w, kind, namespace, name }: WorkloadEntry): Workload {
-  let ready = 0;
-  let active = 0;
-  for (const p of w.pods) {
-    if (p.deletionAt === undefined) active++;
-    if (p.ready && p.deletionAt === undefined) ready++;
-  }
+function toWorkload(
+  { rec: w, kind, namespace, name }: WorkloadEntry,
+  { active, ready }: PodCounts,
+): Workload {
   const replicas = w.kind === "DaemonSet" ? active : w.replicas;
   const owner = { apiVersion: "apps/v1", kind: "Deployment", name: w.name, uid: w.uid };
   return {
