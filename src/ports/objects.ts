@@ -1,9 +1,19 @@
 // Reading the Kubernetes objects the Cluster port returns, the same way everywhere.
 import type { Condition, Node, ObjectMeta, PodPhase } from "./cluster.js";
 
-/** A Ready condition that is True (nodes and pods alike). */
+/**
+ * A Ready condition that is True (nodes and pods alike). A plain loop here and in controllerOf,
+ * read for every pod of a plan: V8 inlines `some` and `find` with their callback only over
+ * arrays that can still change, and a frozen one (the sandbox serves a state's conditions and an
+ * owner's reference frozen, shared by its pods) made each call build its callback's closure.
+ */
 export function hasReadyCondition(conditions: readonly Condition[] | undefined): boolean {
-  return conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
+  if (!conditions) return false;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i] as Condition;
+    if (c.type === "Ready" && c.status === "True") return true;
+  }
+  return false;
 }
 
 export function isReady(node: Node): boolean {
@@ -34,5 +44,8 @@ export function isMirrorPod(p: { metadata: ObjectMeta }): boolean {
  * (kubectl drain's filters): a pod another object merely owns has no controller to bring it back.
  */
 export function controllerOf(o: { metadata: ObjectMeta }) {
-  return o.metadata.ownerReferences?.find((r) => r.controller === true);
+  const refs = o.metadata.ownerReferences;
+  if (!refs) return undefined;
+  for (let i = 0; i < refs.length; i++) if (refs[i]?.controller === true) return refs[i];
+  return undefined;
 }

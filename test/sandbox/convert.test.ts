@@ -174,4 +174,56 @@ describe("toPod", () => {
     (c.metadata.labels as Record<string, string>).app = "changed";
     expect(own.labels.app).toBe("web");
   });
+
+  it("shares a controller's owner reference and a state's conditions, frozen, and follows a new ReplicaSet", () => {
+    const owner = { ...workload };
+    const a = toPod(pod({ workload: owner }));
+    const b = toPod(pod({ workload: owner, name: "web-5d8f7-fghij" }));
+    expect(b.metadata.ownerReferences).toBe(a.metadata.ownerReferences);
+    expect(() => a.metadata.ownerReferences?.pop()).toThrow(TypeError);
+    expect(() => (a.metadata.ownerReferences![0]!.name = "other")).toThrow(TypeError);
+    // A rollout's new ReplicaSet: the pods served from then on name it.
+    owner.replicaSet = "web-6c9a1";
+    const c = toPod(pod({ workload: owner }));
+    expect(c.metadata.ownerReferences).toEqual([
+      {
+        apiVersion: "apps/v1",
+        kind: "ReplicaSet",
+        name: "web-6c9a1",
+        uid: "wl-uid",
+        controller: true,
+      },
+    ]);
+    const other = { kind: "StatefulSet", name: "db", uid: "db-uid" } as WorkloadRec;
+    expect(toPod(pod({ workload: other })).metadata.ownerReferences?.[0]).toMatchObject({
+      kind: "StatefulSet",
+      name: "db",
+      uid: "db-uid",
+    });
+    // Each state has its conditions: scheduled (bound to a node) and ready, either way.
+    for (const nodeName of [undefined, "ip-10-0-0-1"])
+      for (const ready of [false, true]) {
+        const conditions = toPod(pod({ nodeName, ready })).status.conditions;
+        expect(conditions).toEqual([
+          { type: "PodScheduled", status: nodeName ? "True" : "False" },
+          { type: "Ready", status: ready ? "True" : "False" },
+        ]);
+        expect(() => conditions?.push({ type: "X", status: "True" })).toThrow(TypeError);
+        expect(() => (conditions![1]!.status = "Unknown")).toThrow(TypeError);
+      }
+  });
+
+  it("serves each template's parts, one after the other and back again", () => {
+    const web = template();
+    const api = template({ labels: { app: "api" }, tolerations: [], preStopSeconds: 5 });
+    const order = [web, web, api, web, api, api];
+    const served = order.map((t) => toPod(pod({ template: t, labels: t.labels })));
+    served.forEach((p, i) => {
+      expect(p.metadata.labels).toEqual(order[i]!.labels);
+      expect(p.spec.tolerations).toHaveLength(order[i]!.tolerations.length);
+      expect(p.spec.containers[0]!.lifecycle !== undefined).toBe(order[i] === api);
+    });
+    expect(served[3]!.spec.containers).toBe(served[0]!.spec.containers);
+    expect(served[5]!.spec.containers).toBe(served[2]!.spec.containers);
+  });
 });

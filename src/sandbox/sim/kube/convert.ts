@@ -1,9 +1,10 @@
 // Records → Kubernetes objects: what the API server would return for a node, a pod or a
 // PodDisruptionBudget of the simulated cluster. The records are richer and mutable; these
 // objects are fresh copies, built when a client reads or a watch event goes out, except for what
-// cannot change: strings (a timestamp's text, formatted once), and the parts of a pod its
-// template alone decides (containers, tolerations, node selector, labels), made once per
-// template and frozen, since listing a large cluster converts millions of pods that share them.
+// cannot change: strings (a timestamp's text, formatted once), the parts of a pod its template
+// alone decides (containers, tolerations, node selector, labels), made once per template, its
+// owner reference, made once per owner, and its conditions, one list per state: all frozen, since
+// listing a large cluster converts millions of pods that share them.
 import type { Node, Pod, PodDisruptionBudget } from "../../../ports/cluster.js";
 import {
   podUid,
@@ -11,6 +12,7 @@ import {
   type PdbRec,
   type PodRec,
   type PodTemplate,
+  type WorkloadRec,
 } from "../../model/records.js";
 import { formatCpu, formatMemory } from "../../model/quantities.js";
 import { pdbStatus } from "./disruption.js";
@@ -41,6 +43,8 @@ interface TemplateParts {
 }
 
 const partsOf = new WeakMap<PodTemplate, TemplateParts>();
+/** The template asked last and its parts: a list goes by name, so mostly one workload's pods. */
+let last: { template: PodTemplate; parts: TemplateParts } | undefined;
 
 /**
  * The parts of a pod its template decides, made at the template's first pod and frozen, each
@@ -49,8 +53,13 @@ const partsOf = new WeakMap<PodTemplate, TemplateParts>();
  * of 600,000 pods made (its time did not separate from the host's noise).
  */
 function templateParts(t: PodTemplate): TemplateParts {
-  let parts = partsOf.get(t);
-  if (parts) return parts;
+  if (last?.template === t) return last.parts;
+  const parts = partsOf.get(t) ?? madeParts(t);
+  last = { template: t, parts };
+  return parts;
+}
+
+function madeParts(t: PodTemplate): TemplateParts {
   const { freeze } = Object;
   const requests = freeze({
     cpu: formatCpu(t.requests.cpu),
@@ -65,7 +74,7 @@ function templateParts(t: PodTemplate): TemplateParts {
     lifecycle:
       seconds > 0 ? freeze({ preStop: freeze({ sleep: freeze({ seconds }) }) }) : undefined,
   });
-  parts = {
+  const parts = {
     containers: freeze([container]) as unknown as TemplateParts["containers"],
     tolerations: freeze(t.tolerations.map((x) => freeze({ ...x }))) as TemplateParts["tolerations"],
     nodeSelector: Object.keys(t.nodeSelector).length ? freeze({ ...t.nodeSelector }) : undefined,
@@ -144,20 +153,36 @@ function podMeta(p: PodRec, parts: TemplateParts): Pod["metadata"] {
     creationTimestamp: iso(p.createdAt),
     deletionTimestamp: p.deletionAt === undefined ? undefined : iso(p.deletionAt),
     labels: p.labels === p.template.labels ? parts.labels : { ...p.labels },
-    ownerReferences:
-      w && w.kind !== "Pod"
-        ? [
-            {
-              apiVersion: "apps/v1",
-              kind: w.kind === "Deployment" ? "ReplicaSet" : w.kind,
-              name: w.kind === "Deployment" ? (w.replicaSet as string) : w.name,
-              uid: w.uid,
-              controller: true,
-            },
-          ]
-        : undefined,
+    ownerReferences: w && w.kind !== "Pod" ? ownerReferences(w) : undefined,
   };
 }
+
+type OwnerReferences = NonNullable<Pod["metadata"]["ownerReferences"]>;
+const ownersOf = new WeakMap<WorkloadRec, OwnerReferences>();
+
+/** A controller's pods' owner references: made again only when it names another ReplicaSet. */
+function ownerReferences(w: WorkloadRec): OwnerReferences {
+  const name = w.kind === "Deployment" ? (w.replicaSet as string) : w.name;
+  let refs = ownersOf.get(w);
+  if (refs?.[0]?.name === name) return refs;
+  const { freeze } = Object;
+  const kind = w.kind === "Deployment" ? "ReplicaSet" : w.kind;
+  const ref = freeze({ apiVersion: "apps/v1", kind, name, uid: w.uid, controller: true });
+  refs = freeze([ref]) as unknown as OwnerReferences;
+  ownersOf.set(w, refs);
+  return refs;
+}
+
+/** A pod's conditions by state: [scheduled][ready]. */
+const CONDITIONS = [false, true].map((scheduled) =>
+  [false, true].map(
+    (ready) =>
+      Object.freeze([
+        Object.freeze({ type: "PodScheduled", status: scheduled ? "True" : "False" }),
+        Object.freeze({ type: "Ready", status: ready ? "True" : "False" }),
+      ]) as unknown as NonNullable<Pod["status"]["conditions"]>,
+  ),
+);
 
 function podSpec(p: PodRec, parts: TemplateParts): Pod["spec"] {
   const t = p.template;
@@ -174,10 +199,7 @@ function podSpec(p: PodRec, parts: TemplateParts): Pod["spec"] {
 function podStatus(p: PodRec): Pod["status"] {
   return {
     phase: p.phase,
-    conditions: [
-      { type: "PodScheduled", status: p.nodeName ? "True" : "False" },
-      { type: "Ready", status: p.ready ? "True" : "False" },
-    ],
+    conditions: CONDITIONS[p.nodeName ? 1 : 0]![p.ready ? 1 : 0],
     startTime: p.startedAt === undefined ? undefined : iso(p.startedAt),
   };
 }
