@@ -4256,7 +4256,12 @@ function pageOf(cont, extra = {}) {
 
 // src/ports/objects.ts
 function hasReadyCondition(conditions) {
-  return conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
+  if (!conditions) return false;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i];
+    if (c.type === "Ready" && c.status === "True") return true;
+  }
+  return false;
 }
 function isReady(node) {
   return hasReadyCondition(node.status.conditions);
@@ -4271,7 +4276,10 @@ function isMirrorPod(p) {
   return p.metadata.annotations?.["kubernetes.io/config.mirror"] !== void 0;
 }
 function controllerOf(o) {
-  return o.metadata.ownerReferences?.find((r) => r.controller === true);
+  const refs = o.metadata.ownerReferences;
+  if (!refs) return void 0;
+  for (let i = 0; i < refs.length; i++) if (refs[i]?.controller === true) return refs[i];
+  return void 0;
 }
 
 // src/ports/reporter.ts
