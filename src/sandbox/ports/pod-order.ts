@@ -80,7 +80,7 @@ export class PodOrder {
     const namespaces = this.#built();
     if (!this.#all) {
       const names = [...namespaces.keys()].sort((a, b) => before(`${a}/`, `${b}/`));
-      this.#all = names.flatMap((ns) => (namespaces.get(ns) as NamespaceOrder).current());
+      this.#all = joined(names.map((ns) => (namespaces.get(ns) as NamespaceOrder).current()));
     }
     // A safety net, never expected to catch: the order disagrees with the pods.
     if (this.#all.length !== this.store.size) {
@@ -103,14 +103,26 @@ export class PodOrder {
   #built(): Map<string, NamespaceOrder> {
     if (this.#namespaces) return this.#namespaces;
     const out = new Map<string, NamespaceOrder>();
-    for (const p of this.store.values()) {
+    // forEach, not for…of: this loop runs once per order, over every pod, and the iterator's
+    // result objects were not optimised away (24 MB at 600,000 pods).
+    this.store.forEach((p) => {
       let o = out.get(p.namespace);
       if (!o) out.set(p.namespace, (o = new NamespaceOrder(this.store)));
       o.pods.push(p);
-    }
+    });
     for (const o of out.values()) o.pods.sort(byKey);
     this.#all = undefined;
     this.#namespaces = out;
     return out;
   }
+}
+
+/** The lists one after the other, in one array made at its size (flatMap grows and copies its). */
+function joined<T>(lists: readonly (readonly T[])[]): T[] {
+  let size = 0;
+  for (const list of lists) size += list.length;
+  const out = new Array<T>(size);
+  let at = 0;
+  for (const list of lists) for (let i = 0; i < list.length; i++) out[at++] = list[i] as T;
+  return out;
 }
