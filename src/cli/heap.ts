@@ -11,9 +11,10 @@
 // holds only its own snapshot (1.9 GB at 100,000 nodes); not raised. (`plan --rehearse` of a
 // live cluster builds its twin after the read, when it is too late to raise: see the README.)
 //
-// The decision is made where the world is built (src/cli/sandbox-world.ts), from the validated
-// scenario, before the command has changed anything: it throws HeapTooSmall, and main() runs the
-// same command line again in a child. The child leads a session of its own, so a Ctrl-C from the
+// The decision is made where the world is built (src/cli/sandbox-world.ts), before the command
+// has changed anything: from a JSON scenario's value before it is checked (the child checks it,
+// once), else from the validated scenario. It throws HeapTooSmall, and main() runs the same
+// command line again in a child. The child leads a session of its own, so a Ctrl-C from the
 // terminal reaches it once, forwarded from here (the roll's first SIGINT stops it cleanly, a
 // second ends it at once: src/cli/apply.ts); an IPC channel tells it when this process is gone,
 // killed outright included. (Not while it is stopped: a job suspended with Ctrl-Z and then killed

@@ -1,6 +1,7 @@
 // The sandbox worlds the command line can run on: "demo" (built in) or a scenario file.
 import { readFileSync } from "node:fs";
-import { scenarioScale } from "../sandbox/scenarios/scale.js";
+import { scenarioScale, uncheckedScale } from "../sandbox/scenarios/scale.js";
+import { scenarioJson } from "../sandbox/scenarios/schema.js";
 import { World } from "../sandbox/world/world.js";
 import { builtWithRoom, checkHeapFor } from "./heap.js";
 
@@ -12,7 +13,13 @@ import { builtWithRoom, checkHeapFor } from "./heap.js";
  */
 export function loadWorld(scenario: string | undefined, worlds = 1): World {
   if (!scenario || scenario === "demo") return World.demo();
-  const parsed = World.scenarioOf(readFileSync(scenario, "utf8"), scenario);
+  const text = readFileSync(scenario, "utf8");
+  const json = scenarioJson(text);
+  // A JSON scenario (as `sandbox generate` writes) is sized before it is checked: where it needs
+  // a larger heap, the child checks it, once. Sized again once checked, with its defaults.
+  const unchecked = json === undefined ? undefined : uncheckedScale(json);
+  if (unchecked) checkHeapFor(unchecked, worlds);
+  const parsed = World.scenarioOf(text, scenario, json);
   const scale = scenarioScale(parsed);
   checkHeapFor(scale, worlds);
   return builtWithRoom(scale, worlds, () => new World(parsed));

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { heapFor, HeapTooSmall, relaunch } from "../../src/cli/heap.js";
-import { scenarioScale } from "../../src/sandbox/scenarios/scale.js";
+import { scenarioScale, uncheckedScale } from "../../src/sandbox/scenarios/scale.js";
+import { scenarioJson } from "../../src/sandbox/scenarios/schema.js";
 import {
   generatePolicyYaml,
   generateScenario,
@@ -75,6 +76,47 @@ describe("the size of a scenario", () => {
     expect(scenarioScale(scenario)).toEqual({ nodes: 7, pods: 10 + 1 + 7 });
     const built = new World(scenario);
     expect(built.kube.pods.size).toBe(10 + 1 + 7);
+  });
+
+  it("is the same read from a JSON scenario before it is checked, defaults included", () => {
+    const opts = { nodes: 300, groups: 4, podsPerNode: 30 };
+    const text = generateScenarioYaml(opts);
+    expect(uncheckedScale(scenarioJson(text))).toEqual(scenarioScale(generateScenario(opts)));
+    const raw = {
+      nodeGroups: [{ size: { desired: 3 } }, { size: { desired: 4 } }],
+      workloads: [
+        { kind: "Deployment", name: "web", replicas: 10 },
+        { kind: "Deployment", name: "one" }, // replicas: 1 unless it says
+        { kind: "Pod", name: "lone", replicas: 5 },
+        { kind: "DaemonSet", name: "agent" },
+      ],
+    };
+    expect(uncheckedScale(raw)).toEqual({ nodes: 7, pods: 10 + 1 + 1 + 7 });
+    expect(uncheckedScale({ nodeGroups: raw.nodeGroups })).toEqual({ nodes: 7, pods: 0 });
+  });
+
+  it("is not guessed from a value that is not a scenario's shape where the count reads it", () => {
+    const group = { size: { desired: 3 } };
+    const notShaped: unknown[] = [
+      undefined,
+      null,
+      [],
+      "scenario",
+      {},
+      { nodeGroups: "a" },
+      { nodeGroups: [group], workloads: {} },
+      { nodeGroups: [null] },
+      { nodeGroups: [{}] },
+      { nodeGroups: [{ size: { desired: "3" } }] },
+      { nodeGroups: [{ size: { desired: -1 } }] },
+      { nodeGroups: [{ size: { desired: 1.5 } }] },
+      { nodeGroups: [group], workloads: [null] },
+      { nodeGroups: [group], workloads: [{ name: "web" }] },
+      { nodeGroups: [group], workloads: [{ kind: "Deployment", replicas: "2" }] },
+      { nodeGroups: [group], workloads: [{ kind: "Deployment", replicas: -2 }] },
+    ];
+    for (const value of notShaped)
+      expect(uncheckedScale(value), JSON.stringify(value)).toBe(undefined);
   });
 });
 
@@ -145,6 +187,23 @@ describe("the command line on a world its heap is too small for", () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/heap out of memory/i);
     expect(r.stderr).not.toContain("running again");
+  });
+
+  it("a JSON scenario too large for the heap is checked once, by the child: its errors as without the raise", () => {
+    const value = scenarioJson(readFileSync(scenarioFile, "utf8")) as { zones: string[] };
+    value.zones = []; // the schema asks for one at least
+    const invalid = join(dir, "invalid.json");
+    writeFileSync(invalid, JSON.stringify(value, null, 2));
+    const args = ["plan", "--policy", policyFile, "--sandbox", invalid];
+    const raised = runCli(args, { node: SMALL_HEAP });
+    // Checked in a first process that never raises, with Node's default heap: a scenario that
+    // is not valid goes the YAML path, to say where (its tree does not fit 40 MB either).
+    const plain = runCli(args, { env: { ...process.env, NODEROLL_HEAP_RAISED: "1" } });
+    expect(raised.stderr).toMatch(RELAUNCHED);
+    expect(plain.stderr).toMatch(/invalid\.json:\d+:\d+/);
+    expect(raised.stderr.replace(RELAUNCHED, "")).toBe(plain.stderr);
+    expect(raised.status).toBe(plain.status);
+    expect(plain.status).not.toBe(0);
   });
 
   it("usage errors are reported before any world is read, by the first process", () => {

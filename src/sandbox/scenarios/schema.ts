@@ -10,6 +10,9 @@ import { locate, type PolicySource } from "../../policy/source.js";
 import { eks, faults } from "./faults.js";
 import { cpu, memory, seconds } from "./units.js";
 
+/** A workload's replicas where it does not say. */
+export const DEFAULT_REPLICAS = 1;
+
 const intOrPercent = z.union([
   z.number().int().nonnegative(),
   z.string().regex(/^\d{1,3}%$/, 'write a number or a percentage such as "50%"'),
@@ -159,7 +162,7 @@ const workload = z
         "a workload name is a DNS label (lower-case letters, digits, '-')",
       ),
     namespace: z.string().default("default"),
-    replicas: z.number().int().nonnegative().default(1),
+    replicas: z.number().int().nonnegative().default(DEFAULT_REPLICAS),
     labels: labels.optional(),
     requests: z
       .strictObject({ cpu: cpu.default(100), memory: memory.default(128 * 1024 ** 2) })
@@ -333,29 +336,33 @@ export type Scenario = z.output<typeof scenarioSchema>;
 export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; errors: Diagnostic[] };
 
 /**
- * A scenario written as JSON (after comment lines), as `sandbox generate` writes one: read with
- * JSON.parse, which YAML 1.2 agrees with for such text, in a fraction of the YAML parser's time.
- * Undefined when the text is not JSON or the scenario is not valid: the YAML path then says
- * where the problems are. (JSON.parse keeps the last of repeated keys, where the YAML path
- * refuses them.)
+ * The value of a scenario written as JSON (after comment lines), as `sandbox generate` writes
+ * one, not yet checked: read with JSON.parse, which YAML 1.2 agrees with for such text, in a
+ * fraction of the YAML parser's time. Undefined when the text is not JSON. (JSON.parse keeps the
+ * last of repeated keys, where the YAML path refuses them.)
  */
-function fromJson(text: string): Scenario | undefined {
+export function scenarioJson(text: string): unknown {
   const body = text.replace(/^(?:[ \t]*(?:#[^\n]*)?\r?\n)*/, "");
   if (!body.startsWith("{")) return undefined;
-  let value: unknown;
   try {
-    value = JSON.parse(body);
+    return JSON.parse(body) as unknown;
   } catch {
     return undefined;
   }
-  const result = scenarioSchema.safeParse(value);
-  return result.success ? result.data : undefined;
 }
 
-/** Parse and validate scenario YAML; errors carry file:line:col. */
-export function parseScenario(text: string, file = "scenario.yaml"): ScenarioResult {
-  const json = fromJson(text);
-  if (json) return { ok: true, scenario: json };
+/**
+ * Parse and validate scenario YAML; errors carry file:line:col. `json`: the text's JSON value
+ * where the caller has it already (scenarioJson). A JSON scenario that is not valid goes the
+ * YAML path, which says where the problems are.
+ */
+export function parseScenario(
+  text: string,
+  file = "scenario.yaml",
+  json: unknown = scenarioJson(text),
+): ScenarioResult {
+  const checked = json === undefined ? undefined : scenarioSchema.safeParse(json);
+  if (checked?.success) return { ok: true, scenario: checked.data };
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, {
     lineCounter: lines,

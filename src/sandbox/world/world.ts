@@ -186,9 +186,12 @@ export class World {
     return new World(World.scenarioOf(text, file));
   }
 
-  /** The scenario of YAML (or its JSON form); throws with file:line:col messages when invalid. */
-  static scenarioOf(text: string, file = "scenario.yaml"): Scenario {
-    const r = parseScenario(text, file);
+  /**
+   * The scenario of YAML (or its JSON form; `json`, its value, where the caller has read it);
+   * throws with file:line:col messages when invalid.
+   */
+  static scenarioOf(text: string, file = "scenario.yaml", json?: unknown): Scenario {
+    const r = parseScenario(text, file, json);
     if (!r.ok) throw new Error(r.errors.map(formatDiagnostic).join("\n"));
     return r.scenario;
   }
