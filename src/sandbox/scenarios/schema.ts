@@ -8,6 +8,7 @@ import { z } from "zod";
 import { formatPath, type Diagnostic } from "../../policy/diagnostic.js";
 import { locate, type PolicySource } from "../../policy/source.js";
 import { eks, faults } from "./faults.js";
+import { locateInJson, type Position } from "./json-positions.js";
 import { cpu, memory, seconds } from "./units.js";
 
 /** A workload's replicas where it does not say. */
@@ -342,7 +343,7 @@ export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; err
  * last of repeated keys, where the YAML path refuses them.)
  */
 export function scenarioJson(text: string): unknown {
-  const body = text.replace(/^(?:[ \t]*(?:#[^\n]*)?\r?\n)*/, "");
+  const body = text.slice(jsonStart(text));
   if (!body.startsWith("{")) return undefined;
   try {
     return JSON.parse(body) as unknown;
@@ -351,18 +352,45 @@ export function scenarioJson(text: string): unknown {
   }
 }
 
+/** Where a JSON scenario's text begins, after the comment lines `sandbox generate` puts first. */
+const jsonStart = (text: string): number =>
+  (/^(?:[ \t]*(?:#[^\n]*)?\r?\n)*/.exec(text) as RegExpExecArray)[0].length;
+
+/** Problems placed in a JSON scenario (each a scan of the text as far as it): the first these. */
+const MAX_PLACED_IN_JSON = 50;
+
 /**
  * Parse and validate scenario YAML; errors carry file:line:col. `json`: the text's JSON value
- * where the caller has it already (scenarioJson). A JSON scenario that is not valid goes the
- * YAML path, which says where the problems are.
+ * where the caller has it already (scenarioJson). A JSON scenario's problems are placed in its
+ * text directly (json-positions.ts), not through the YAML parser.
  */
 export function parseScenario(
   text: string,
   file = "scenario.yaml",
   json: unknown = scenarioJson(text),
 ): ScenarioResult {
-  const checked = json === undefined ? undefined : scenarioSchema.safeParse(json);
-  if (checked?.success) return { ok: true, scenario: checked.data };
+  if (json !== undefined) {
+    const checked = scenarioSchema.safeParse(json);
+    if (checked.success) return { ok: true, scenario: checked.data };
+    const from = jsonStart(text);
+    const issues = checked.error.issues;
+    const placed = issueDiagnostics(issues.slice(0, MAX_PLACED_IN_JSON), file, (path, key) =>
+      locateInJson(text, path, key, from),
+    );
+    const last = placed.at(-1) as Diagnostic;
+    if (issues.length > MAX_PLACED_IN_JSON)
+      placed.push({
+        ...last,
+        path: "",
+        message: `and ${issues.length - MAX_PLACED_IN_JSON} more problems: mend these first`,
+      });
+    return { ok: false, errors: placed };
+  }
+  return parseYamlScenario(text, file);
+}
+
+/** A scenario in YAML (or text JSON.parse refused), its problems placed by the YAML parser. */
+function parseYamlScenario(text: string, file: string): ScenarioResult {
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, {
     lineCounter: lines,
@@ -403,26 +431,26 @@ export function parseScenario(
   const source: PolicySource = { file, text, doc, lines };
   const result = scenarioSchema.safeParse(value);
   if (result.success) return { ok: true, scenario: result.data };
-  for (const issue of result.error.issues) {
+  const at = (path: readonly PropertyKey[], key?: string) => locate(source, path, key);
+  return { ok: false, errors: issueDiagnostics(result.error.issues, file, at) };
+}
+
+/** The check's problems as diagnostics, in the file's order; `at` places a path (or its key). */
+function issueDiagnostics(
+  issues: readonly z.core.$ZodIssue[],
+  file: string,
+  at: (path: readonly PropertyKey[], key?: string) => Position,
+): Diagnostic[] {
+  const errors = issues.map((issue): Diagnostic => {
     const path = issue.path as PropertyKey[];
-    let message = issue.message;
-    let at: { line: number; col: number };
-    if (issue.code === "unrecognized_keys") {
-      const key = issue.keys[0] ?? "";
-      at = locate(source, path, key);
-      message = `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
-    } else at = locate(source, path);
-    errors.push({
-      file,
-      line: at.line,
-      col: at.col,
-      path: formatPath(path),
-      message,
-      severity: "error",
-    });
-  }
-  errors.sort((a, b) => a.line - b.line || a.col - b.col);
-  return { ok: false, errors };
+    const unknown = issue.code === "unrecognized_keys" ? issue.keys : undefined;
+    const where = unknown ? at(path, unknown[0] ?? "") : at(path);
+    const message = unknown
+      ? `unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}`
+      : issue.message;
+    return { file, ...where, path: formatPath(path), message, severity: "error" };
+  });
+  return errors.sort((a, b) => a.line - b.line || a.col - b.col);
 }
 
 /** Validate a scenario given as an object (the generator's, or a test's). Throws on errors. */
