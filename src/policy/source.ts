@@ -233,10 +233,18 @@ function sizeMessage(bytes: number): string {
   return `the file is ${bytes.toLocaleString("en-US")} bytes; a policy may be at most ${MAX_POLICY_BYTES.toLocaleString("en-US")} bytes (1 MiB)`;
 }
 
-function lineCol(text: string, offset: number): { line: number; col: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, col: offset - before.lastIndexOf("\n") };
+/**
+ * Line and column of `offset` in `text`, both from 1. Counted newline by newline: a sandbox
+ * scenario places its problems with it too, and one may be 50 MB of text.
+ */
+export function lineCol(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, col: offset - start + 1 };
 }
 
 export { sizeMessage };
