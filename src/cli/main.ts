@@ -5,7 +5,6 @@ import { parseArgs } from "node:util";
 import { policyJsonSchemaText } from "../policy/index.js";
 import { describeFailure } from "../ports/index.js";
 import { generatePolicyYaml, generateScenarioYaml } from "../sandbox/scenarios/generate.js";
-import { serveSandbox } from "../sandbox/wire/serve.js";
 import { loadWorld } from "./sandbox-world.js";
 import { runApply } from "./apply.js";
 import { GroupsError, hintContext, UsageError } from "./args.js";
@@ -116,6 +115,9 @@ async function serve(args: string[]): Promise<number> {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError("--port takes a port number");
+  // Loaded here, not at start-up: its HTTP server's module (node:http) brings in undici when
+  // imported, ~50 ms before any other command could begin.
+  const { serveSandbox } = await import("../sandbox/wire/serve.js");
   const server = await serveSandbox(loadWorld(values.scenario), {
     port,
     speed,

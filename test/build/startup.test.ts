@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../helpers/cli.js";
+import { ROOT, runCli } from "../helpers/cli.js";
 
 /** The files a module imports statically (relative ones: the bundle's own chunks). */
 function staticImports(file: string): string[] {
@@ -55,5 +55,21 @@ describe("the command line's start-up", () => {
       .filter((file) => SDK.test(readFileSync(file, "utf8")));
     expect(live).toHaveLength(1);
     expect(startup.has(live[0] as string)).toBe(false);
+  });
+
+  // Node's HTTP modules, imported as ES modules, load undici (~50 ms here): only `sandbox serve`
+  // needs a server and only a live cluster a client, so a command that uses neither loads none.
+  it.each([
+    [["--help"]],
+    [["validate", "policies/demo.yaml"]],
+    [["plan", "--policy", "policies/demo.yaml", "--sandbox", "demo"]],
+  ])("%j loads no HTTP module of Node's", (args) => {
+    const preload = `data:text/javascript,process.on("exit",()=>process.stderr.write("\\nLOADED "+JSON.stringify(process.moduleLoadList)))`;
+    const r = runCli(args, { node: ["--import", preload] });
+    expect(r.status).toBe(0);
+    const line = r.stderr.split("\n").find((l) => l.startsWith("LOADED "));
+    const loaded = JSON.parse((line as string).slice("LOADED ".length)) as string[];
+    expect(loaded.length).toBeGreaterThan(10);
+    expect(loaded.filter((m) => /\b(https?|http2|undici)\b|_http_/.test(m))).toEqual([]);
   });
 });
