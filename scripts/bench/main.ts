@@ -11,6 +11,8 @@
 //     roll's time split by what it waited for (BENCH_ROLL_SIZES, default 100 / 1,000);
 //  4. rehearsal: `plan --rehearse` of a generated cluster, wall time on top of the plan
 //     (BENCH_REHEARSAL_SIZES, default 5,000 nodes).
+// Before the first part and after the last, the host's memory: how long a fresh page takes to
+// write (memory.ts), what most of the plans' wall time varies by on a shared machine.
 // Each measurement runs in a process of its own, with Node's default heap, so every size's
 // peak memory is its own and nothing leans on a raised heap limit. In-process, the sandbox's own
 // objects (~2 GB at 100k nodes, the API server's memory in a real cluster) share noderoll's heap
@@ -25,6 +27,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { benchEksUpdate } from "../../src/sandbox/world/bench.js";
 import { medianRun } from "./cluster.js";
+import { measureFirstTouch, type MemoryFigures } from "./memory.js";
 import { measurePlan, type PlanFigures } from "./plan.js";
 import { measureCliPlan, type CliPlanFigures } from "./plan-cli.js";
 import { measurePlanWire, servePlanWorld, type WirePlanFigures } from "./plan-wire.js";
@@ -87,6 +90,7 @@ const medianPlan = (nodeArgs: string[], n: number): PlanFigures =>
 async function part(args: string[]): Promise<unknown> {
   const [name, n] = args;
   if (name === "sandbox") return benchEksUpdate(Number(n), 30);
+  if (name === "memory") return measureFirstTouch();
   if (name === "plan") return measurePlan(Number(n));
   if (name === "plan-wire") return measurePlanWire(Number(n));
   if (name === "roll") return measureRoll(Number(n));
@@ -101,14 +105,21 @@ function machine() {
     model: list[0]?.model ?? "unknown",
     memoryGiB: Math.round(totalmem() / 1024 ** 3),
     node: process.version,
-    loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
+    loadAverage: loadAverage(),
   };
 }
 
+const loadAverage = () => loadavg().map((x) => Math.round(x * 100) / 100);
+
+/** The host's memory as the header and the footer say it (memory.ts). */
+const touch = (f: MemoryFigures) =>
+  `first write of a fresh page ${f.firstTouchUsPerPage} µs (written again: ${f.rewriteUsPerPage} µs)`;
+
 async function main(): Promise<void> {
   const m = machine();
+  const memoryAtStart = child<MemoryFigures>("memory");
   console.log(
-    `noderoll bench — ${new Date().toISOString()}, Node ${m.node}, ${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, load average ${m.loadAverage.join(" ")}`,
+    `noderoll bench — ${new Date().toISOString()}, Node ${m.node}, ${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, load average ${m.loadAverage.join(" ")}, ${touch(memoryAtStart)}`,
   );
   const sandbox = child<Awaited<ReturnType<typeof benchEksUpdate>>>("sandbox", "1000");
   printSandbox(sandbox);
@@ -146,10 +157,12 @@ async function main(): Promise<void> {
     rehearsal.push(f);
     printRehearsal(f, rehearsal.length === 1);
   }
+  const memoryAtEnd = child<MemoryFigures>("memory");
+  console.log(`\nAt the end: load average ${loadAverage().join(" ")}, ${touch(memoryAtEnd)}`);
   const out = resolve("out/bench.json");
   mkdirSync(resolve("out"), { recursive: true });
   const json = {
-    machine: { ...m, loadAverageAtEnd: loadavg().map((x) => Math.round(x * 100) / 100) },
+    machine: { ...m, loadAverageAtEnd: loadAverage(), memoryAtStart, memoryAtEnd },
     sandbox: {
       nodes: sandbox.nodes,
       pods: sandbox.pods,
