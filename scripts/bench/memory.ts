@@ -1,7 +1,7 @@
 // The host's memory, measured beside the figures: how long a page takes the first time a process
 // writes it. On the bench's shared VM that is most of what a large plan's wall time varies by
 // (a first touch is a fault the kernel and the hypervisor serve: 10-27 µs a page at different
-// times of one day, against ~0.1 µs a page written again), so the figures say what it was when
+// times of one day, against ~0.04 µs a page written again), so the figures say what it was when
 // they were taken, at the start of the run and at its end.
 
 export interface MemoryFigures {
