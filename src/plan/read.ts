@@ -204,16 +204,22 @@ async function readBudgets(
 ): Promise<PdbInfo[]> {
   const sorted = [...namespaces].sort();
   if (path === "cluster-wide") {
-    const r = await listAll((cont) => cluster.listPodDisruptionBudgets(undefined, pageOf(cont)));
-    onProgress?.({ phase: "budgets", done: sorted.length, total: sorted.length });
-    const items = r.items.filter((b) => namespaces.has(b.metadata.namespace ?? "default"));
-    // In the per-namespace path's order: by namespace, each as the API lists it.
+    // Each page's budgets kept as PdbInfo as it comes, not the whole list's objects until the
+    // last page (162,000 of them on 100,000 nodes), then put in the per-namespace path's order:
+    // by namespace, each as the API lists it.
     const rank = new Map(sorted.map((ns, i) => [ns, i]));
-    const at = (b: PodDisruptionBudget) => rank.get(b.metadata.namespace ?? "default") ?? 0;
-    return items
-      .map((b, i) => ({ b, i }))
-      .sort((x, y) => at(x.b) - at(y.b) || x.i - y.i)
-      .map(({ b }) => pdbInfo(b));
+    const kept: { info: PdbInfo; at: number; i: number }[] = [];
+    await eachPage(
+      (cont) => cluster.listPodDisruptionBudgets(undefined, pageOf(cont)),
+      (page) => {
+        for (const b of page) {
+          const at = rank.get(b.metadata.namespace ?? "default");
+          if (at !== undefined) kept.push({ info: pdbInfo(b), at, i: kept.length });
+        }
+      },
+    );
+    onProgress?.({ phase: "budgets", done: sorted.length, total: sorted.length });
+    return kept.sort((x, y) => x.at - y.at || x.i - y.i).map(({ info }) => info);
   }
   let done = 0;
   const pdbs = await mapLimit(sorted, CONCURRENCY, async (ns) => {

@@ -2,12 +2,14 @@
 // pod list per node, an owner GET each) when those nodes are a small share of the cluster, in
 // cluster-wide lists of pages when that takes fewer requests — counted here on generated
 // clusters — and the same snapshot and plan whichever way is taken.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { buildPlan, Planner } from "../../src/engine/index.js";
 import { readPath, type ReadPath } from "../../src/plan/index.js";
 import { loadPolicy } from "../../src/policy/index.js";
 import { generatePolicyYaml, generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { World } from "../../src/sandbox/world/world.js";
+import { ROOT } from "../helpers/cli.js";
 import { snapshot, whole } from "./fixtures.js";
 
 const OPTS = { nodes: 240, groups: 24, podsPerNode: 30, seed: 3 };
@@ -70,6 +72,24 @@ describe("reading the pods and owners of the nodes to replace", () => {
     expect(wide.made.get("core.listPods")).toBeLessThan(OPTS.nodes / 10);
     expect(wide.snapshot.workloads.length).toBeGreaterThan(0);
     expect(whole(wide.snapshot)).toEqual(whole(byNode.snapshot));
+    expect(JSON.stringify(wide.plan)).toBe(JSON.stringify(byNode.plan));
+  });
+
+  it("the same budgets either way when the nodes to replace hold only some namespaces' pods", async () => {
+    // The cluster-wide path lists every budget and keeps those of the namespaces whose pods it
+    // read, in the per-namespace path's order.
+    // The demo's "workers": no pod of kube-system's or ingress's (each with a budget) is on them.
+    const r = loadPolicy(readFileSync(`${ROOT}policies/demo.yaml`, "utf8"), "demo.yaml");
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
+    const world = World.demo();
+    const byNode = await planned(world, r.policy, "by-node", ["workers"]);
+    const wide = await planned(world, r.policy, "cluster-wide", ["workers"]);
+    const all = [...world.kube.pdbs.keys()].sort();
+    const read = [...new Set(byNode.snapshot.pdbs.map((b) => b.namespace))].sort();
+    expect(all).toEqual(expect.arrayContaining(["default", "ingress", "kube-system"]));
+    expect(read).toEqual(["default"]);
+    expect(wide.snapshot.pdbs.length).toBeGreaterThan(1);
+    expect(wide.snapshot.pdbs).toEqual(byNode.snapshot.pdbs);
     expect(JSON.stringify(wide.plan)).toBe(JSON.stringify(byNode.plan));
   });
 
