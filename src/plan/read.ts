@@ -206,20 +206,20 @@ async function readBudgets(
   if (path === "cluster-wide") {
     // Each page's budgets kept as PdbInfo as it comes, not the whole list's objects until the
     // last page (162,000 of them on 100,000 nodes), then put in the per-namespace path's order:
-    // by namespace, each as the API lists it.
+    // by namespace, each as the API lists it (a sort keeps equal entries in order).
     const rank = new Map(sorted.map((ns, i) => [ns, i]));
-    const kept: { info: PdbInfo; at: number; i: number }[] = [];
+    const kept: { info: PdbInfo; at: number }[] = [];
     await eachPage(
       (cont) => cluster.listPodDisruptionBudgets(undefined, pageOf(cont)),
       (page) => {
         for (const b of page) {
           const at = rank.get(b.metadata.namespace ?? "default");
-          if (at !== undefined) kept.push({ info: pdbInfo(b), at, i: kept.length });
+          if (at !== undefined) kept.push({ info: pdbInfo(b), at });
         }
       },
     );
     onProgress?.({ phase: "budgets", done: sorted.length, total: sorted.length });
-    return kept.sort((x, y) => x.at - y.at || x.i - y.i).map(({ info }) => info);
+    return kept.sort((x, y) => x.at - y.at).map(({ info }) => info);
   }
   let done = 0;
   const pdbs = await mapLimit(sorted, CONCURRENCY, async (ns) => {

@@ -77,8 +77,8 @@ describe("reading the pods and owners of the nodes to replace", () => {
 
   it("the same budgets either way when the nodes to replace hold only some namespaces' pods", async () => {
     // The cluster-wide path lists every budget and keeps those of the namespaces whose pods it
-    // read, in the per-namespace path's order.
-    // The demo's "workers": no pod of kube-system's or ingress's (each with a budget) is on them.
+    // read, in the per-namespace path's order. No pod of kube-system's or ingress's (each with a
+    // budget) is on the demo's workers.
     const r = loadPolicy(readFileSync(`${ROOT}policies/demo.yaml`, "utf8"), "demo.yaml");
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
     const world = World.demo();
