@@ -3,11 +3,12 @@
 // store, each the record the store holds now, in "namespace/name" order; and it lets the gone
 // go without waiting for a list.
 import { describe, expect, it } from "vitest";
+import { PodTable } from "../../src/sandbox/model/pod-table.js";
 import type { PodRec } from "../../src/sandbox/model/records.js";
 import { PodOrder } from "../../src/sandbox/ports/pod-order.js";
 
 function world() {
-  const store = new Map<string, PodRec>();
+  const store = new PodTable();
   const order = new PodOrder(store);
   let serial = 0;
   const add = (key: string) => {
@@ -15,7 +16,7 @@ function world() {
     const old = store.get(key);
     if (old) old.gone = true;
     const rec = { namespace, name, key, gone: false, rv: ++serial } as PodRec;
-    store.set(key, rec);
+    store.set(rec);
     order.changed(key);
     return rec;
   };

@@ -87,7 +87,10 @@ describe("Cluster port", () => {
       }),
     );
     expect(db.map((p) => p.length)).toEqual([4, 4, 1]);
-    const expected = [...world.kube.pods.keys()].filter((k) => k.startsWith("default/db-")).sort();
+    const expected = [...world.kube.pods.values()]
+      .map((p) => p.key)
+      .filter((k) => k.startsWith("default/db-"))
+      .sort();
     expect(db.flat().map((p) => `${p.metadata.namespace}/${p.metadata.name}`)).toEqual(expected);
   });
 

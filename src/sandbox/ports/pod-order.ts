@@ -7,6 +7,7 @@
 // between lists are merged in at the next list of their namespace, in one pass over it. The
 // cluster's order is the namespaces' in turn ("a-b/…" before "a/…" before "ab/…", as a sort of
 // the whole keys would have them: a name holds no '/').
+import type { PodTable } from "../model/pod-table.js";
 import type { PodRec } from "../model/records.js";
 
 const before = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -20,7 +21,7 @@ class NamespaceOrder {
   /** Pods gone since the last list: kept in `pods` until then (see PodOrder.changed). */
   removed = 0;
 
-  constructor(private readonly store: ReadonlyMap<string, PodRec>) {}
+  constructor(private readonly store: PodTable) {}
 
   get dirty(): boolean {
     return this.added.size > 0 || this.removed > 0;
@@ -60,7 +61,7 @@ export class PodOrder {
   #namespaces: Map<string, NamespaceOrder> | undefined;
   #all: PodRec[] | undefined;
 
-  constructor(private readonly store: ReadonlyMap<string, PodRec>) {}
+  constructor(private readonly store: PodTable) {}
 
   /** A pod was created or went away. */
   changed(key: string): void {

@@ -178,7 +178,7 @@ export class Controllers {
     this.state.podUid(pod);
     if (w.kind === "StatefulSet") pod.labels["statefulset.kubernetes.io/pod-name"] = name;
     if (w.kind === "Pod") w.podSeq++;
-    this.state.pods.set(key, pod);
+    this.state.pods.set(pod);
     w.pods.add(pod);
     budgets.attach(w, pod);
     if (this.ctx.podEvents) this.ctx.timeline.record("pod.create", { pod: key });

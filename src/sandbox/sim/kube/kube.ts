@@ -10,6 +10,7 @@ import type {
   PodDisruptionBudget,
   WatchEvent,
 } from "../../../ports/cluster.js";
+import type { PodTable } from "../../model/pod-table.js";
 import type { LeaseRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "../../model/records.js";
 import { Budgets } from "./budgets.js";
 import { Controllers } from "./controllers.js";
@@ -24,7 +25,7 @@ export type { KubeContext, KubeTimings, Watcher, WatchSink } from "./state.js";
 export class KubeSim {
   readonly nodes: Map<string, NodeRec>;
   /** namespace/name → pod */
-  readonly pods: Map<string, PodRec>;
+  readonly pods: PodTable;
   readonly workloads: Map<string, WorkloadRec>;
   /** namespace → PDBs */
   readonly pdbs: Map<string, PdbRec[]>;

@@ -6,6 +6,7 @@ import type { Node, Pod, WatchEvent } from "../../../ports/cluster.js";
 import type { VirtualClock } from "../../model/clock.js";
 import type { Availability, Timeline } from "../../model/observers.js";
 import type { Random } from "../../model/random.js";
+import { PodTable } from "../../model/pod-table.js";
 import type { LeaseRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "../../model/records.js";
 import { UID_DRAWS, uidOf } from "../../model/uid.js";
 import { toNode, toPod } from "./convert.js";
@@ -56,7 +57,7 @@ export class KubeState {
   version = 0;
   readonly nodes = new Map<string, NodeRec>();
   /** namespace/name → pod */
-  readonly pods = new Map<string, PodRec>();
+  readonly pods = new PodTable();
   readonly workloads = new Map<string, WorkloadRec>();
   /** namespace → PDBs */
   readonly pdbs = new Map<string, PdbRec[]>();
