@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Node, Pod, WatchEvent } from "../../src/ports/cluster.js";
 import { AwsApiError, isThrottle, KubeApiError } from "../../src/ports/errors.js";
+import { PodSet } from "../../src/sandbox/model/pod-set.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { plainScenario } from "./helpers.js";
 
@@ -126,7 +127,7 @@ describe("Cluster port", () => {
       ...first!,
       name: "late",
       uid: "late",
-      pods: new Set(),
+      pods: new PodSet(),
       disrupted: new Map(),
     });
     const again = await ids();

@@ -3,8 +3,8 @@
 // doubling its hash table, and each outgrown table — large objects, kept until a full
 // collection — added up to twice the final one: ~59 MB of the 20,000-node plan's memory
 // (V8's sampling heap profiler). Here the pods sit in fixed-size blocks that never move and the
-// index is a typed array of block positions: 13 to 16 bytes a pod, and what a doubling leaves behind
-// is one small typed array.
+// index is a typed array of block positions: 13 to 16 bytes a pod, and what a doubling leaves
+// behind is one small typed array.
 import type { PodRec } from "./records.js";
 
 /** Pods per block of the order (2^SHIFT): a block never grows, so none is ever copied. */

@@ -3,6 +3,7 @@
 import type { LabelSelector, Taint, Toleration } from "../../ports/cluster.js";
 import type { LifecycleState, ScalingActivity, Tag, UpdateConfig } from "../../ports/cloud.js";
 import { uidOf } from "./uid.js";
+import type { PodSet } from "./pod-set.js";
 
 export interface Resources {
   /** millicores */
@@ -154,7 +155,7 @@ export interface WorkloadRec {
   replicaSet?: string;
   replicas: number;
   template: PodTemplate;
-  pods: Set<PodRec>;
+  pods: PodSet;
   /** Fault: pods of this workload never finish terminating (a stuck finalizer). */
   stuckTerminating: boolean;
   podSeq: number;
@@ -222,7 +223,7 @@ export interface PdbRec {
   minAvailable?: number | string;
   maxUnavailable?: number | string;
   unhealthyPodEvictionPolicy?: "IfHealthyBudget" | "AlwaysAllow";
-  pods: Set<PodRec>;
+  pods: PodSet;
   /** Evictions granted but not yet seen deleted (status.disruptedPods). */
   disrupted: Map<string, number>;
   dirty: boolean;

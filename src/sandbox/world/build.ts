@@ -5,6 +5,7 @@
 // draws, so it is part of what makes a scenario replay exactly.
 import type { Availability } from "../model/observers.js";
 import type { Random } from "../model/random.js";
+import { PodSet } from "../model/pod-set.js";
 import type { AsgRec, LtVersion, PdbRec, WorkloadRec } from "../model/records.js";
 import { replicasOf } from "../scenarios/scale.js";
 import type { Scenario } from "../scenarios/schema.js";
@@ -218,7 +219,7 @@ function workloadRecord(s: Scenario, w: Workload, sims: Simulators): WorkloadRec
       readySeconds: w.ready,
       readinessProbe: w.readinessProbe,
     },
-    pods: new Set(),
+    pods: new PodSet(),
     stuckTerminating:
       w.stuckTerminating ||
       s.faults.stuckTerminating.some((n) => n === w.name || n === `${w.namespace}/${w.name}`),
@@ -250,7 +251,7 @@ function pdbRecord(
     ...(b.unhealthyPodEvictionPolicy
       ? { unhealthyPodEvictionPolicy: b.unhealthyPodEvictionPolicy }
       : {}),
-    pods: new Set(),
+    pods: new PodSet(),
     disrupted: new Map(),
     dirty: true,
     status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 },
