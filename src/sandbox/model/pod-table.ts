@@ -22,7 +22,7 @@ export class PodTable {
   /** Places taken in the order (holes left by deletions included). */
   #end = 0;
   #size = 0;
-  /** Iterations under way: the order is not compacted under one (a Map's iterators allow deletes). */
+  /** Visits under way: the order is not compacted under one (a Map's iterators allow deletes). */
   #iterating = 0;
 
   get size(): number {
