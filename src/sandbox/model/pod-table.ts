@@ -3,8 +3,8 @@
 // doubling its hash table, and each outgrown table — large objects, kept until a full
 // collection — added up to twice the final one: ~59 MB of the 20,000-node plan's memory
 // (V8's sampling heap profiler). Here the pods sit in fixed-size blocks that never move and the
-// index is a typed array of block positions: 13 to 16 bytes a pod, and what a doubling leaves
-// behind is one small typed array.
+// index is a typed array of block positions and key hashes: 19 to 29 bytes a pod, sized once
+// when the world knows how many pods it will build (`reserve`), so that nothing is outgrown.
 import type { PodRec } from "./records.js";
 
 /** Pods per block of the order (2^SHIFT): a block never grows, so none is ever copied. */
@@ -14,9 +14,14 @@ const EMPTY = 0;
 const DELETED = -1;
 
 export class PodTable {
-  /** Open addressing, linear probing: EMPTY, DELETED, or 1 + the pod's place in the order. */
-  #slots = new Int32Array(1024);
-  /** Slots not EMPTY (live and DELETED): the index grows when they are three quarters. */
+  /**
+   * Open addressing, linear probing, two numbers a slot: at 2i EMPTY, DELETED or 1 + the pod's
+   * place in the order; at 2i + 1 its key's hash, compared before the key, so that probing past
+   * other pods' slots reads none of their records.
+   */
+  #slots = new Int32Array(2 * 1024);
+  #mask = 1023;
+  /** Slots not EMPTY (live and DELETED): the index is rebuilt when they are three quarters. */
   #used = 0;
   #blocks: (PodRec | undefined)[][] = [];
   /** Places taken in the order (holes left by deletions included). */
@@ -30,35 +35,47 @@ export class PodTable {
   }
 
   get(key: string): PodRec | undefined {
-    const s = this.#slots[this.#find(key)] as number;
+    const s = this.#slots[2 * this.#find(key, hashOf(key))] as number;
     return s > 0 ? this.#at(s - 1) : undefined;
   }
 
   has(key: string): boolean {
-    return (this.#slots[this.#find(key)] as number) > 0;
+    return (this.#slots[2 * this.#find(key, hashOf(key))] as number) > 0;
+  }
+
+  /** Make the index room for `pods` pods at once, rather than growing it as they come. */
+  reserve(pods: number): void {
+    let capacity = this.#mask + 1;
+    while (capacity * 3 < pods * 4) capacity *= 2;
+    if (capacity > this.#mask + 1) this.#rebuild(capacity);
   }
 
   /** Store `pod` under its key; one already there is replaced in its place, as Map.set does. */
   set(pod: PodRec): void {
-    const i = this.#find(pod.key);
-    const s = this.#slots[i] as number;
+    const h = hashOf(pod.key);
+    const i = this.#find(pod.key, h);
+    const s = this.#slots[2 * i] as number;
     if (s > 0) {
       this.#put(s - 1, pod);
       return;
     }
     if (this.#end === this.#blocks.length * BLOCK) this.#blocks.push(new Array(BLOCK));
     this.#put(this.#end, pod);
-    this.#slots[i] = ++this.#end;
+    this.#slots[2 * i] = ++this.#end;
+    this.#slots[2 * i + 1] = h;
     this.#size++;
-    if (++this.#used * 4 > this.#slots.length * 3) this.#reindex();
+    // Rebuilt at twice the size once the live are half of it, else as it is, DELETED gone.
+    const capacity = this.#mask + 1;
+    if (++this.#used * 4 > capacity * 3)
+      this.#rebuild(this.#size * 2 > capacity ? capacity * 2 : capacity);
   }
 
   delete(key: string): boolean {
-    const i = this.#find(key);
-    const s = this.#slots[i] as number;
+    const i = this.#find(key, hashOf(key));
+    const s = this.#slots[2 * i] as number;
     if (s <= 0) return false;
     this.#put(s - 1, undefined);
-    this.#slots[i] = DELETED;
+    this.#slots[2 * i] = DELETED;
     this.#size--;
     if (this.#iterating === 0 && this.#end - this.#size > Math.max(BLOCK, this.#size))
       this.#compact();
@@ -99,36 +116,39 @@ export class PodTable {
     (this.#blocks[at >>> SHIFT] as (PodRec | undefined)[])[at & (BLOCK - 1)] = pod;
   }
 
-  /** The slot holding `key`, else the EMPTY slot where it would go. */
-  #find(key: string): number {
+  /** The slot holding `key` (of hash `h`), else the slot where it would go. */
+  #find(key: string, h: number): number {
     const slots = this.#slots;
-    const mask = slots.length - 1;
-    let i = hashOf(key) & mask;
+    const mask = this.#mask;
+    let i = h & mask;
     let free = -1;
     for (;;) {
-      const s = slots[i] as number;
+      const s = slots[2 * i] as number;
       if (s === EMPTY) return free >= 0 ? free : i;
       if (s === DELETED) {
         if (free < 0) free = i;
-      } else if ((this.#at(s - 1) as PodRec).key === key) return i;
+      } else if (slots[2 * i + 1] === h && (this.#at(s - 1) as PodRec).key === key) return i;
       i = (i + 1) & mask;
     }
   }
 
-  /** A new index, twice the size when the live fill it (else the same size, its DELETED gone). */
-  #reindex(): void {
-    const size = this.#size * 2 > this.#slots.length ? this.#slots.length * 2 : this.#slots.length;
-    this.#slots = new Int32Array(size);
-    this.#used = 0;
-    const mask = size - 1;
-    for (let at = 0; at < this.#end; at++) {
-      const p = this.#at(at);
-      if (!p) continue;
-      let i = hashOf(p.key) & mask;
-      while (this.#slots[i] !== EMPTY) i = (i + 1) & mask;
-      this.#slots[i] = at + 1;
-      this.#used++;
+  /** The index again at `capacity` slots, from the live slots of the one it replaces. */
+  #rebuild(capacity: number): void {
+    const old = this.#slots;
+    const slots = new Int32Array(2 * capacity);
+    const mask = capacity - 1;
+    for (let j = 0; j < old.length; j += 2) {
+      const s = old[j] as number;
+      if (s <= 0) continue;
+      const h = old[j + 1] as number;
+      let i = h & mask;
+      while (slots[2 * i] !== EMPTY) i = (i + 1) & mask;
+      slots[2 * i] = s;
+      slots[2 * i + 1] = h;
     }
+    this.#slots = slots;
+    this.#mask = mask;
+    this.#used = this.#size;
   }
 
   /** Close the order's holes (once they outnumber the pods), then index it again. */
@@ -144,7 +164,18 @@ export class PodTable {
     }
     this.#blocks = blocks;
     this.#end = end;
-    this.#reindex();
+    // Places moved: index the order afresh, at the size the index has.
+    const slots = new Int32Array(this.#slots.length);
+    const mask = this.#mask;
+    for (let at = 0; at < end; at++) {
+      const h = hashOf((this.#at(at) as PodRec).key);
+      let i = h & mask;
+      while (slots[2 * i] !== EMPTY) i = (i + 1) & mask;
+      slots[2 * i] = at + 1;
+      slots[2 * i + 1] = h;
+    }
+    this.#slots = slots;
+    this.#used = end;
   }
 }
 
@@ -152,5 +183,6 @@ export class PodTable {
 function hashOf(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  // As an Int32Array holds it.
+  return h | 0;
 }

@@ -7,7 +7,7 @@ import type { Availability } from "../model/observers.js";
 import type { Random } from "../model/random.js";
 import { PodSet } from "../model/pod-set.js";
 import type { AsgRec, LtVersion, PdbRec, WorkloadRec } from "../model/records.js";
-import { replicasOf } from "../scenarios/scale.js";
+import { replicasOf, scenarioScale } from "../scenarios/scale.js";
 import type { Scenario } from "../scenarios/schema.js";
 import type { AutoScalingSim } from "../sim/aws/auto-scaling.js";
 import type { Ec2Sim } from "../sim/aws/ec2.js";
@@ -30,6 +30,8 @@ type Workload = Scenario["workloads"][number];
 const DAY = 86_400_000;
 
 export function buildWorld(s: Scenario, sims: Simulators): void {
+  // The pod store's index at the size the world's pods need, made once (pod-table.ts).
+  sims.kube.pods.reserve(scenarioScale(s).pods);
   for (const g of s.nodeGroups) buildGroup(s, g, sims);
   // PDBs before pods, so pods know their budgets from birth.
   for (const w of s.workloads) {
