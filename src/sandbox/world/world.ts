@@ -39,8 +39,8 @@ export type { Throttle } from "../ports/api-gate.js";
 
 /**
  * What a world keeps of its scenario once built: all but its workloads and budgets, which live on
- * as the simulator's records (a 20,000-node scenario's ~50,000 parsed workloads were ~25 MB
- * kept for nothing).
+ * as the simulator's records (a 20,000-node scenario's ~50,000 parsed workloads: ~12 MB kept for
+ * nothing, the parts its records share left out).
  */
 export type ScenarioHead = Omit<Scenario, "workloads" | "pdbs">;
 
