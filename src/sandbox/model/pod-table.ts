@@ -27,7 +27,11 @@ export class PodTable {
   /** Places taken in the order (holes left by deletions included). */
   #end = 0;
   #size = 0;
-  /** Visits under way: the order is not compacted under one (a Map's iterators allow deletes). */
+  /**
+   * Visits under way: the order is not compacted under one (a Map's iterators allow deletes). A
+   * visit left half-way without its iterator's return() (for…of calls it; a dropped `values()`
+   * does not) holds compaction off for good: the holes then stay, nothing else changes.
+   */
   #iterating = 0;
 
   get size(): number {
