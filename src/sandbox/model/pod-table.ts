@@ -158,28 +158,25 @@ export class PodTable {
   /** Close the order's holes (once they outnumber the pods), then index it again. */
   #compact(): void {
     const blocks: (PodRec | undefined)[][] = [];
+    /** 1 + each pod's new place, by its old one. */
+    const moved = new Int32Array(this.#end);
     let end = 0;
     for (let at = 0; at < this.#end; at++) {
       const p = this.#at(at);
       if (!p) continue;
       if (end === blocks.length * BLOCK) blocks.push(new Array(BLOCK));
       (blocks[end >>> SHIFT] as (PodRec | undefined)[])[end & (BLOCK - 1)] = p;
-      end++;
+      moved[at] = ++end;
     }
     this.#blocks = blocks;
     this.#end = end;
-    // Places moved: index the order afresh, at the size the index has.
-    const slots = new Int32Array(this.#slots.length);
-    const mask = this.#mask;
-    for (let at = 0; at < end; at++) {
-      const h = hashOf((this.#at(at) as PodRec).key);
-      let i = h & mask;
-      while (slots[2 * i] !== EMPTY) i = (i + 1) & mask;
-      slots[2 * i] = at + 1;
-      slots[2 * i + 1] = h;
+    // The slots keep their keys' hashes: point them at the new places, then drop the DELETED.
+    const slots = this.#slots;
+    for (let j = 0; j < slots.length; j += 2) {
+      const s = slots[j] as number;
+      if (s > 0) slots[j] = moved[s - 1] as number;
     }
-    this.#slots = slots;
-    this.#used = end;
+    this.#rebuild(this.#mask + 1);
   }
 }
 
