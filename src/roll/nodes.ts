@@ -13,13 +13,36 @@ import { Informer } from "./informer.js";
 export class NodeCache extends Informer<Node> {
   readonly byName = new Map<string, Node>();
   private readonly nameOfInstance = new Map<string, string>();
+  /**
+   * Nodes in the order they joined the cache after its first list (a relist's new ones too):
+   * what a reader that remembered `joins` has not seen yet (`joinedSince`).
+   */
+  private readonly joined: string[] = [];
+  private listed = false;
+
+  /** A mark for `joinedSince`: how many nodes have joined so far. */
+  get joins(): number {
+    return this.joined.length;
+  }
+
+  /** The nodes that joined after `mark` (a value of `joins`) and are still here. */
+  joinedSince(mark: number): Node[] {
+    const nodes: Node[] = [];
+    for (let i = mark; i < this.joined.length; i++) {
+      const n = this.byName.get(this.joined[i] as string);
+      if (n) nodes.push(n);
+    }
+    return nodes;
+  }
 
   byInstance(id: string): Node | undefined {
     const name = this.nameOfInstance.get(id);
     return name === undefined ? undefined : this.byName.get(name);
   }
 
-  private put(n: Node): void {
+  /** Cache `n`; `joins`: it is new to the cache (a watch runs only after the first list). */
+  private put(n: Node, joins = !this.byName.has(n.metadata.name)): void {
+    if (joins) this.joined.push(n.metadata.name);
     this.byName.set(n.metadata.name, n);
     const id = instanceIdOf(n);
     if (id) this.nameOfInstance.set(id, n.metadata.name);
@@ -40,9 +63,11 @@ export class NodeCache extends Informer<Node> {
   }
 
   protected reset(items: Node[]): void {
+    const before = this.listed ? new Set(this.byName.keys()) : undefined;
     this.byName.clear();
     this.nameOfInstance.clear();
-    for (const n of items) this.put(n);
+    for (const n of items) this.put(n, before !== undefined && !before.has(n.metadata.name));
+    this.listed = true;
   }
 
   protected apply(e: WatchEvent<Node>): void {
