@@ -140,7 +140,8 @@ async function rollGroup(run: Run, name: string): Promise<void> {
   const ownerOf = ownerResolver(snapshot.groups, policy);
   const groupNodes = [...nodes.byName.values()].filter((n) => ownerOf(n).group === name);
   const moving = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
-  await clearStaleMarks(ctx, moving, groupNodes);
+  const members = new Set(live?.instances.filter((i) => !i.detachedForSurge).map((i) => i.id));
+  await clearStaleMarks(ctx, moving, groupNodes, members);
   await kindOf(live as LiveGroup).roll(ctx, {
     plan: ready,
     live: live as LiveGroup,

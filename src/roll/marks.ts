@@ -1,6 +1,7 @@
 // The marks noderoll leaves on objects, so that every decision can be recomputed from live
 // state by a later run (stateless resume), and the node patches that set and clear them.
-import { KubeApiError, type Node, type Taint } from "../ports/index.js";
+import { instanceIdOf, KubeApiError, type Node, type Taint } from "../ports/index.js";
+import { DETACHED_LABEL } from "../plan/snapshot.js";
 import type { RollContext } from "./context.js";
 
 /** kOps' PreferNoSchedule taint, under our own key: new pods avoid nodes about to go. */
@@ -8,7 +9,7 @@ export const SCHEDULED_TAINT: Taint = {
   key: "noderoll.io/scheduled-for-update",
   effect: "PreferNoSchedule",
 };
-export { DETACHED_LABEL } from "../plan/snapshot.js";
+export { DETACHED_LABEL };
 /** On a node we cordoned, so that we only ever uncordon our own. */
 export const CORDONED_ANNOTATION = "noderoll.io/cordoned";
 export const EXCLUDE_LB_LABEL = "node.kubernetes.io/exclude-from-external-load-balancers";
@@ -121,28 +122,43 @@ export async function cordon(
   );
 }
 
-/** Marks left on nodes that no longer need replacing (a policy change, an earlier run): cleared. */
+/**
+ * Marks left on nodes that no longer need replacing (a policy change, an earlier run): cleared.
+ * `members`: the group's instances; a member's node marked for surge was never detached (the
+ * run died between the mark and the detach), and loses the mark too.
+ */
 export async function clearStaleMarks(
   ctx: RollContext,
   keep: Set<string>,
   groupNodes: Node[],
+  members: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   for (const n of groupNodes)
-    if (!keep.has(n.metadata.name)) await clearMarks(ctx, n.metadata.name);
+    if (!keep.has(n.metadata.name))
+      await clearMarks(ctx, n.metadata.name, members.has(instanceIdOf(n) ?? ""));
 }
 
-/** Undo our marks on a node that no longer needs replacing; someone else's cordon stays. */
-export async function clearMarks(ctx: RollContext, name: string): Promise<boolean> {
+/**
+ * Undo our marks on a node that no longer needs replacing; someone else's cordon stays. The
+ * surge mark only on a `member` of its group: a detached instance's node keeps it.
+ */
+export async function clearMarks(ctx: RollContext, name: string, member = false): Promise<boolean> {
   let changed = false;
   await updateNode(ctx, name, (n) => {
     const ours = n.metadata.annotations?.[CORDONED_ANNOTATION] !== undefined;
     const tainted = hasTaint(n, SCHEDULED_TAINT);
     const excluded = ours && n.metadata.labels?.[EXCLUDE_LB_LABEL] !== undefined;
-    if (!ours && !tainted) return undefined;
+    const marked = member && n.metadata.labels?.[DETACHED_LABEL] !== undefined;
+    if (!ours && !tainted && !marked) return undefined;
     changed = true;
     return {
       ...(ours && { unschedulable: false, annotations: { [CORDONED_ANNOTATION]: null } }),
-      ...(excluded && { labels: { [EXCLUDE_LB_LABEL]: null } }),
+      ...((excluded || marked) && {
+        labels: {
+          ...(excluded && { [EXCLUDE_LB_LABEL]: null }),
+          ...(marked && { [DETACHED_LABEL]: null }),
+        },
+      }),
       ...(tainted && {
         taints: (n.spec.taints ?? []).filter((x) => x.key !== SCHEDULED_TAINT.key),
       }),

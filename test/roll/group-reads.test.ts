@@ -22,7 +22,7 @@ import { selfManagedWorld } from "./scenarios.js";
 
 const READS = "autoscaling.describeAutoScalingGroups";
 
-async function setUp() {
+async function setUp(maxUnavailable = 0) {
   // Instances boot and register within half a minute: a node can join well inside a minute.
   const world = selfManagedWorld([{ name: "w", nodes: 4 }], {
     timings: { boot: "15s", bootJitter: "0s", register: "5s", nodeReady: "5s" },
@@ -38,7 +38,7 @@ async function setUp() {
   const nodes = new NodeCache(ctx);
   await world.run(nodes.start());
   const job = {
-    plan: { name: "w", budgets: { maxSurge: 1, maxUnavailable: 0 } },
+    plan: { name: "w", budgets: { maxSurge: 1, maxUnavailable } },
     nodes,
     runId: "reads",
   } as unknown as GroupJob<SelfManagedGroupInfo>;
@@ -169,5 +169,37 @@ describe("the node cache's joins", () => {
     expect(cache.joinedSince(1).map((n) => n.metadata.name)).toEqual(["d"]);
     expect(cache.joinedSince(cache.joins)).toEqual([]);
     await clock.run(cache.close());
+  });
+});
+
+describe("answers that act on the group", () => {
+  it("come from a read at most a poll period old; answers that wait may rest on an older one", async () => {
+    const { world, job, reads, room, askAfter } = await setUp(1);
+    const ctx = {
+      cloud: world.cloud,
+      cluster: world.cluster,
+      clock: world.clock,
+      emit: () => {},
+      signal: new AbortController().signal,
+    } as RollContext;
+    expect((await room()).room).toBe(1);
+    // Someone detaches a member by hand; its node stays Ready (and nothing joins for a while).
+    await world.advance(15_000);
+    const [member] = world.nodes("w");
+    await world.run(
+      world.cloud.autoScaling.detachInstances({
+        AutoScalingGroupName: "w",
+        InstanceIds: [member!.instanceId],
+        ShouldDecrementDesiredCapacity: false,
+      }),
+    );
+    // An answer that only waits: the read of 15 s ago stands, the member still counted.
+    expect((await askAfter(0)).room).toBe(1);
+    expect(reads()).toBe(1);
+    // An answer that would start a node: read again; the member is gone, nothing may start.
+    const acting = await world.run(capacityRoom(ctx, job, new Set(), (r) => r.room > 0));
+    expect(reads()).toBe(2);
+    expect(acting.ready).not.toContain(member!.instanceId);
+    expect(acting.room).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import {
   instanceIdOf,
   isReady,
   listAll,
+  monotonicMs,
   pageOf,
   type AutoScalingGroup,
   type Node,
@@ -24,15 +25,16 @@ type Job = GroupJob<SelfManagedGroupInfo>;
 /** How often a wait re-reads the group when the node watch has nothing new. */
 const POLL_MS = 10_000;
 /**
- * How long a read of the group stands while nothing says it changed: what the roll learns of
- * someone else's change to the group (a new desired capacity, an instance terminated by hand)
- * comes at the latest this much later.
+ * How long a read of the group may stand for an answer that only waits, while nothing says
+ * the group changed: what the roll learns of someone else's change to it (a new desired
+ * capacity, an instance detached or terminated by hand, or by Auto Scaling itself) comes at the
+ * latest this much later — and no later than a poll period before it acts (`decide`).
  */
 const STALE_MS = 60_000;
 
 /**
- * The group as last read; `writes` is how many of our writes to it there had been, `joins`
- * how many nodes had joined the cluster (NodeCache), `members` its instances.
+ * The group as last read: when (monotonic ms), how many of our writes to it there had been,
+ * how many nodes had joined the cluster (NodeCache), and its instances.
  */
 interface GroupRead {
   at: number;
@@ -53,25 +55,25 @@ export function groupWritten(job: Job): void {
  * Whether the last read still answers what the roll asks of the group — its members and
  * desired capacity. Those change by a write: ours (then read again at once) or someone else's.
  * The window asks on every node change (each registration, each Ready), so a read is reused
- * for a poll period whatever happens; past it, for up to STALE_MS as long as every node that
- * joined the cluster since is one of its members (the Auto Scaling group usually shows a
- * replacement before its node registers). A node it does not know, a replacement launched
- * after the read, say, is what makes it read again: ~1.6 reads a replaced node on the bench's
- * 100-node roll with the poll period alone. Which members have a Ready node is always the
- * node watch's answer of the moment.
+ * for a poll period whatever happens — all an answer that acts may rest on. Past it, an answer
+ * that waits may rest on it for up to STALE_MS as long as every node that joined the cluster
+ * since is one of its members (the Auto Scaling group usually shows a replacement before its
+ * node registers): a node it does not know, a replacement launched after the read, is what
+ * makes it read again. ~1.6 reads a replaced node on the bench's 100-node roll with the poll
+ * period alone. Which members have a Ready node is always the node watch's answer of the moment.
  */
-function stillGood(job: Job, last: GroupRead, now: number): boolean {
+function stillGood(job: Job, last: GroupRead, now: number, toAct: boolean): boolean {
   if (last.writes !== (writesTo.get(job) ?? 0)) return false;
   const age = now - last.at;
   if (age < POLL_MS) return true;
-  if (age >= STALE_MS) return false;
+  if (toAct || age >= STALE_MS) return false;
   return job.nodes.joinedSince(last.joins).every((n) => last.members.has(instanceIdOf(n) ?? ""));
 }
 
-async function readGroup(ctx: RollContext, job: Job): Promise<AutoScalingGroup> {
-  const now = ctx.clock.now().getTime();
+async function readGroup(ctx: RollContext, job: Job, toAct: boolean): Promise<GroupRead> {
+  const now = monotonicMs(ctx.clock);
   const last = lastRead.get(job);
-  if (last && stillGood(job, last, now)) return last.asg;
+  if (last && stillGood(job, last, now, toAct)) return last;
   const writes = writesTo.get(job) ?? 0;
   const joins = job.nodes.joins;
   const asgName = job.plan.name;
@@ -80,16 +82,22 @@ async function readGroup(ctx: RollContext, job: Job): Promise<AutoScalingGroup> 
   });
   if (!asg) throw new RollError("NodeCreationFailure", `Auto Scaling group ${asgName} is gone`);
   const members = new Set(asg.Instances.map((i) => i.InstanceId));
-  lastRead.set(job, { at: now, writes, joins, members, asg });
-  return asg;
+  const read = { at: now, writes, joins, members, asg };
+  lastRead.set(job, read);
+  return read;
+}
+
+interface Readiness {
+  desired: number;
+  /** The InService and Pending members with a Ready node, and those without one yet. */
+  ready: string[];
+  waiting: string[];
+  /** Every member of the group, whatever its lifecycle state. */
+  members: ReadonlySet<string>;
 }
 
 /** Ready nodes of the group's InService instances, with the instance ids that have none yet. */
-async function groupReadiness(
-  ctx: RollContext,
-  job: Job,
-): Promise<{ desired: number; ready: string[]; waiting: string[] }> {
-  const asg = await readGroup(ctx, job);
+function readiness(job: Job, { asg, members }: GroupRead): Readiness {
   const inService = asg.Instances.filter(
     (i) => i.LifecycleState === "InService" || i.LifecycleState.startsWith("Pending"),
   );
@@ -101,7 +109,24 @@ async function groupReadiness(
     if (n && isReady(n)) ready.push(i.InstanceId);
     else waiting.push(i.InstanceId);
   }
-  return { desired: asg.DesiredCapacity, ready, waiting };
+  return { desired: asg.DesiredCapacity, ready, waiting, members };
+}
+
+/**
+ * An answer about the group: from the read that stands when it says wait, and when it says
+ * act (`acts`), from one at most a poll period old — read again if need be. A read that has
+ * stood longer has missed at most someone else's change, and only acting on it could cost.
+ */
+async function decide<T>(
+  ctx: RollContext,
+  job: Job,
+  judge: (r: Readiness) => T,
+  acts: (answer: T) => boolean,
+): Promise<T> {
+  const read = await readGroup(ctx, job, false);
+  const answer = judge(readiness(job, read));
+  if (!acts(answer) || stillGood(job, read, monotonicMs(ctx.clock), true)) return answer;
+  return judge(readiness(job, await readGroup(ctx, job, true)));
 }
 
 /**
@@ -116,9 +141,16 @@ export async function waitForCapacity(
   const timeoutMs = job.plan.settings.validation.timeoutMs;
   const deadline = ctx.clock.now().getTime() + timeoutMs;
   for (;;) {
-    const r = await groupReadiness(ctx, job);
+    const late = ctx.clock.now().getTime() > deadline;
+    // Done, or failed, is an answer that acts.
+    const r = await decide(
+      ctx,
+      job,
+      (x) => x,
+      (x) => late || x.ready.length >= want(x.desired),
+    );
     if (r.ready.length >= want(r.desired)) return r.ready;
-    if (ctx.clock.now().getTime() > deadline) throw creationFailure(job, r, want(r.desired));
+    if (late) throw creationFailure(job, r, want(r.desired));
     await job.nodes.changed(POLL_MS);
     if (ctx.signal.aborted)
       throw new RollError("Cancelled", "cancelled while waiting for new nodes");
@@ -140,14 +172,20 @@ export interface Room {
  * The capacity budget from one read of the group and the watched node cache: Ready,
  * schedulable nodes of its members and of the instances detached from it for surge, less the
  * nodes `busy` (in flight: cordoned or about to be, whatever the cache shows yet), against
- * desired − maxUnavailable — the invariant itself, so a node starts the moment it holds.
+ * desired − maxUnavailable — the invariant itself, so a node starts the moment it holds. With
+ * `acts` (what the caller will do with the room: start nodes, give up), the read is fresh
+ * enough to act on.
  */
-export async function capacityRoom(
+export function capacityRoom(
   ctx: RollContext,
   job: Job,
   busy: ReadonlySet<string>,
+  acts: (room: Room) => boolean = () => false,
 ): Promise<Room> {
-  const r = await groupReadiness(ctx, job);
+  return decide(ctx, job, (r) => roomOf(job, r, busy), acts);
+}
+
+function roomOf(job: Job, r: Readiness, busy: ReadonlySet<string>): Room {
   const schedulable = (n: Node | undefined): n is Node =>
     n !== undefined &&
     isReady(n) &&
@@ -156,8 +194,15 @@ export async function capacityRoom(
     !busy.has(n.metadata.name);
   let count = 0;
   for (const id of r.ready) if (schedulable(job.nodes.byInstance(id))) count++;
+  // Instances detached for surge: a node labelled so whose instance is still a member (a run
+  // that died between the label and the detach) is counted once, above.
   for (const n of job.nodes.byName.values())
-    if (n.metadata.labels?.[DETACHED_LABEL] === job.plan.name && schedulable(n)) count++;
+    if (
+      n.metadata.labels?.[DETACHED_LABEL] === job.plan.name &&
+      !r.members.has(instanceIdOf(n) ?? "") &&
+      schedulable(n)
+    )
+      count++;
   const floor = r.desired - job.plan.budgets.maxUnavailable;
   return { room: count - floor, ready: r.ready, waiting: r.waiting, desired: r.desired };
 }
@@ -169,16 +214,6 @@ export function creationFailure(job: Job, r: { ready: string[]; waiting: string[
     "NodeCreationFailure",
     `${job.plan.name}: ${r.ready.length} of ${want} nodes Ready after ${Math.round(timeoutMs / 60_000)} min; instances without a Ready node: ${r.waiting.join(", ") || "none launched (check the group's scaling activities)"}`,
   );
-}
-
-/** Whether at least `want` Ready nodes back the group's instances now (no waiting). */
-export async function hasCapacity(
-  ctx: RollContext,
-  job: Job,
-  want: (desired: number) => number,
-): Promise<boolean> {
-  const r = await groupReadiness(ctx, job);
-  return r.ready.length >= want(r.desired);
 }
 
 /** New nodes must outlive the roll: ask the cluster autoscaler to leave them while we work. */

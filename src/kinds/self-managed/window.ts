@@ -16,7 +16,6 @@ import {
   groupWritten,
   protectNewNodes,
   waitForCapacity,
-  type Room,
 } from "./capacity.js";
 import { TerminationBatch } from "./terminations.js";
 import { nodesValid, validateGroup } from "./validate.js";
@@ -122,16 +121,27 @@ async function startable(
   old: Set<string>,
   next: Replacement[],
   validate: boolean,
-): Promise<{ n: number; room?: Room }> {
+): Promise<number> {
   // Validation would fail on the nodes (the cache shows one not Ready): nothing can start,
   // and the group need not be read to know it.
-  if (validate && !nodesValid(job, w.gone)) return { n: 0 };
-  const room = await capacityRoom(ctx, job, busyNodes(w));
+  if (validate && !nodesValid(job, w.gone)) return 0;
+  // Starting a node that costs the budget acts on the room: from a fresh read of the group.
+  const room = await capacityRoom(ctx, job, busyNodes(w), (x) => fit(job, next, x.room).costly);
   await protectNewNodes(ctx, job, room.ready, old);
-  // What starting each costs the budget: nothing for a node already out of service (one an
-  // earlier run cordoned, one NotReady or gone), one for a Ready, schedulable node.
+  const { n } = fit(job, next, room.room);
+  if (n === 0) return n;
+  if (validate) await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone);
+  return n;
+}
+
+/**
+ * How many of `next` may start within `room`, and whether any of those costs the budget: a
+ * Ready, schedulable node costs one; a node already out of service (one an earlier run
+ * cordoned, one NotReady or gone) costs nothing.
+ */
+function fit(job: Job, next: Replacement[], room: number): { n: number; costly: boolean } {
   let n = 0;
-  let left = room.room;
+  let left = room;
   for (const r of next) {
     const node = r.node ? job.nodes.byName.get(r.node) : undefined;
     const cost = node && isReady(node) && !node.spec.unschedulable ? 1 : 0;
@@ -139,9 +149,7 @@ async function startable(
     left -= cost;
     n++;
   }
-  if (n === 0) return { n, room };
-  if (validate) await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone);
-  return { n, room };
+  return { n, costly: left < room };
 }
 
 /**
@@ -240,7 +248,7 @@ export async function upgrade(
       await releaseHeld(ctx, job, w, stop !== undefined, queue.length);
       let blocked = false;
       if (free > 0) {
-        const { n, room } = await startable(ctx, job, w, old, queue.slice(0, free), unvalidated);
+        const n = await startable(ctx, job, w, old, queue.slice(0, free), unvalidated);
         if (n > 0) unvalidated = false;
         launch(ctx, job, w, queue, n);
         blocked = n < free;
@@ -248,7 +256,8 @@ export async function upgrade(
         if (n > 0 || !blocked) waitingSince = undefined;
         if (blocked && waitingSince === undefined) waitingSince = now;
         else if (blocked && now - (waitingSince ?? now) > timeoutMs) {
-          const r = room ?? (await capacityRoom(ctx, job, busyNodes(w)));
+          // Giving up acts on the room: from a fresh read.
+          const r = await capacityRoom(ctx, job, busyNodes(w), (x) => x.room <= 0);
           if (r.room <= 0) throw creationFailure(job, r, r.desired);
           // Capacity is there, the nodes are not Ready: validation names them (its timeout
           // spent waiting since then).
