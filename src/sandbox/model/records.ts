@@ -127,6 +127,12 @@ export interface NodeRec {
    */
   pods: PodRec[];
   deleted: boolean;
+  /**
+   * Fault: its kubelet stopped reporting while the instance runs on (a hung or partitioned
+   * host). The node controller shows Ready as Unknown and taints it; nothing it held finishes
+   * terminating until the node object goes or a pod is deleted with grace 0.
+   */
+  unreachable: boolean;
 }
 
 export type WorkloadKind = "Deployment" | "StatefulSet" | "DaemonSet" | "Pod";

@@ -19,6 +19,19 @@ export const faults = z
     nodesNeverReady: z
       .array(z.strictObject({ group: z.string().optional(), from: seconds.default(0) }))
       .default([]),
+    /**
+     * Nodes whose kubelet stops reporting while their instances run on (a hung or partitioned
+     * host): at `at`, the first `count` Ready nodes, by name, of `group` (default: any group).
+     */
+    nodesUnreachable: z
+      .array(
+        z.strictObject({
+          group: z.string().optional(),
+          count: z.number().int().min(1).default(1),
+          at: seconds.default(0),
+        }),
+      )
+      .default([]),
     /** Workloads ("name" or "namespace/name") whose pods never finish terminating. */
     stuckTerminating: z.array(z.string()).default([]),
     throttle: z

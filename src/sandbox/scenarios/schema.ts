@@ -295,6 +295,14 @@ export const scenarioSchema = z
       wl.add(key);
     });
     statefulPodNames(s.workloads, ctx);
+    s.faults.nodesUnreachable.forEach((f, i) => {
+      if (f.group !== undefined && !s.nodeGroups.some((g) => g.name === f.group))
+        ctx.addIssue({
+          code: "custom",
+          path: ["faults", "nodesUnreachable", i, "group"],
+          message: `no node group "${f.group}" in this scenario`,
+        });
+    });
     s.faults.stuckTerminating.forEach((name, i) => {
       if (!s.workloads.some((w) => w.name === name || `${w.namespace}/${w.name}` === name))
         ctx.addIssue({

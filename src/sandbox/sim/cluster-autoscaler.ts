@@ -75,6 +75,7 @@ export class ClusterAutoscaler {
       used: { cpu: 0, memory: 0, pods: 0 },
       pods: [],
       deleted: false,
+      unreachable: false,
     };
   }
 }

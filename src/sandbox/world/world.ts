@@ -100,6 +100,18 @@ export class World {
         s.autoscaler.pendingFor,
       );
     this.availability.reset();
+    this.#unreachable(s);
+  }
+
+  /** faults.nodesUnreachable: each at its time, on the Ready nodes it names then. */
+  #unreachable(s: Scenario): void {
+    for (const f of s.faults.nodesUnreachable)
+      this.clock.after(f.at * 1000, () => {
+        const nodes = this.kube
+          .nodeList()
+          .filter((n) => n.ready && !n.unreachable && (!f.group || n.group === f.group));
+        for (const n of nodes.slice(0, f.count)) this.kube.loseKubelet(n);
+      });
   }
 
   #kube(s: Scenario): KubeSim {

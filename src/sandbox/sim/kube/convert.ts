@@ -122,8 +122,12 @@ export function toNode(n: NodeRec): Node {
       conditions: [
         {
           type: "Ready",
-          status: n.ready ? "True" : n.deleted ? "Unknown" : "False",
-          reason: n.ready ? "KubeletReady" : "KubeletNotReady",
+          status: n.ready ? "True" : n.deleted || n.unreachable ? "Unknown" : "False",
+          reason: n.ready
+            ? "KubeletReady"
+            : n.unreachable
+              ? "NodeStatusUnknown"
+              : "KubeletNotReady",
         },
       ],
       nodeInfo: { kubeletVersion: n.kubeletVersion },

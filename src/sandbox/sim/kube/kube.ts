@@ -87,6 +87,10 @@ export class KubeSim {
   deleteNode(name: string): void {
     this.#nodes.delete(name);
   }
+  /** Fault: the node's kubelet stops reporting; its instance runs on (nodes.ts). */
+  loseKubelet(node: NodeRec): void {
+    this.#nodes.loseKubelet(node);
+  }
   patchNode(name: string, patch: NodePatchInput, by = "client"): NodeRec {
     return this.#nodes.patch(name, patch, by);
   }

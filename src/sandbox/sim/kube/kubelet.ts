@@ -59,7 +59,7 @@ export class Kubelet {
     this.#timer(
       pod,
       this.ctx.clock.after(t.startSeconds * 1000, () => {
-        if (pod.gone || pod.deletionAt !== undefined) return;
+        if (pod.gone || pod.deletionAt !== undefined || node.unreachable) return;
         pod.phase = "Running";
         pod.startedAt = this.ctx.clock.nowMs();
         pod.rv = this.state.nextRv();
@@ -67,7 +67,7 @@ export class Kubelet {
         // Readiness needs a Ready node: a DaemonSet pod on a node that is still joining
         // turns Ready once the node does.
         const probe = () => {
-          if (pod.gone || pod.deletionAt !== undefined || node.deleted) return;
+          if (pod.gone || pod.deletionAt !== undefined || node.deleted || node.unreachable) return;
           if (!node.ready) return this.#timer(pod, this.ctx.clock.after(5_000, probe));
           this.setReady(pod, true);
         };
@@ -114,9 +114,13 @@ export class Kubelet {
       pod.template.preStopSeconds + this.ctx.timings.shutdownSeconds,
       grace,
     );
+    // The kubelet confirms the containers stopped; one that stopped reporting never does, and
+    // the object stays until its node goes (pod GC) or a deletion with grace 0.
     this.#timer(
       pod,
-      this.ctx.clock.after(stopAfter * 1000, () => this.removePod(pod)),
+      this.ctx.clock.after(stopAfter * 1000, () => {
+        if (!this.state.nodes.get(pod.nodeName ?? "")?.unreachable) this.removePod(pod);
+      }),
     );
   }
 

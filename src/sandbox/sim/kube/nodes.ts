@@ -4,11 +4,25 @@
 // object goes away with its pods when the instance is gone.
 import type { Taint } from "../../../ports/cluster.js";
 import { KubeApiError } from "../../../ports/errors.js";
-import type { NodeRec, Resources } from "../../model/records.js";
+import type { NodeRec, PodRec, Resources } from "../../model/records.js";
 import type { Controllers } from "./controllers.js";
 import type { Kubelet } from "./kubelet.js";
 import type { Scheduler } from "./scheduler.js";
+import { tolerates } from "./scheduler-rules.js";
 import type { KubeContext, KubeState } from "./state.js";
+
+export const UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
+const UNREACHABLE_EFFECTS = ["NoSchedule", "NoExecute"] as const;
+/** What DefaultTolerationSeconds gives a pod without a toleration of its own for the taint. */
+const DEFAULT_TOLERATION_SECONDS = 300;
+
+/** How long `pod` tolerates the unreachable NoExecute taint; undefined: for good. */
+function noExecuteToleration(pod: PodRec): number | undefined {
+  if (pod.workload?.kind === "DaemonSet") return undefined;
+  const taint = { key: UNREACHABLE_TAINT, effect: "NoExecute" as const };
+  const own = pod.template.tolerations.find((t) => tolerates(t, taint));
+  return own ? own.tolerationSeconds : DEFAULT_TOLERATION_SECONDS;
+}
 
 export interface NodeRegistration {
   name: string;
@@ -86,6 +100,7 @@ export class NodeLifecycle {
       used: { cpu: 0, memory: 0, pods: 0 },
       pods: [],
       deleted: false,
+      unreachable: false,
     };
   }
 
@@ -103,6 +118,33 @@ export class NodeLifecycle {
     else {
       // The kubelet is gone: its pods stop being ready (their endpoints go away).
       for (const p of node.pods) if (p.ready) this.parts.kubelet.setReady(p, false);
+    }
+  }
+
+  /**
+   * The kubelet stops reporting while its instance runs on. The node controller shows the Ready
+   * condition Unknown (after its grace period, 40 s by default: here at once), turns the node's
+   * pods NotReady and taints it node.kubernetes.io/unreachable, NoSchedule and NoExecute; the
+   * NoExecute taint deletes each pod that does not tolerate it for good once its toleration
+   * runs out — 300 s, the one the DefaultTolerationSeconds admission plugin gives a pod that
+   * names none; a DaemonSet's pods tolerate it
+   * (https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions).
+   * What is deleted stays Terminating: no kubelet confirms it (kubelet.ts).
+   */
+  loseKubelet(node: NodeRec): void {
+    if (node.deleted || node.unreachable) return;
+    node.unreachable = true;
+    this.ctx.timeline.record("node.unreachable", { node: node.name, group: node.group });
+    this.setReady(node, false);
+    const taints = UNREACHABLE_EFFECTS.map((effect) => ({ key: UNREACHABLE_TAINT, effect }));
+    this.patch(node.name, { taints: [...node.taints, ...taints] }, "node-controller");
+    for (const pod of node.pods) {
+      const seconds = noExecuteToleration(pod);
+      if (seconds === undefined) continue;
+      this.ctx.clock.after(seconds * 1000, () => {
+        if (!pod.gone && pod.nodeName === node.name && !node.deleted)
+          this.parts.kubelet.deletePod(pod, undefined, "taint-manager");
+      });
     }
   }
 
