@@ -46,6 +46,10 @@ interface PlanContext {
  * The pods on the nodes a group replaces, a list per node in the replacements' order, each made
  * once for the group's plan (its schedule and preflight read the same lists) and let go with it.
  */
+/** The nodes to replace whose kubelets stopped reporting. */
+const unreachableNodes = (replacements: GroupPlan["replacements"]) =>
+  new Set(replacements.flatMap((r) => (r.down === "unreachable" && r.node ? [r.node] : [])));
+
 function podsOnReplaced(replacements: GroupPlan["replacements"], pods: NodePods) {
   const out = new Map<string, PodInfo[]>();
   for (const r of replacements) if (r.node && !out.has(r.node)) out.set(r.node, pods.on(r.node));
@@ -133,6 +137,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     podsByNode,
     now: snapshot.takenAt,
     pdbs: snapshot.pdbs,
+    leavesUnreachable: kind.leavesUnreachable,
   });
   const findings =
     replacements.length > 0
@@ -144,6 +149,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
           surge: schedule.surge,
           surgeAdvice: kind.surgeAdvice,
           groupFindings: kind.findings(live, schedule.surge, target),
+          unreachable: kind.leavesUnreachable ? unreachableNodes(replacements) : new Set(),
         })
       : [];
   const plan: GroupPlan = {

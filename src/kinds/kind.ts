@@ -87,6 +87,12 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
   readonly id: L["kind"];
   /** How to launch fewer nodes at once, for the surge-burst finding. */
   readonly surgeAdvice: string;
+  /**
+   * Whether the kind's drain leaves the pods of an unreachable node once their deletion is long
+   * past due (leftOnUnreachable) instead of waiting for them until its timeout: the roll's own
+   * drain does (src/roll/drain.ts); EKS's update drains as EKS does.
+   */
+  readonly leavesUnreachable: boolean;
   /** The groups of this kind among `input.names`. */
   observe(input: ObserveInput): Promise<L[]>;
   resolve(policy: Policy, group: Group): GroupSettings;

@@ -10,6 +10,8 @@ import {
   drainMoves,
   drainWaitsFor,
   heldPastDeletion,
+  leftOnUnreachable,
+  UNREACHABLE_WAIT_MS,
   type LiveGroup,
   type PdbInfo,
   type PodInfo,
@@ -29,6 +31,8 @@ export interface PreflightInput {
   surgeAdvice: string;
   /** What the group's kind finds about the group itself. */
   groupFindings: Finding[];
+  /** Nodes to replace that are unreachable, where the kind's drain leaves their pods behind. */
+  unreachable: ReadonlySet<string>;
 }
 
 const MAX_LISTED = 10;
@@ -391,6 +395,7 @@ function unmanagedFindings(pods: PodInfo[], force: boolean): Finding[] {
  */
 function stuckFindings(deleting: PodInfo[], input: PreflightInput): Finding[] {
   const stuck = deleting
+    .filter((p) => !input.unreachable.has(p.nodeName))
     .filter((p) => drainWaitsFor(p) && heldPastDeletion(p, input.snapshot.takenAt))
     .map((p) => `${podId(p)} (deletion due ${p.deletionTimestamp})`);
   if (stuck.length === 0) return [];
@@ -404,11 +409,40 @@ function stuckFindings(deleting: PodInfo[], input: PreflightInput): Finding[] {
   ];
 }
 
+/**
+ * Nodes to replace whose kubelets stopped reporting: nothing evicted there will be confirmed
+ * gone, so their drains wait for a pod only until its deletion is UNREACHABLE_WAIT_MS past due
+ * (kubectl drain's --skip-wait-for-delete-timeout, as Cluster API drains such a node); the node's
+ * termination takes what is left. Said, not blocking: replacing such nodes is the way out.
+ */
+function unreachableFindings(deleting: PodInfo[], input: PreflightInput): Finding[] {
+  const nodes = [...input.unreachable].sort();
+  if (nodes.length === 0) return [];
+  const now = input.snapshot.takenAt.getTime();
+  const left = deleting.filter(
+    (p) =>
+      input.unreachable.has(p.nodeName) &&
+      drainWaitsFor(p) &&
+      leftOnUnreachable(p.deletionTimestamp, now),
+  );
+  const minutes = UNREACHABLE_WAIT_MS / 60_000;
+  const already = left.length > 0 ? `; left behind at once: ${list(left.map(podId))}` : "";
+  return [
+    {
+      code: "unreachable-nodes",
+      severity: "warning",
+      message: `unreachable, their kubelets no longer reporting (Ready Unknown): ${list(nodes)}. They are replaced first; their drains evict as usual but wait for a pod only until its deletion is ${minutes} minutes past due, since no kubelet will confirm it — the pod goes with its node${already}`,
+      objects: nodes,
+    },
+  ];
+}
+
 export function preflight(input: PreflightInput): Finding[] {
   const { pods, budgets, leaving, deleting } = movable(input.nodes, input.snapshot);
   return [
     ...surgeBurst(input),
     ...input.groupFindings,
+    ...unreachableFindings(deleting, input),
     ...unmanagedFindings(pods, input.force),
     ...stuckFindings(deleting, input),
     ...pdbFindings(pods, budgets, leaving, input.force),

@@ -8,6 +8,7 @@
 import {
   eachPage,
   hasReadyCondition,
+  hasUnknownReadyCondition,
   instanceIdOf,
   listAll,
   PAGE_SIZE,
@@ -116,6 +117,7 @@ export function nodeInfo(n: Node, groupOf: Map<string, string>): NodeInfo {
     taints: n.spec.taints ?? [],
     unschedulable: n.spec.unschedulable ?? false,
     ready: hasReadyCondition(n.status.conditions),
+    ...(hasUnknownReadyCondition(n.status.conditions) && { unreachable: true as const }),
     createdAt: new Date(n.metadata.creationTimestamp ?? 0),
     ...(n.status.nodeInfo && { kubeletVersion: n.status.nodeInfo.kubeletVersion }),
   };

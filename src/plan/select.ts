@@ -70,7 +70,13 @@ export function replacementOf(
   node: NodeInfo | undefined,
   reasons: ReplaceReason[],
 ): Replacement {
-  return { instance: instance.id, ...(node && { node: node.name }), zone: instance.zone, reasons };
+  return {
+    instance: instance.id,
+    ...(node && { node: node.name }),
+    zone: instance.zone,
+    reasons,
+    ...(node && !node.ready && { down: node.unreachable ? "unreachable" : "not-ready" }),
+  };
 }
 
 export const isDetached = (r: Replacement) =>

@@ -31,6 +31,8 @@ export interface NodeInfo {
   taints: Taint[];
   unschedulable: boolean;
   ready: boolean;
+  /** Its kubelet stopped reporting (Ready Unknown): see `leftOnUnreachable`. */
+  unreachable?: true;
   createdAt: Date;
   kubeletVersion?: string;
 }
@@ -158,6 +160,25 @@ export function drainLeaves(
 export function heldPastDeletion(p: { deletionTimestamp?: string }, now: Date): boolean {
   if (p.deletionTimestamp === undefined) return false;
   return Date.parse(p.deletionTimestamp) + 60_000 < now.getTime();
+}
+
+/**
+ * How long past a pod's deletion due time the drain of an unreachable node waits for the pod to
+ * go: kubectl drain's --skip-wait-for-delete-timeout, which Cluster API sets to 5 minutes for a
+ * node whose Ready condition is Unknown (its machine controller's drain). No kubelet will confirm
+ * the pod's end; its node's termination takes it (pod garbage collection deletes the pods of a
+ * node that is gone).
+ */
+export const UNREACHABLE_WAIT_MS = 5 * 60_000;
+
+/**
+ * Whether the drain of an unreachable node leaves the pod behind rather than wait for it: it is
+ * being deleted and its deletion was due over UNREACHABLE_WAIT_MS before `now` (ms).
+ */
+export function leftOnUnreachable(deletionTimestamp: string | undefined, now: number): boolean {
+  return (
+    deletionTimestamp !== undefined && Date.parse(deletionTimestamp) + UNREACHABLE_WAIT_MS < now
+  );
 }
 
 /**

@@ -19,7 +19,14 @@ export interface Replacement {
   node?: string;
   zone: string;
   reasons: ReplaceReason[];
+  /**
+   * Its node is out of service already: NotReady, or unreachable (its kubelet stopped
+   * reporting). Such a node costs no budget, goes first, and holds no validation back.
+   */
+  down?: NodeDown;
 }
+
+export type NodeDown = "not-ready" | "unreachable";
 
 export interface ConfigChange {
   field: string;
@@ -40,6 +47,7 @@ export type FindingCode =
   | "group-degraded"
   | "unmanaged-pods"
   | "stuck-terminating"
+  | "unreachable-nodes"
   | "custom-ami-version";
 
 export interface Finding {

@@ -7,6 +7,7 @@ import {
   drainMoves,
   drainWaitsFor,
   heldPastDeletion,
+  UNREACHABLE_WAIT_MS,
   type PdbInfo,
   type PodInfo,
 } from "./snapshot.js";
@@ -28,6 +29,8 @@ export interface ScheduleInput {
   now: Date;
   /** The cluster's PodDisruptionBudgets: a schedule may order nodes for their turns. */
   pdbs: PdbInfo[];
+  /** The kind's drain leaves an unreachable node's pods once long past due (GroupKind). */
+  leavesUnreachable?: boolean;
 }
 
 export const NO_SCHEDULE: Schedule = { waves: [], zoneOrder: [], surge: 0, estimatedMs: 0 };
@@ -47,11 +50,15 @@ export function interleaveByZone(replacements: Replacement[]): Replacement[] {
   return out;
 }
 
-/** What a drain's estimate reads: the pods on each node, the plan's now, the drain's timeout. */
+/**
+ * What a drain's estimate reads: the pods on each node, the plan's now, the drain's timeout, and
+ * whether the drain leaves an unreachable node's pods once UNREACHABLE_WAIT_MS past due.
+ */
 export interface DrainInput {
   podsByNode: Map<string, PodInfo[]>;
   now: Date;
   timeoutMs: number;
+  leavesUnreachable?: boolean;
 }
 
 /**
@@ -59,21 +66,25 @@ export interface DrainInput {
  * already being deleted is not evicted: the drain waits what is left until its deletion is due,
  * from the wave's start. One held past its deletion (a finalizer, an unreachable kubelet; a
  * finished Job pod held by its finalizer too) keeps the drain waiting until its timeout (the plan
- * blocks such a group unless force, and with force the drain goes on then).
+ * blocks such a group unless force, and with force the drain goes on then) — except on an
+ * unreachable node a drain leaves such pods on: there each pod is waited for until its deletion
+ * is UNREACHABLE_WAIT_MS past due, and no longer.
  */
-function drainEstimateMs(node: string | undefined, input: DrainInput, startMs: number): number {
-  const pods = node ? (input.podsByNode.get(node) ?? []) : [];
+function drainEstimateMs(r: Replacement, input: DrainInput, startMs: number): number {
+  const pods = r.node ? (input.podsByNode.get(r.node) ?? []) : [];
   const waveAt = input.now.getTime() + startMs;
+  const unreachable = input.leavesUnreachable === true && r.down === "unreachable";
+  const beyondDue = unreachable ? UNREACHABLE_WAIT_MS : 0;
   let evicts = false;
   let waitMs = 0;
   for (const p of pods) {
     if (!drainWaitsFor(p)) continue;
-    if (heldPastDeletion(p, input.now)) return input.timeoutMs;
+    if (!unreachable && heldPastDeletion(p, input.now)) return input.timeoutMs;
     if (p.deletionTimestamp !== undefined)
-      waitMs = Math.max(waitMs, Date.parse(p.deletionTimestamp) - waveAt);
+      waitMs = Math.max(waitMs, Date.parse(p.deletionTimestamp) + beyondDue - waveAt);
     else if (drainMoves(p)) {
       evicts = true;
-      waitMs = Math.max(waitMs, p.terminationGracePeriodSeconds * 1000);
+      waitMs = Math.max(waitMs, p.terminationGracePeriodSeconds * 1000 + beyondDue);
     }
   }
   return (evicts ? EVICTION_OVERHEAD_MS : 0) + waitMs;
@@ -81,7 +92,7 @@ function drainEstimateMs(node: string | undefined, input: DrainInput, startMs: n
 
 /** The longest drain among a wave's nodes, the wave starting `startMs` after the plan's now. */
 export function waveDrainMs(wave: Replacement[], input: DrainInput, startMs: number): number {
-  return Math.max(...wave.map((r) => drainEstimateMs(r.node, input, startMs)));
+  return Math.max(...wave.map((r) => drainEstimateMs(r, input, startMs)));
 }
 
 export function chunk<T>(items: T[], size: number): T[][] {

@@ -20,6 +20,19 @@ export function isReady(node: Node): boolean {
   return hasReadyCondition(node.status.conditions);
 }
 
+/**
+ * A Ready condition that is Unknown: the node controller's mark for a node whose kubelet stopped
+ * posting its status (https://kubernetes.io/docs/reference/node/node-status/#condition). The
+ * node is unreachable: nothing deleted on it will be confirmed gone while that lasts.
+ */
+export function hasUnknownReadyCondition(conditions: readonly Condition[] | undefined): boolean {
+  return conditions?.some((c) => c.type === "Ready" && c.status === "Unknown") ?? false;
+}
+
+export function isUnreachable(node: Node): boolean {
+  return hasUnknownReadyCondition(node.status.conditions);
+}
+
 /** The EC2 instance behind a node, from its providerID (aws:///eu-west-1a/i-0123…). */
 export function instanceIdOf(node: Node): string | undefined {
   return /\/(i-[0-9a-z]+)$/.exec(node.spec.providerID ?? "")?.[1];

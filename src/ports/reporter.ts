@@ -53,7 +53,15 @@ export type RollEvent = Base &
     | { type: "node.cordon"; group: string; node: string }
     | { type: "node.label"; group: string; node: string; label: string }
     | { type: "node.drain.start"; group: string; node: string }
-    | { type: "node.drain.end"; group: string; node: string; evicted: number; deleted?: string[] }
+    | {
+        type: "node.drain.end";
+        group: string;
+        node: string;
+        evicted: number;
+        deleted?: string[];
+        /** Pods of an unreachable node, not waited for past their deletion (drain-wait.ts). */
+        leftBehind?: string[];
+      }
     | {
         type: "eviction.blocked";
         group: string;

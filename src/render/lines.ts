@@ -26,7 +26,10 @@ function drained(e: Extract<RollEvent, { type: "node.drain.end" }>): string {
   const deleted = e.deleted?.length
     ? `, ${e.deleted.length} deleted past their PodDisruptionBudgets with force: ${e.deleted.join(", ")}`
     : "";
-  return `${e.group}: drained ${e.node} (${e.evicted} pod${e.evicted === 1 ? "" : "s"} evicted${deleted})`;
+  const left = e.leftBehind?.length
+    ? `, ${e.leftBehind.length} left behind on the unreachable node, their deletion long past due: ${e.leftBehind.join(", ")}`
+    : "";
+  return `${e.group}: drained ${e.node} (${e.evicted} pod${e.evicted === 1 ? "" : "s"} evicted${deleted}${left})`;
 }
 
 /**

@@ -3,7 +3,13 @@
 // limits, a table of groups, a section per group with its preflight findings, long parts in
 // <details>, and a Mermaid gantt of the predicted schedule (gantt.ts). Bodies are kept under
 // GitHub's limits by dropping detail in steps (fitMarkdown), with a note at the top.
-import { describeReason, summaryLine, type GroupPlan, type Plan } from "../plan/index.js";
+import {
+  describeReason,
+  summaryLine,
+  type GroupPlan,
+  type Plan,
+  type Replacement,
+} from "../plan/index.js";
 import { gantt, type GanttDetail } from "./gantt.js";
 import { alertLines } from "./headline.js";
 import { rehearsalAlerts, rehearsalMarkdown } from "./rehearsal.js";
@@ -11,6 +17,7 @@ import { limitAlert, limitLines, type RunInfo } from "./limits.js";
 import { planFingerprint } from "./reviewed.js";
 import { readableTime } from "./time.js";
 import {
+  DOWN_WORD,
   budgetText,
   estimate,
   KIND_LABEL,
@@ -66,12 +73,18 @@ function overviewTable(plan: Plan): string[] {
   ];
 }
 
+/** The node table's "why": the reasons, and the node's state when it is down already. */
+const whyReplaced = (r: Replacement) =>
+  [r.reasons.map(describeReason).join(", "), ...(r.down ? [`**${DOWN_WORD[r.down]}**`] : [])].join(
+    "; ",
+  );
+
 function nodeTable(g: GroupPlan, limit: number): string[] {
   if (g.replacements.length === 0) return [];
   const shown = g.replacements.slice(0, limit);
   const rows = shown.map(
     (r) =>
-      `| \`${cell(r.node ?? "-")}\` | \`${r.instance}\` | ${r.zone} | ${cell(r.reasons.map(describeReason).join(", "))} |`,
+      `| \`${cell(r.node ?? "-")}\` | \`${r.instance}\` | ${r.zone} | ${cell(whyReplaced(r))} |`,
   );
   const more =
     g.replacements.length > shown.length

@@ -2,6 +2,7 @@
 import {
   describeReason,
   type GroupPlan,
+  type NodeDown,
   type ReplaceReason,
   type Replacement,
 } from "../plan/index.js";
@@ -13,6 +14,12 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" :
 export function estimate(ms: number): string {
   return ms <= 0 ? "-" : `~${formatDuration(Math.round(ms / 1000) * 1000)}`;
 }
+
+/** A replacement's node out of service already, as the plan's node table says it. */
+export const DOWN_WORD: Record<NodeDown, string> = {
+  "not-ready": "node NotReady",
+  unreachable: "node unreachable (kubelet not reporting)",
+};
 
 export const STATUS_WORD: Record<GroupPlan["status"], string> = {
   roll: "roll",

@@ -4,55 +4,43 @@
 // evicted through the eviction API, so PodDisruptionBudgets decide. A budget's 429 is retried
 // after its Retry-After (the API server sends 10 s); a 500 — more than one budget selects the
 // pod, which the eviction subresource refuses — fails the drain at once, naming the budgets (with
-// force the pod is deleted). Deletion is awaited by a watch on the pods' UIDs, so a pod recreated
-// under the same name is another pod. Past drainTimeout the drain fails with PodEvictionFailure
-// naming pods and budgets — unless force, which deletes what is left and says so. API throttling
-// never reaches the drain as a refusal: it is retried below it (src/ports/resilient.ts).
+// force the pod is deleted). Deletion is awaited by a watch on the pods' UIDs (drain-wait.ts);
+// on an unreachable node a pod is awaited only until its deletion is 5 minutes past due. Past
+// drainTimeout the drain fails with PodEvictionFailure naming pods and budgets — unless force,
+// which deletes what is left and says so. API throttling never reaches the drain as a refusal:
+// it is retried below it (src/ports/resilient.ts).
 import { matchesSelector } from "../plan/index.js";
-import {
-  abortError,
-  listAll,
-  pageOf,
-  retryAfterMs,
-  SETTLED,
-  type Pod,
-  type WatchEvent,
-} from "../ports/index.js";
+import { abortError, listAll, pageOf, retryAfterMs, type Pod } from "../ports/index.js";
 import { holdBudgets, takesDisruption, type BudgetCache } from "./budgets.js";
-import { podId, podsToMove, refuseOrphans } from "./drain-filters.js";
+import { podId, refuseOrphans } from "./drain-filters.js";
+import {
+  awaitedOf,
+  leftBehind,
+  podsOn,
+  waitGone,
+  watchFromList,
+  type EarlyWatch,
+} from "./drain-wait.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
-import { guardedWatch, WATCH_TIMEOUT_SECONDS, watchBackoffMs } from "./watch.js";
 
 export interface DrainOptions {
   group: string;
   node: string;
   timeoutMs: number;
   force: boolean;
+  /** Whether the node is unreachable now (its Ready condition Unknown); default: never. */
+  unreachable?: () => boolean;
 }
 
 export interface DrainResult {
   evicted: number;
   deleted: string[];
+  /** Pods an unreachable node keeps, left behind long past their deletion (drain-wait.ts). */
+  leftBehind: string[];
 }
 
 /** When a refusal names no Retry-After. */
 const RETRY_MS = 5_000;
-
-async function podsOn(
-  ctx: RollContext,
-  node: string,
-  fresh: boolean,
-): Promise<{ pods: Pod[]; resourceVersion: string }> {
-  // The first list is a consistent read; the re-reads while waiting may come from the API
-  // server's cache (resourceVersion "0"): the watch that follows corrects them.
-  const r = await listAll((cont) =>
-    ctx.cluster.listPods(undefined, {
-      ...pageOf(cont, { fieldSelector: `spec.nodeName=${node}` }),
-      ...(!fresh && { resourceVersion: "0" }),
-    }),
-  );
-  return { pods: podsToMove(r.items), resourceVersion: r.resourceVersion };
-}
 
 interface Blocker {
   pod: string;
@@ -292,102 +280,6 @@ async function refused(
   }
 }
 
-/** A watch of the node's pods, opened before the evictions (see `watchFromList`). */
-interface EarlyWatch {
-  events: AsyncIterable<WatchEvent<Pod>>;
-  close: () => void;
-}
-
-const podWatchOptions = (node: string, resourceVersion: string, signal: AbortSignal) => ({
-  fieldSelector: `spec.nodeName=${node}`,
-  resourceVersion,
-  allowWatchBookmarks: true,
-  timeoutSeconds: WATCH_TIMEOUT_SECONDS,
-  signal,
-});
-
-/**
- * The node's pods watched from the drain's list, opened before the first eviction: the
- * deletions the evictions cause are then seen without listing the pods again (the API server
- * replays what changed since a resourceVersion from its watch cache). Undefined when the watch
- * cannot be opened now (throttled), the wait meets the refusal first, as after a failed watch.
- */
-function watchFromList(ctx: RollContext, node: string, resourceVersion: string): EarlyWatch {
-  const ctl = new AbortController();
-  const close = () => ctl.abort(SETTLED);
-  try {
-    const options = podWatchOptions(node, resourceVersion, ctl.signal);
-    return { events: ctx.cluster.watchPods(undefined, options), close };
-  } catch (e) {
-    const next = () => Promise.reject(e as Error);
-    return { events: { [Symbol.asyncIterator]: () => ({ next }) }, close };
-  }
-}
-
-/** Wait until none of the pods (by UID) is left on the node; false at the deadline. */
-async function waitGone(
-  ctx: RollContext,
-  node: string,
-  uids: Map<string, string | undefined>,
-  deadline: number,
-  early: EarlyWatch | undefined,
-): Promise<boolean> {
-  if (uids.size === 0) return true;
-  const timer = new AbortController();
-  const stop = AbortSignal.any([timer.signal, ctx.signal]);
-  void ctx.clock.sleep(Math.max(0, deadline - ctx.clock.now().getTime()), stop).then(
-    () => timer.abort(),
-    () => undefined,
-  );
-  // The pod is still there: same name, and the same UID when both are known.
-  const same = (p: Pod) => {
-    const uid = uids.get(podId(p));
-    return uids.has(podId(p)) && (!uid || !p.metadata.uid || uid === p.metadata.uid);
-  };
-  let failures = 0;
-  try {
-    while (!stop.aborted) {
-      try {
-        let open: (signal: AbortSignal) => AsyncIterable<WatchEvent<Pod>>;
-        if (early) {
-          const { events, close } = early;
-          early = undefined;
-          open = (signal) => {
-            signal.addEventListener("abort", close, { once: true });
-            return events;
-          };
-        } else {
-          const now = await podsOn(ctx, node, false);
-          const present = new Set(now.pods.filter(same).map(podId));
-          for (const id of [...uids.keys()]) if (!present.has(id)) uids.delete(id);
-          if (uids.size === 0) return true;
-          open = (signal) =>
-            ctx.cluster.watchPods(undefined, podWatchOptions(node, now.resourceVersion, signal));
-        }
-        for await (const e of guardedWatch(ctx.clock, open, stop)) {
-          failures = 0;
-          if (e.type === "BOOKMARK") continue;
-          // Gone, or replaced by a pod of the same name (another UID).
-          if (uids.has(podId(e.object)) && (e.type === "DELETED" || !same(e.object)))
-            uids.delete(podId(e.object));
-          if (uids.size === 0) return true;
-        }
-        // The watch ended by itself: pause before asking again, to be kind to the server.
-        await ctx.clock.sleep(1000, stop);
-      } catch (e) {
-        if (isAbort(e) || stop.aborted) break;
-        // A 429 waits out its Retry-After; other failures back off (roll/watch.ts).
-        await ctx.clock.sleep(watchBackoffMs(e, failures++), stop).catch(() => undefined);
-      }
-    }
-    if (ctx.signal.aborted) throw new RollError("Cancelled", `cancelled while ${node} drained`);
-    return uids.size === 0;
-  } finally {
-    early?.close();
-    timer.abort(SETTLED);
-  }
-}
-
 /** Evict every pod; the pods that could not be evicted, and why. */
 async function evictAll(
   ctx: RollContext,
@@ -427,11 +319,16 @@ function evictionFailure(o: DrainOptions, blockers: Blocker[]): RollError {
 export async function drainNode(ctx: RollContext, o: DrainOptions): Promise<DrainResult> {
   ctx.emit({ type: "node.drain.start", group: o.group, node: o.node });
   const deadline = ctx.clock.now().getTime() + o.timeoutMs;
-  const { pods, resourceVersion } = await podsOn(ctx, o.node, true);
+  const listed = await podsOn(ctx, o.node, true);
+  // kubectl drain's filter for pods long deleted on an unreachable node: not evicted, not
+  // waited for (drain-wait.ts).
+  const now = ctx.clock.now().getTime();
+  const lost = o.unreachable?.() ? listed.pods.filter((p) => leftBehind(awaitedOf(p), now)) : [];
+  const pods = listed.pods.filter((p) => !lost.includes(p));
   refuseOrphans(o.node, o.force, pods);
-  const early = pods.length > 0 ? watchFromList(ctx, o.node, resourceVersion) : undefined;
+  const early = pods.length > 0 ? watchFromList(ctx, o.node, listed.resourceVersion) : undefined;
   try {
-    return await evictAndWait(ctx, o, pods, deadline, early);
+    return await evictAndWait(ctx, o, pods, deadline, early, lost.map(podId));
   } finally {
     early?.close();
   }
@@ -443,6 +340,7 @@ async function evictAndWait(
   pods: Pod[],
   deadline: number,
   early: EarlyWatch | undefined,
+  lost: string[],
 ): Promise<DrainResult> {
   const blockers = await evictAll(ctx, o, pods, deadline);
   if (blockers.length > 0 && !o.force) throw evictionFailure(o, blockers);
@@ -452,26 +350,28 @@ async function evictAndWait(
     const [ns, name] = id.split("/") as [string, string];
     await ctx.cluster.deletePod(ns, name).catch(() => undefined);
   }
-  const uids = new Map(pods.map((p) => [podId(p), p.metadata.uid]));
-  const gone = await waitGone(
-    ctx,
-    o.node,
-    uids,
-    Math.max(deadline, ctx.clock.now().getTime() + 120_000),
+  const waited = new Map(pods.map((p) => [podId(p), awaitedOf(p)]));
+  const { gone, left } = await waitGone(ctx, {
+    node: o.node,
+    pods: waited,
+    deadline: Math.max(deadline, ctx.clock.now().getTime() + 120_000),
     early,
-  );
+    unreachable: o.unreachable ?? (() => false),
+  });
   if (!gone && !o.force) {
     throw new RollError(
       "PodEvictionFailure",
-      `pods on ${o.node} did not terminate in time: ${[...uids.keys()].slice(0, 10).join(", ")}`,
+      `pods on ${o.node} did not terminate in time: ${[...waited.keys()].slice(0, 10).join(", ")}`,
     );
   }
+  const stayed = [...lost, ...left];
   ctx.emit({
     type: "node.drain.end",
     group: o.group,
     node: o.node,
     evicted,
     ...(deleted.length > 0 && { deleted }),
+    ...(stayed.length > 0 && { leftBehind: stayed }),
   });
-  return { evicted, deleted };
+  return { evicted, deleted, leftBehind: stayed };
 }

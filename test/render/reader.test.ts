@@ -141,6 +141,42 @@ describe("what stops or hurts, first", () => {
   });
 });
 
+describe("a node that is down already", () => {
+  it("is marked in the plan's node table, and what its drain left behind is said in the roll", () => {
+    const plan = rollingPlan();
+    const g = plan.groups.find((x) => x.replacements.length > 0)!;
+    const [first, second] = g.replacements;
+    g.replacements = [
+      { ...first!, down: "unreachable" },
+      { ...second!, down: "not-ready" },
+    ];
+    const md = renderPlanMarkdown(plan);
+    const rows = tableRows(md.slice(md.indexOf("Nodes to replace")));
+    const why = (node: string | undefined) => rows.find((r) => r[0] === node)?.[3];
+    expect(why(first!.node)).toMatch(/; node unreachable \(kubelet not reporting\)$/);
+    expect(why(second!.node)).toMatch(/; node NotReady$/);
+    expect(html(md)).toContain("<strong>node unreachable (kubelet not reporting)</strong>");
+    const p = foldEvents(
+      log([
+        { type: "roll.start", cluster: "prod", policy: "prod", groups: [g.name], force: false },
+        { type: "node.drain.start", group: g.name, node: first!.node! },
+        {
+          type: "node.drain.end",
+          group: g.name,
+          node: first!.node!,
+          evicted: 0,
+          leftBehind: ["default/web-1", "default/web-2"],
+        },
+      ]),
+      plan,
+    );
+    // The check run's text: the roll's per-node timeline.
+    expect(progressCheckRun(p).output.text).toContain(
+      `drained ${first!.node} (0 pods evicted, 2 left behind on the unreachable node, their deletion long past due: default/web-1, default/web-2)`,
+    );
+  });
+});
+
 describe("the plan reviewed, and the plan applied", () => {
   it("keeps the fingerprint when only times move, and says what changed otherwise", () => {
     const plan = rollingPlan();

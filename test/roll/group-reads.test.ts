@@ -38,7 +38,7 @@ async function setUp(maxUnavailable = 0) {
   const nodes = new NodeCache(ctx);
   await world.run(nodes.start());
   const job = {
-    plan: { name: "w", budgets: { maxSurge: 1, maxUnavailable } },
+    plan: { name: "w", budgets: { maxSurge: 1, maxUnavailable }, replacements: [] },
     nodes,
     runId: "reads",
   } as unknown as GroupJob<SelfManagedGroupInfo>;

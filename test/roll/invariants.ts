@@ -17,6 +17,8 @@ export class Invariants {
   private open?: string;
   private healthyAtStart = new Set<string>();
   private readonly deletesAtStart: number;
+  /** Per group, the nodes lost to unreachable kubelets that checkCapacity forgives. */
+  private readonly lost = new Map<string, number>();
 
   constructor(
     private readonly world: World,
@@ -60,21 +62,28 @@ export class Invariants {
     if (e.type === "group.end") this.open = undefined;
   }
 
-  /** Ready, schedulable nodes of a group never below desired − maxUnavailable. */
+  /**
+   * Ready, schedulable nodes of a group never below desired − maxUnavailable, less the nodes the
+   * world took away: each node whose kubelet stopped reporting (faults.nodesUnreachable) is
+   * forgiven while it is there, and once gone, until the group is back at its floor without it
+   * (its replacement Ready) — one node forgiven per node lost, never more.
+   */
   private checkCapacity(e: RollEvent): void {
     for (const g of this.plan.groups) {
       if (g.replacements.length === 0 || g.kind === "missing") continue;
       const original = g.nodes;
       const desired =
         g.kind === "managed" ? original : Math.min(original, this.world.sizes(g.name).desired);
-      const ready = this.world
-        .nodes(g.name)
-        .filter((n) => !n.deleted && n.ready && !n.unschedulable).length;
+      const nodes = this.world.nodes(g.name).filter((n) => !n.deleted);
+      const ready = nodes.filter((n) => n.ready && !n.unschedulable).length;
       const floor = desired - g.budgets.maxUnavailable;
-      if (ready < floor)
+      const lost = nodes.filter((n) => n.unreachable).length;
+      const forgiven = ready >= floor - lost ? lost : Math.max(lost, this.lost.get(g.name) ?? 0);
+      this.lost.set(g.name, forgiven);
+      if (ready < floor - forgiven)
         this.fail(
           e,
-          `${g.name} has ${ready} ready schedulable nodes, below ${desired} − ${g.budgets.maxUnavailable} = ${floor}`,
+          `${g.name} has ${ready} ready schedulable nodes, below ${desired} − ${g.budgets.maxUnavailable} = ${floor}${forgiven ? ` (less ${forgiven} lost)` : ""}`,
         );
     }
   }

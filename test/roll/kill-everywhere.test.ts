@@ -13,8 +13,10 @@ import { loadPolicy, type Policy } from "../../src/policy/index.js";
 import { EventLog } from "../../src/ports/index.js";
 import { generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { World } from "../../src/sandbox/world/world.js";
+import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
 import { crashAtEvent, leftovers } from "./crash.js";
 import { Invariants } from "./invariants.js";
+import { policyFor, selfManagedWorld } from "./scenarios.js";
 
 function load(text: string, file: string): Policy {
   const r = loadPolicy(text, file);
@@ -60,9 +62,31 @@ groups:
   "batched.yaml",
 );
 
+/** Six nodes, one dark for twenty minutes (its kubelet gone, its pods Terminating for good),
+ * another going dark as the roll runs: runs die while drains leave pods behind. */
+async function dark(): Promise<World> {
+  const world = selfManagedWorld([{ name: "w", nodes: 6 }], {
+    workloads: [
+      { kind: "Deployment", name: "web", replicas: 6, pdb: { minAvailable: 4 } },
+      { kind: "DaemonSet", name: "agent" },
+    ],
+    faults: {
+      nodesUnreachable: [
+        { group: "w", at: 0 },
+        { group: "w", at: 1260 },
+      ],
+    },
+  } as Partial<ScenarioInput>);
+  await world.advance(20 * 60_000);
+  return world;
+}
+const darkPolicy = policyFor(
+  "groups: [{ name: w, rollingUpdate: { maxSurge: 1, maxUnavailable: 1, postDrainDelay: 0s, interval: 5s } }]\n",
+);
+
 interface Case {
   name: string;
-  world: () => World;
+  world: () => World | Promise<World>;
   policy: Policy;
 }
 
@@ -78,10 +102,11 @@ const CASES: Case[] = [
     world: () => new World(batched()),
     policy: batchedPolicy,
   },
+  { name: "a self-managed group with nodes gone dark", world: dark, policy: darkPolicy },
 ];
 
 async function killedAt(c: Case, k: number): Promise<string[]> {
-  const world = c.world();
+  const world = await c.world();
   const { plan } = await world.run(observeAndPlan(c.policy, "p.yaml", world));
   const order = plan.groups.map((g) => g.name);
   const first = new Invariants(world, plan, { order });
@@ -114,7 +139,7 @@ async function killedAt(c: Case, k: number): Promise<string[]> {
 }
 
 async function eventsOfWholeRoll(c: Case): Promise<number> {
-  const world = c.world();
+  const world = await c.world();
   const log = new EventLog(world.clock);
   const r = await world.run(apply(c.policy, "p.yaml", world, log, { runId: "whole" }));
   expect(r.result).toBe("success");

@@ -11,6 +11,7 @@ import { managedBudgets, managedConflicts, resolveManaged } from "./settings.js"
 export const managedKind: GroupKind<ManagedGroupInfo> = {
   id: "managed",
   surgeAdvice: MANAGED_SURGE_ADVICE,
+  leavesUnreachable: false,
   observe: observeManaged,
   resolve: resolveManaged,
   conflicts: managedConflicts,

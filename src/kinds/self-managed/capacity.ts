@@ -19,6 +19,7 @@ import {
   updateNode,
 } from "../../roll/marks.js";
 import type { GroupJob } from "../kind.js";
+import { isDownReplacement } from "./down.js";
 
 type Job = GroupJob<SelfManagedGroupInfo>;
 
@@ -92,6 +93,8 @@ interface Readiness {
   /** The InService and Pending members with a Ready node, and those without one yet. */
   ready: string[];
   waiting: string[];
+  /** Of `waiting`, those whose nodes the roll is to replace, out of service already (down.ts). */
+  down: string[];
   /** Every member of the group, whatever its lifecycle state. */
   members: ReadonlySet<string>;
 }
@@ -103,14 +106,20 @@ function readiness(job: Job, { asg, members }: GroupRead): Readiness {
   );
   const ready: string[] = [];
   const waiting: string[] = [];
+  const down: string[] = [];
   for (const i of inService) {
     const n = job.nodes.byInstance(i.InstanceId);
     // Cordoned counts: a node an earlier run cordoned still backs its instance until terminated.
     if (n && isReady(n)) ready.push(i.InstanceId);
     else waiting.push(i.InstanceId);
+    if (n && isDownReplacement(job, n)) down.push(i.InstanceId);
   }
-  return { desired: asg.DesiredCapacity, ready, waiting, members };
+  return { desired: asg.DesiredCapacity, ready, waiting, down, members };
 }
+
+/** Whether the group's capacity is back to `want`: a member whose node the roll is to replace
+ * and is down already is not waited for (it is replaced first). */
+const capacityBack = (r: Readiness, want: number) => r.ready.length + r.down.length >= want;
 
 /**
  * An answer about the group: from the read that stands when it says wait, and when it says
@@ -147,9 +156,9 @@ export async function waitForCapacity(
       ctx,
       job,
       (x) => x,
-      (x) => late || x.ready.length >= want(x.desired),
+      (x) => late || capacityBack(x, want(x.desired)),
     );
-    if (r.ready.length >= want(r.desired)) return r.ready;
+    if (capacityBack(r, want(r.desired))) return r.ready;
     if (late) throw creationFailure(job, r, want(r.desired));
     await job.nodes.changed(POLL_MS);
     if (ctx.signal.aborted)

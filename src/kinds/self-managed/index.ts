@@ -28,6 +28,7 @@ function notes(plan: GroupPlan, _group: unknown, live: SelfManagedGroupInfo): st
 export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
   id: "self-managed",
   surgeAdvice: "lower maxSurge",
+  leavesUnreachable: true,
   observe: observeSelfManaged,
   resolve: resolveSelfManaged,
   conflicts: () => [],

@@ -19,14 +19,20 @@ import {
 } from "../../plan/index.js";
 import { orderForTurns } from "./turns.js";
 
-/** The replacement order: zones in turn (when asked), then for the disruption budgets' turns,
- * instances detached for surge last. */
+/**
+ * The replacement order: nodes out of service already first (NotReady or unreachable: they
+ * cost no budget, and replacing them gives the group its capacity back — what kOps' issue 11367
+ * proposed), then zones in turn (when asked) and for the disruption budgets' turns, instances
+ * detached for surge last.
+ */
 function replacementOrder(input: ScheduleInput): Replacement[] {
   const { replacements, settings } = input;
   const attached = replacements.filter((r) => !isDetached(r));
+  const down = attached.filter((r) => r.down);
+  const up = attached.filter((r) => !r.down);
   const detached = replacements.filter(isDetached);
-  const zoned = settings.spreadAcrossZones ? interleaveByZone(attached) : attached;
-  return [...orderForTurns(zoned, input.podsByNode, input.pdbs), ...detached];
+  const zoned = settings.spreadAcrossZones ? interleaveByZone(up) : up;
+  return [...down, ...orderForTurns(zoned, input.podsByNode, input.pdbs), ...detached];
 }
 
 /** Replacements in the order of the plan's waves: apply follows the plan's order, it does not

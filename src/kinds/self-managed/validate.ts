@@ -4,16 +4,24 @@ import type { SelfManagedGroupInfo } from "../../plan/index.js";
 import type { RollContext } from "../../roll/context.js";
 import { concerns, nodeFailures, validateUntilStable } from "../../roll/validate.js";
 import type { GroupJob } from "../kind.js";
+import { isDownReplacement } from "./down.js";
 
 type Job = GroupJob<SelfManagedGroupInfo>;
 
 /**
  * The group's nodes as validation sees them: without the nodes whose instances this roll has
  * terminated (kOps deletes such a node before terminating its instance; here the node
- * controller removes it shortly after, and until then it is gone by our hand, not failing).
+ * controller removes it shortly after, and until then it is gone by our hand, not failing),
+ * and without the nodes it is to replace while they are not Ready (down.ts). kOps validates
+ * them all and stops on a dead node; its issue 11367
+ * (https://github.com/kubernetes/kops/issues/11367) proposed this instead. New nodes that do
+ * not turn Ready still fail it.
  */
 function seen(job: Job, gone: ReadonlySet<string>): () => Iterable<Node> {
-  return () => [...job.nodes.byName.values()].filter((n) => !gone.has(n.metadata.name));
+  return () =>
+    [...job.nodes.byName.values()].filter(
+      (n) => !gone.has(n.metadata.name) && !isDownReplacement(job, n),
+    );
 }
 
 /**

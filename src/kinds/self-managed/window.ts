@@ -5,7 +5,7 @@
 // terminate together (terminations.ts), so that such validations come often.
 import { rollWindow } from "../../policy/index.js";
 import { isDetached, type Replacement, type SelfManagedGroupInfo } from "../../plan/index.js";
-import { isReady } from "../../ports/index.js";
+import { isReady, isUnreachable } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
 import { drainNode } from "../../roll/drain.js";
 import { cordon, EXCLUDE_LB_LABEL } from "../../roll/marks.js";
@@ -17,6 +17,7 @@ import {
   protectNewNodes,
   waitForCapacity,
 } from "./capacity.js";
+import { noteTerminated } from "./down.js";
 import { TerminationBatch } from "./terminations.js";
 import { nodesValid, validateGroup } from "./validate.js";
 import { terminateConfirmed } from "./writes.js";
@@ -58,7 +59,11 @@ async function emptyNode(ctx: RollContext, job: Job, node: string): Promise<void
   ctx.emit({ type: "node.cordon", group, node });
   if (bastion) return;
   ctx.emit({ type: "node.label", group, node, label: `${EXCLUDE_LB_LABEL}=true` });
-  await drainNode(ctx, { group, node, timeoutMs: s.drainTimeoutMs, force: s.force });
+  const unreachable = () => {
+    const n = job.nodes.byName.get(node);
+    return n !== undefined && isUnreachable(n);
+  };
+  await drainNode(ctx, { group, node, timeoutMs: s.drainTimeoutMs, force: s.force, unreachable });
   await ctx.clock.sleep(s.postDrainDelayMs, ctx.signal);
 }
 
@@ -74,7 +79,10 @@ async function replaceOne(ctx: RollContext, job: Job, flight: Flight, w: Window)
     groupWritten(job);
   }
   flight.terminated = true;
-  if (r.node) w.gone.add(r.node);
+  if (r.node) {
+    w.gone.add(r.node);
+    noteTerminated(job, r.node);
+  }
   ctx.emit({
     type: "instance.terminate",
     group: job.plan.name,

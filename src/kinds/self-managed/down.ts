@@ -1,0 +1,40 @@
+// Nodes the roll is to replace that are out of service already: NotReady, or unreachable (their
+// kubelets no longer reporting). The plan puts them first (schedule.ts); starting one costs the
+// capacity budget nothing (window.ts); validation does not stop on them (validate.ts) and a wait
+// for the group's capacity does not wait for them (capacity.ts): a dead node must not stop the
+// roll that replaces it. Once the roll has terminated its instance, such a node is like any it
+// terminated: the group's last validation waits for it to go.
+import type { SelfManagedGroupInfo } from "../../plan/index.js";
+import { isReady, type Node } from "../../ports/index.js";
+import type { GroupJob } from "../kind.js";
+
+type Job = GroupJob<SelfManagedGroupInfo>;
+
+interface Marks {
+  /** The nodes the job is to replace. */
+  replaced: ReadonlySet<string>;
+  /** Those whose instances the roll has terminated. */
+  terminated: Set<string>;
+}
+const marksOf = new WeakMap<Job, Marks>();
+
+function marks(job: Job): Marks {
+  let m = marksOf.get(job);
+  if (!m) {
+    const replaced = new Set(job.plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
+    marksOf.set(job, (m = { replaced, terminated: new Set() }));
+  }
+  return m;
+}
+
+/** Whether `n` is one of the job's nodes to replace, not Ready now, its instance still running. */
+export function isDownReplacement(job: Job, n: Node): boolean {
+  const { replaced, terminated } = marks(job);
+  const name = n.metadata.name;
+  return replaced.has(name) && !terminated.has(name) && !isReady(n);
+}
+
+/** The roll terminated the instance of `node`. */
+export function noteTerminated(job: Job, node: string): void {
+  marks(job).terminated.add(node);
+}
