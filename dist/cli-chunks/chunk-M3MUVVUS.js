@@ -234,6 +234,12 @@ function hasReadyCondition(conditions) {
 function isReady(node) {
   return hasReadyCondition(node.status.conditions);
 }
+function hasUnknownReadyCondition(conditions) {
+  return conditions?.some((c) => c.type === "Ready" && c.status === "Unknown") ?? false;
+}
+function isUnreachable(node) {
+  return hasUnknownReadyCondition(node.status.conditions);
+}
 function instanceIdOf(node) {
   return /\/(i-[0-9a-z]+)$/.exec(node.spec.providerID ?? "")?.[1];
 }
@@ -287,6 +293,8 @@ export {
   pageOf,
   hasReadyCondition,
   isReady,
+  hasUnknownReadyCondition,
+  isUnreachable,
   instanceIdOf,
   isFinished,
   isMirrorPod,
