@@ -19,6 +19,11 @@ export interface InstanceInfo {
   launchTime?: Date;
   /** Set when noderoll (or kOps) detached it to surge: it must be replaced and is drained last. */
   detachedForSurge?: boolean;
+  /**
+   * A member of its group that carries noderoll's surge mark (DETACHED_LABEL as an EC2 tag): a
+   * run died between marking it and detaching it. Cleared when it no longer needs replacing.
+   */
+  markedForSurge?: true;
 }
 
 export interface NodeInfo {
@@ -284,5 +289,8 @@ export interface Snapshot {
 export const NEEDS_UPDATE_ANNOTATION = "noderoll.io/needs-update";
 export const KOPS_NEEDS_UPDATE_ANNOTATION = "kops.k8s.io/needs-update";
 
-/** On a node whose instance noderoll detached to surge: the group it came from. */
+/**
+ * On a node whose instance noderoll detached to surge, and as a tag on the instance itself: the
+ * group it came from. The tag finds the instance again if its node object goes first.
+ */
 export const DETACHED_LABEL = "noderoll.io/detached-from";

@@ -227,6 +227,17 @@ export interface Ec2Instance {
   Tags: { Key: string; Value: string }[];
 }
 
+/** A DescribeInstances filter: "instance-state-name", "tag-key", "tag:KEY". */
+export interface Ec2Filter {
+  Name: string;
+  Values: string[];
+}
+
+export interface Ec2Tag {
+  Key: string;
+  Value: string;
+}
+
 export interface Ec2 {
   /** Versions: numbers as strings, "$Latest" or "$Default"; none = all versions. */
   describeLaunchTemplateVersions(input: {
@@ -234,7 +245,13 @@ export interface Ec2 {
     LaunchTemplateName?: string;
     Versions?: string[];
   }): Promise<LaunchTemplateVersion[]>;
-  describeInstances(input: { InstanceIds: string[] }): Promise<Ec2Instance[]>;
+  /** These instances, or (without InstanceIds) every instance the filters match. */
+  describeInstances(
+    input: { InstanceIds: string[]; Filters?: Ec2Filter[] } | { Filters: Ec2Filter[] },
+  ): Promise<Ec2Instance[]>;
+  /** noderoll's surge mark on an instance, so that it is found again detached (and its removal). */
+  createTags(input: { Resources: string[]; Tags: Ec2Tag[] }): Promise<void>;
+  deleteTags(input: { Resources: string[]; Tags: { Key: string }[] }): Promise<void>;
   /** For instances detached from their group (surge): they are no longer the group's to end. */
   terminateInstances(input: { InstanceIds: string[] }): Promise<void>;
 }

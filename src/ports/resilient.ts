@@ -110,6 +110,8 @@ function repeatable(method: string, args: unknown[]): boolean {
     case "deletePod": // gone: 404, which callers treat as done
     case "terminateInstances": // EC2 terminates a terminated instance without error
     case "updateAutoScalingGroup": // sets values: the same values again change nothing
+    case "createTags": // sets a tag's value: the same again changes nothing
+    case "deleteTags": // a tag already gone is no error
       return true;
     default:
       return false;

@@ -271,6 +271,33 @@ describe("Auto Scaling and EC2 through the SDK", () => {
     expect(instances[0]!.LaunchTime).toBeInstanceOf(Date);
   });
 
+  it("tags instances, finds them by tag and state, and takes the tag off again", async () => {
+    const [a, b] = world.instances("ingress").map((i) => i.id);
+    const mark = { Key: "noderoll.io/detached-from", Value: "ingress" };
+    await cloud.ec2.createTags({ Resources: [a!, b!], Tags: [mark] });
+    const byKey = await cloud.ec2.describeInstances({
+      Filters: [
+        { Name: "tag-key", Values: [mark.Key] },
+        { Name: "instance-state-name", Values: ["pending", "running"] },
+      ],
+    });
+    expect(byKey.map((i) => i.InstanceId).sort()).toEqual([a, b].sort());
+    expect(byKey[0]!.Tags).toContainEqual(mark);
+    const byValue = await cloud.ec2.describeInstances({
+      Filters: [{ Name: `tag:${mark.Key}`, Values: ["workers"] }],
+    });
+    expect(byValue).toEqual([]);
+    await cloud.ec2.deleteTags({ Resources: [a!], Tags: [{ Key: mark.Key }] });
+    const left = await cloud.ec2.describeInstances({
+      Filters: [{ Name: "tag-key", Values: [mark.Key] }],
+    });
+    expect(left.map((i) => i.InstanceId)).toEqual([b]);
+    await cloud.ec2.deleteTags({ Resources: [b!], Tags: [{ Key: mark.Key }] });
+    await expect(
+      cloud.ec2.describeInstances({ Filters: [{ Name: "no-such-filter", Values: ["x"] }] }),
+    ).rejects.toMatchObject({ code: "InvalidParameterValue" });
+  });
+
   it("turns AWS error documents into the port's errors", async () => {
     expect(
       await rejection(

@@ -17,6 +17,8 @@ import {
   type Activity,
 } from "@aws-sdk/client-auto-scaling";
 import {
+  CreateTagsCommand,
+  DeleteTagsCommand,
   DescribeInstancesCommand,
   DescribeLaunchTemplateVersionsCommand,
   EC2Client,
@@ -373,6 +375,8 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
         }),
       terminateInstances: (input) =>
         call(async () => void (await ec2.send(new TerminateInstancesCommand(input)))),
+      createTags: (input) => call(async () => void (await ec2.send(new CreateTagsCommand(input)))),
+      deleteTags: (input) => call(async () => void (await ec2.send(new DeleteTagsCommand(input)))),
     },
   };
 }

@@ -1,7 +1,8 @@
 // Reading self-managed Auto Scaling groups: the policy's groups by name, their launch templates
-// (or a mixed-instances policy's), and the instances noderoll detached from them to surge —
-// no longer in the group, but their nodes carry our label: they belong to the group until
-// drained and terminated.
+// (or a mixed-instances policy's), and the instances noderoll detached from them to surge — no
+// longer in the group, but marked: their nodes carry our label and the instances our tag of the
+// same name. They belong to the group until drained and terminated; the tag finds one whose
+// node object went first, which the label alone would leave running, outside any group.
 import {
   DETACHED_LABEL,
   instancesOf,
@@ -10,36 +11,69 @@ import {
   type InstanceInfo,
   type SelfManagedGroupInfo,
 } from "../../plan/index.js";
-import { instanceIdOf, type AutoScalingGroup, type Node } from "../../ports/index.js";
+import {
+  instanceIdOf,
+  type AutoScalingGroup,
+  type Cloud,
+  type Ec2Instance,
+  type Node,
+} from "../../ports/index.js";
 import type { ObserveInput } from "../kind.js";
 
+/** An instance noderoll marked for surge, and whether the mark is on the instance itself. */
+interface Marked {
+  id: string;
+  zone: string;
+  tagged: boolean;
+}
+
 /**
- * The nodes noderoll detached to surge, by the group their label names: looked up once per read,
- * not once per group (400 groups × 100,000 nodes was 40 million label checks).
+ * The instances noderoll marked for surge, by the group the mark names, from their nodes' label
+ * and their EC2 tag: looked up once per read, not once per group (400 groups × 100,000 nodes was
+ * 40 million label checks).
  */
-function detachedByGroup(nodes: Node[]): Map<string, Node[]> {
-  const out = new Map<string, Node[]>();
+function markedByGroup(nodes: Node[], tagged: Ec2Instance[]): Map<string, Map<string, Marked>> {
+  const out = new Map<string, Map<string, Marked>>();
+  const add = (group: string, m: Marked) => {
+    let marks = out.get(group);
+    if (!marks) out.set(group, (marks = new Map()));
+    const known = marks.get(m.id);
+    marks.set(m.id, known ? { ...known, tagged: known.tagged || m.tagged } : m);
+  };
   for (const n of nodes) {
     const group = n.metadata.labels?.[DETACHED_LABEL];
-    if (group === undefined) continue;
-    const list = out.get(group);
-    if (list) list.push(n);
-    else out.set(group, [n]);
+    const id = instanceIdOf(n);
+    if (group === undefined || !id) continue;
+    add(group, {
+      id,
+      zone: n.metadata.labels?.["topology.kubernetes.io/zone"] ?? "",
+      tagged: false,
+    });
+  }
+  for (const i of tagged) {
+    const group = i.Tags.find((t) => t.Key === DETACHED_LABEL)?.Value;
+    if (group !== undefined)
+      add(group, { id: i.InstanceId, zone: i.Placement.AvailabilityZone, tagged: true });
   }
   return out;
 }
 
-function detachedFrom(nodes: Node[], have: Set<string>): InstanceInfo[] {
+/** Instances carrying our surge tag that have not ended (one EC2 read, however many groups). */
+function taggedInstances(cloud: Cloud): Promise<Ec2Instance[]> {
+  return cloud.ec2.describeInstances({
+    Filters: [
+      { Name: "tag-key", Values: [DETACHED_LABEL] },
+      { Name: "instance-state-name", Values: ["pending", "running", "stopping", "stopped"] },
+    ],
+  });
+}
+
+/** The marked instances that are no longer members: detached for surge, to replace. */
+function detachedFrom(marked: Iterable<Marked>, have: Set<string>): InstanceInfo[] {
   const out: InstanceInfo[] = [];
-  for (const n of nodes) {
-    const id = instanceIdOf(n);
-    if (!id || have.has(id)) continue;
-    out.push({
-      id,
-      zone: n.metadata.labels?.["topology.kubernetes.io/zone"] ?? "",
-      lifecycleState: "Detached",
-      detachedForSurge: true,
-    });
+  for (const m of marked) {
+    if (have.has(m.id)) continue;
+    out.push({ id: m.id, zone: m.zone, lifecycleState: "Detached", detachedForSurge: true });
   }
   return out;
 }
@@ -48,7 +82,7 @@ async function groupInfo(
   asg: AutoScalingGroup,
   times: Map<string, Date>,
   input: ObserveInput,
-  detached: Node[],
+  marked: Map<string, Marked>,
 ): Promise<SelfManagedGroupInfo> {
   const spec =
     asg.LaunchTemplate ?? asg.MixedInstancesPolicy?.LaunchTemplate.LaunchTemplateSpecification;
@@ -62,7 +96,13 @@ async function groupInfo(
     min: asg.MinSize,
     max: asg.MaxSize,
     desired: asg.DesiredCapacity,
-    instances: [...instances, ...detachedFrom(detached, have)],
+    instances: [
+      // A member with our tag: a run died between marking it and detaching it.
+      ...instances.map((i) =>
+        marked.get(i.id)?.tagged ? { ...i, markedForSurge: true as const } : i,
+      ),
+      ...detachedFrom(marked.values(), have),
+    ],
     ...(lt && { launchTemplate: lt }),
     mixedInstances: asg.MixedInstancesPolicy !== undefined,
   };
@@ -79,11 +119,11 @@ export async function observeSelfManaged(input: ObserveInput): Promise<SelfManag
     asgs.flatMap((a) => a.Instances.map((i) => i.InstanceId)),
     input.nodes,
   );
-  const detached = detachedByGroup(input.nodes);
+  const marked = markedByGroup(input.nodes, await taggedInstances(input.cloud));
   const out: SelfManagedGroupInfo[] = [];
   for (const name of input.names) {
     const asg = byName.get(name);
-    if (asg) out.push(await groupInfo(asg, times, input, detached.get(name) ?? []));
+    if (asg) out.push(await groupInfo(asg, times, input, marked.get(name) ?? new Map()));
   }
   return out;
 }

@@ -19,6 +19,7 @@ import { groupWritten, protectNewNodes, releaseNewNodes, waitForCapacity } from 
 import { planOrder } from "./schedule.js";
 import { validateGroup } from "./validate.js";
 import { upgrade } from "./window.js";
+import { tagForSurge, untagStale } from "./surge-tag.js";
 import { detachConfirmed } from "./writes.js";
 
 type Job = GroupJob<SelfManagedGroupInfo>;
@@ -38,6 +39,7 @@ async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<v
       message: `${job.plan.name}: launch template version set to ${lt.version}`,
     });
   }
+  await untagStale(ctx, job, todo);
   if (!bastion) await validateGroup(ctx, job, 1);
   for (const r of todo) {
     if (bastion || !r.node || !job.nodes.byName.has(r.node)) continue;
@@ -51,8 +53,27 @@ async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<v
   }
 }
 
+/**
+ * Instances detached for surge whose nodes are gone (found by their tag): they give the group
+ * nothing, and nothing runs there to drain. Ended before the surge, so that it detaches afresh
+ * within maxSurge.
+ */
+async function endLost(ctx: RollContext, job: Job, lost: Replacement[]): Promise<void> {
+  for (const r of lost) {
+    await ctx.cloud.ec2.terminateInstances({ InstanceIds: [r.instance] });
+    ctx.emit({
+      type: "instance.terminate",
+      group: job.plan.name,
+      instance: r.instance,
+      decrement: false,
+    });
+  }
+}
+
 async function detach(ctx: RollContext, job: Job, r: Replacement): Promise<void> {
-  // Mark first: a run that dies between the two steps still finds the instance as ours.
+  // Mark first, the instance and its node: a run that dies between marking and detaching still
+  // finds the instance as ours, and the tag finds it even once its node object is gone.
+  await tagForSurge(ctx, job, r.instance);
   if (r.node)
     await updateNode(
       ctx,
@@ -126,10 +147,14 @@ export async function rollSelfManaged(ctx: RollContext, job: Job): Promise<void>
     job.plan,
     job.plan.replacements.map((r) => ({ ...r, reasons: [...r.reasons] })),
   );
-  const detached = todo.filter(isDetached);
+  const lost = todo.filter((r) => isDetached(r) && !(r.node && job.nodes.byName.has(r.node)));
+  const detached = todo.filter((r) => isDetached(r) && !lost.includes(r));
   const attached = todo.filter((r) => !isDetached(r));
   const canary = job.plan.schedule.waves[0]?.canary === true;
-  await runPhase(ctx, group, "setup", () => setup(ctx, job, todo));
+  await runPhase(ctx, group, "setup", async () => {
+    await setup(ctx, job, todo);
+    await endLost(ctx, job, lost);
+  });
   await runPhase(
     ctx,
     group,

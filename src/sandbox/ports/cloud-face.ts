@@ -24,6 +24,7 @@ import type { AutoScalingSim } from "../sim/aws/auto-scaling.js";
 import type { Ec2Sim } from "../sim/aws/ec2.js";
 import type { EksSim } from "../sim/aws/eks.js";
 import type { ApiGate } from "./api-gate.js";
+import { instanceFilter } from "./ec2-filters.js";
 
 /** What the Cloud face needs of the world. */
 export interface CloudView {
@@ -268,7 +269,28 @@ export class SandboxEc2 implements Ec2 {
   }
   async describeInstances(input: Input<Ec2, "describeInstances">): Promise<Ec2Instance[]> {
     gate(this.view, "ec2.describeInstances");
-    return input.InstanceIds.map((id) => instanceRecord(this.#instance(id)));
+    const matches = instanceFilter(input.Filters);
+    const named = "InstanceIds" in input;
+    const found = named
+      ? input.InstanceIds.map((id) => this.#instance(id))
+      : [...this.view.ec2.instances.values()];
+    return found.filter(matches).map(instanceRecord);
+  }
+  async createTags(input: Input<Ec2, "createTags">): Promise<void> {
+    gate(this.view, "ec2.createTags");
+    const instances = input.Resources.map((id) => this.#instance(id));
+    for (const i of instances)
+      for (const t of input.Tags) {
+        const tag = i.tags.find((x) => x.Key === t.Key);
+        if (tag) tag.Value = t.Value;
+        else i.tags.push({ Key: t.Key, Value: t.Value });
+      }
+  }
+  async deleteTags(input: Input<Ec2, "deleteTags">): Promise<void> {
+    gate(this.view, "ec2.deleteTags");
+    const keys = new Set(input.Tags.map((t) => t.Key));
+    for (const i of input.Resources.map((id) => this.#instance(id)))
+      i.tags = i.tags.filter((t) => !keys.has(t.Key));
   }
   async terminateInstances(input: Input<Ec2, "terminateInstances">): Promise<void> {
     gate(this.view, "ec2.terminateInstances");

@@ -1,0 +1,46 @@
+// noderoll's surge mark on an instance itself: an EC2 tag named as the node label
+// (DETACHED_LABEL), set before the instance is detached, so that a later run finds a detached
+// instance even when its node object is gone (kinds/self-managed/observe.ts), and taken off a
+// member the mark stayed on when a run died before detaching it.
+import { DETACHED_LABEL, type Replacement, type SelfManagedGroupInfo } from "../../plan/index.js";
+import { AwsApiError } from "../../ports/index.js";
+import type { RollContext } from "../../roll/context.js";
+import type { GroupJob } from "../kind.js";
+
+type Job = GroupJob<SelfManagedGroupInfo>;
+
+const untagged = new WeakSet<Job>();
+
+/**
+ * The surge mark on the instance itself (an EC2 tag). Without ec2:CreateTags (a policy granted
+ * before the tag existed) the roll goes on with the node's label alone, and says once what that
+ * costs: a detached instance whose node object goes first would not be found again.
+ */
+export async function tagForSurge(ctx: RollContext, job: Job, instance: string): Promise<void> {
+  if (untagged.has(job)) return;
+  const tag = { Key: DETACHED_LABEL, Value: job.plan.name };
+  try {
+    await ctx.cloud.ec2.createTags({ Resources: [instance], Tags: [tag] });
+  } catch (e) {
+    if (!(e instanceof AwsApiError) || !DENIED.has(e.code)) throw e;
+    untagged.add(job);
+    ctx.emit({
+      type: "note",
+      group: job.plan.name,
+      message: `${job.plan.name}: could not tag instances detached for surge (${e.code}: grant ec2:CreateTags, see the README's IAM policy); marked by their nodes' label only, a detached instance whose node object is deleted first will not be found again`,
+    });
+  }
+}
+const DENIED = new Set(["UnauthorizedOperation", "AccessDenied", "AccessDeniedException"]);
+
+/** Members that carry our surge tag but are not replaced now (a run died before detaching
+ * them) lose it, so that detaching one by hand later does not make it ours. */
+export async function untagStale(ctx: RollContext, job: Job, todo: Replacement[]): Promise<void> {
+  const replaced = new Set(todo.map((r) => r.instance));
+  const stale = job.live.instances.filter((i) => i.markedForSurge && !replaced.has(i.id));
+  if (stale.length === 0) return;
+  await ctx.cloud.ec2.deleteTags({
+    Resources: stale.map((i) => i.id),
+    Tags: [{ Key: DETACHED_LABEL }],
+  });
+}
