@@ -93,6 +93,10 @@ function repeatable(method, args) {
     case "terminateInstances":
     // EC2 terminates a terminated instance without error
     case "updateAutoScalingGroup":
+    // sets values: the same values again change nothing
+    case "createTags":
+    // sets a tag's value: the same again changes nothing
+    case "deleteTags":
       return true;
     default:
       return false;

@@ -569,11 +569,14 @@ var Ec2Face = class extends QueryFace {
         return { launchTemplateVersionSet: page2.map(versionXml), nextToken: next };
       }
       case "DescribeInstances": {
-        const ids = list(p, "InstanceId") ?? [...this.view.sim.instances.keys()];
-        const states = objects(p, "Filter").find((f) => str(f, "Name") === "instance-state-name");
-        let found = await ec2.describeInstances({ InstanceIds: ids });
-        if (states)
-          found = found.filter((i) => (list(states, "Value") ?? []).includes(i.State.Name));
+        const ids = list(p, "InstanceId");
+        const Filters = objects(p, "Filter").map((f) => ({
+          Name: need(f, "Name"),
+          Values: list(f, "Value") ?? []
+        }));
+        const found = await ec2.describeInstances(
+          ids ? { InstanceIds: ids, Filters } : { Filters }
+        );
         const { page: page2, next } = pageOf(found, str(p, "NextToken"), num(p, "MaxResults") ?? 1e3);
         const reservations = page2.map((i, k) => ({
           reservationId: `r-${String(k).padStart(17, "0")}`,
@@ -581,6 +584,18 @@ var Ec2Face = class extends QueryFace {
           instancesSet: [instanceXml(i)]
         }));
         return { reservationSet: reservations, nextToken: next };
+      }
+      case "CreateTags":
+      case "DeleteTags": {
+        const Resources = list(p, "ResourceId") ?? [need(p, "ResourceId")];
+        const tags = objects(p, "Tag");
+        if (action === "CreateTags")
+          await ec2.createTags({
+            Resources,
+            Tags: tags.map((t) => ({ Key: need(t, "Key"), Value: str(t, "Value") ?? "" }))
+          });
+        else await ec2.deleteTags({ Resources, Tags: tags.map((t) => ({ Key: need(t, "Key") })) });
+        return { return: true };
       }
       case "TerminateInstances": {
         const ids = list(p, "InstanceId") ?? [need(p, "InstanceId")];
