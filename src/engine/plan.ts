@@ -20,6 +20,8 @@ import {
   type Plan,
   type PodInfo,
   type Snapshot,
+  unhealthyZones,
+  type ZoneHealth,
 } from "../plan/index.js";
 import type { GroupKind, GroupSettings } from "../kinds/kind.js";
 import { kindOf } from "../kinds/registry.js";
@@ -40,16 +42,18 @@ interface PlanContext {
   options: PlanOptions;
   memo: SettingsMemo;
   nodesByInstance: Map<string, NodeInfo>;
+  /** Zones with most of their nodes not Ready at once (zones.ts). */
+  unhealthyZones: Map<string, ZoneHealth>;
 }
+
+/** The nodes to replace whose kubelets stopped reporting. */
+const unreachableNodes = (replacements: GroupPlan["replacements"]) =>
+  new Set(replacements.flatMap((r) => (r.down === "unreachable" && r.node ? [r.node] : [])));
 
 /**
  * The pods on the nodes a group replaces, a list per node in the replacements' order, each made
  * once for the group's plan (its schedule and preflight read the same lists) and let go with it.
  */
-/** The nodes to replace whose kubelets stopped reporting. */
-const unreachableNodes = (replacements: GroupPlan["replacements"]) =>
-  new Set(replacements.flatMap((r) => (r.down === "unreachable" && r.node ? [r.node] : [])));
-
 function podsOnReplaced(replacements: GroupPlan["replacements"], pods: NodePods) {
   const out = new Map<string, PodInfo[]>();
   for (const r of replacements) if (r.node && !out.has(r.node)) out.set(r.node, pods.on(r.node));
@@ -64,7 +68,8 @@ function context(
 ): PlanContext {
   const nodesByInstance = new Map<string, NodeInfo>();
   for (const n of snapshot.nodes) if (n.instanceId) nodesByInstance.set(n.instanceId, n);
-  return { policy, snapshot, options, memo, nodesByInstance };
+  const unhealthy = unhealthyZones(snapshot.nodes);
+  return { policy, snapshot, options, memo, nodesByInstance, unhealthyZones: unhealthy };
 }
 
 function settingsOf(ctx: PlanContext, kind: GroupKind, group: Group): GroupSettings {
@@ -150,6 +155,8 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
           surgeAdvice: kind.surgeAdvice,
           groupFindings: kind.findings(live, schedule.surge, target),
           unreachable: kind.leavesUnreachable ? unreachableNodes(replacements) : new Set(),
+          replacements,
+          unhealthyZones: ctx.unhealthyZones,
         })
       : [];
   const plan: GroupPlan = {

@@ -13,4 +13,5 @@ export * from "./summary.js";
 export * from "./types.js";
 export * from "./waves.js";
 export * from "./window.js";
+export * from "./zones.js";
 export * from "./rehearsal.js";

@@ -18,7 +18,8 @@ import {
   type Snapshot,
   workloadReplicas,
 } from "./snapshot.js";
-import type { Finding, FindingCode } from "./types.js";
+import type { Finding, FindingCode, Replacement } from "./types.js";
+import type { ZoneHealth } from "./zones.js";
 
 export interface PreflightInput {
   group: LiveGroup;
@@ -33,6 +34,10 @@ export interface PreflightInput {
   groupFindings: Finding[];
   /** Nodes to replace that are unreachable, where the kind's drain leaves their pods behind. */
   unreachable: ReadonlySet<string>;
+  /** The group's nodes to replace (their zones, and whether they are down already). */
+  replacements: readonly Replacement[];
+  /** The cluster's zones with most of their nodes not Ready at once (zones.ts). */
+  unhealthyZones: ReadonlyMap<string, ZoneHealth>;
 }
 
 const MAX_LISTED = 10;
@@ -53,6 +58,7 @@ export const WITH_FORCE: Partial<Record<FindingCode, string>> = {
     "after the drain timeout what is left is deleted and the node terminated; these pods start again elsewhere",
   "unmanaged-pods": "they are evicted like the rest, and never come back",
   "stuck-terminating": "after the drain timeout their node is terminated with them still on it",
+  "zone-disrupted": "those nodes are replaced all the same, as dead nodes, ending what runs there",
 };
 
 /** A finding that stops the group, or with force (where force helps) a warning saying what happens. */
@@ -437,11 +443,33 @@ function unreachableFindings(deleting: PodInfo[], input: PreflightInput): Findin
   ];
 }
 
+/**
+ * Nodes to replace that are down in a zone where most nodes are (zones.ts): an outage or a
+ * partition, whose nodes may still run what they ran. Not replaced as dead nodes unless force.
+ */
+function disruptedFindings(input: PreflightInput): Finding[] {
+  const hit = input.replacements.filter((r) => r.down && input.unhealthyZones.has(r.zone));
+  if (hit.length === 0) return [];
+  const zones = [...new Set(hit.map((r) => r.zone))].sort().map((z) => {
+    const h = input.unhealthyZones.get(z) as ZoneHealth;
+    return `${z} (${h.notReady} of ${h.nodes} nodes not Ready)`;
+  });
+  return [
+    stopping(
+      "zone-disrupted",
+      input.force,
+      `most nodes of ${list(zones)} are not Ready at once: an outage or a network partition, not nodes that died one by one (Kubernetes' node controller stops evicting in such a zone). What they run may still be serving, and replacing them would end it: wait for the zone to recover, or roll with force`,
+      hit.map((r) => r.node ?? r.instance),
+    ),
+  ];
+}
+
 export function preflight(input: PreflightInput): Finding[] {
   const { pods, budgets, leaving, deleting } = movable(input.nodes, input.snapshot);
   return [
     ...surgeBurst(input),
     ...input.groupFindings,
+    ...disruptedFindings(input),
     ...unreachableFindings(deleting, input),
     ...unmanagedFindings(pods, input.force),
     ...stuckFindings(deleting, input),

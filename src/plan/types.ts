@@ -48,6 +48,7 @@ export type FindingCode =
   | "unmanaged-pods"
   | "stuck-terminating"
   | "unreachable-nodes"
+  | "zone-disrupted"
   | "custom-ami-version";
 
 export interface Finding {

@@ -114,8 +114,9 @@ export async function waitGone(
   try {
     while (o.pods.size > 0 && !ctx.signal.aborted) {
       const now = ctx.clock.now().getTime();
-      if (now >= o.deadline) break;
-      await changes.next(ctx, Math.min(o.deadline, nextLook(o.pods, now)) - now);
+      const deadline = o.unreachable() ? Math.max(o.deadline, lastLook(o.pods)) : o.deadline;
+      if (now >= deadline) break;
+      await changes.next(ctx, Math.min(deadline, nextLook(o.pods, now)) - now);
       leave();
     }
     if (ctx.signal.aborted) throw new RollError("Cancelled", `cancelled while ${o.node} drained`);
@@ -124,6 +125,19 @@ export async function waitGone(
     stop.abort(SETTLED);
     o.early?.close();
   }
+}
+
+/**
+ * When the last pod known to be deleted becomes one to leave behind: on an unreachable node
+ * the wait lasts until then, past the drain's timeout if a long grace period puts it there —
+ * the pod cannot be confirmed gone sooner, and a drain that failed instead would stop the roll
+ * the plan promised (its estimate counts the same grace + UNREACHABLE_WAIT_MS).
+ */
+function lastLook(pods: Map<string, Awaited>): number {
+  let at = Number.NEGATIVE_INFINITY;
+  for (const a of pods.values())
+    if (a.dueMs !== undefined) at = Math.max(at, a.dueMs + UNREACHABLE_WAIT_MS + 1);
+  return at;
 }
 
 /** When a pod next becomes one to leave behind (if the node is unreachable by then). */
@@ -188,7 +202,7 @@ async function follow(
         const now = await podsOn(ctx, o.node, false);
         seen(o.pods, now.pods);
         changes.notify();
-        if (o.pods.size === 0) return;
+        if (o.pods.size === 0 || signal.aborted) return;
         open = (s) =>
           ctx.cluster.watchPods(undefined, podWatchOptions(o.node, now.resourceVersion, s));
       }

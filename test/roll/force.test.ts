@@ -20,7 +20,7 @@ const tolerant = {
 };
 
 describe("force, finding by finding", () => {
-  it("says what it overrides: PDBs that never allow or are closed, several PDBs, pods that tolerate the cordon, pods without a controller", () => {
+  it("says what it overrides: PDBs that never allow or are closed, several PDBs, pods that tolerate the cordon, pods without a controller, a zone's outage", () => {
     expect(Object.keys(WITH_FORCE).sort()).toEqual([
       "multiple-pdbs",
       "pdb-blocks",
@@ -28,6 +28,7 @@ describe("force, finding by finding", () => {
       "stuck-terminating",
       "tolerates-everything",
       "unmanaged-pods",
+      "zone-disrupted",
     ]);
   });
 

@@ -92,13 +92,16 @@ export class Invariants {
    * What noderoll rolls itself (a self-managed group) never has more than maxSurge + maxUnavailable
    * of its nodes out of service (cordoned, not yet gone) and never more than maxSurge of its
    * instances detached for surge — whichever run detached them — with the budgets as the policy
-   * sees the group (its members, not the instances detached from it).
+   * sees the group (its members, not the instances detached from it). A node whose kubelet
+   * stopped reporting is out of service by the world's hand, not the roll's: not counted.
    */
   private checkInFlight(e: RollEvent): void {
     for (const g of this.plan.groups) {
       if (g.kind !== "self-managed" || g.replacements.length === 0) continue;
       const { maxSurge, maxUnavailable } = g.budgets;
-      const out = this.world.nodes(g.name).filter((n) => !n.deleted && n.unschedulable).length;
+      const out = this.world
+        .nodes(g.name)
+        .filter((n) => !n.deleted && n.unschedulable && !n.unreachable).length;
       if (out > Math.max(1, maxSurge + maxUnavailable))
         this.fail(
           e,

@@ -92,6 +92,28 @@ describe("an instance detached for surge whose node object is deleted", () => {
     expect(leftovers(world)).toEqual([]);
   });
 
+  it("is left alone when the policy says drainAndTerminate: false (nothing is terminated)", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 4 }]);
+    const stop = new AbortController();
+    let detached = "";
+    const log = new EventLog(world.clock);
+    log.on((e) => {
+      if (e.type !== "instance.detach" || detached) return;
+      detached = e.instance;
+      stop.abort();
+    });
+    const surge = policyFor("groups: [{ name: w, rollingUpdate: { maxSurge: 1 } }]\n");
+    await world.run(apply(surge, "p.yaml", world, log, { runId: "dies", signal: stop.signal }));
+    world.kube.deleteNode(world.ec2.instances.get(detached)!.nodeName);
+    const taintOnly = policyFor(
+      "groups: [{ name: w, rollingUpdate: { maxSurge: 1, drainAndTerminate: false } }]\n",
+    );
+    const again = await roll(world, taintOnly);
+    expect(again.result.result).toBe("success");
+    expect(ofType(again.events, "instance.terminate")).toEqual([]);
+    expect(world.ec2.instances.get(detached)?.state).toBe("running");
+  });
+
   it("without ec2:CreateTags, the roll goes on with the label alone and says so once", async () => {
     const world = selfManagedWorld([{ name: "w", nodes: 4 }]);
     world.cloud.ec2.createTags = () =>
@@ -102,6 +124,8 @@ describe("an instance detached for surge whose node object is deleted", () => {
     expect(r.result.result).toBe("success");
     const notes = ofType(r.events, "note").filter((n) => /could not tag/.test(n.message));
     expect(notes).toHaveLength(1);
-    expect(notes[0]!.message).toMatch(/UnauthorizedOperation: grant ec2:CreateTags/);
+    expect(notes[0]!.message).toMatch(
+      /UnauthorizedOperation: grant ec2:CreateTags and ec2:DeleteTags/,
+    );
   });
 });

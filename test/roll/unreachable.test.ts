@@ -72,6 +72,80 @@ describe("a group with a node dark for twenty minutes", () => {
   });
 });
 
+describe("more nodes dark than the budgets leave room for", () => {
+  it.each([
+    { dark: 2, budgets: "maxSurge: 0, maxUnavailable: 1" },
+    { dark: 2, budgets: "maxSurge: 1, maxUnavailable: 0" },
+    { dark: 3, budgets: "maxSurge: 0, maxUnavailable: 2" },
+  ])(
+    "$dark dark with $budgets: the dark ones start first at no cost, the roll completes",
+    async (c) => {
+      const w = selfManagedWorld([{ name: "w", nodes: 5 }], {
+        workloads: [{ kind: "Deployment", name: "web", replicas: 5 }],
+        faults: { nodesUnreachable: [{ group: "w", count: c.dark, at: 0 }] },
+      } as Partial<ScenarioInput>);
+      await w.advance(20 * 60_000);
+      const r = await roll(w, policy(c.budgets));
+      expect(r.invariants.violations).toEqual([]);
+      expect(r.result.result).toBe("success");
+      expect(ofType(r.events, "instance.terminate")).toHaveLength(5);
+    },
+  );
+});
+
+describe("a dark node whose pods have a grace period longer than the drain timeout", () => {
+  // The node goes dark ten seconds in, after the plan: it goes to the head of the queue.
+  it("waits for them until 5 minutes past their due time, past the timeout, and goes on", async () => {
+    const w = world(
+      {
+        workloads: [{ kind: "StatefulSet", name: "db", replicas: 4, terminationGracePeriod: 900 }],
+      },
+      { at: 10 },
+    );
+    let started = 0;
+    const r = await roll(w, policy("maxSurge: 0, maxUnavailable: 1"), {}, undefined, (e) => {
+      if (e.type === "node.drain.start" && e.node === lostNode(w)) started = Date.parse(e.t);
+    });
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("success");
+    const end = ofType(r.events, "node.drain.end").find((d) => d.node === lostNode(w))!;
+    expect(end.leftBehind).toContain("default/db-0");
+    expect(Date.parse(end.t) - started).toBeGreaterThan(900_000 + UNREACHABLE_WAIT_MS - 60_000);
+  });
+});
+
+describe("a zone where most nodes are dark at once", () => {
+  it("is an outage, not dead nodes: the group is blocked unless force, which says what it does", async () => {
+    const w = selfManagedWorld([{ name: "w", nodes: 4, zones: 1 }], {
+      workloads: [{ kind: "Deployment", name: "web", replicas: 4 }],
+      faults: { nodesUnreachable: [{ group: "w", count: 3, at: 0 }] },
+    } as Partial<ScenarioInput>);
+    await w.advance(20 * 60_000);
+    const r = await roll(w, policy());
+    const g = r.plan.groups[0]!;
+    expect(g.status).toBe("blocked");
+    const f = g.findings.find((x) => x.code === "zone-disrupted");
+    expect(f?.severity).toBe("blocker");
+    expect(f?.message).toMatch(/eu-west-1a \(3 of 4 nodes not Ready\)/);
+    expect(f?.objects).toHaveLength(3);
+    expect(r.result.result).toBe("failure");
+    expect(ofType(r.events, "instance.terminate")).toEqual([]);
+    const forced = await w.run(observeAndPlan(policy(), "policy.yaml", w, { force: true }));
+    const ff = forced.plan.groups[0]!.findings.find((x) => x.code === "zone-disrupted");
+    expect(ff?.severity).toBe("warning");
+    expect(ff?.message).toMatch(/^with force: those nodes are replaced all the same/);
+  });
+
+  it("two dark nodes of five in a zone are not an outage", async () => {
+    const w = selfManagedWorld([{ name: "w", nodes: 5, zones: 1 }], {
+      faults: { nodesUnreachable: [{ group: "w", count: 2, at: 0 }] },
+    } as Partial<ScenarioInput>);
+    await w.advance(20 * 60_000);
+    const { plan } = await w.run(observeAndPlan(policy(), "policy.yaml", w));
+    expect(plan.groups[0]!.findings.map((x) => x.code)).not.toContain("zone-disrupted");
+  });
+});
+
 describe("a node that goes dark while it drains", () => {
   it("has its evicted pods waited for until 5 minutes past their due time, then left", async () => {
     const w = world();

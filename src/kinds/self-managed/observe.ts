@@ -58,14 +58,25 @@ function markedByGroup(nodes: Node[], tagged: Ec2Instance[]): Map<string, Map<st
   return out;
 }
 
-/** Instances carrying our surge tag that have not ended (one EC2 read, however many groups). */
-function taggedInstances(cloud: Cloud): Promise<Ec2Instance[]> {
-  return cloud.ec2.describeInstances({
-    Filters: [
-      { Name: "tag-key", Values: [DETACHED_LABEL] },
-      { Name: "instance-state-name", Values: ["pending", "running", "stopping", "stopped"] },
-    ],
-  });
+/** How many values EC2 takes in one filter. */
+const FILTER_VALUES = 200;
+
+/**
+ * Instances carrying our surge tag for one of `names` that have not ended: one EC2 read per 200
+ * groups. A group's name is unique in its account and region, so the tag's value is enough.
+ */
+async function taggedInstances(cloud: Cloud, names: string[]): Promise<Ec2Instance[]> {
+  const out: Ec2Instance[] = [];
+  for (let i = 0; i < names.length; i += FILTER_VALUES) {
+    const found = await cloud.ec2.describeInstances({
+      Filters: [
+        { Name: `tag:${DETACHED_LABEL}`, Values: names.slice(i, i + FILTER_VALUES) },
+        { Name: "instance-state-name", Values: ["pending", "running", "stopping", "stopped"] },
+      ],
+    });
+    out.push(...found);
+  }
+  return out;
 }
 
 /** The marked instances that are no longer members: detached for surge, to replace. */
@@ -119,7 +130,7 @@ export async function observeSelfManaged(input: ObserveInput): Promise<SelfManag
     asgs.flatMap((a) => a.Instances.map((i) => i.InstanceId)),
     input.nodes,
   );
-  const marked = markedByGroup(input.nodes, await taggedInstances(input.cloud));
+  const marked = markedByGroup(input.nodes, await taggedInstances(input.cloud, input.names));
   const out: SelfManagedGroupInfo[] = [];
   for (const name of input.names) {
     const asg = byName.get(name);

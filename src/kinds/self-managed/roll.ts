@@ -147,7 +147,11 @@ export async function rollSelfManaged(ctx: RollContext, job: Job): Promise<void>
     job.plan,
     job.plan.replacements.map((r) => ({ ...r, reasons: [...r.reasons] })),
   );
-  const lost = todo.filter((r) => isDetached(r) && !(r.node && job.nodes.byName.has(r.node)));
+  // With drainAndTerminate false nothing is terminated, lost instances neither.
+  const ends = job.plan.settings.drainAndTerminate;
+  const lost = ends
+    ? todo.filter((r) => isDetached(r) && !(r.node && job.nodes.byName.has(r.node)))
+    : [];
   const detached = todo.filter((r) => isDetached(r) && !lost.includes(r));
   const attached = todo.filter((r) => !isDetached(r));
   const canary = job.plan.schedule.waves[0]?.canary === true;

@@ -12,26 +12,29 @@ type Job = GroupJob<SelfManagedGroupInfo>;
 const untagged = new WeakSet<Job>();
 
 /**
- * The surge mark on the instance itself (an EC2 tag). Without ec2:CreateTags (a policy granted
- * before the tag existed) the roll goes on with the node's label alone, and says once what that
- * costs: a detached instance whose node object goes first would not be found again.
+ * Without ec2:CreateTags or ec2:DeleteTags (a policy granted before the tag existed) the roll
+ * goes on with the node's label alone, and says once what that costs.
  */
+function denied(ctx: RollContext, job: Job, e: unknown): void {
+  if (!(e instanceof AwsApiError) || !DENIED.has(e.code)) throw e;
+  if (untagged.has(job)) return;
+  untagged.add(job);
+  ctx.emit({
+    type: "note",
+    group: job.plan.name,
+    message: `${job.plan.name}: could not tag instances detached for surge (${e.code}: grant ec2:CreateTags and ec2:DeleteTags, see the README's IAM policy); marked by their nodes' label only, a detached instance whose node object is deleted first will not be found again`,
+  });
+}
+const DENIED = new Set(["UnauthorizedOperation", "AccessDenied", "AccessDeniedException"]);
+
+/** The surge mark on the instance itself (an EC2 tag), before it is detached. */
 export async function tagForSurge(ctx: RollContext, job: Job, instance: string): Promise<void> {
   if (untagged.has(job)) return;
   const tag = { Key: DETACHED_LABEL, Value: job.plan.name };
-  try {
-    await ctx.cloud.ec2.createTags({ Resources: [instance], Tags: [tag] });
-  } catch (e) {
-    if (!(e instanceof AwsApiError) || !DENIED.has(e.code)) throw e;
-    untagged.add(job);
-    ctx.emit({
-      type: "note",
-      group: job.plan.name,
-      message: `${job.plan.name}: could not tag instances detached for surge (${e.code}: grant ec2:CreateTags, see the README's IAM policy); marked by their nodes' label only, a detached instance whose node object is deleted first will not be found again`,
-    });
-  }
+  await ctx.cloud.ec2.createTags({ Resources: [instance], Tags: [tag] }).catch((e: unknown) => {
+    denied(ctx, job, e);
+  });
 }
-const DENIED = new Set(["UnauthorizedOperation", "AccessDenied", "AccessDeniedException"]);
 
 /** Members that carry our surge tag but are not replaced now (a run died before detaching
  * them) lose it, so that detaching one by hand later does not make it ours. */
@@ -39,8 +42,9 @@ export async function untagStale(ctx: RollContext, job: Job, todo: Replacement[]
   const replaced = new Set(todo.map((r) => r.instance));
   const stale = job.live.instances.filter((i) => i.markedForSurge && !replaced.has(i.id));
   if (stale.length === 0) return;
-  await ctx.cloud.ec2.deleteTags({
-    Resources: stale.map((i) => i.id),
-    Tags: [{ Key: DETACHED_LABEL }],
-  });
+  await ctx.cloud.ec2
+    .deleteTags({ Resources: stale.map((i) => i.id), Tags: [{ Key: DETACHED_LABEL }] })
+    .catch((e: unknown) => {
+      denied(ctx, job, e);
+    });
 }

@@ -143,17 +143,35 @@ async function startable(
 }
 
 /**
- * How many of `next` may start within `room`, and whether any of those costs the budget: a
- * Ready, schedulable node costs one; a node already out of service (one an earlier run
- * cordoned, one NotReady or gone) costs nothing.
+ * What starting a node costs the capacity budget: one for a Ready, schedulable node; nothing
+ * for a node already out of service (one an earlier run cordoned, one NotReady or gone).
  */
+function costOf(job: Job, r: Replacement): number {
+  const node = r.node ? job.nodes.byName.get(r.node) : undefined;
+  return node && isReady(node) && !node.spec.unschedulable ? 1 : 0;
+}
+
+/**
+ * The queue's nodes that cost nothing now go first, in their order: a node that went down
+ * since the plan was made (the plan already puts those down then first) gives the group its
+ * capacity back by being replaced, and would otherwise wait behind nodes the budget holds.
+ */
+function downFirst(job: Job, queue: Replacement[]): void {
+  const free = queue.filter((r) => costOf(job, r) === 0);
+  if (free.length === 0 || free.length === queue.length) return;
+  const rest = queue.filter((r) => costOf(job, r) !== 0);
+  queue.splice(0, queue.length, ...free, ...rest);
+}
+
+/** How many of `next` may start within `room`, and whether any of those costs the budget. */
 function fit(job: Job, next: Replacement[], room: number): { n: number; costly: boolean } {
   let n = 0;
   let left = room;
   for (const r of next) {
-    const node = r.node ? job.nodes.byName.get(r.node) : undefined;
-    const cost = node && isReady(node) && !node.spec.unschedulable ? 1 : 0;
-    if (cost > left) break;
+    const cost = costOf(job, r);
+    // A node that costs nothing starts whatever the room, below zero too (more nodes down
+    // than maxUnavailable): replacing it is how the group gets its capacity back.
+    if (cost > 0 && cost > left) break;
     left -= cost;
     n++;
   }
@@ -256,6 +274,7 @@ export async function upgrade(
       await releaseHeld(ctx, job, w, stop !== undefined, queue.length);
       let blocked = false;
       if (free > 0) {
+        downFirst(job, queue);
         const n = await startable(ctx, job, w, old, queue.slice(0, free), unvalidated);
         if (n > 0) unvalidated = false;
         launch(ctx, job, w, queue, n);
