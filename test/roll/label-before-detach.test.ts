@@ -12,6 +12,8 @@ import { AwsApiError, EventLog, type Cluster } from "../../src/ports/index.js";
 import { leftovers } from "./crash.js";
 import { ofType, policyFor, roll, selfManagedWorld } from "./scenarios.js";
 
+const surge = policyFor("groups: [{ name: w, rollingUpdate: { maxSurge: 1 } }]\n");
+
 /** A world where the first run stopped right after marking a node, its instance still a member. */
 async function markedMember() {
   const world = selfManagedWorld([{ name: "w", nodes: 6 }]);
@@ -23,7 +25,6 @@ async function markedMember() {
     if (p.labels?.[DETACHED_LABEL]) stop.abort();
     return r;
   };
-  const surge = policyFor("groups: [{ name: w, rollingUpdate: { maxSurge: 1 } }]\n");
   const first = await world.run(
     apply(surge, "p.yaml", world, new EventLog(world.clock), {
       runId: "dies",
@@ -65,23 +66,28 @@ describe("a node marked for surge whose instance was never detached", () => {
   });
 });
 
+/** A run killed right after it detached an instance, whose node object is then deleted (kubectl
+ * delete node): the label goes with it, the instance's tag stays. */
+async function detachedWithoutNode() {
+  const world = selfManagedWorld([{ name: "w", nodes: 4 }]);
+  const stop = new AbortController();
+  let detached = "";
+  const log = new EventLog(world.clock);
+  log.on((e) => {
+    if (e.type !== "instance.detach" || detached) return;
+    detached = e.instance;
+    stop.abort();
+  });
+  await world.run(apply(surge, "p.yaml", world, log, { runId: "dies", signal: stop.signal }));
+  const node = world.ec2.instances.get(detached)!.nodeName;
+  world.kube.deleteNode(node);
+  expect(world.kube.nodes.get(node)).toBeUndefined();
+  return { world, detached };
+}
+
 describe("an instance detached for surge whose node object is deleted", () => {
   it("is found by its tag and terminated by the next run: nothing left running", async () => {
-    const world = selfManagedWorld([{ name: "w", nodes: 4 }]);
-    const stop = new AbortController();
-    let detached = "";
-    const log = new EventLog(world.clock);
-    log.on((e) => {
-      if (e.type !== "instance.detach" || detached) return;
-      detached = e.instance;
-      stop.abort();
-    });
-    const surge = policyFor("groups: [{ name: w, rollingUpdate: { maxSurge: 1 } }]\n");
-    await world.run(apply(surge, "p.yaml", world, log, { runId: "dies", signal: stop.signal }));
-    const node = world.ec2.instances.get(detached)!.nodeName;
-    // Someone deletes the node object (kubectl delete node): the label goes with it.
-    world.kube.deleteNode(node);
-    expect(world.kube.nodes.get(node)).toBeUndefined();
+    const { world, detached } = await detachedWithoutNode();
     const again = await roll(world, surge);
     expect(again.invariants.violations).toEqual([]);
     expect(again.result.result).toBe("success");
@@ -93,18 +99,7 @@ describe("an instance detached for surge whose node object is deleted", () => {
   });
 
   it("is left alone when the policy says drainAndTerminate: false (nothing is terminated)", async () => {
-    const world = selfManagedWorld([{ name: "w", nodes: 4 }]);
-    const stop = new AbortController();
-    let detached = "";
-    const log = new EventLog(world.clock);
-    log.on((e) => {
-      if (e.type !== "instance.detach" || detached) return;
-      detached = e.instance;
-      stop.abort();
-    });
-    const surge = policyFor("groups: [{ name: w, rollingUpdate: { maxSurge: 1 } }]\n");
-    await world.run(apply(surge, "p.yaml", world, log, { runId: "dies", signal: stop.signal }));
-    world.kube.deleteNode(world.ec2.instances.get(detached)!.nodeName);
+    const { world, detached } = await detachedWithoutNode();
     const taintOnly = policyFor(
       "groups: [{ name: w, rollingUpdate: { maxSurge: 1, drainAndTerminate: false } }]\n",
     );
@@ -118,8 +113,10 @@ describe("an instance detached for surge whose node object is deleted", () => {
     const world = selfManagedWorld([{ name: "w", nodes: 4 }]);
     world.cloud.ec2.createTags = () =>
       Promise.reject(new AwsApiError("UnauthorizedOperation", "not authorized", 403));
-    const surge = policyFor("groups: [{ name: w, rollingUpdate: { maxSurge: 2 } }]\n");
-    const r = await roll(world, surge);
+    const r = await roll(
+      world,
+      policyFor("groups: [{ name: w, rollingUpdate: { maxSurge: 2 } }]\n"),
+    );
     expect(r.invariants.violations).toEqual([]);
     expect(r.result.result).toBe("success");
     const notes = ofType(r.events, "note").filter((n) => /could not tag/.test(n.message));
