@@ -177,12 +177,15 @@ export function heldPastDeletion(p: { deletionTimestamp?: string }, now: Date): 
 export const UNREACHABLE_WAIT_MS = 5 * 60_000;
 
 /**
- * Whether the drain of an unreachable node leaves the pod behind rather than wait for it: it is
- * being deleted and its deletion was due over UNREACHABLE_WAIT_MS before `now` (ms).
+ * From when (ms) the drain of an unreachable node leaves a pod behind rather than wait for it:
+ * once its deletion, due at `dueMs`, was due over UNREACHABLE_WAIT_MS before.
  */
+export const unreachableLeaveAt = (dueMs: number) => dueMs + UNREACHABLE_WAIT_MS + 1;
+
+/** Whether that moment has come for a pod being deleted (its deletionTimestamp), at `now`. */
 export function leftOnUnreachable(deletionTimestamp: string | undefined, now: number): boolean {
   return (
-    deletionTimestamp !== undefined && Date.parse(deletionTimestamp) + UNREACHABLE_WAIT_MS < now
+    deletionTimestamp !== undefined && now >= unreachableLeaveAt(Date.parse(deletionTimestamp))
   );
 }
 

@@ -1,10 +1,10 @@
 // The waiting half of a drain (drain.ts): the node's pods listed, then watched until the ones it
 // evicted are gone. A watch on the pods' UIDs, so a pod recreated under the same name is another
 // pod. On an unreachable node (its kubelet no longer reporting), nothing deleted there will be
-// confirmed gone: a pod is waited for only until its deletion is UNREACHABLE_WAIT_MS past due,
+// confirmed gone: a pod is waited for only until its deletion is 5 minutes past due,
 // then left behind, as kubectl drain's --skip-wait-for-delete-timeout does where Cluster API sets
 // it for such a node; the node's termination takes it.
-import { leftOnUnreachable, UNREACHABLE_WAIT_MS } from "../plan/index.js";
+import { unreachableLeaveAt } from "../plan/index.js";
 import { listAll, pageOf, SETTLED, type Pod, type WatchEvent } from "../ports/index.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
 import { podId, podsToMove } from "./drain-filters.js";
@@ -70,9 +70,9 @@ export const awaitedOf = (p: Pod): Awaited => ({
   dueMs: p.metadata.deletionTimestamp ? Date.parse(p.metadata.deletionTimestamp) : undefined,
 });
 
-/** Whether the drain of an unreachable node leaves this pod behind now (leftOnUnreachable). */
+/** Whether the drain of an unreachable node leaves this pod behind now (unreachableLeaveAt). */
 export const leftBehind = (a: Awaited, now: number) =>
-  a.dueMs !== undefined && leftOnUnreachable(new Date(a.dueMs).toISOString(), now);
+  a.dueMs !== undefined && now >= unreachableLeaveAt(a.dueMs);
 
 /** While a pod is past its time on a node that still reports, how often to look again. */
 const RECHECK_MS = 60_000;
@@ -131,12 +131,12 @@ export async function waitGone(
  * When the last pod known to be deleted becomes one to leave behind: on an unreachable node
  * the wait lasts until then, past the drain's timeout if a long grace period puts it there —
  * the pod cannot be confirmed gone sooner, and a drain that failed instead would stop the roll
- * the plan promised (its estimate counts the same grace + UNREACHABLE_WAIT_MS).
+ * the plan promised (its estimate counts the same grace and wait).
  */
 function lastLook(pods: Map<string, Awaited>): number {
   let at = Number.NEGATIVE_INFINITY;
   for (const a of pods.values())
-    if (a.dueMs !== undefined) at = Math.max(at, a.dueMs + UNREACHABLE_WAIT_MS + 1);
+    if (a.dueMs !== undefined) at = Math.max(at, unreachableLeaveAt(a.dueMs));
   return at;
 }
 
@@ -144,7 +144,7 @@ function lastLook(pods: Map<string, Awaited>): number {
 function nextLook(pods: Map<string, Awaited>, now: number): number {
   let at = Number.POSITIVE_INFINITY;
   for (const a of pods.values())
-    if (a.dueMs !== undefined) at = Math.min(at, a.dueMs + UNREACHABLE_WAIT_MS + 1);
+    if (a.dueMs !== undefined) at = Math.min(at, unreachableLeaveAt(a.dueMs));
   return at > now ? at : now + RECHECK_MS;
 }
 
