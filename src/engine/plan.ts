@@ -46,10 +46,6 @@ interface PlanContext {
   unhealthyZones: Map<string, ZoneHealth>;
 }
 
-/** The nodes to replace whose kubelets stopped reporting. */
-const unreachableNodes = (replacements: GroupPlan["replacements"]) =>
-  new Set(replacements.flatMap((r) => (r.down === "unreachable" && r.node ? [r.node] : [])));
-
 /**
  * The pods on the nodes a group replaces, a list per node in the replacements' order, each made
  * once for the group's plan (its schedule and preflight read the same lists) and let go with it.
@@ -154,7 +150,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
           surge: schedule.surge,
           surgeAdvice: kind.surgeAdvice,
           groupFindings: kind.findings(live, schedule.surge, target),
-          unreachable: kind.leavesUnreachable ? unreachableNodes(replacements) : new Set(),
+          leavesUnreachable: kind.leavesUnreachable,
           replacements,
           unhealthyZones: ctx.unhealthyZones,
         })

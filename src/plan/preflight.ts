@@ -10,15 +10,15 @@ import {
   drainMoves,
   drainWaitsFor,
   heldPastDeletion,
-  leftOnUnreachable,
-  UNREACHABLE_WAIT_MS,
   type LiveGroup,
   type PdbInfo,
   type PodInfo,
   type Snapshot,
   workloadReplicas,
 } from "./snapshot.js";
-import type { Finding, FindingCode, Replacement } from "./types.js";
+import { disruptedFindings, leftUnreachable, unreachableFindings } from "./down-findings.js";
+import { list, podId, stopping, WITH_FORCE } from "./finding.js";
+import type { Finding, Replacement } from "./types.js";
 import type { ZoneHealth } from "./zones.js";
 
 export interface PreflightInput {
@@ -32,55 +32,15 @@ export interface PreflightInput {
   surgeAdvice: string;
   /** What the group's kind finds about the group itself. */
   groupFindings: Finding[];
-  /** Nodes to replace that are unreachable, where the kind's drain leaves their pods behind. */
-  unreachable: ReadonlySet<string>;
+  /** The kind's drain leaves an unreachable node's pods once long past due (GroupKind). */
+  leavesUnreachable: boolean;
   /** The group's nodes to replace (their zones, and whether they are down already). */
   replacements: readonly Replacement[];
   /** The cluster's zones with most of their nodes not Ready at once (zones.ts). */
   unhealthyZones: ReadonlyMap<string, ZoneHealth>;
 }
 
-const MAX_LISTED = 10;
-
-/**
- * What force does about each finding that would stop a group; a blocker missing here stops the
- * group whatever force says (EKS starts no update on a node group that is not ACTIVE). With force
- * the finding stays, as a warning that says what will happen.
- */
-export const WITH_FORCE: Partial<Record<FindingCode, string>> = {
-  "pdb-blocks":
-    "after the drain timeout the pods it protects are deleted, past the PodDisruptionBudget",
-  "multiple-pdbs":
-    "these pods are deleted, not evicted, since the eviction API refuses them (a self-managed group's drain deletes them at once; EKS terminates their node after its 15 minutes)",
-  "pdb-closed-now":
-    "if it has not opened by the drain timeout, the pods it protects are deleted past it",
-  "tolerates-everything":
-    "after the drain timeout what is left is deleted and the node terminated; these pods start again elsewhere",
-  "unmanaged-pods": "they are evicted like the rest, and never come back",
-  "stuck-terminating": "after the drain timeout their node is terminated with them still on it",
-  "zone-disrupted": "those nodes are replaced all the same, as dead nodes, ending what runs there",
-};
-
-/** A finding that stops the group, or with force (where force helps) a warning saying what happens. */
-export function stopping(
-  code: FindingCode,
-  force: boolean,
-  message: string,
-  objects: string[],
-): Finding {
-  const withForce = WITH_FORCE[code];
-  if (force && withForce)
-    return { code, severity: "warning", message: `with force: ${withForce}: ${message}`, objects };
-  return { code, severity: "blocker", message, objects };
-}
-
-const podId = (p: PodInfo) => `${p.namespace}/${p.name}`;
 const pdbId = (p: PdbInfo) => `${p.namespace}/${p.name}`;
-
-function list(items: string[]): string {
-  const shown = items.slice(0, MAX_LISTED).join(", ");
-  return items.length > MAX_LISTED ? `${shown} and ${items.length - MAX_LISTED} more` : shown;
-}
 
 /**
  * The pods of the nodes replaced that a drain moves (drainMoves), in node order, each with the
@@ -399,9 +359,13 @@ function unmanagedFindings(pods: PodInfo[], force: boolean): Finding[] {
  * and then waits for them to go, which they will not do by themselves: it fails at its timeout,
  * as kubectl drain would, unless force.
  */
-function stuckFindings(deleting: PodInfo[], input: PreflightInput): Finding[] {
+function stuckFindings(
+  deleting: PodInfo[],
+  input: PreflightInput,
+  unreachable: ReadonlySet<string>,
+): Finding[] {
   const stuck = deleting
-    .filter((p) => !input.unreachable.has(p.nodeName))
+    .filter((p) => !unreachable.has(p.nodeName))
     .filter((p) => drainWaitsFor(p) && heldPastDeletion(p, input.snapshot.takenAt))
     .map((p) => `${podId(p)} (deletion due ${p.deletionTimestamp})`);
   if (stuck.length === 0) return [];
@@ -415,64 +379,16 @@ function stuckFindings(deleting: PodInfo[], input: PreflightInput): Finding[] {
   ];
 }
 
-/**
- * Nodes to replace whose kubelets stopped reporting: nothing evicted there will be confirmed
- * gone, so their drains wait for a pod only until its deletion is UNREACHABLE_WAIT_MS past due
- * (kubectl drain's --skip-wait-for-delete-timeout, as Cluster API drains such a node); the node's
- * termination takes what is left. Said, not blocking: replacing such nodes is the way out.
- */
-function unreachableFindings(deleting: PodInfo[], input: PreflightInput): Finding[] {
-  const nodes = [...input.unreachable].sort();
-  if (nodes.length === 0) return [];
-  const now = input.snapshot.takenAt.getTime();
-  const left = deleting.filter(
-    (p) =>
-      input.unreachable.has(p.nodeName) &&
-      drainWaitsFor(p) &&
-      leftOnUnreachable(p.deletionTimestamp, now),
-  );
-  const minutes = UNREACHABLE_WAIT_MS / 60_000;
-  const already = left.length > 0 ? `; left behind at once: ${list(left.map(podId))}` : "";
-  return [
-    {
-      code: "unreachable-nodes",
-      severity: "warning",
-      message: `unreachable, their kubelets no longer reporting (Ready Unknown): ${list(nodes)}. They are replaced first; their drains evict as usual but wait for a pod only until its deletion is ${minutes} minutes past due, since no kubelet will confirm it — the pod goes with its node${already}`,
-      objects: nodes,
-    },
-  ];
-}
-
-/**
- * Nodes to replace that are down in a zone where most nodes are (zones.ts): an outage or a
- * partition, whose nodes may still run what they ran. Not replaced as dead nodes unless force.
- */
-function disruptedFindings(input: PreflightInput): Finding[] {
-  const hit = input.replacements.filter((r) => r.down && input.unhealthyZones.has(r.zone));
-  if (hit.length === 0) return [];
-  const zones = [...new Set(hit.map((r) => r.zone))].sort().map((z) => {
-    const h = input.unhealthyZones.get(z) as ZoneHealth;
-    return `${z} (${h.notReady} of ${h.nodes} nodes not Ready)`;
-  });
-  return [
-    stopping(
-      "zone-disrupted",
-      input.force,
-      `most nodes of ${list(zones)} are not Ready at once: an outage or a network partition, not nodes that died one by one (Kubernetes' node controller stops evicting in such a zone). What they run may still be serving, and replacing them would end it: wait for the zone to recover, or roll with force`,
-      hit.map((r) => r.node ?? r.instance),
-    ),
-  ];
-}
-
 export function preflight(input: PreflightInput): Finding[] {
   const { pods, budgets, leaving, deleting } = movable(input.nodes, input.snapshot);
+  const unreachable = leftUnreachable(input);
   return [
     ...surgeBurst(input),
     ...input.groupFindings,
     ...disruptedFindings(input),
-    ...unreachableFindings(deleting, input),
+    ...unreachableFindings(deleting, input, unreachable),
     ...unmanagedFindings(pods, input.force),
-    ...stuckFindings(deleting, input),
+    ...stuckFindings(deleting, input, unreachable),
     ...pdbFindings(pods, budgets, leaving, input.force),
     ...workloadFindings(pods, input.snapshot, input.force),
   ];

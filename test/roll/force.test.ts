@@ -1,4 +1,4 @@
-// What force overrides, finding by finding (src/plan/preflight.ts, WITH_FORCE): a blocker force can
+// What force overrides, finding by finding (src/plan/finding.ts, WITH_FORCE): a blocker force can
 // get past becomes a warning that says "with force: …" and the group rolls; one force cannot help
 // with (a node group EKS will not update) still stops it.
 import { describe, expect, it } from "vitest";

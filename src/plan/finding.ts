@@ -1,0 +1,45 @@
+// How preflight words a finding, and what force does about one that would stop a group: one
+// home for the findings preflight.ts makes and those about nodes down already (down-findings.ts).
+import type { PodInfo } from "./snapshot.js";
+import type { Finding, FindingCode } from "./types.js";
+
+const MAX_LISTED = 10;
+
+/**
+ * What force does about each finding that would stop a group; a blocker missing here stops the
+ * group whatever force says (EKS starts no update on a node group that is not ACTIVE). With force
+ * the finding stays, as a warning that says what will happen.
+ */
+export const WITH_FORCE: Partial<Record<FindingCode, string>> = {
+  "pdb-blocks":
+    "after the drain timeout the pods it protects are deleted, past the PodDisruptionBudget",
+  "multiple-pdbs":
+    "these pods are deleted, not evicted, since the eviction API refuses them (a self-managed group's drain deletes them at once; EKS terminates their node after its 15 minutes)",
+  "pdb-closed-now":
+    "if it has not opened by the drain timeout, the pods it protects are deleted past it",
+  "tolerates-everything":
+    "after the drain timeout what is left is deleted and the node terminated; these pods start again elsewhere",
+  "unmanaged-pods": "they are evicted like the rest, and never come back",
+  "stuck-terminating": "after the drain timeout their node is terminated with them still on it",
+  "zone-disrupted": "those nodes are replaced all the same, as dead nodes, ending what runs there",
+};
+
+/** A finding that stops the group, or with force (where force helps) a warning saying what happens. */
+export function stopping(
+  code: FindingCode,
+  force: boolean,
+  message: string,
+  objects: string[],
+): Finding {
+  const withForce = WITH_FORCE[code];
+  if (force && withForce)
+    return { code, severity: "warning", message: `with force: ${withForce}: ${message}`, objects };
+  return { code, severity: "blocker", message, objects };
+}
+
+export const podId = (p: PodInfo) => `${p.namespace}/${p.name}`;
+
+export function list(items: string[]): string {
+  const shown = items.slice(0, MAX_LISTED).join(", ");
+  return items.length > MAX_LISTED ? `${shown} and ${items.length - MAX_LISTED} more` : shown;
+}
