@@ -2,18 +2,27 @@
 import type { Condition, Node, ObjectMeta, PodPhase } from "./cluster.js";
 
 /**
- * A Ready condition that is True (nodes and pods alike). A plain loop here and in controllerOf,
- * read for every pod of a plan: V8 inlines `some` and `find` with their callback only over
- * arrays that can still change, and a frozen one (the sandbox serves a state's conditions and an
- * owner's reference frozen, shared by its pods) made each call build its callback's closure.
+ * A Ready condition with this status (nodes and pods alike). A plain loop here and in
+ * controllerOf, read for every pod of a plan: V8 inlines `some` and `find` with their callback
+ * only over arrays that can still change, and a frozen one (the sandbox serves a state's
+ * conditions and an owner's reference frozen, shared by its pods) made each call build its
+ * callback's closure.
  */
-export function hasReadyCondition(conditions: readonly Condition[] | undefined): boolean {
+function hasReady(
+  conditions: readonly Condition[] | undefined,
+  status: Condition["status"],
+): boolean {
   if (!conditions) return false;
   for (let i = 0; i < conditions.length; i++) {
     const c = conditions[i] as Condition;
-    if (c.type === "Ready" && c.status === "True") return true;
+    if (c.type === "Ready" && c.status === status) return true;
   }
   return false;
+}
+
+/** A Ready condition that is True. */
+export function hasReadyCondition(conditions: readonly Condition[] | undefined): boolean {
+  return hasReady(conditions, "True");
 }
 
 export function isReady(node: Node): boolean {
@@ -26,7 +35,7 @@ export function isReady(node: Node): boolean {
  * node is unreachable: nothing deleted on it will be confirmed gone while that lasts.
  */
 export function hasUnknownReadyCondition(conditions: readonly Condition[] | undefined): boolean {
-  return conditions?.some((c) => c.type === "Ready" && c.status === "Unknown") ?? false;
+  return hasReady(conditions, "Unknown");
 }
 
 export function isUnreachable(node: Node): boolean {
