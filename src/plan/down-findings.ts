@@ -4,7 +4,7 @@
 import { list, podId, stopping } from "./finding.js";
 import type { PreflightInput } from "./preflight.js";
 import { drainWaitsFor, leftOnUnreachable, UNREACHABLE_WAIT_MS, type PodInfo } from "./snapshot.js";
-import type { Finding } from "./types.js";
+import type { Finding, Replacement } from "./types.js";
 import type { ZoneHealth } from "./zones.js";
 
 /**
@@ -63,7 +63,12 @@ export function disruptedFindings(input: PreflightInput): Finding[] {
 /** The nodes to replace that are unreachable, where the kind's drain leaves their pods. */
 export const leftUnreachable = (input: PreflightInput): ReadonlySet<string> =>
   new Set(
-    input.leavesUnreachable
-      ? input.replacements.flatMap((r) => (r.down === "unreachable" && r.node ? [r.node] : []))
-      : [],
+    input.replacements.flatMap((r) =>
+      leavesPodsOf(r, input.leavesUnreachable) && r.node ? [r.node] : [],
+    ),
   );
+
+/** Whether the drain of this replacement's node leaves pods long past due: it is unreachable,
+ * and the kind's drain is one that does (GroupKind.leavesUnreachable). */
+export const leavesPodsOf = (r: Replacement, leavesUnreachable: boolean | undefined) =>
+  leavesUnreachable === true && r.down === "unreachable";

@@ -12,6 +12,7 @@ import {
   type PodInfo,
 } from "./snapshot.js";
 import type { Replacement, Schedule } from "./types.js";
+import { leavesPodsOf } from "./down-findings.js";
 
 /** EC2 launch, kubelet registration and Ready: what a new node typically takes. */
 export const BOOT_ESTIMATE_MS = 150_000;
@@ -73,7 +74,7 @@ export interface DrainInput {
 function drainEstimateMs(r: Replacement, input: DrainInput, startMs: number): number {
   const pods = r.node ? (input.podsByNode.get(r.node) ?? []) : [];
   const waveAt = input.now.getTime() + startMs;
-  const unreachable = input.leavesUnreachable === true && r.down === "unreachable";
+  const unreachable = leavesPodsOf(r, input.leavesUnreachable);
   const beyondDue = unreachable ? UNREACHABLE_WAIT_MS : 0;
   let evicts = false;
   let waitMs = 0;
