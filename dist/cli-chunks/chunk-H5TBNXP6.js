@@ -227,19 +227,22 @@ function pageOf(cont, extra = {}) {
 }
 
 // src/ports/objects.ts
-function hasReadyCondition(conditions) {
+function hasReady(conditions, status) {
   if (!conditions) return false;
   for (let i = 0; i < conditions.length; i++) {
     const c = conditions[i];
-    if (c.type === "Ready" && c.status === "True") return true;
+    if (c.type === "Ready" && c.status === status) return true;
   }
   return false;
+}
+function hasReadyCondition(conditions) {
+  return hasReady(conditions, "True");
 }
 function isReady(node) {
   return hasReadyCondition(node.status.conditions);
 }
 function hasUnknownReadyCondition(conditions) {
-  return conditions?.some((c) => c.type === "Ready" && c.status === "Unknown") ?? false;
+  return hasReady(conditions, "Unknown");
 }
 function isUnreachable(node) {
   return hasUnknownReadyCondition(node.status.conditions);
