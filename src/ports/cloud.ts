@@ -17,7 +17,10 @@ export interface EksCluster {
   version: string;
   status: "CREATING" | "ACTIVE" | "DELETING" | "FAILED" | "UPDATING" | "PENDING";
   arn?: string;
+  /** The Kubernetes API server's URL. */
   endpoint?: string;
+  /** The cluster's certificate authority, base64 PEM (kubeconfig's certificate-authority-data). */
+  certificateAuthority?: { data?: string };
 }
 
 export interface UpdateConfig {
@@ -90,6 +93,8 @@ export interface UpdateNodegroupVersionInput {
 
 export interface Eks {
   describeCluster(name: string): Promise<EksCluster>;
+  /** Every cluster name of the account and region, all pages of them. */
+  listClusters(): Promise<string[]>;
   listNodegroups(clusterName: string): Promise<string[]>;
   describeNodegroup(clusterName: string, nodegroupName: string): Promise<Nodegroup>;
   updateNodegroupConfig(input: {

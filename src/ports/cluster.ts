@@ -184,7 +184,20 @@ export interface NodePatch {
   resourceVersion?: string;
 }
 
+/**
+ * Where the Kubernetes API a Cluster talks to is, as its kubeconfig says: the server's URL and the
+ * certificate authority TLS verified it with (base64 PEM, kubeconfig's
+ * certificate-authority-data). Compared with EKS's DescribeCluster to prove that the API belongs
+ * to the cluster a policy names (src/plan/identity.ts).
+ */
+export interface ApiEndpoint {
+  server: string;
+  caData?: string;
+}
+
 export interface Cluster {
+  /** Where this API is; absent (or undefined) when the implementation cannot say. */
+  endpoint?(): ApiEndpoint | undefined;
   listNodes(opts?: ListOptions): Promise<List<Node>>;
   getNode(name: string): Promise<Node>;
   watchNodes(opts?: WatchOptions): AsyncIterable<WatchEvent<Node>>;

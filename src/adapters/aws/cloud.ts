@@ -29,6 +29,7 @@ import {
   DescribeNodegroupCommand,
   DescribeUpdateCommand,
   EKSClient,
+  ListClustersCommand,
   ListNodegroupsCommand,
   ListUpdatesCommand,
   UpdateNodegroupConfigCommand,
@@ -263,7 +264,21 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
             status: (c?.status ?? "ACTIVE") as "ACTIVE",
             ...(c?.arn && { arn: c.arn }),
             ...(c?.endpoint && { endpoint: c.endpoint }),
+            ...(c?.certificateAuthority?.data && {
+              certificateAuthority: { data: c.certificateAuthority.data },
+            }),
           };
+        }),
+      listClusters: () =>
+        call(async () => {
+          const out: string[] = [];
+          let nextToken: string | undefined;
+          do {
+            const r = await eks.send(new ListClustersCommand({ nextToken }));
+            out.push(...(r.clusters ?? []));
+            nextToken = r.nextToken;
+          } while (nextToken);
+          return out;
         }),
       listNodegroups: (clusterName) =>
         call(async () => {

@@ -17,12 +17,14 @@ import {
   type RequestOptions,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { readFileSync } from "node:fs";
 import type { KubeConfig } from "@kubernetes/client-node";
 import {
   asNetworkError,
   KubeApiError,
   NetworkError,
   retryAfterSeconds,
+  type ApiEndpoint,
 } from "../../ports/index.js";
 import { withKubeRetry, type KubeRetryOptions } from "./retry.js";
 
@@ -69,6 +71,7 @@ const TLS_KEYS = ["ca", "cert", "key", "pfx", "passphrase", "rejectUnauthorized"
 export class KubeHttp {
   readonly #agents: { request?: HttpAgent; watch?: HttpAgent } = {};
   readonly #open = new Set<ClientRequest>();
+  #caData: string | undefined;
   /** The API server's time as read, and this machine's monotonic time when it was. */
   #server: { atMs: number; monoMs: number } | undefined;
 
@@ -95,6 +98,18 @@ export class KubeHttp {
     if (this.#server || !date || !/json/i.test(res.headers["content-type"] ?? "")) return;
     const atMs = Date.parse(date) + 500;
     if (Number.isFinite(atMs)) this.#server = { atMs, monoMs: performance.now() };
+  }
+
+  /**
+   * The API server's URL and the certificate authority TLS verifies it with, as the kubeconfig
+   * says (a CA file read once). No CA when TLS is not verified: then it proves nothing.
+   */
+  endpoint(): ApiEndpoint | undefined {
+    const c = this.options.kubeConfig.getCurrentCluster();
+    if (!c) return undefined;
+    if (this.#caData === undefined && !c.skipTLSVerify)
+      this.#caData = c.caData ?? (c.caFile ? readFileSync(c.caFile).toString("base64") : "");
+    return { server: c.server, ...(this.#caData && { caData: this.#caData }) };
   }
 
   /** End every request and watch in flight, and the agent's idle connections. */

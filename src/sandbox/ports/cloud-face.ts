@@ -15,6 +15,7 @@ import type {
   ScalingActivity,
   UpdateNodegroupVersionInput,
 } from "../../ports/cloud.js";
+import type { ApiEndpoint } from "../../ports/cluster.js";
 import { AwsApiError } from "../../ports/errors.js";
 import type { SandboxAutoScalingApi, SandboxCloudApi } from "./api.js";
 import type { VirtualClock } from "../model/clock.js";
@@ -29,6 +30,8 @@ import { instanceFilter } from "./ec2-filters.js";
 /** What the Cloud face needs of the world. */
 export interface CloudView {
   clusterName: string;
+  /** Where the cluster's Kubernetes API is (DescribeCluster's endpoint and CA). */
+  endpoint: ApiEndpoint;
   region: string;
   eks: EksSim;
   autoScaling: AutoScalingSim;
@@ -62,8 +65,15 @@ export class SandboxEks implements Eks {
       version: this.view.eks.version,
       status: "ACTIVE",
       arn: `arn:aws:eks:${this.view.region}:123456789012:cluster/${name}`,
-      endpoint: "https://sandbox.invalid",
+      endpoint: this.view.endpoint.server,
+      ...(this.view.endpoint.caData && {
+        certificateAuthority: { data: this.view.endpoint.caData },
+      }),
     };
+  }
+  async listClusters(): Promise<string[]> {
+    gate(this.view, "eks.listClusters");
+    return [this.view.clusterName];
   }
   async listNodegroups(cluster: string): Promise<string[]> {
     gate(this.view, "eks.listNodegroups");

@@ -3,6 +3,7 @@
 // scoped and paginated lists, watches, eviction, Leases with resourceVersion conflicts, and
 // API priority-and-fairness throttling (429 + Retry-After) when a scenario asks for it.
 import type {
+  ApiEndpoint,
   EvictionOutcome,
   Lease,
   List,
@@ -32,6 +33,8 @@ import { WorkloadTable, type WorkloadEntry } from "./workloads.js";
 /** What the Cluster face needs of the world. */
 export interface ClusterView {
   kube: KubeSim;
+  /** Where this API is, as a kubeconfig would say. */
+  endpoint: ApiEndpoint;
   clock: VirtualClock;
   timeline: Timeline;
   gate: ApiGate;
@@ -75,6 +78,10 @@ export class SandboxCluster implements SandboxClusterApi {
   readonly #order: PodOrder;
   readonly #workloads: WorkloadTable;
   #pdbs: { count: number; list: PdbRec[] } | undefined;
+
+  endpoint(): ApiEndpoint {
+    return this.view.endpoint;
+  }
 
   constructor(private readonly view: ClusterView) {
     const k = view.kube;

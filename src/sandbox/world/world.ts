@@ -4,6 +4,7 @@
 // the ports the engine talks to (`world.cloud`, `world.cluster`, `world.clock`). This is where
 // the sandbox's parts are put together: the simulators (sim/), the port faces over them
 // (ports/), each given just the view it needs, and the starting state (build.ts).
+import type { ApiEndpoint } from "../../ports/cluster.js";
 import { formatDiagnostic } from "../../policy/diagnostic.js";
 import { VirtualClock } from "../model/clock.js";
 import { Availability, Timeline } from "../model/observers.js";
@@ -58,6 +59,11 @@ export class World {
   /** The ports, as the roll engine sees them. */
   readonly cloud: SandboxCloud;
   readonly cluster: SandboxCluster;
+  /**
+   * Where the cluster's Kubernetes API is, as DescribeCluster and a kubeconfig say: in-process a
+   * name of its own per cluster and region; `sandbox serve` gives it the served URL and CA.
+   */
+  readonly endpoint: ApiEndpoint;
   /** Counts the calls through the ports and throttles them as the scenario asks. */
   readonly gate: ApiGate;
   readonly throttles: Throttle[];
@@ -87,10 +93,20 @@ export class World {
     pretenuredWhile(() => buildWorld(s, parts));
     const base = { clock: this.clock, timeline: this.timeline, gate: this.gate };
     const { name: clusterName, region } = s.cluster;
+    this.endpoint = { server: `https://${clusterName}.${region}.eks.sandbox.invalid` };
+    const endpoint = this.endpoint;
     // The faults' proxy only when the scenario asks for faults: big worlds pay nothing for it.
     const hostile = network.length + watch.length + tryLater.length > 0;
-    const cloud = new SandboxCloud({ ...base, clusterName, region, eks, autoScaling, ec2 });
-    const cluster = new SandboxCluster({ ...base, kube });
+    const cloud = new SandboxCloud({
+      ...base,
+      clusterName,
+      region,
+      endpoint,
+      eks,
+      autoScaling,
+      ec2,
+    });
+    const cluster = new SandboxCluster({ ...base, kube, endpoint });
     this.cloud = hostile ? withFaults(cloud, base, "aws") : cloud;
     this.cluster = hostile ? withFaults(cluster, base, "kubernetes") : cluster;
     if (s.autoscaler.enabled)
