@@ -4,7 +4,13 @@
 // plan — the contract — that says everything the roll does. Every step is an event; the result
 // says what happened and how to continue.
 import { isWindowOpen, nextWindowOpening, orderGroups, type Policy } from "../policy/index.js";
-import type { FindingCode, GroupPlan, LiveGroup, Plan } from "../plan/index.js";
+import {
+  proveByEndpoint,
+  type FindingCode,
+  type GroupPlan,
+  type LiveGroup,
+  type Plan,
+} from "../plan/index.js";
 import {
   describeFailure,
   instanceIdOf,
@@ -27,7 +33,7 @@ import { closeBudgets } from "../roll/budgets.js";
 import { closeSystemPods } from "../roll/system-pods.js";
 import { NodeCache } from "../roll/nodes.js";
 import type { NodeOwner } from "../roll/validate.js";
-import { Planner } from "./observe.js";
+import { observe, Planner } from "./observe.js";
 
 export interface ApplyOptions {
   runId: string;
@@ -262,6 +268,17 @@ function rollContext(
   };
 }
 
+/**
+ * That the API is the policy's cluster's, before the first write: from DescribeCluster's endpoint
+ * or certificate authority alone when either matches, else by reading the groups and nodes
+ * (observe proves it or throws ClusterMismatch).
+ */
+async function verifyBeforeLock(policy: Policy, ctx: RollContext): Promise<void> {
+  const eks = await ctx.cloud.eks.describeCluster(policy.cluster.name);
+  if (proveByEndpoint(eks, ctx.cluster.endpoint?.())) return;
+  await observe(policy, ctx);
+}
+
 /** How long giving the lock back may take once the run has stopped (a cancelled job is killed soon). */
 const RELEASE_MS = 5_000;
 
@@ -331,6 +348,8 @@ export async function apply(
   };
   let locked = false;
   try {
+    // The Lease is a write too: not on a cluster that is not the policy's.
+    await verifyBeforeLock(policy, ctx);
     await lock.acquire(options.lockWaitMs ?? 0);
     locked = true;
     const closed = stopReason(run);

@@ -19,6 +19,7 @@ import {
 import { listAll, pageOf, resilient, type Node } from "../ports/index.js";
 import { observeGroups } from "../kinds/registry.js";
 import { buildPlan, type PlanOptions, type SettingsMemo } from "./plan.js";
+import { verifyCluster } from "./verify.js";
 
 /** The pods a node may hold: its allocatable pods (the kubelet's max-pods, less none). */
 function podCapacity(n: Node): number {
@@ -55,6 +56,8 @@ export async function observe(
     nodes,
     now,
   });
+  // Nothing is planned on an API that is not the policy's cluster's (src/plan/identity.ts).
+  const verified = await verifyCluster(policy, ports, { eks: eksCluster, nodes, groups, now });
   const latest = (await ports.cloud.eks.latestReleaseVersions?.()) ?? {};
   onProgress?.({ phase: "groups", done: total, total });
   const groupOf = new Map(
@@ -65,6 +68,7 @@ export async function observe(
       name: policy.cluster.name,
       region: policy.cluster.region,
       version: eksCluster.version,
+      verified,
     },
     takenAt: now,
     groups,

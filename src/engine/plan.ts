@@ -6,6 +6,7 @@
 import { closest } from "../policy/suggest.js";
 import { orderGroups, type Group, type Policy, type Role } from "../policy/index.js";
 import {
+  groupNotOfCluster,
   isDetached,
   liveInstances,
   NO_SCHEDULE,
@@ -109,6 +110,21 @@ function statusOf(p: Pick<GroupPlan, "errors" | "replacements" | "findings" | "c
   return p.configChanges.length > 0 ? "config-only" : "no-change";
 }
 
+/** What keeps apply from the group at all: settings its kind cannot honour, a group not the
+ * cluster's. */
+function groupErrors(
+  ctx: PlanContext,
+  kind: GroupKind,
+  settings: GroupSettings,
+  live: LiveGroup,
+): string[] {
+  const errors = kind
+    .conflicts(settings.written)
+    .map((e) => `rollingUpdate.${e.key}: ${e.message}`);
+  const foreign = groupNotOfCluster(live, ctx.snapshot.cluster.name, ctx.nodesByInstance);
+  return foreign ? [...errors, foreign] : errors;
+}
+
 function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup): GroupPlan {
   const { snapshot, options } = ctx;
   const kind = kindOf(live);
@@ -148,9 +164,11 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
           snapshot,
           force: roll.force,
           surge: schedule.surge,
+          maxUnavailable: budgets.maxUnavailable,
           surgeAdvice: kind.surgeAdvice,
           groupFindings: kind.findings(live, schedule.surge, target),
           leavesUnreachable: kind.leavesUnreachable,
+          pacesNoNode: kind.pacesNoNode,
           replacements,
           unhealthyZones: ctx.unhealthyZones,
         })
@@ -167,7 +185,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     schedule,
     findings,
     notes: [],
-    errors: kind.conflicts(settings.written).map((e) => `rollingUpdate.${e.key}: ${e.message}`),
+    errors: groupErrors(ctx, kind, settings, live),
     settings: roll,
     target,
     ...kind.setup(group, live, settings),

@@ -93,6 +93,12 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
    * drain does (src/roll/drain.ts); EKS's update drains as EKS does.
    */
   readonly leavesUnreachable: boolean;
+  /**
+   * Whether the roll paces instances with no node within maxUnavailable (noderoll's own roll:
+   * src/plan/down-findings.ts `noNodeFindings`), or its update replaces them as it sees fit
+   * (EKS's).
+   */
+  readonly pacesNoNode: boolean;
   /** The groups of this kind among `input.names`. */
   observe(input: ObserveInput): Promise<L[]>;
   resolve(policy: Policy, group: Group): GroupSettings;

@@ -44,7 +44,9 @@ export function unreachableFindings(
  * partition, whose nodes may still run what they ran. Not replaced as dead nodes unless force.
  */
 export function disruptedFindings(input: PreflightInput): Finding[] {
-  const hit = input.replacements.filter((r) => r.down && input.unhealthyZones.has(r.zone));
+  const hit = input.replacements.filter(
+    (r) => r.down && r.down !== "no-node" && input.unhealthyZones.has(r.zone),
+  );
   if (hit.length === 0) return [];
   const zones = [...new Set(hit.map((r) => r.zone))].sort().map((z) => {
     const h = input.unhealthyZones.get(z) as ZoneHealth;
@@ -58,6 +60,36 @@ export function disruptedFindings(input: PreflightInput): Finding[] {
       hit.map((r) => r.node ?? r.instance),
     ),
   ];
+}
+
+/**
+ * Instances to replace that have no node in the cluster: they never joined (a broken bootstrap,
+ * a launch that never finished) or their node was deleted. Nothing can be drained there, so
+ * they go without a drain — but the run cannot see that they serve nothing (a kubeconfig for
+ * another cluster looks exactly like this), so each costs the capacity budget like a Ready node:
+ * no more than maxUnavailable are out at once, the next only once a replacement is Ready. With
+ * a budget of none, only a surge can make room, and there must be one to make.
+ */
+export function noNodeFindings(input: PreflightInput): Finding[] {
+  const hit = input.replacements.filter((r) => r.down === "no-node");
+  if (hit.length === 0) return [];
+  const ids = hit.map((r) => r.instance);
+  const what = `no node in cluster ${input.snapshot.cluster.name}: ${list(ids)} (never joined, or their nodes were deleted)`;
+  const finding = (severity: Finding["severity"], how: string): Finding[] => [
+    { code: "no-node", severity, message: `${what}. ${how}`, objects: ids },
+  ];
+  if (!input.pacesNoNode) return finding("info", "EKS replaces them with the rest of the group");
+  const counted =
+    "They are replaced without a drain, each counted as serving until its replacement is Ready (noderoll cannot see that it is not)";
+  if (input.maxUnavailable === 0 && (input.surge === 0 || hit.length === input.replacements.length))
+    return finding(
+      "blocker",
+      `${counted}, but maxUnavailable is 0 and no surge can make room: allow maxUnavailable 1, or terminate them by hand if they truly serve nothing`,
+    );
+  return finding(
+    "warning",
+    `${counted}, first, and at most maxUnavailable (${input.maxUnavailable}) of them at once`,
+  );
 }
 
 /** The nodes to replace that are unreachable, where the kind's drain leaves their pods. */

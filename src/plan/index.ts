@@ -5,6 +5,7 @@ export * from "./limit.js";
 export * from "./owners.js";
 export * from "./pdb-index.js";
 export * from "./finding.js";
+export * from "./identity.js";
 export * from "./preflight.js";
 export * from "./read.js";
 export * from "./select.js";

@@ -16,7 +16,12 @@ import {
   type Snapshot,
   workloadReplicas,
 } from "./snapshot.js";
-import { disruptedFindings, leftUnreachable, unreachableFindings } from "./down-findings.js";
+import {
+  disruptedFindings,
+  leftUnreachable,
+  noNodeFindings,
+  unreachableFindings,
+} from "./down-findings.js";
 import { list, podId, stopping, WITH_FORCE } from "./finding.js";
 import type { Finding, Replacement } from "./types.js";
 import type { ZoneHealth } from "./zones.js";
@@ -28,12 +33,16 @@ export interface PreflightInput {
   snapshot: Snapshot;
   force: boolean;
   surge: number;
+  /** Nodes that may be out of service at once (the group's resolved budget). */
+  maxUnavailable: number;
   /** How this kind of group launches fewer nodes at once. */
   surgeAdvice: string;
   /** What the group's kind finds about the group itself. */
   groupFindings: Finding[];
   /** The kind's drain leaves an unreachable node's pods once long past due (GroupKind). */
   leavesUnreachable: boolean;
+  /** The kind's roll paces instances with no node within maxUnavailable (GroupKind). */
+  pacesNoNode: boolean;
   /** The group's nodes to replace (their zones, and whether they are down already). */
   replacements: readonly Replacement[];
   /** The cluster's zones with most of their nodes not Ready at once (zones.ts). */
@@ -386,6 +395,7 @@ export function preflight(input: PreflightInput): Finding[] {
     ...surgeBurst(input),
     ...input.groupFindings,
     ...disruptedFindings(input),
+    ...noNodeFindings(input),
     ...unreachableFindings(deleting, input, unreachable),
     ...unmanagedFindings(pods, input.force),
     ...stuckFindings(deleting, input, unreachable),

@@ -76,6 +76,8 @@ export function replacementOf(
     zone: instance.zone,
     reasons,
     ...(node && !node.ready && { down: node.unreachable ? "unreachable" : "not-ready" }),
+    // An instance an earlier run detached has no node when the node went first (it is lost).
+    ...(!node && !instance.detachedForSurge && { down: "no-node" as const }),
   };
 }
 

@@ -6,6 +6,22 @@ import { isFinished, type LabelSelector, type Taint, type Toleration } from "../
 
 export type { LabelSelector, Taint, Toleration };
 
+/** How the Kubernetes API read was found to be the cluster's (src/plan/identity.ts). */
+export type ClusterProof =
+  | { by: "endpoint" | "certificate"; server: string }
+  | { by: "nodes"; server?: string; found: number; judged: number }
+  /** No endpoint to compare and no instance to judge by: nothing here can be acted on wrongly. */
+  | { by: "nothing-to-judge"; server?: string };
+
+/** The cluster a snapshot was read from, and how its API was proven to be that cluster's. */
+export interface ClusterInfo {
+  name: string;
+  region: string;
+  version: string;
+  /** Absent in a snapshot made without reading the cluster (tests, the rehearsal's twin). */
+  verified?: ClusterProof;
+}
+
 export interface InstanceInfo {
   id: string;
   zone: string;
@@ -55,6 +71,11 @@ export interface LaunchTemplateRef {
 
 interface GroupCommon {
   name: string;
+  /**
+   * The clusters the group says it belongs to: a managed node group, the one EKS lists it under;
+   * an Auto Scaling group, those its tags name (kubernetes.io/cluster/NAME and the like).
+   */
+  clusters: string[];
   zones: string[];
   min: number;
   max: number;
@@ -269,7 +290,7 @@ export function nodePods(pods: readonly PodInfo[]): NodePods {
 }
 
 export interface Snapshot {
-  cluster: { name: string; region: string; version: string };
+  cluster: ClusterInfo;
   takenAt: Date;
   /** Live groups by name; a policy group missing here does not exist. */
   groups: LiveGroup[];

@@ -3,6 +3,7 @@
 import type { Role, RollSettings } from "../policy/index.js";
 import type { GroupKindId, UpdateConfig } from "../ports/index.js";
 import type { Rehearsal } from "./rehearsal.js";
+import type { ClusterInfo } from "./snapshot.js";
 
 export type ReplaceReason =
   | { kind: "launch-template"; from: number | undefined; to: number }
@@ -22,11 +23,14 @@ export interface Replacement {
   /**
    * Its node is out of service already: NotReady, or unreachable (its kubelet stopped
    * reporting). Such a node costs no budget, goes first, and holds no validation back.
+   * `no-node`: the instance has no node in the cluster (it never joined, or its node was
+   * deleted). It goes first and without a drain, but it costs the budget like a Ready node: it
+   * may be serving where noderoll cannot see, so no more than maxUnavailable are out at once.
    */
   down?: NodeDown;
 }
 
-export type NodeDown = "not-ready" | "unreachable";
+export type NodeDown = "not-ready" | "unreachable" | "no-node";
 
 export interface ConfigChange {
   field: string;
@@ -48,6 +52,7 @@ export type FindingCode =
   | "unmanaged-pods"
   | "stuck-terminating"
   | "unreachable-nodes"
+  | "no-node"
   | "zone-disrupted"
   | "custom-ami-version";
 
@@ -151,7 +156,8 @@ export interface Plan {
   /** Bumped only on an incompatible change of this shape. */
   schemaVersion: 1;
   policy: { name: string; file: string };
-  cluster: { name: string; region: string; version: string };
+  /** The cluster, and how the Kubernetes API read was proven to be its own (identity.ts). */
+  cluster: ClusterInfo;
   takenAt: string;
   options: { force: boolean; groups?: string[] };
   /** The maintenance window, when the policy has one. */

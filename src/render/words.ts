@@ -19,6 +19,7 @@ export function estimate(ms: number): string {
 export const DOWN_WORD: Record<NodeDown, string> = {
   "not-ready": "node NotReady",
   unreachable: "node unreachable (kubelet not reporting)",
+  "no-node": "no node (never joined)",
 };
 
 export const STATUS_WORD: Record<GroupPlan["status"], string> = {

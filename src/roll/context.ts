@@ -25,7 +25,8 @@ export class RollError extends Error {
       | "UpdateFailed"
       | "Cancelled"
       | "Deadline"
-      | "WindowClosed",
+      | "WindowClosed"
+      | "ClusterMismatch",
     message: string,
   ) {
     super(message);

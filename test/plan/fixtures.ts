@@ -54,6 +54,7 @@ export function selfManaged(
   return {
     kind: "self-managed",
     name,
+    clusters: ["prod"],
     zones,
     min: 0,
     max: insts.length * 2,
@@ -74,6 +75,7 @@ export function managed(
   return {
     kind: "managed",
     name,
+    clusters: ["prod"],
     zones,
     min: 1,
     max: insts.length + 2,

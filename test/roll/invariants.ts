@@ -63,8 +63,8 @@ export class Invariants {
   }
 
   /**
-   * Ready, schedulable nodes of a group never below desired − maxUnavailable, less the nodes the
-   * world took away: each node whose kubelet stopped reporting (faults.nodesUnreachable) is
+   * Ready, schedulable nodes of a group (and its instances planned with no node, still running)
+   * never below desired − maxUnavailable, less the nodes the world took away: each node whose kubelet stopped reporting (faults.nodesUnreachable) is
    * forgiven while it is there, and once gone, until the group is back at its floor without it
    * (its replacement Ready) — one node forgiven per node lost, never more.
    */
@@ -75,7 +75,17 @@ export class Invariants {
       const desired =
         g.kind === "managed" ? original : Math.min(original, this.world.sizes(g.name).desired);
       const nodes = this.world.nodes(g.name).filter((n) => !n.deleted);
-      const ready = nodes.filter((n) => n.ready && !n.unschedulable).length;
+      // An instance planned with no node counts as serving until it goes (it may be, where the
+      // run cannot see): the roll must keep to the floor with it counted.
+      const noNode = new Set(
+        g.replacements.filter((r) => r.down === "no-node").map((r) => r.instance),
+      );
+      const unseen = this.world
+        .instances(g.name)
+        .filter(
+          (i) => noNode.has(i.id) && i.state === "running" && i.lifecycle === "InService",
+        ).length;
+      const ready = nodes.filter((n) => n.ready && !n.unschedulable).length + unseen;
       const floor = desired - g.budgets.maxUnavailable;
       const lost = nodes.filter((n) => n.unreachable).length;
       const forgiven = ready >= floor - lost ? lost : Math.max(lost, this.lost.get(g.name) ?? 0);

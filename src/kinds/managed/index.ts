@@ -12,6 +12,7 @@ export const managedKind: GroupKind<ManagedGroupInfo> = {
   id: "managed",
   surgeAdvice: MANAGED_SURGE_ADVICE,
   leavesUnreachable: false,
+  pacesNoNode: false,
   observe: observeManaged,
   resolve: resolveManaged,
   conflicts: managedConflicts,

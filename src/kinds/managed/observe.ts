@@ -23,6 +23,8 @@ function groupInfo(
   return {
     kind: "managed",
     name: ng.nodegroupName,
+    // EKS lists it under the cluster: it is the cluster's.
+    clusters: [input.clusterName],
     zones: asg?.AvailabilityZones ?? [],
     min: ng.scalingConfig.minSize,
     max: ng.scalingConfig.maxSize,

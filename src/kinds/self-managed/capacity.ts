@@ -19,7 +19,7 @@ import {
   updateNode,
 } from "../../roll/marks.js";
 import type { GroupJob } from "../kind.js";
-import { isDownReplacement } from "./down.js";
+import { isDownReplacement, isNoNode } from "./down.js";
 
 type Job = GroupJob<SelfManagedGroupInfo>;
 
@@ -112,7 +112,7 @@ function readiness(job: Job, { asg, members }: GroupRead): Readiness {
     // Cordoned counts: a node an earlier run cordoned still backs its instance until terminated.
     if (n && isReady(n)) ready.push(i.InstanceId);
     else waiting.push(i.InstanceId);
-    if (n && isDownReplacement(job, n)) down.push(i.InstanceId);
+    if (n ? isDownReplacement(job, n) : isNoNode(job, i.InstanceId)) down.push(i.InstanceId);
   }
   return { desired: asg.DesiredCapacity, ready, waiting, down, members };
 }
@@ -179,8 +179,9 @@ export interface Room {
 
 /**
  * The capacity budget from one read of the group and the watched node cache: Ready,
- * schedulable nodes of its members and of the instances detached from it for surge, less the
- * nodes `busy` (in flight: cordoned or about to be, whatever the cache shows yet), against
+ * schedulable nodes of its members and of the instances detached from it for surge, and the
+ * members to replace that have no node, less what is `busy` (in flight — nodes by name, members
+ * with no node by instance id: cordoned or about to be, whatever the cache shows yet), against
  * desired − maxUnavailable — the invariant itself, so a node starts the moment it holds. With
  * `acts` (what the caller will do with the room: start nodes, give up), the read is fresh
  * enough to act on.
@@ -203,6 +204,9 @@ function roomOf(job: Job, r: Readiness, busy: ReadonlySet<string>): Room {
     !busy.has(n.metadata.name);
   let count = 0;
   for (const id of r.ready) if (schedulable(job.nodes.byInstance(id))) count++;
+  // A member the plan found with no node may be serving where the run cannot see (down.ts):
+  // counted as available until the roll takes it out.
+  for (const id of r.waiting) if (isNoNode(job, id) && !busy.has(id)) count++;
   // Instances detached for surge: a node labelled so whose instance is still a member (a run
   // that died between the label and the detach) is counted once, above.
   for (const n of job.nodes.byName.values())

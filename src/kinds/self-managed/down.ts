@@ -1,5 +1,6 @@
 // Nodes the roll is to replace that are out of service already: NotReady, or unreachable (their
-// kubelets no longer reporting). The plan puts them first (schedule.ts); starting one costs the
+// kubelets no longer reporting); and instances to replace that have no node at all (isNoNode),
+// which are told apart because they are not known to be out of service. The plan puts them first (schedule.ts); starting one costs the
 // capacity budget nothing (window.ts); validation does not stop on them (validate.ts) and a wait
 // for the group's capacity does not wait for them (capacity.ts): a dead node must not stop the
 // roll that replaces it. Once the roll has terminated its instance, such a node is like any it
@@ -13,6 +14,8 @@ type Job = GroupJob<SelfManagedGroupInfo>;
 interface Marks {
   /** The nodes the job is to replace. */
   replaced: ReadonlySet<string>;
+  /** The instances the job is to replace that had no node when planned. */
+  noNode: ReadonlySet<string>;
   /** Those whose instances the roll has terminated. */
   terminated: Set<string>;
 }
@@ -22,7 +25,10 @@ function marks(job: Job): Marks {
   let m = marksOf.get(job);
   if (!m) {
     const replaced = new Set(job.plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
-    marksOf.set(job, (m = { replaced, terminated: new Set() }));
+    const noNode = new Set(
+      job.plan.replacements.flatMap((r) => (r.down === "no-node" ? [r.instance] : [])),
+    );
+    marksOf.set(job, (m = { replaced, noNode, terminated: new Set() }));
   }
   return m;
 }
@@ -32,6 +38,15 @@ export function isDownReplacement(job: Job, n: Node): boolean {
   const { replaced, terminated } = marks(job);
   const name = n.metadata.name;
   return replaced.has(name) && !terminated.has(name) && !isReady(n);
+}
+
+/**
+ * Whether instance `id` is one the plan named with no node that still has none: replaced first
+ * and without a drain, but counted as available until the roll takes it out (a capacity wait
+ * does not wait for it either).
+ */
+export function isNoNode(job: Job, id: string): boolean {
+  return marks(job).noNode.has(id) && !job.nodes.byInstance(id);
 }
 
 /** The roll terminated the instance of `node`. */

@@ -29,6 +29,7 @@ export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
   id: "self-managed",
   surgeAdvice: "lower maxSurge",
   leavesUnreachable: true,
+  pacesNoNode: true,
   observe: observeSelfManaged,
   resolve: resolveSelfManaged,
   conflicts: () => [],

@@ -4,6 +4,7 @@
 // same name. They belong to the group until drained and terminated; the tag finds one whose
 // node object went first, which the label alone would leave running, outside any group.
 import {
+  clustersTagged,
   DETACHED_LABEL,
   instancesOf,
   launchTemplateRef,
@@ -103,6 +104,7 @@ async function groupInfo(
   return {
     kind: "self-managed",
     name: asg.AutoScalingGroupName,
+    clusters: clustersTagged(asg.Tags),
     zones: asg.AvailabilityZones,
     min: asg.MinSize,
     max: asg.MaxSize,

@@ -113,8 +113,11 @@ interface Window {
   booting?: { key: string; at: number; count: number };
 }
 
+/** What is in flight: nodes by name, and instances by id (one with no node has only that). */
 const busyNodes = (w: Window) =>
-  new Set([...w.inFlight.values()].flatMap((f) => (f.r.node ? [f.r.node] : [])));
+  new Set(
+    [...w.inFlight.values()].flatMap((f) => (f.r.node ? [f.r.node, f.r.instance] : [f.r.instance])),
+  );
 
 /**
  * How many nodes may start now (at most `free`): as many as the capacity budget allows, after
@@ -144,11 +147,15 @@ async function startable(
 
 /**
  * What starting a node costs the capacity budget: one for a Ready, schedulable node; nothing
- * for a node already out of service (one an earlier run cordoned, one NotReady or gone).
+ * for a node already out of service (one an earlier run cordoned, one NotReady), or a surge
+ * instance whose node is gone. One for a member with no node: nothing shows it is out of
+ * service (capacity.ts counts it available).
  */
 function costOf(job: Job, r: Replacement): number {
   const node = r.node ? job.nodes.byName.get(r.node) : undefined;
-  return node && isReady(node) && !node.spec.unschedulable ? 1 : 0;
+  // A surge instance lost its node: it gives the group nothing (setup ends such ones).
+  if (!node) return isDetached(r) ? 0 : 1;
+  return isReady(node) && !node.spec.unschedulable ? 1 : 0;
 }
 
 /**

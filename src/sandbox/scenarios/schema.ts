@@ -115,6 +115,9 @@ const nodeGroup = z
     labels: labels.default({}),
     taints: z.array(taint).default([]),
     tags: z.record(z.string(), z.string()).default({}),
+    /** Tag the group kubernetes.io/cluster/NAME=owned, as eksctl and EKS's templates do (unless
+     * its own tags name a cluster already). */
+    clusterTag: z.boolean().default(true),
   })
   .superRefine((g, ctx) => {
     if (g.size.min > g.size.desired || g.size.desired > g.size.max)

@@ -156,7 +156,9 @@ function groupRecord(
     instanceType: g.instanceType,
     instances: new Set(),
     tags: [
-      tag(`kubernetes.io/cluster/${s.cluster.name}`, "owned"),
+      ...(g.clusterTag && !Object.keys(g.tags).some((k) => k.startsWith("kubernetes.io/cluster/"))
+        ? [tag(`kubernetes.io/cluster/${s.cluster.name}`, "owned")]
+        : []),
       ...(g.type === "managed" ? [tag("eks:nodegroup-name", g.name)] : []),
       ...Object.entries(g.tags).map(([Key, Value]) => tag(Key, Value)),
     ],
