@@ -93,6 +93,17 @@ export interface ManagedGroupInfo extends GroupCommon {
   updateConfig: { maxUnavailable?: number; maxUnavailablePercentage?: number };
   status: string;
   healthIssues: { code: string; message: string }[];
+  /** The EKS update in progress on the node group (UPDATING), whoever started it. */
+  update?: UpdateInProgress;
+}
+
+/** An EKS update in progress, and what a version update takes the node group to. */
+export interface UpdateInProgress {
+  id: string;
+  type: string;
+  createdAt: Date;
+  /** A VersionUpdate's target, from its params (what it names; EKS may fill in the rest). */
+  to: { kubernetesVersion?: string; releaseVersion?: string; launchTemplateVersion?: number };
 }
 
 export interface SelfManagedGroupInfo extends GroupCommon {

@@ -49,6 +49,7 @@ export type FindingCode =
   | "surge-burst"
   | "nodegroup-size-limit"
   | "group-degraded"
+  | "update-in-progress"
   | "unmanaged-pods"
   | "stuck-terminating"
   | "unreachable-nodes"

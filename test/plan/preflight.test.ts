@@ -383,7 +383,7 @@ describe("preflight", () => {
       );
     expect(findings("DEGRADED")).toEqual(["blocker:group-degraded"]);
     // An update in progress (an earlier run's) is followed, not refused.
-    expect(findings("UPDATING")).toEqual(["warning:group-degraded"]);
+    expect(findings("UPDATING")).toEqual(["warning:update-in-progress"]);
   });
 
   it("looks only at pods on nodes that would be replaced", () => {

@@ -4,6 +4,7 @@
 // started, which apply follows rather than start another).
 import type { Group } from "../../policy/index.js";
 import type { Finding, GroupPlan, ManagedGroupInfo, Snapshot, Target } from "../../plan/index.js";
+import { describeTarget, takesToTarget } from "./updates.js";
 
 /** EKS's quota of nodes per managed node group. */
 export const EKS_NODES_PER_NODEGROUP = 450;
@@ -23,15 +24,36 @@ function sizeLimit(group: ManagedGroupInfo, surge: number): Finding[] {
   ];
 }
 
-function status(group: ManagedGroupInfo): Finding[] {
+/**
+ * An update in progress, whoever started it (an earlier run, a console click, another tool):
+ * one that takes the group to the plan's target is followed; any other is waited for, and the
+ * group rolled to the target after it (apply reads the group back to know it got there).
+ */
+function updating(group: ManagedGroupInfo, target: Target): string {
+  const u = group.update;
+  const lead = `node group ${group.name} is UPDATING`;
+  if (!u) return `${lead}: apply waits for the update in progress to end, then rolls to the target`;
+  const since = `EKS update ${u.id} (${u.type}, started ${u.createdAt.toISOString()})`;
+  if (u.type !== "VersionUpdate")
+    return `${lead}: ${since} is in progress; apply waits for it to end, then rolls to the target`;
+  if (takesToTarget(u, target))
+    return `${lead}: ${since} takes it to ${describeTarget(u.to)}, this plan's target: apply follows it instead of starting another`;
+  return `${lead}: ${since} takes it to ${describeTarget(u.to)}, not this plan's target (${describeTarget(target)}): apply waits for it to end, then rolls the group to the target`;
+}
+
+function status(group: ManagedGroupInfo, target: Target): Finding[] {
   const at = (severity: Finding["severity"], message: string): Finding[] => [
     { code: "group-degraded", severity, message, objects: [group.name] },
   ];
   if (group.status === "UPDATING")
-    return at(
-      "warning",
-      `node group ${group.name} is UPDATING: apply follows the update in progress instead of starting another`,
-    );
+    return [
+      {
+        code: "update-in-progress",
+        severity: "warning",
+        message: updating(group, target),
+        objects: [group.update?.id ?? group.name],
+      },
+    ];
   if (group.status !== "ACTIVE")
     return at(
       "blocker",
@@ -68,7 +90,7 @@ export function managedFindings(
   surge: number,
   target: Target = {},
 ): Finding[] {
-  return [...sizeLimit(group, surge), ...status(group), ...customAmi(group, target)];
+  return [...sizeLimit(group, surge), ...status(group, target), ...customAmi(group, target)];
 }
 
 export function managedNotes(

@@ -11,6 +11,7 @@ import {
 } from "../../plan/index.js";
 import type { AutoScalingGroup, Nodegroup } from "../../ports/index.js";
 import type { ObserveInput } from "../kind.js";
+import { updateInfo, updateInProgress } from "./updates.js";
 
 function groupInfo(
   ng: Nodegroup,
@@ -73,7 +74,13 @@ export async function observeManaged(input: ObserveInput): Promise<ManagedGroupI
           Version: ng.launchTemplate.version,
         })
       : undefined;
-    out.push(groupInfo(ng, asg, times, input, lt));
+    const info = groupInfo(ng, asg, times, input, lt);
+    // Whoever started it: the plan says what it targets, apply waits for or follows it.
+    const update =
+      ng.status === "UPDATING"
+        ? await updateInProgress(cloud.eks, clusterName, ng.nodegroupName)
+        : undefined;
+    out.push(update ? { ...info, update: updateInfo(update) } : info);
   }
   return out;
 }

@@ -4,7 +4,7 @@
 // update — DescribeUpdate, the Auto Scaling group's sizes and the nodes — so that each of EKS's
 // four phases is reported as it happens. An update already in progress (a run that died, or
 // whose answer was lost) is found (updates.ts) and followed rather than started again.
-import type { ManagedGroupInfo } from "../../plan/index.js";
+import type { ManagedGroupInfo, Target, UpdateInProgress } from "../../plan/index.js";
 import {
   ApiCallError,
   isLostAnswer,
@@ -22,9 +22,12 @@ import { EKS_UPDATE_TAINT, PhaseTracker } from "./phases.js";
 import {
   awaitSuccess,
   describeFailure,
+  describeTarget,
   failureCode,
   inProgress,
   report,
+  takesToTarget,
+  updateInfo,
   waitForUpdate,
 } from "./updates.js";
 
@@ -175,13 +178,46 @@ function atTarget(job: Job, ng: Nodegroup): boolean {
   const { target } = job.plan;
   if (target.launchTemplateVersion !== undefined) return false;
   if (!target.kubernetesVersion && !target.releaseVersion) return false;
-  return (
-    (!target.kubernetesVersion || target.kubernetesVersion === ng.version) &&
-    (!target.releaseVersion || target.releaseVersion === ng.releaseVersion)
-  );
+  return reached(target, ng);
 }
 
-/** The update to follow: one in progress (an updateConfig change is seen through first), or a new one. */
+/**
+ * Wait for an update in progress that does not take the group to the plan's target — someone
+ * else's, or an earlier policy's — without reporting it as the roll's: its end is a note, and the
+ * run's stop (cancelled, deadline, window) ends the wait with nothing started.
+ */
+async function waitOut(ctx: RollContext, job: Job, running: EksUpdate): Promise<Nodegroup> {
+  const u = updateInfo(running);
+  const what = `EKS update ${u.id} of ${job.plan.name} (${u.type}, to ${describeTarget(u.to)}, started ${u.createdAt.toISOString()})`;
+  ctx.emit({
+    type: "note",
+    group: job.plan.name,
+    message: `${what} is in progress and does not take the group to this plan's target (${describeTarget(job.plan.target)}): waiting for it to end, then rolling to the target`,
+  });
+  const done = await waitForUpdate(
+    ctx,
+    job,
+    running,
+    async () => {
+      const stop = job.stopReason();
+      if (stop)
+        throw new RollError(
+          ctx.signal.aborted ? "Cancelled" : "Deadline",
+          `${stop} while waiting for ${what}; nothing of this run was started on ${job.plan.name}`,
+        );
+    },
+    false,
+  );
+  ctx.emit({
+    type: "note",
+    group: job.plan.name,
+    message: `${what} ended ${done.status}; rolling ${job.plan.name} to the plan's target`,
+  });
+  return ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
+}
+
+/** The update to follow: one in progress to the plan's target, or a new one once any other
+ * update in progress (an updateConfig change, someone else's version update) has ended. */
 async function theUpdate(
   ctx: RollContext,
   job: Job,
@@ -191,11 +227,17 @@ async function theUpdate(
   let running =
     ng.status === "UPDATING" ? await inProgress(ctx, job, (n) => (latest = n)) : undefined;
   let config = latest.updateConfig;
-  if (running)
+  if (
+    running &&
+    running.type === "VersionUpdate" &&
+    takesToTarget(updateInfo(running), job.plan.target)
+  ) {
     ctx.emit({
       type: "note",
-      message: `${job.plan.name}: following EKS update ${running.id} (${String(running.type)}) already in progress`,
+      message: `${job.plan.name}: following EKS update ${running.id} (${String(running.type)}) already in progress, to this plan's target`,
     });
+    return running;
+  }
   if (running && running.type !== "VersionUpdate") {
     // An updateConfig change an earlier run started: it must end before anything else.
     await awaitSuccess(ctx, job, running);
@@ -203,7 +245,10 @@ async function theUpdate(
     config = latest.updateConfig;
     running = undefined;
   }
-  if (running) return running;
+  if (running) {
+    latest = await waitOut(ctx, job, running);
+    config = latest.updateConfig;
+  }
   // UPDATING, and no update in progress any more: it ended meanwhile; see what it left.
   if (latest.status === "UPDATING") {
     latest = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
@@ -214,6 +259,46 @@ async function theUpdate(
   const started = await startVersionUpdate(ctx, job, ng.amiType);
   report(ctx, job.plan.name, { ...started, errors: [] });
   return started;
+}
+
+/** What the node group is at, in the plan target's terms. */
+function at(ng: Nodegroup): UpdateInProgress["to"] {
+  const lt = Number(ng.launchTemplate?.version);
+  return {
+    kubernetesVersion: ng.version,
+    releaseVersion: ng.releaseVersion,
+    ...(Number.isFinite(lt) && { launchTemplateVersion: lt }),
+  };
+}
+
+/** Whether the node group is at everything the plan's target names. */
+function reached(target: Target, ng: Nodegroup): boolean {
+  const now = at(ng);
+  return (
+    (target.kubernetesVersion === undefined ||
+      now.kubernetesVersion === target.kubernetesVersion) &&
+    (target.releaseVersion === undefined || now.releaseVersion === target.releaseVersion) &&
+    (target.launchTemplateVersion === undefined ||
+      now.launchTemplateVersion === target.launchTemplateVersion)
+  );
+}
+
+/**
+ * Success is the node group at the plan's target, read back: an update that ended Successful
+ * somewhere else (someone else's, started meanwhile) is not the roll's success.
+ */
+async function readBack(ctx: RollContext, job: Job, done: EksUpdate): Promise<void> {
+  const ng = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
+  // A custom AMI's group takes only a launch template version (versionInput): that is all EKS
+  // moves, and all there is to read back.
+  const { target } = job.plan;
+  const wanted =
+    ng.amiType === "CUSTOM" ? { launchTemplateVersion: target.launchTemplateVersion } : target;
+  if (reached(wanted, ng)) return;
+  throw new RollError(
+    "UpdateFailed",
+    `EKS update ${done.id} of ${job.plan.name} ended Successful, but the node group is at ${describeTarget(at(ng))}, not the plan's target (${describeTarget(job.plan.target)}). Run apply again to roll it there`,
+  );
 }
 
 async function follow(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegroup): Promise<void> {
@@ -235,6 +320,7 @@ async function follow(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegro
       `EKS update ${done.id} of ${job.plan.name} ended ${done.status}: ${describeFailure(done)}${describeBlockers(blocked)}`,
     );
   }
+  await readBack(ctx, job, done);
   watch.tracker.finish("success");
   const ready = [...job.nodes.byName.values()].filter(
     (n) => n.metadata.labels?.[NODEGROUP_LABEL] === job.plan.name && isReady(n),

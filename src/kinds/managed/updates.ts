@@ -3,8 +3,14 @@
 // The API promises no order for ListUpdates (EKS API reference), so an update in progress is
 // found from the node group's status (UPDATING) and every page of update ids, each described
 // for its status and createdAt — never by trusting the first ids listed.
-import { CONCURRENCY, mapLimit, type ManagedGroupInfo } from "../../plan/index.js";
-import type { EksUpdate, Nodegroup } from "../../ports/index.js";
+import {
+  CONCURRENCY,
+  mapLimit,
+  type ManagedGroupInfo,
+  type Target,
+  type UpdateInProgress,
+} from "../../plan/index.js";
+import type { Eks, EksUpdate, Nodegroup } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
 import type { GroupJob } from "../kind.js";
 
@@ -33,6 +39,8 @@ export async function waitForUpdate(
   job: Job,
   update: EksUpdate,
   onPoll?: (u: EksUpdate) => Promise<void>,
+  /** Report its changes of status as the roll's own (eks.update events). */
+  reported = true,
 ): Promise<EksUpdate> {
   let last = update.status;
   let current = update;
@@ -45,7 +53,7 @@ export async function waitForUpdate(
     });
     if (current.status !== last) {
       last = current.status;
-      report(ctx, job.plan.name, current);
+      if (reported) report(ctx, job.plan.name, current);
     }
     await onPoll?.(current);
   }
@@ -72,9 +80,25 @@ export function failureCode(u: EksUpdate): RollError["code"] {
 }
 
 /**
- * The update in progress on the node group, if any: only an UPDATING node group has one; then
- * every update id is described and the newest in progress (by createdAt) is the one.
+ * The update in progress on an UPDATING node group: every update id is described and the newest
+ * in progress (by createdAt) is the one.
  */
+export async function updateInProgress(
+  eks: Eks,
+  cluster: string,
+  nodegroup: string,
+): Promise<EksUpdate | undefined> {
+  const scope = { name: cluster, nodegroupName: nodegroup };
+  const ids = await eks.listUpdates(scope);
+  const updates = await mapLimit(ids, CONCURRENCY, (id) =>
+    eks.describeUpdate({ ...scope, updateId: id }),
+  );
+  return updates
+    .filter((u) => u.status === "InProgress")
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+}
+
+/** The update in progress on the node group, if any: only an UPDATING node group has one. */
 export async function inProgress(
   ctx: RollContext,
   job: Job,
@@ -83,14 +107,55 @@ export async function inProgress(
   const ng = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
   seen?.(ng);
   if (ng.status !== "UPDATING") return undefined;
-  const scope = { name: job.cluster, nodegroupName: job.plan.name };
-  const ids = await ctx.cloud.eks.listUpdates(scope);
-  const updates = await mapLimit(ids, CONCURRENCY, (id) =>
-    ctx.cloud.eks.describeUpdate({ ...scope, updateId: id }),
+  return updateInProgress(ctx.cloud.eks, job.cluster, job.plan.name);
+}
+
+/** What an update is, for the plan: its id, type, start and a version update's target. */
+export function updateInfo(u: EksUpdate): UpdateInProgress {
+  const param = (type: string) => u.params.find((p) => p.type === type)?.value;
+  const lt = param("LaunchTemplateVersion");
+  const version = param("Version");
+  const release = param("ReleaseVersion");
+  return {
+    id: u.id,
+    type: String(u.type),
+    createdAt: u.createdAt,
+    to: {
+      ...(version && { kubernetesVersion: version }),
+      ...(release && { releaseVersion: release }),
+      ...(lt !== undefined && Number.isFinite(Number(lt)) && { launchTemplateVersion: Number(lt) }),
+    },
+  };
+}
+
+/**
+ * Whether a version update takes the node group where the plan does: everything the plan's
+ * target names, the update names alike. One that leaves any of it unsaid is not taken for the
+ * plan's (it is waited for instead of followed, and the group read back after).
+ */
+export function takesToTarget(u: UpdateInProgress, target: Target): boolean {
+  if (u.type !== "VersionUpdate") return false;
+  const named = [target.kubernetesVersion, target.releaseVersion, target.launchTemplateVersion];
+  if (named.every((x) => x === undefined)) return false;
+  return (
+    (target.kubernetesVersion === undefined ||
+      u.to.kubernetesVersion === target.kubernetesVersion) &&
+    (target.releaseVersion === undefined || u.to.releaseVersion === target.releaseVersion) &&
+    (target.launchTemplateVersion === undefined ||
+      u.to.launchTemplateVersion === target.launchTemplateVersion)
   );
-  return updates
-    .filter((u) => u.status === "InProgress")
-    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+}
+
+/** What an update takes the node group to, in words. */
+export function describeTarget(to: UpdateInProgress["to"]): string {
+  const parts = [
+    ...(to.kubernetesVersion ? [`Kubernetes ${to.kubernetesVersion}`] : []),
+    ...(to.releaseVersion ? [`release ${to.releaseVersion}`] : []),
+    ...(to.launchTemplateVersion !== undefined
+      ? [`launch template version ${to.launchTemplateVersion}`]
+      : []),
+  ];
+  return parts.join(", ") || "a target it does not name";
 }
 
 /** An update that must end well before the roll goes on (an updateConfig change). */

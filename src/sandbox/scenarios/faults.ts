@@ -107,5 +107,19 @@ export const eks = z
         pageSize: z.number().int().min(1).max(100).default(3),
       })
       .prefault({}),
+    /**
+     * Version updates someone else starts (a console click, another tool) at `at`: noderoll must
+     * tell them from its own.
+     */
+    startedByOthers: z
+      .array(
+        z.strictObject({
+          nodegroup: z.string(),
+          version: z.string().optional(),
+          releaseVersion: z.string().optional(),
+          at: seconds.default(0),
+        }),
+      )
+      .default([]),
   })
   .prefault({});

@@ -117,6 +117,20 @@ export class World {
       );
     this.availability.reset();
     this.#unreachable(s);
+    this.#othersUpdates(s);
+  }
+
+  /** eks.startedByOthers: version updates someone else starts, each at its time. */
+  #othersUpdates(s: Scenario): void {
+    for (const u of s.eks.startedByOthers)
+      this.clock.after(u.at * 1000, () => {
+        this.eks.updateNodegroupVersion({
+          clusterName: s.cluster.name,
+          nodegroupName: u.nodegroup,
+          ...(u.version && { version: u.version }),
+          ...(u.releaseVersion && { releaseVersion: u.releaseVersion }),
+        });
+      });
   }
 
   /** faults.nodesUnreachable: each at its time, on the Ready nodes it names then. */
