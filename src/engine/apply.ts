@@ -24,10 +24,10 @@ import {
   type Node,
   type Result,
 } from "../ports/index.js";
-import type { ReadyPlan } from "../kinds/kind.js";
+import type { GroupKind, ReadyPlan } from "../kinds/kind.js";
 import { kindOf } from "../kinds/registry.js";
 import { RollError, type RollContext } from "../roll/context.js";
-import { ClusterLock, holderIdentity } from "../roll/lease.js";
+import { ClusterLock, holderIdentity, LEASE_DURATION_SECONDS } from "../roll/lease.js";
 import { clearStaleMarks, DETACHED_LABEL } from "../roll/marks.js";
 import { closeBudgets } from "../roll/budgets.js";
 import { closeSystemPods } from "../roll/system-pods.js";
@@ -71,6 +71,7 @@ interface Run {
   options: ApplyOptions;
   planner: Planner;
   nodes: NodeCache;
+  lock: ClusterLock;
 }
 
 function ownerResolver(groups: LiveGroup[], policy: Policy): (n: Node) => NodeOwner {
@@ -156,7 +157,43 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     nodes,
     ownerOf,
     stopReason: () => stopReason(run),
+    track: (w) => run.lock.track(w),
+    untrack: (w) => run.lock.untrack(w),
   });
+}
+
+/**
+ * Work an earlier run left going on the cluster (its EKS update still replacing nodes), recorded
+ * on the Lease: before a group rolls, every such work of another group has ended — no two rolls
+ * at once, whoever started them. The group's own is its kind's to follow or wait for.
+ */
+async function settleInFlight(run: Run, name: string): Promise<void> {
+  const { ctx, policy, lock } = run;
+  for (const w of lock.inFlight.filter((x) => x.group !== name)) {
+    // A kind this noderoll does not know (a newer one's record): nothing it can wait for.
+    const kind = kindOf(w.kind) as GroupKind | undefined;
+    if (!kind?.inFlight) {
+      await lock.untrack(w);
+      continue;
+    }
+    ctx.emit({
+      type: "note",
+      group: name,
+      message: `waiting before ${name}: ${kind.inFlight.describe(policy.cluster, w)}`,
+    });
+    await kind.inFlight.awaitEnd(ctx, policy.cluster.name, w, () => stopReason(run));
+    ctx.emit({ type: "note", group: name, message: `${w.group}: its update ${w.id} is over` });
+    await lock.untrack(w);
+  }
+}
+
+/** What goes on after the run, for its last words. */
+function stillGoing(run: Run): string {
+  const lines = run.lock.inFlight.flatMap((w) => {
+    const d = (kindOf(w.kind) as GroupKind | undefined)?.inFlight?.describe(run.policy.cluster, w);
+    return d ? [d] : [];
+  });
+  return lines.length > 0 ? ` ${lines.join(". ")}.` : "";
 }
 
 async function rollGroups(run: Run, order: string[]): Promise<void> {
@@ -170,7 +207,10 @@ async function rollGroups(run: Run, order: string[]): Promise<void> {
         `${stop}; group ${name} and after it left for the next run`,
       );
     try {
+      await settleInFlight(run, name);
       await rollGroup(run, name);
+      // Rolled to its target: nothing of it goes on.
+      for (const w of run.lock.inFlight.filter((x) => x.group === name)) await run.lock.untrack(w);
       ctx.emit({ type: "group.end", group: name, result: "success" });
     } catch (e) {
       const cancelled =
@@ -282,19 +322,41 @@ async function verifyBeforeLock(policy: Policy, ctx: RollContext): Promise<void>
 /** How long giving the lock back may take once the run has stopped (a cancelled job is killed soon). */
 const RELEASE_MS = 5_000;
 
-/** Give the lock back through ports the run's signal does not cancel, within RELEASE_MS. */
-async function release(lock: ClusterLock, ports: ApplyPorts): Promise<void> {
+/**
+ * Give the lock back through ports the run's signal does not cancel, within RELEASE_MS, and say
+ * truthfully whether it was: a lock not given back is the post step's (or frees itself).
+ */
+async function release(lock: ClusterLock, ports: ApplyPorts, log: Reporter): Promise<void> {
   const clock = ports.clock;
   const timer = new AbortController();
   const cluster = resilient(ports.cluster, clock, {
     callTimeoutMs: RELEASE_MS,
     signal: timer.signal,
   });
-  await Promise.race([
-    lock.release(cluster).catch(() => undefined),
-    clock.sleep(RELEASE_MS, timer.signal).catch(() => undefined),
+  const holder = lock.me.holder;
+  const outcome = await Promise.race([
+    lock.release(cluster).then(
+      (released) => (released ? "released" : "no longer this run's"),
+      (e: unknown) => describeFailure(e),
+    ),
+    clock.sleep(RELEASE_MS, timer.signal).then(
+      () => `no answer within ${RELEASE_MS / 1000} s`,
+      () => "stopped",
+    ),
   ]);
   timer.abort();
+  if (outcome === "released") log.emit({ type: "lock.release", holder });
+  else if (outcome === "no longer this run's")
+    log.emit({
+      type: "note",
+      message: "the cluster lock was no longer this run's: nothing to give back",
+    });
+  else
+    log.emit({
+      type: "lock.kept",
+      holder,
+      why: `${outcome}: the action's post step gives it back; otherwise it frees itself once unchanged for ${LEASE_DURATION_SECONDS} s`,
+    });
 }
 
 export async function apply(
@@ -314,7 +376,6 @@ export async function apply(
       force: options.force ?? false,
       ...(options.groups && { groups: options.groups }),
     });
-  const run: Run = { ctx, policy, options, planner, nodes: new NodeCache(ctx) };
   const order = groupOrder(policy, options.groups);
   ctx.emit({
     type: "roll.start",
@@ -342,6 +403,7 @@ export async function apply(
     lost,
     ports.cluster,
   );
+  const run: Run = { ctx, policy, options, planner, nodes: new NodeCache(ctx), lock };
   let outcome: ApplyResult = {
     result: "success",
     message: `${order.length} group${order.length === 1 ? "" : "s"} rolled`,
@@ -362,11 +424,12 @@ export async function apply(
     await rollGroups(run, order);
   } catch (e) {
     outcome = outcomeOf(e, signal, stopped);
+    outcome.message += stillGoing(run);
   } finally {
     await run.nodes.close();
     await closeBudgets(ctx);
     await closeSystemPods(ctx);
-    if (locked) await release(lock, ports);
+    if (locked) await release(lock, ports, log);
     ctx.emit({ type: "roll.end", result: outcome.result, message: outcome.message });
   }
   return outcome;

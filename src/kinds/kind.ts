@@ -25,6 +25,7 @@ import type {
   Target,
 } from "../plan/index.js";
 import type { RollContext } from "../roll/context.js";
+import type { InFlight } from "../roll/in-flight.js";
 import type { NodeCache } from "../roll/nodes.js";
 import type { NodeOwner } from "../roll/validate.js";
 
@@ -81,6 +82,25 @@ export interface GroupJob<L extends LiveGroup = LiveGroup> {
   ownerOf: (n: Node) => NodeOwner;
   /** Why no new node may start now (window closed, deadline, cancelled), or undefined. */
   stopReason: () => string | undefined;
+  /**
+   * Record work the roll starts that goes on without it (an EKS update) on the cluster's Lease,
+   * and take it off once over: a run that stops hands it to the next (roll/lease.ts).
+   */
+  track: (work: InFlight) => Promise<void>;
+  untrack: (work: InFlight) => Promise<void>;
+}
+
+/** Work of a kind that a run leaves going on the cluster (roll/lease.ts InFlight). */
+export interface InFlightWork {
+  /** Wait until it is over; `stopReason` ends the wait (cancelled, deadline, window). */
+  awaitEnd(
+    ctx: RollContext,
+    cluster: string,
+    work: InFlight,
+    stopReason: () => string | undefined,
+  ): Promise<void>;
+  /** What it is, and how a person follows it, for a run's last words. */
+  describe(cluster: { name: string; region: string }, work: InFlight): string;
 }
 
 export interface GroupKind<L extends LiveGroup = LiveGroup> {
@@ -119,4 +139,6 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
   findings(live: L, surge: number, target: Target): Finding[];
   notes(plan: GroupPlan, group: Group, live: L, snapshot: Snapshot): string[];
   roll(ctx: RollContext, job: GroupJob<L>): Promise<void>;
+  /** The work this kind's roll leaves going when the run stops, if it can leave any. */
+  readonly inFlight?: InFlightWork;
 }

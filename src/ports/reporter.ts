@@ -35,6 +35,18 @@ export type RollEvent = Base &
     | { type: "roll.end"; result: Result; message?: string }
     | { type: "lock.acquire"; holder: string; takenOver?: string }
     | { type: "lock.release"; holder: string }
+    /** The lock could not be given back: it stays the run's until the post step (or its
+     * duration, unchanged) frees it. */
+    | { type: "lock.kept"; holder: string; why: string }
+    /** Another run holds the cluster: this one waits (said once per holder). */
+    | {
+        type: "lock.wait";
+        holder: string;
+        runUrl?: string;
+        /** It renews the Lease (a live run), or stopped (waited out until `freeBy`). */
+        alive: boolean;
+        freeBy?: string;
+      }
     | {
         type: "group.start";
         group: string;

@@ -9,6 +9,7 @@
 // aborts everything in flight — so it has stopped touching the cluster before anyone else could
 // take the Lease. Compare-and-swap on resourceVersion keeps two runs from both winning.
 import { KubeApiError, monotonicMs, type Cluster, type Lease } from "../ports/index.js";
+import { inFlightOf, sameWork, withRecord, type InFlight } from "./in-flight.js";
 import { RollError, type RollContext } from "./context.js";
 
 export const LEASE_NAMESPACE = "kube-system";
@@ -28,7 +29,6 @@ const POLL_MS = 10_000;
  */
 const LONGEST_WAIT_MS = 3600_000;
 const RUN_URL_ANNOTATION = "noderoll.io/run-url";
-
 export interface LeaseHolder {
   name: string;
   holder: string;
@@ -87,6 +87,8 @@ export class ClusterLock {
   private written?: Lease;
   /** The renewTime of the last write we saw land (ours: taking or renewing the Lease). */
   private confirmed?: string;
+  /** Work in flight on the cluster: found on the Lease when taken, and this run's own. */
+  private work: InFlight[] = [];
   readonly me: LeaseHolder;
 
   /**
@@ -112,8 +114,39 @@ export class ClusterLock {
       name: this.me.name,
       namespace: LEASE_NAMESPACE,
       ...(resourceVersion && { resourceVersion }),
-      annotations: { ...(this.me.runUrl && { [RUN_URL_ANNOTATION]: this.me.runUrl }) },
+      annotations:
+        withRecord(
+          {
+            name: this.me.name,
+            annotations: { ...(this.me.runUrl && { [RUN_URL_ANNOTATION]: this.me.runUrl }) },
+          },
+          this.work,
+        ).annotations ?? {},
     };
+  }
+
+  /** Work in flight on the cluster, as the Lease records it (another run's, and this one's). */
+  get inFlight(): readonly InFlight[] {
+    return this.work;
+  }
+
+  /**
+   * Record work this run started that goes on without it (in-flight.ts). The record rides on the
+   * Lease as this run writes it: at once, in a renewal of its own, and in every renewal and the
+   * release after — so a write that fails now (a throttled API) is made good within a renewal
+   * period, and never holds a renewal up.
+   */
+  async track(w: InFlight): Promise<void> {
+    if (this.work.some((x) => sameWork(x, w))) return;
+    this.work = [...this.work, w];
+    await this.renewNow().catch(() => undefined);
+  }
+
+  /** The work is over: off the record, the same way. */
+  async untrack(w: InFlight): Promise<void> {
+    if (!this.work.some((x) => sameWork(x, w))) return;
+    this.work = this.work.filter((x) => !sameWork(x, w));
+    await this.renewNow().catch(() => undefined);
   }
 
   /** Create the Lease, or take it when it is free or has not changed for its whole duration. */
@@ -149,6 +182,8 @@ export class ClusterLock {
     }
     const holder = current.spec.holderIdentity;
     const stale = holder ? this.observe(current) : undefined;
+    // Whatever the last holder left going goes on: taking the Lease takes its record too.
+    this.work = inFlightOf(current);
     if (holder && holder !== this.me.holder && stale && !stale.free)
       return {
         ok: false,
@@ -201,6 +236,7 @@ export class ClusterLock {
    */
   async acquire(waitMs: number): Promise<void> {
     const until = monotonicMs(this.ctx.clock) + waitMs;
+    let said: string | undefined;
     for (;;) {
       const r = await this.attempt();
       if (r.ok) {
@@ -216,6 +252,20 @@ export class ClusterLock {
       if (r.hold) throw this.held(r);
       const waitingOut = !r.alive && r.expiresAt <= now + LONGEST_WAIT_MS;
       if (now + POLL_MS > until && !waitingOut) throw this.held(r);
+      // Whoever waits says for whom, once per holder and state: a log silent for minutes is not.
+      const state = `${r.holder}/${r.alive}`;
+      if (said !== state) {
+        said = state;
+        this.ctx.emit({
+          type: "lock.wait",
+          holder: r.holder,
+          ...(r.runUrl && { runUrl: r.runUrl }),
+          alive: r.alive,
+          ...(!r.alive && {
+            freeBy: new Date(this.ctx.clock.now().getTime() + (r.expiresAt - now)).toISOString(),
+          }),
+        });
+      }
       await this.ctx.clock.sleep(POLL_MS, this.ctx.signal);
     }
   }
@@ -270,7 +320,7 @@ export class ClusterLock {
     const lostMessage = `the cluster lock could not be renewed for ${RENEW_DEADLINE_MS / 1000} s`;
     for (;;) {
       let retryAfter: number | undefined;
-      const attempt = this.renewOnce().catch((e: unknown) => {
+      const attempt = this.renewNow().catch((e: unknown) => {
         if (e instanceof KubeApiError && e.status === 404) return "gone" as const;
         if (e instanceof KubeApiError && e.retryAfterSeconds !== undefined)
           retryAfter = Math.min(e.retryAfterSeconds * 1000, RETRY_MS);
@@ -309,7 +359,7 @@ export class ClusterLock {
    * renewal is one request, not two, so it gets through a throttled or flaky API. A conflict
    * means the record changed under us: it is read again, and may be another run's now.
    */
-  private async renewOnce(): Promise<"renewed" | "taken"> {
+  private async renewNow(): Promise<"renewed" | "taken"> {
     if (!this.written) {
       const current = await this.leases.getLease(LEASE_NAMESPACE, this.me.name);
       if (current.spec.holderIdentity !== this.me.holder) return "taken";
@@ -323,6 +373,7 @@ export class ClusterLock {
       this.confirm(
         await this.leases.updateLease(LEASE_NAMESPACE, {
           ...held,
+          metadata: { ...held.metadata, annotations: this.meta().annotations },
           spec: { ...held.spec, renewTime: microTime(this.ctx.clock.now()) },
         }),
       );
@@ -343,16 +394,13 @@ export class ClusterLock {
 
   /**
    * Give the lease up (no holder) so the next run need not wait for it; through `cluster` when
-   * the run's own ports no longer answer (a cancelled run).
+   * the run's own ports no longer answer (a cancelled run). True when given back; false when it
+   * was no longer ours. The caller says which (lock.release only when it was).
    */
-  async release(cluster: Cluster = this.leases): Promise<void> {
+  async release(cluster: Cluster = this.leases): Promise<boolean> {
     this.stop.abort();
     await this.renewing;
-    try {
-      await releaseLease(cluster, this.me.name, this.me.holder);
-    } finally {
-      this.ctx.emit({ type: "lock.release", holder: this.me.holder });
-    }
+    return releaseLease(cluster, this.me.name, this.me.holder, this.work);
   }
 }
 
@@ -364,13 +412,28 @@ export async function releaseLease(
   cluster: RollContext["cluster"],
   name: string,
   holder: string,
+  /** The work in flight the holder knows of (its own record); absent: the record as it is. */
+  work?: readonly InFlight[],
 ): Promise<boolean> {
-  const current = await cluster.getLease(LEASE_NAMESPACE, name);
-  if (current.spec.holderIdentity !== holder) return false;
-  const { holderIdentity: _h, ...rest } = current.spec;
-  await cluster.updateLease(LEASE_NAMESPACE, {
-    ...current,
-    spec: { ...rest, leaseDurationSeconds: 1 },
-  });
-  return true;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await cluster.getLease(LEASE_NAMESPACE, name);
+    // After a write of ours whose answer was lost (repeated, it conflicts): no holder means it
+    // landed — only the holder gives a Lease up; a takeover names another.
+    if (current.spec.holderIdentity !== holder)
+      return attempt > 0 && current.spec.holderIdentity === undefined;
+    const { holderIdentity: _h, ...rest } = current.spec;
+    try {
+      await cluster.updateLease(LEASE_NAMESPACE, {
+        ...current,
+        ...(work && { metadata: withRecord(current.metadata, work) }),
+        spec: { ...rest, leaseDurationSeconds: 1 },
+      });
+      return true;
+    } catch (e) {
+      // A conflict, or an answer that never came: the next read tells whether it landed.
+      if (e instanceof KubeApiError && e.status !== 409) throw e;
+      if (attempt === 2) throw e;
+    }
+  }
+  return false;
 }

@@ -7,6 +7,7 @@ import { rollManaged } from "./roll.js";
 import { managedSchedule } from "./schedule.js";
 import { managedConfigChanges, managedTarget, selectManaged } from "./select.js";
 import { managedBudgets, managedConflicts, resolveManaged } from "./settings.js";
+import { managedInFlight } from "./updates.js";
 
 export const managedKind: GroupKind<ManagedGroupInfo> = {
   id: "managed",
@@ -26,4 +27,5 @@ export const managedKind: GroupKind<ManagedGroupInfo> = {
   findings: managedFindings,
   notes: managedNotes,
   roll: rollManaged,
+  inFlight: managedInFlight,
 };

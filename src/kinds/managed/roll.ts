@@ -304,7 +304,11 @@ async function readBack(ctx: RollContext, job: Job, done: EksUpdate): Promise<vo
 async function follow(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegroup): Promise<void> {
   const update = await theUpdate(ctx, job, ng);
   if (!update) return watch.tracker.finish("success", "nothing to replace");
+  // On the cluster's Lease while it replaces nodes: it goes on if this run stops.
+  const work = { kind: "managed" as const, group: job.plan.name, id: update.id };
+  await job.track(work);
   const done = await waitForUpdate(ctx, job, update, watch.observe);
+  await job.untrack(work);
   await watch.observe();
   if (done.status !== "Successful") {
     const evictions = done.errors.filter((e) => e.errorCode === "PodEvictionFailure");

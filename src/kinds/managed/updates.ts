@@ -10,9 +10,10 @@ import {
   type Target,
   type UpdateInProgress,
 } from "../../plan/index.js";
-import type { Eks, EksUpdate, Nodegroup } from "../../ports/index.js";
+import { AwsApiError, type Eks, type EksUpdate, type Nodegroup } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
-import type { GroupJob } from "../kind.js";
+import type { InFlight } from "../../roll/in-flight.js";
+import type { GroupJob, InFlightWork } from "../kind.js";
 
 const POLL_MS = 15_000;
 
@@ -167,3 +168,32 @@ export async function awaitSuccess(ctx: RollContext, job: Job, u: EksUpdate): Pr
       `EKS update ${done.id} (${String(done.type)}) of ${job.plan.name} ended ${done.status}: ${describeFailure(done)}`,
     );
 }
+
+/**
+ * An EKS update a run started goes on when the run stops (EKS has no "cancel" for a node group
+ * update): the next run waits for it before rolling anything else, and the stopped run says how
+ * to follow it.
+ */
+export const managedInFlight: InFlightWork = {
+  async awaitEnd(ctx, cluster, work: InFlight, stopReason) {
+    for (;;) {
+      const u = await ctx.cloud.eks
+        .describeUpdate({ name: cluster, nodegroupName: work.group, updateId: work.id })
+        .catch((e: unknown) => {
+          // The node group (or the update) is gone: nothing goes on.
+          if (e instanceof AwsApiError && e.code === "ResourceNotFoundException") return undefined;
+          throw e;
+        });
+      if (!u || u.status !== "InProgress") return;
+      const stop = stopReason();
+      if (stop)
+        throw new RollError(
+          ctx.signal.aborted ? "Cancelled" : "Deadline",
+          `${stop} while waiting for EKS update ${work.id} of ${work.group}; nothing was started`,
+        );
+      await ctx.clock.sleep(POLL_MS, ctx.signal);
+    }
+  },
+  describe: (cluster, work) =>
+    `EKS update ${work.id} of ${work.group} goes on: EKS does not stop it when noderoll stops. Follow it with \`aws eks describe-update --name ${cluster.name} --nodegroup-name ${work.group} --update-id ${work.id} --region ${cluster.region}\`; the next run waits for it before rolling anything else`,
+};
