@@ -50,7 +50,7 @@ import {
   type PolicyFile,
 } from "./policy-file.js";
 import type { Check } from "./github.js";
-import { recordLease } from "./lease-state.js";
+import { recordLease } from "./post-state.js";
 import { leftAlone, pendingWork } from "./pending.js";
 // The command line's read progress, shared: a big cluster's read says how far it has got.
 import { withReadProgress } from "../adapters/read-progress.js";

@@ -18,6 +18,7 @@ import {
   upsertStickyComment,
 } from "../adapters/github/sticky-comment.js";
 import type { Conclusion } from "../render/index.js";
+import { saveOpenChecks } from "./post-state.js";
 
 /**
  * Rate limits: waits of at most a minute, up to four tries. A secondary limit without
@@ -45,6 +46,19 @@ export class GitHubOut {
     this.octokit = token && repo ? makeOctokit(token, apiUrl) : undefined;
     this.writable = this.octokit !== undefined;
     this.retry = { ...RETRY, ...(cancelled && { signal: cancelled }) };
+  }
+
+  /** Check runs created and not yet completed, saved for the post step as they change. */
+  private readonly open = new Map<number, string>();
+
+  opened(id: number, name: string): void {
+    this.open.set(id, name);
+    saveOpenChecks([...this.open].map(([i, n]) => ({ id: i, name: n })));
+  }
+
+  closed(id: number): void {
+    if (!this.open.delete(id)) return;
+    saveOpenChecks([...this.open].map(([i, n]) => ({ id: i, name: n })));
   }
 
   private warnOnce(key: string, message: string): void {
@@ -164,6 +178,7 @@ export class Check {
       return run;
     });
     this.run = made;
+    if (made?.checkRunId !== undefined) this.gh.opened(made.checkRunId, this.name);
     return made !== undefined;
   }
 
@@ -184,6 +199,7 @@ export class Check {
       await run.complete(conclusion, output, annotations);
       return true;
     });
+    if (r === true && run.checkRunId !== undefined) this.gh.closed(run.checkRunId);
     return r === true;
   }
 }

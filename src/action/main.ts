@@ -125,6 +125,7 @@ function runContext(
   gh: GitHubOut,
   summary: JobSummary,
   signal: AbortSignal,
+  closed: AbortSignal,
 ): RunContext {
   return {
     inputs,
@@ -137,8 +138,9 @@ function runContext(
         clusterName: policy.cluster.name,
         region: policy.cluster.region,
         ...(inputs.kubeconfig && { kubeconfig: inputs.kubeconfig }),
-        // A cancelled workflow closes the adapters: every request and watch ends now.
-        signal,
+        // Not the run's signal: a cancelled run still gives the cluster lock back through them
+        // (the engine's calls stop at once on `signal`); they close when the run is over.
+        signal: closed,
         onRetry: (r) =>
           info(
             `throttled (HTTP ${r.status}): retry ${r.attempt} in ${Math.round(r.waitMs / 100) / 10} s`,
@@ -214,7 +216,11 @@ function nothingToDo(summary: JobSummary, why: string): RunResult {
   return "skipped";
 }
 
-async function run(summary: JobSummary, controller: AbortController): Promise<RunResult> {
+async function run(
+  summary: JobSummary,
+  controller: AbortController,
+  closed: AbortSignal,
+): Promise<RunResult> {
   const env = readRunEnv();
   const inputs = inputsOrRefuse(summary);
   if (!inputs) return "refused";
@@ -241,25 +247,34 @@ async function run(summary: JobSummary, controller: AbortController): Promise<Ru
   const { files, pullRequest, note, changed } = await selectFiles(inputs, env, gh, decision);
   if (files.length === 0)
     return nothingToDo(summary, note ?? `no policy file matches \`${inputs.policy.join(", ")}\``);
-  const ctx = runContext(inputs, env, gh, summary, controller.signal);
+  const ctx = runContext(inputs, env, gh, summary, controller.signal, closed);
   return conclude(summary, await runFlow(ctx, decision, files, pullRequest, changed), decision);
 }
 
+/**
+ * After a cancellation, how long the adapters stay open for the run to give the lock back and
+ * report (the engine gives the lock at most 5 s): GitHub sends SIGTERM 7.5 s after SIGINT and
+ * kills the job 2.5 s later (GitHub docs, "Canceling a workflow").
+ */
+const CLOSE_AFTER_CANCEL_MS = 6_500;
+
 async function main(): Promise<void> {
   const controller = new AbortController();
+  const adapters = new AbortController();
   const stop = (signal: string) => {
     if (controller.signal.aborted) return;
     core.warning(
       `${signal}: the workflow was cancelled; stopping now, abandoning what is in flight. The next run continues where this one stopped.`,
     );
     controller.abort();
+    setTimeout(() => adapters.abort(), CLOSE_AFTER_CANCEL_MS).unref();
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
   const summary = new JobSummary();
   let result: RunResult = "failure";
   try {
-    result = await run(summary, controller);
+    result = await run(summary, controller, adapters.signal);
   } catch (e) {
     core.setFailed(`noderoll: ${errorMessage(e)}`);
     summary.add(`## noderoll\n\n❌ ${errorMessage(e)}\n`);

@@ -1,16 +1,20 @@
 // The action's post step (action.yml `post:`), as aws-actions/configure-aws-credentials has one for
-// its clean-up: when the main step was cancelled or killed while it held a cluster's Lease, the
-// post step releases it — only if this run still holds it (compare-and-swap on its
-// resourceVersion) — so the next run need not wait out the Lease's duration. It never fails
-// the job: the Lease frees itself anyway once its holder stops renewing it.
+// its clean-up: it undoes only what the main step left behind when it was cancelled or killed
+// before it could finish — the cluster's Lease, released only if this run still holds it
+// (compare-and-swap on its resourceVersion), so the next run need not wait out its duration; and
+// the check runs it left in progress, completed as cancelled, so none stays "in progress" for
+// ever. It never fails the job: the Lease frees itself anyway once its holder stops renewing it.
 import * as core from "@actions/core";
 import { info } from "./log.js";
 import { connectLive } from "../adapters/connect.js";
+import { makeOctokit } from "../adapters/github/client.js";
+import { cancelIfOpen } from "../adapters/github/check-run.js";
 import { LEASE_DURATION_SECONDS, releaseLease } from "../roll/lease.js";
 import { errorMessage } from "./context.js";
-import { LEASE_STATE, parseLeaseState } from "./lease-state.js";
+import { readRunEnv } from "./env.js";
+import { CHECKS_STATE, LEASE_STATE, parseLeaseState, parseOpenChecks } from "./post-state.js";
 
-async function post(): Promise<void> {
+async function releaseLock(): Promise<void> {
   const raw = core.getState(LEASE_STATE);
   if (!raw) {
     info("noderoll: no cluster lock left to release");
@@ -42,5 +46,36 @@ async function post(): Promise<void> {
   }
 }
 
-await post();
+const KILLED = {
+  title: "Cancelled: the job stopped before noderoll could finish",
+  summary:
+    "The action's main step was cancelled or killed before it could report how the roll ended; its post step completed this check run. What was in flight was abandoned, leaving only marks the next run resumes from: run apply again (or wait for the next scheduled run) to continue, and read its plan for where the cluster stands.",
+};
+
+async function completeChecks(): Promise<void> {
+  const open = parseOpenChecks(core.getState(CHECKS_STATE) || "[]");
+  if (open.length === 0) return;
+  const env = readRunEnv();
+  const token = core.getInput("github-token");
+  if (!token || !env.repo) {
+    core.warning(
+      `noderoll: ${open.length} check run(s) left in progress; no token to complete them`,
+    );
+    return;
+  }
+  const octokit = makeOctokit(token, env.apiUrl);
+  for (const c of open) {
+    try {
+      const r = await cancelIfOpen(octokit, env.repo, c.id, c.name, KILLED);
+      info(`noderoll: check run "${c.name}" (${c.id}): ${r}`);
+    } catch (e) {
+      core.warning(
+        `noderoll: could not complete check run "${c.name}" (${c.id}): ${errorMessage(e)}`,
+      );
+    }
+  }
+}
+
+await releaseLock();
+await completeChecks();
 process.exit(0);

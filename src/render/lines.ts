@@ -80,6 +80,10 @@ export function eventLine(e: RollEvent): string | undefined {
       return `lock taken by ${e.holder}${e.takenOver ? ` (taken over from ${e.takenOver})` : ""}`;
     case "lock.release":
       return `lock released`;
+    case "lock.kept":
+      return `lock NOT released (${e.why})`;
+    case "lock.wait":
+      return `waiting for the cluster lock, held by ${e.holder}${e.runUrl ? ` (${e.runUrl})` : ""}: ${e.alive ? "it renews it, a run in progress" : `it stopped renewing it; free by ${e.freeBy?.slice(11, 19) ?? "?"} if it stays unchanged`}`;
     case "group.start":
       return `${e.group}: ${e.kind}, ${e.replace} of ${e.nodes} nodes to replace`;
     case "window.wait":

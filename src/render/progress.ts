@@ -53,6 +53,8 @@ export interface Progress {
   eks: Record<string, string>;
   /** How the plan to apply differs from the reviewed one, when it does. */
   drift?: string[];
+  /** Another run holds the cluster and this one waits for its lock (lock.wait), until taken. */
+  lockWait?: { holder: string; runUrl?: string; alive: boolean; freeBy?: string };
 }
 
 /** Timeline entries kept: the newest, so a long roll's text stays readable and bounded. */
@@ -135,6 +137,15 @@ export function applyEvent(p: Progress, e: RollEvent): Progress {
       break;
     case "roll.end":
       Object.assign(p, { result: e.result, message: e.message, endedAt: e.t });
+      delete p.lockWait;
+      break;
+    case "lock.wait": {
+      const { type: _t, t: _at, ...wait } = e;
+      p.lockWait = wait;
+      break;
+    }
+    case "lock.acquire":
+      delete p.lockWait;
       break;
     case "group.start":
       Object.assign(group(p, e.group), {

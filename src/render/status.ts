@@ -42,6 +42,9 @@ export function statusLine(p: Progress, now: Date): string {
 
 /** A line for a log nobody watches live: where the roll is and what it waits for. */
 export function heartbeatLine(p: Progress, now: Date): string {
+  const w = p.lockWait;
+  if (w)
+    return `waiting for the cluster lock · held by ${w.holder}${w.runUrl ? ` (${w.runUrl})` : ""} · ${w.alive ? "it renews it" : `it stopped renewing it; free by ${w.freeBy?.slice(11, 19) ?? "?"}`} · ${whole(now.getTime() - new Date(p.startedAt ?? now).getTime())}`;
   const g = current(p);
   const { done, total } = nodeCounts(p);
   const doing: string[] = [];

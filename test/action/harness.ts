@@ -154,6 +154,11 @@ export interface RunOptions {
   /** Told the moment `killWhen` matched and the signal was sent. */
   onKill?: () => void;
   killSignal?: NodeJS.Signals;
+  /**
+   * Cancel as GitHub does once `killWhen` matches: SIGINT, SIGTERM 7.5 s later, and the process
+   * killed 2.5 s after that (GitHub docs, "Canceling a workflow"). Overrides `killSignal`.
+   */
+  cancelLikeGitHub?: boolean;
   /** The script to run (default dist/index.js, the main step). */
   entry?: string;
   stateEnv?: Record<string, string>;
@@ -231,7 +236,12 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     stdout += d.toString();
     if (o.killWhen && !killed && o.killWhen.test(stdout)) {
       killed = true;
-      child.kill(o.killSignal ?? "SIGTERM");
+      if (o.cancelLikeGitHub) {
+        child.kill("SIGINT");
+        const term = setTimeout(() => child.kill("SIGTERM"), 7_500);
+        const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+        child.on("close", () => (clearTimeout(term), clearTimeout(kill)));
+      } else child.kill(o.killSignal ?? "SIGTERM");
       o.onKill?.();
     }
   });

@@ -28,6 +28,30 @@ function clip(text: string | undefined): string | undefined {
   return text.slice(0, CHECK_OUTPUT_LIMIT - note.length) + note;
 }
 
+/**
+ * Complete check run `id` as cancelled if it is still open and is the one named `name` (a post
+ * step finishing what a killed main step left in progress); what it found.
+ */
+export async function cancelIfOpen(
+  octokit: Octokit,
+  repo: RepoRef,
+  id: number,
+  name: string,
+  output: CheckOutput,
+): Promise<"cancelled" | "completed already" | "not ours"> {
+  const { data } = await octokit.rest.checks.get({ ...repo, check_run_id: id });
+  if (data.name !== name) return "not ours";
+  if (data.status === "completed") return "completed already";
+  await octokit.rest.checks.update({
+    ...repo,
+    check_run_id: id,
+    status: "completed",
+    conclusion: "cancelled",
+    output: { title: output.title.slice(0, 255), summary: clip(output.summary) as string },
+  });
+  return "cancelled";
+}
+
 export class CheckRun {
   private id?: number;
 

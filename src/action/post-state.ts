@@ -1,5 +1,8 @@
-// What the main step leaves for the post step about the cluster lock it holds (GITHUB_STATE):
-// written when the lock is taken, cleared when it is released.
+// What the main step leaves for the post step (GITHUB_STATE): the cluster lock it holds (written
+// when the lock is taken, cleared only once it is given back) and the check runs it has open
+// (written when one is created, cleared as each is completed). A main step cancelled or killed
+// before it could finish leaves them to the post step, which gives the lock back and completes
+// the check runs as cancelled.
 import * as core from "@actions/core";
 import type { Policy } from "../policy/index.js";
 import type { RollEvent } from "../ports/index.js";
@@ -53,4 +56,41 @@ export function recordLease(e: RollEvent, policy: Policy): void {
     holder: e.holder,
   };
   core.saveState(LEASE_STATE, JSON.stringify(state));
+}
+
+export const CHECKS_STATE = "noderoll-check-runs";
+
+/** A check run the main step created and has not completed: its id and name. */
+export interface OpenCheck {
+  id: number;
+  name: string;
+}
+
+/** The open check runs, as the main step saved them. */
+export function saveOpenChecks(open: readonly OpenCheck[]): void {
+  core.saveState(CHECKS_STATE, JSON.stringify(open));
+}
+
+/**
+ * The saved open check runs, if the state is what saveOpenChecks wrote: ids, and names of
+ * noderoll's own check runs only (state can be forged from a log line; the post step completes
+ * nothing else).
+ */
+export function parseOpenChecks(raw: string): OpenCheck[] {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((c: Record<string, unknown>) =>
+    c &&
+    Number.isSafeInteger(c.id) &&
+    (c.id as number) > 0 &&
+    typeof c.name === "string" &&
+    /^noderoll (plan|apply) \/ [^\n]{1,200}$/.test(c.name)
+      ? [{ id: c.id as number, name: c.name }]
+      : [],
+  );
 }
