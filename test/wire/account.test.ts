@@ -1,8 +1,10 @@
 // Two clusters in one AWS account and region behind one `sandbox serve` (issue 44): the aws CLI
 // and the AWS SDK see both, each with its own endpoint and certificate authority; kubectl with
 // each cluster's kubeconfig sees that cluster's nodes only; one cluster's CA does not verify the
-// other's endpoint, nor does one cluster take the other's token.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+// other's endpoint, nor does one cluster take the other's token. Then the bundled command line,
+// `sandbox serve --scenario A --scenario B`, the way a person runs it.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
@@ -15,6 +17,7 @@ import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.j
 import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
 import { Account } from "../../src/sandbox/world/account.js";
 import type { World } from "../../src/sandbox/world/world.js";
+import { ROOT, runCli } from "../helpers/cli.js";
 import { available, AWS, awsCli, run } from "./clients.js";
 
 const hasKubectl = await available("kubectl", ["version", "--client"]);
@@ -247,5 +250,63 @@ describe("sandbox serve of an account of two clusters", () => {
     } finally {
       http.close();
     }
+  });
+});
+
+describe.skipIf(!hasKubectl)("noderoll sandbox serve --scenario A --scenario B", () => {
+  it("serves both, writes both kubeconfigs, and stops on SIGTERM", async () => {
+    const out = join(dir, "cli");
+    mkdirSync(out);
+    const kc = join(out, "kc.yaml");
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, "dist/cli.js"),
+        "sandbox",
+        "serve",
+        "--scenario",
+        files.big,
+        "--scenario",
+        files.small,
+        "--kubeconfig",
+        kc,
+        "--speed",
+        "0",
+      ],
+      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", () => stdout.includes("export KUBECONFIG=") && resolve());
+        void exited.then(() => reject(new Error(`serve exited: ${stderr}`)));
+      });
+      expect(stdout).toMatch(/^noderoll sandbox: 2 clusters in one account \(eu-west-1\) on /);
+      expect(stdout).toContain(`export KUBECONFIG=${kc}`);
+      expect(stdout).toContain(`kubeconfig       ${join(out, "kc.small.yaml")}`);
+      const big = await providerIds(kc);
+      const small = await providerIds(join(out, "kc.small.yaml"));
+      expect(big).toHaveLength(6);
+      expect(small).toHaveLength(3);
+      expect(big.filter((id) => small.includes(id))).toEqual([]);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it("refuses two scenarios of one cluster, saying which and what to change", () => {
+    const r = runCli(["sandbox", "serve", "--scenario", files.big, "--scenario", files.big]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      `scenario ${files.big} (cluster big): EKS cluster "big" is also scenario ${files.big} (cluster big)'s`,
+    );
+    const many = runCli(["sandbox", "serve", ...Array(5).fill(["--scenario", files.big]).flat()]);
+    expect(many.status).toBe(2);
+    expect(many.stderr).toMatch(/at most 4 clusters are served at once/);
   });
 });
