@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { policyJsonSchemaText } from "../policy/index.js";
 import { describeFailure } from "../ports/index.js";
 import { generatePolicyYaml, generateScenarioYaml } from "../sandbox/scenarios/generate.js";
-import { loadWorld } from "./sandbox-world.js";
+import { loadAccount, loadWorld } from "./sandbox-world.js";
 import { runApply } from "./apply.js";
 import { GroupsError, hintContext, UsageError } from "./args.js";
 import { followParent, HeapTooSmall, relaunch } from "./heap.js";
@@ -29,9 +29,11 @@ const COMMANDS: Record<string, string> = {
       [--quiet]
     Roll the nodes, with live progress. Exit 0 done, 1 failed, 3 stopped early (cancelled,
     --max-duration, window closed: run it again to continue), 2 usage.`,
-  sandbox: `sandbox serve [--scenario S] [--port N] [--kubeconfig PATH] [--speed X]
+  sandbox: `sandbox serve [--scenario S]... [--port N] [--kubeconfig PATH] [--speed X]
     The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, STS, GitHub);
-    Ctrl-C stops it.
+    Ctrl-C stops it. --scenario again: several clusters in one AWS account and region, each
+    Kubernetes API on a TLS port and with a CA of its own; --kubeconfig PATH is the first
+    cluster's, each other's is PATH with its name inserted (kc.yaml: kc.NAME.yaml).
 sandbox generate --nodes N --groups G --pods-per-node P [--seed S] [--policy-out FILE]
     A large synthetic scenario on stdout; with --policy-out, a policy covering its groups
     (plan it: plan --policy FILE --sandbox SCENARIO).`,
@@ -103,7 +105,7 @@ async function serve(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
-      scenario: { type: "string" },
+      scenario: { type: "string", multiple: true },
       port: { type: "string" },
       kubeconfig: { type: "string" },
       speed: { type: "string" },
@@ -117,8 +119,14 @@ async function serve(args: string[]): Promise<number> {
     throw new UsageError("--port takes a port number");
   // Loaded here, not at start-up: its HTTP server's module (node:http) brings in undici when
   // imported, ~50 ms before any other command could begin.
-  const { serveSandbox } = await import("../sandbox/wire/serve.js");
-  const server = await serveSandbox(loadWorld(values.scenario), {
+  const { MAX_SERVED_CLUSTERS, serveSandbox } = await import("../sandbox/wire/serve.js");
+  const scenarios = values.scenario ?? [];
+  if (scenarios.length > MAX_SERVED_CLUSTERS)
+    throw new UsageError(
+      `--scenario: at most ${MAX_SERVED_CLUSTERS} clusters are served at once (each has a TLS identity, a certificate authority, of its own), not ${scenarios.length}`,
+    );
+  const served = scenarios.length > 1 ? loadAccount(scenarios) : loadWorld(scenarios[0]);
+  const server = await serveSandbox(served, {
     port,
     speed,
     ...(values.kubeconfig && { kubeconfigPath: values.kubeconfig }),

@@ -1,7 +1,10 @@
-// The sandbox worlds the command line can run on: "demo" (built in) or a scenario file.
+// The sandbox worlds the command line can run on: "demo" (built in) or a scenario file; and an
+// account of several (`sandbox serve --scenario A --scenario B`).
 import { readFileSync } from "node:fs";
-import { scenarioScale, uncheckedScale } from "../sandbox/scenarios/scale.js";
-import { scenarioJson } from "../sandbox/scenarios/schema.js";
+import { demoScenario } from "../sandbox/scenarios/demo.js";
+import { scenarioScale, uncheckedScale, type ScenarioScale } from "../sandbox/scenarios/scale.js";
+import { scenarioJson, type Scenario } from "../sandbox/scenarios/schema.js";
+import { Account } from "../sandbox/world/account.js";
 import { World } from "../sandbox/world/world.js";
 import { builtWithRoom, checkHeapFor } from "./heap.js";
 
@@ -23,4 +26,31 @@ export function loadWorld(scenario: string | undefined, worlds = 1): World {
   const scale = scenarioScale(parsed);
   checkHeapFor(scale, worlds);
   return builtWithRoom(scale, worlds, () => new World(parsed));
+}
+
+const sum = (scales: readonly ScenarioScale[]): ScenarioScale => ({
+  nodes: scales.reduce((n, s) => n + s.nodes, 0),
+  pods: scales.reduce((n, s) => n + s.pods, 0),
+});
+
+/**
+ * An account of one cluster per scenario ("demo" or a file), in one AWS account and region
+ * (src/sandbox/world/account.ts): throws, saying what to change, where they clash. The heap is
+ * checked for them all together, as loadWorld checks one.
+ */
+export function loadAccount(files: readonly string[]): Account {
+  const read = files.map((file) => {
+    if (file === "demo") return { file };
+    const text = readFileSync(file, "utf8");
+    return { file, text, json: scenarioJson(text) };
+  });
+  const unchecked = read.map((r) => (r.json === undefined ? undefined : uncheckedScale(r.json)));
+  if (unchecked.some((u) => u)) checkHeapFor(sum(unchecked.filter((u) => u !== undefined)));
+  const scenarios = read.map((r): { scenario: Scenario; file: string } => ({
+    scenario: r.text === undefined ? demoScenario() : World.scenarioOf(r.text, r.file, r.json),
+    file: r.file,
+  }));
+  const scale = sum(scenarios.map((s) => scenarioScale(s.scenario)));
+  checkHeapFor(scale);
+  return new Account(scenarios, { build: (_s, make) => builtWithRoom(scale, 1, make) });
 }

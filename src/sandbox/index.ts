@@ -3,7 +3,8 @@
 //
 // Its parts, each in its own folder, imports pointing down the list:
 //   wire/       the HTTP faces (Kubernetes, EKS, Auto Scaling, EC2, STS, GitHub) and `serve`
-//   world/      the World: simulators, port faces and starting state put together
+//   world/      the World: simulators, port faces and starting state put together; an
+//               Account of several worlds (clusters) in one AWS account and region
 //   ports/      the Cloud and Cluster ports served over the simulators
 //   sim/        the simulators: EC2, Auto Scaling, EKS, Kubernetes, a cluster autoscaler
 //   scenarios/  the scenario format, the demo scenario, the generator
@@ -34,4 +35,5 @@ export {
 } from "./sim/aws/eks-labels.js";
 export { decideEviction, MULTIPLE_PDBS, VIOLATES_PDB } from "./sim/kube/disruption.js";
 export { benchEksUpdate, type BenchFigures } from "./world/bench.js";
-export { World } from "./world/world.js";
+export { Account, type AccountOptions, type AccountScenario } from "./world/account.js";
+export { World, type WorldOptions } from "./world/world.js";

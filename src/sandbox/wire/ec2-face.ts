@@ -3,7 +3,7 @@
 // the simulator's launch templates. EC2 says RequestLimitExceeded (HTTP 503) when it throttles.
 import type { Ec2, Ec2Instance, LaunchTemplateVersion } from "../../ports/cloud.js";
 import { AwsApiError } from "../../ports/errors.js";
-import type { Ec2Sim } from "../sim/aws/ec2.js";
+import type { LaunchTemplateRec } from "../model/records.js";
 import { ec2ErrorXml, toXml, type XmlValue } from "./query-protocol.js";
 import {
   list,
@@ -56,10 +56,16 @@ function instanceXml(i: Ec2Instance): XmlValue {
   };
 }
 
-/** What the EC2 face needs: the Cloud port's EC2, and the simulator's templates and instances. */
+/**
+ * What the EC2 face needs: the Cloud port's EC2, and the simulator's templates and instances (an
+ * account's: every world's).
+ */
 export interface Ec2WireView {
   ec2: Ec2;
-  sim: Pick<Ec2Sim, "templates" | "instances">;
+  sim: {
+    templates: { values(): Iterable<LaunchTemplateRec> };
+    instances: { keys(): Iterable<string> };
+  };
   /** The region and its zones, for DescribeAvailabilityZones. */
   region?: string;
   zones?: string[];

@@ -54,14 +54,16 @@ export function awsJsonError(
   return json(status, { message }, resource, { "x-amzn-errortype": code });
 }
 
-/** What the EKS face needs: the Cloud port's EKS, the region, and when the scenario starts. */
+/**
+ * What the EKS face needs: the Cloud port's EKS (an account's: every cluster's), the region, and
+ * when the scenario starts. DescribeCluster's endpoint and certificate authority are the port's:
+ * each served cluster's own TLS front and CA (serve.ts).
+ */
 export interface EksWireView {
   eks: Eks;
   region: string;
   /** The scenario's start (ISO-8601); the cluster was created 90 days before. */
   start: string;
-  /** The cluster's name, for ListClusters. */
-  clusterName?: string;
   /** Ids per page of ListClusters, ListNodegroups and ListUpdates (the scenario's eks.updates). */
   pageSize?: number;
 }
@@ -72,13 +74,7 @@ export class EksFace implements Face {
   throttleNext = 0;
   #requestNo = 0;
 
-  constructor(
-    private readonly view: EksWireView,
-    /** The Kubernetes endpoint DescribeCluster reports (the sandbox server's URL). */
-    private readonly endpoint: () => string,
-    /** Base64 PEM of the certificate the endpoint presents, as certificateAuthority.data. */
-    private readonly caData?: string,
-  ) {}
+  constructor(private readonly view: EksWireView) {}
 
   async handle(req: WireRequest): Promise<WireResponse | undefined> {
     const parts = req.path.split("/").filter(Boolean).map(decodeURIComponent);
@@ -146,8 +142,7 @@ export class EksFace implements Face {
     const size = this.view.pageSize;
     switch (op) {
       case "ListClusters": {
-        const names = this.view.clusterName ? [this.view.clusterName] : [];
-        const { page, nextToken } = paginate(names, q, size);
+        const { page, nextToken } = paginate(await eks.listClusters(), q, size);
         return { clusters: page, ...(nextToken && { nextToken }) };
       }
       case "DescribeCluster": {
@@ -155,10 +150,8 @@ export class EksFace implements Face {
         return {
           cluster: {
             ...c,
-            endpoint: this.endpoint(),
             createdAt: seconds(new Date(Date.parse(this.view.start) - 90 * 86_400_000)),
             platformVersion: "eks.1",
-            ...(this.caData && { certificateAuthority: { data: this.caData } }),
           },
         };
       }

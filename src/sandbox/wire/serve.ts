@@ -2,6 +2,14 @@
 // Auto Scaling, EC2, STS, GitHub), each given the part of the world it serves, a kubeconfig for
 // kubectl and the adapters, and a driver that moves the world's virtual time (time-driver.ts).
 //
+// Or in front of an account of several clusters (world/account.ts): one AWS for all of them on
+// that server, and each cluster's Kubernetes API on its own TLS front with a certificate
+// authority of its own (tls-front.ts), as EKS gives every cluster its own endpoint and CA; the
+// first cluster's API is also on the server itself, as a single world's is, the others each on
+// a loopback server of their own. DescribeCluster says each cluster's endpoint and CA, and each
+// cluster gets a kubeconfig (`kubeconfigPath` for the first, the same path with the cluster's
+// name inserted for the others: kubeconfigPathOf).
+//
 // Time: virtual time runs at `speed` × real time; and whenever no request is in flight except
 // watches (every client is idle, or waiting for something to happen), it jumps straight to the
 // next timer, so a drain's 30-second grace period costs a client no real time. Jumps fire one
@@ -10,7 +18,10 @@
 // instant: false` freezes time: then only the caller moves it (world.advance), which is what
 // tests that want exact answers use.
 import { writeFileSync } from "node:fs";
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
+import { basename, dirname, join } from "node:path";
+import type { ApiEndpoint } from "../../ports/cluster.js";
+import { Account } from "../world/account.js";
 import type { World } from "../world/world.js";
 import { AutoScalingFace } from "./auto-scaling-face.js";
 import { Ec2Face } from "./ec2-face.js";
@@ -20,7 +31,12 @@ import { startWireServer, type RequestLog, type WireServer } from "./http-server
 import { KubernetesFace, SANDBOX_TOKEN, type KubernetesFaceOptions } from "./kubernetes-face.js";
 import { DEFAULT_CREDENTIALS, StsFace } from "./sts-face.js";
 import { TimeDriver } from "./time-driver.js";
-import { SANDBOX_TLS_CERT, startTlsFront } from "./tls-front.js";
+import {
+  SANDBOX_TLS_CERT,
+  SANDBOX_TLS_IDENTITIES,
+  startTlsFront,
+  type TlsIdentity,
+} from "./tls-front.js";
 
 export interface ServeOptions {
   /** 0 (default) = any free port. */
@@ -41,7 +57,10 @@ export interface ServeOptions {
    * with periodic actors (a cluster autoscaler) would otherwise race time on with no one asking.
    */
   horizonMs?: number;
-  /** Write a kubeconfig here that points kubectl and the adapters at the server. */
+  /**
+   * Write a kubeconfig here that points kubectl and the adapters at the server (at the first
+   * cluster; another cluster's is at kubeconfigPathOf(path, its name)).
+   */
   kubeconfigPath?: string;
   github?: GitHubOptions;
   kubernetes?: KubernetesFaceOptions;
@@ -57,14 +76,36 @@ export interface SandboxEndpoints {
   github: string;
 }
 
+/** One served cluster's Kubernetes API. */
+export interface ServedCluster {
+  name: string;
+  /** Its TLS front (what its kubeconfig and DescribeCluster say). */
+  kubernetes: string;
+  /** The same API in plain HTTP: the server's URL for the first cluster, its own for another. */
+  url: string;
+  /** Its certificate authority, base64 PEM (kubeconfig's certificate-authority-data). */
+  caData: string;
+  /** The static bearer token it takes (besides EKS tokens for it). */
+  token: string;
+  /** Where its kubeconfig is written, when one is. */
+  kubeconfigPath?: string;
+  /** Its requests: the server's log for the first cluster, one of its own for another. */
+  log: RequestLog;
+  face: KubernetesFace;
+}
+
 export interface SandboxServer {
   url: string;
   port: number;
   log: RequestLog;
+  /** The first cluster's Kubernetes API, and the AWS, STS and GitHub endpoints. */
   endpoints: SandboxEndpoints;
+  /** Every cluster's Kubernetes API, in the account's order (one for a single world). */
+  clusters: ServedCluster[];
   /** The variables a user exports to point the AWS SDK / CLI, kubectl and Octokit here. */
   env: Record<string, string>;
   faces: {
+    /** The first cluster's (every cluster's: `clusters`). */
     kubernetes: KubernetesFace;
     eks: EksFace;
     autoScaling: AutoScalingFace;
@@ -87,36 +128,58 @@ const isWatch = (req: IncomingMessage) => /[?&]watch=(1|true)(&|$)/.test(req.url
 /** The sandbox certificate, as kubeconfig's certificate-authority-data and EKS's CA data. */
 export const SANDBOX_CA_DATA = Buffer.from(SANDBOX_TLS_CERT).toString("base64");
 
-function kubeconfig(url: string): string {
+/**
+ * Where the kubeconfig of an account's other cluster is written: `path` with the cluster's name
+ * before its extension (`kc.yaml` → `kc.small.yaml`), or after it where it has none
+ * (`kubeconfig` → `kubeconfig.small`).
+ */
+export function kubeconfigPathOf(path: string, cluster: string): string {
+  const base = basename(path);
+  const dot = base.lastIndexOf(".");
+  const name =
+    dot > 0 ? `${base.slice(0, dot)}.${cluster}${base.slice(dot)}` : `${base}.${cluster}`;
+  return join(dirname(path), name);
+}
+
+/** A kubeconfig for one cluster; `name`: its cluster, context and user (noderoll-sandbox[-X]). */
+function kubeconfig(c: Pick<ServedCluster, "kubernetes" | "caData" | "token">, name: string) {
   return [
     "apiVersion: v1",
     "kind: Config",
     "clusters:",
-    "  - name: noderoll-sandbox",
+    `  - name: ${name}`,
     "    cluster:",
-    `      server: ${url}`,
-    `      certificate-authority-data: ${SANDBOX_CA_DATA}`,
+    `      server: ${c.kubernetes}`,
+    `      certificate-authority-data: ${c.caData}`,
     "contexts:",
-    "  - name: noderoll-sandbox",
+    `  - name: ${name}`,
     "    context:",
-    "      cluster: noderoll-sandbox",
-    "      user: noderoll-sandbox",
-    "current-context: noderoll-sandbox",
+    `      cluster: ${name}`,
+    `      user: ${name}`,
+    `current-context: ${name}`,
     "users:",
-    "  - name: noderoll-sandbox",
+    `  - name: ${name}`,
     "    user:",
-    `      token: ${SANDBOX_TOKEN}`,
+    `      token: ${c.token}`,
     "",
   ].join("\n");
 }
 
-/** Serve the world on 127.0.0.1 until close(). */
+/** The most clusters served at once: one TLS identity (a CA of its own) each. */
+export const MAX_SERVED_CLUSTERS = SANDBOX_TLS_IDENTITIES.length;
+
+/** Serve the world, or every cluster of the account, on 127.0.0.1 until close(). */
 export async function serveSandbox(
-  world: World,
+  target: World | Account,
   options: ServeOptions = {},
 ): Promise<SandboxServer> {
-  let kubeUrl = "";
-  const faces = makeFaces(world, options, () => kubeUrl);
+  const worlds = target instanceof Account ? target.worlds : [target];
+  if (worlds.length > MAX_SERVED_CLUSTERS)
+    throw new Error(
+      `sandbox serve serves at most ${MAX_SERVED_CLUSTERS} clusters at once (each has a TLS identity, a certificate authority, of its own), not ${worlds.length}`,
+    );
+  const first = worlds[0] as World;
+  const faces = makeFaces(target, options);
   // Order matters: the query faces claim signed POST /, EKS /clusters, GitHub /repos, and the
   // Kubernetes face answers everything else (its 404 is a Status, as the API server's is).
   const server: WireServer = await startWireServer(
@@ -124,84 +187,197 @@ export async function serveSandbox(
     { ...(options.port !== undefined && { port: options.port }) },
   );
   const url = server.url;
-  const tls = await startTlsFront(server.port, options.tlsPort ?? 0);
-  kubeUrl = `https://127.0.0.1:${tls.port}`;
   const driver = new TimeDriver(
-    world.clock,
+    first.clock,
     options.speed ?? 1,
     options.instant ?? true,
     options.quietMs ?? 3,
     options.horizonMs ?? 3600_000,
   );
-  server.server.on("request", (req: IncomingMessage, res) => {
-    if (isWatch(req)) return;
-    driver.track(1);
-    res.on("close", () => driver.track(-1));
-  });
+  const track = (http: Server) =>
+    void http.on("request", (req: IncomingMessage, res) => {
+      if (isWatch(req)) return;
+      driver.track(1);
+      res.on("close", () => driver.track(-1));
+    });
+  track(server.server);
+  const served = await serveClusters(worlds, { face: faces.kubernetes, server }, options, track);
   driver.start();
-  if (options.kubeconfigPath) writeFileSync(options.kubeconfigPath, kubeconfig(kubeUrl));
+  const clusters = served.map((s) => s.cluster);
+  const kube = clusters[0] as ServedCluster;
   const endpoints: SandboxEndpoints = {
-    kubernetes: kubeUrl,
+    kubernetes: kube.kubernetes,
     eks: url,
     autoScaling: url,
     ec2: url,
     sts: url,
     github: url,
   };
-  const env = environment(world, url, options.kubeconfigPath);
+  const env = environment(first, url, options.kubeconfigPath);
   return {
     url,
     port: server.port,
     log: server.log,
     endpoints,
+    clusters,
     env,
     faces,
-    describe: () => describeServer(world, url, kubeUrl, env),
+    describe: () =>
+      worlds.length === 1
+        ? describeServer(first, url, kube.kubernetes, env)
+        : describeAccount(worlds, url, clusters, env),
     hold: (call) => driver.hold(call),
     close: async () => {
       driver.stop();
-      await tls.close();
+      await Promise.all(served.map((s) => s.close()));
       await server.close();
-      faces.kubernetes.hub.close();
+      for (const s of served) s.done();
     },
   };
 }
 
-/** Every face, each given the part of the world it serves. */
-function makeFaces(world: World, options: ServeOptions, kubeUrl: () => string) {
+/**
+ * Every world's Kubernetes API, the first on the main server; `track` counts the requests of
+ * the others' servers. Where one cannot be served, everything is closed again.
+ */
+async function serveClusters(
+  worlds: readonly World[],
+  main: { face: KubernetesFace; server: WireServer },
+  options: ServeOptions,
+  track: (http: Server) => void,
+): Promise<Served[]> {
+  const served: Served[] = [];
+  try {
+    for (const [i, world] of worlds.entries()) {
+      const s = await serveCluster(world, i, i === 0 ? main : undefined, options);
+      served.push(s);
+      if (i > 0) track(s.server.server);
+    }
+    return served;
+  } catch (e) {
+    await Promise.all(served.map((s) => s.close()));
+    await main.server.close();
+    for (const s of served) s.done();
+    throw e;
+  }
+}
+
+interface Served {
+  cluster: ServedCluster;
+  /** The plain server its TLS front hands connections to. */
+  server: WireServer;
+  /** Its TLS front, and its own server. */
+  close(): Promise<void>;
+  /** Once every server is closed: its watches end, its world's endpoint is as before. */
+  done(): void;
+}
+
+/**
+ * Cluster `i` of the served worlds: the first on the main server (`main`), another on a loopback
+ * server of its own; each behind a TLS front with identity `i`. The world's endpoint (what
+ * DescribeCluster and its Cluster port say) is the served one while it is served.
+ */
+async function serveCluster(
+  world: World,
+  i: number,
+  main: { face: KubernetesFace; server: WireServer } | undefined,
+  options: ServeOptions,
+): Promise<Served> {
+  const name = world.scenario.cluster.name;
+  const token = i === 0 ? SANDBOX_TOKEN : `${SANDBOX_TOKEN}-${name}`;
+  const face = main?.face ?? kubernetesFace(world, { tokens: [token], ...options.kubernetes });
+  const server = main?.server ?? (await startWireServer([face]));
+  const identity = SANDBOX_TLS_IDENTITIES[i] as TlsIdentity;
+  let tls: Awaited<ReturnType<typeof startTlsFront>> | undefined;
+  const close = async () => {
+    await tls?.close();
+    if (!main) await server.close();
+  };
+  try {
+    tls = await startTlsFront(server.port, i === 0 ? (options.tlsPort ?? 0) : 0, identity);
+    const kubernetes = `https://127.0.0.1:${tls.port}`;
+    const caData = Buffer.from(identity.cert).toString("base64");
+    const path =
+      options.kubeconfigPath &&
+      (i === 0 ? options.kubeconfigPath : kubeconfigPathOf(options.kubeconfigPath, name));
+    const cluster: ServedCluster = {
+      name,
+      kubernetes,
+      url: server.url,
+      caData,
+      token: options.kubernetes?.tokens?.[0] ?? token,
+      ...(path && { kubeconfigPath: path }),
+      log: server.log,
+      face,
+    };
+    if (path)
+      writeFileSync(
+        path,
+        kubeconfig(cluster, i === 0 ? "noderoll-sandbox" : `noderoll-sandbox-${name}`),
+      );
+    const before: ApiEndpoint = { ...world.endpoint };
+    // The object the world's Cloud and Cluster faces were given: they say the served one now.
+    Object.assign(world.endpoint, { server: kubernetes, caData });
+    return {
+      cluster,
+      server,
+      close,
+      done: () => {
+        face.hub.close();
+        delete world.endpoint.caData;
+        Object.assign(world.endpoint, before);
+      },
+    };
+  } catch (e) {
+    await close();
+    face.hub.close();
+    throw e;
+  }
+}
+
+function kubernetesFace(world: World, options: KubernetesFaceOptions = {}): KubernetesFace {
   const s = world.scenario;
+  return new KubernetesFace(
+    {
+      cluster: world.cluster,
+      clusterName: s.cluster.name,
+      version: s.cluster.version,
+      clock: world.clock,
+      gate: world.gate,
+      kube: world.kube,
+    },
+    options,
+  );
+}
+
+/** Every face but the other clusters' Kubernetes, each given the part of the world it serves. */
+function makeFaces(target: World | Account, options: ServeOptions) {
+  const worlds = target instanceof Account ? target.worlds : [target];
+  const first = worlds[0] as World;
+  const s = first.scenario;
+  const one = worlds.length === 1;
   return {
     sts: new StsFace(),
-    autoScaling: new AutoScalingFace(world.cloud.autoScaling),
+    autoScaling: new AutoScalingFace(target.cloud.autoScaling),
     ec2: new Ec2Face({
-      ec2: world.cloud.ec2,
-      sim: world.ec2,
+      ec2: target.cloud.ec2,
+      sim: one
+        ? first.ec2
+        : {
+            templates: { values: () => worlds.flatMap((w) => [...w.ec2.templates.values()]) },
+            instances: { keys: () => worlds.flatMap((w) => [...w.ec2.instances.keys()]) },
+          },
       region: s.cluster.region,
-      zones: s.zones,
+      zones: one ? s.zones : [...new Set(worlds.flatMap((w) => w.scenario.zones))].sort(),
     }),
-    eks: new EksFace(
-      {
-        eks: world.cloud.eks,
-        region: s.cluster.region,
-        start: s.start,
-        clusterName: s.cluster.name,
-        pageSize: s.eks.updates.pageSize,
-      },
-      kubeUrl,
-      SANDBOX_CA_DATA,
-    ),
-    github: new GitHubFace(options.github, () => world.clock.now()),
-    kubernetes: new KubernetesFace(
-      {
-        cluster: world.cluster,
-        clusterName: s.cluster.name,
-        version: s.cluster.version,
-        clock: world.clock,
-        gate: world.gate,
-        kube: world.kube,
-      },
-      options.kubernetes,
-    ),
+    eks: new EksFace({
+      eks: target.cloud.eks,
+      region: s.cluster.region,
+      start: s.start,
+      pageSize: s.eks.updates.pageSize,
+    }),
+    github: new GitHubFace(options.github, () => first.clock.now()),
+    kubernetes: kubernetesFace(first, options.kubernetes),
   };
 }
 
@@ -222,6 +398,33 @@ function environment(
     GITHUB_API_URL: url,
     ...(kubeconfigPath && { KUBECONFIG: kubeconfigPath }),
   };
+}
+
+/** For an account: every cluster's Kubernetes API and kubeconfig, then AWS and what to export. */
+function describeAccount(
+  worlds: readonly World[],
+  url: string,
+  clusters: readonly ServedCluster[],
+  env: Record<string, string>,
+): string {
+  const region = (worlds[0] as World).scenario.cluster.region;
+  return [
+    `noderoll sandbox: ${worlds.length} clusters in one account (${region}) on ${url}`,
+    ...clusters.flatMap((c, i) => [
+      `  cluster ${c.name} (scenario "${(worlds[i] as World).scenario.metadata.name}")`,
+      `    Kubernetes API   ${c.kubernetes}  (TLS, its own CA; also ${c.url}; bearer token ${c.token} or an EKS token for ${c.name})`,
+      ...(c.kubeconfigPath ? [`    kubeconfig       ${c.kubeconfigPath}`] : []),
+      `    EKS              ${url}/clusters/${c.name}`,
+    ]),
+    `  Auto Scaling     ${url}  (query protocol, by SigV4 service; every cluster's groups)`,
+    `  EC2              ${url}  (query protocol, by SigV4 service)`,
+    `  STS              ${url}  (GetCallerIdentity)`,
+    `  GitHub REST      ${url}/repos/...`,
+    "",
+    "export these to point the AWS SDK / CLI, kubectl and Octokit at it (kubectl: the first cluster):",
+    ...Object.entries(env).map(([k, v]) => `  export ${k}=${v}`),
+    "",
+  ].join("\n");
 }
 
 function describeServer(

@@ -1,8 +1,22 @@
-// The sandbox's TLS identity for its Kubernetes endpoint. kubectl (client-go) sends bearer
-// tokens only over TLS, so `sandbox serve` puts a TLS front on the loopback server. This key is
-// public on purpose — it guards nothing but a simulated cluster on 127.0.0.1 — and the
-// certificate is self-signed for 127.0.0.1 / localhost, valid from 2000 to 2100; the kubeconfig
-// carries it as the certificate authority.
+// The sandbox's TLS identities for its Kubernetes endpoints. kubectl (client-go) sends bearer
+// tokens only over TLS, so `sandbox serve` puts a TLS front on the loopback server, one per
+// cluster: cluster i presents identity i, and its kubeconfig and DescribeCluster carry that
+// certificate as the cluster's certificate authority, so that, as between two EKS clusters, one
+// cluster's CA does not verify the other's endpoint. These keys are public on purpose — they
+// guard nothing but simulated clusters on 127.0.0.1. Each certificate is self-signed for
+// 127.0.0.1 / localhost, valid from 2000 to 2100, a CA (basicConstraints CA:TRUE, keyUsage
+// digitalSignature + keyCertSign, extendedKeyUsage serverAuth) with a key of its own (EC P-256)
+// and a name of its own (CN "noderoll sandbox", "noderoll sandbox 2", ...; serials 0x1000 on).
+// Identities 2 to 4 were made with OpenSSL 3.0 (its `req -x509` cannot start a certificate in
+// the past, `ca -selfsign` can), per identity N:
+//   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out keyN.pem
+//   openssl req -new -key keyN.pem -subj "/CN=noderoll sandbox N" -out reqN.csr
+//   openssl ca -batch -config ca.cnf -selfsign -keyfile keyN.pem -in reqN.csr -out certN.pem \
+//     -startdate 20000101000000Z -enddate 21000101000000Z -notext
+// with an empty index.txt, a `serial` file holding the serial, and a ca.cnf whose extensions are
+// subjectAltName = IP:127.0.0.1, DNS:localhost; basicConstraints = critical, CA:TRUE;
+// keyUsage = critical, digitalSignature, keyCertSign; extendedKeyUsage = serverAuth;
+// subjectKeyIdentifier = hash (policy: commonName supplied, default_md sha256).
 import { connect, type Server as NetServer } from "node:net";
 import { createServer } from "node:tls";
 import type { AddressInfo } from "node:net";
@@ -27,15 +41,90 @@ klBPPP1DMj/t2MdWXR/hSQ9BvILeNjIPqP+Fe6n94pg=
 -----END CERTIFICATE-----
 `;
 
-/** A TLS listener on 127.0.0.1 that hands every connection to the plain server at `port`. */
+/** A key and its self-signed certificate: what a cluster's TLS front presents. */
+export interface TlsIdentity {
+  key: string;
+  cert: string;
+}
+
+/** Every identity the sandbox has, one per cluster it serves at once: the first is the above. */
+export const SANDBOX_TLS_IDENTITIES: readonly TlsIdentity[] = [
+  { key: SANDBOX_TLS_KEY, cert: SANDBOX_TLS_CERT },
+  {
+    key: `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgmNASJy1S0eA2ut4V
+pZiRn2zjttdnJzult56xeb8W9JahRANCAATi7YoYJuyz42JN/WPZP8HaqOOGMtfv
+hWLDdzuDU0yeru/Xkeexl9vXPXgC53wyMWL6u2+Gp0wiVNmZHE3v5XRN
+-----END PRIVATE KEY-----
+`,
+    cert: `-----BEGIN CERTIFICATE-----
+MIIBnzCCAUWgAwIBAgICEAEwCgYIKoZIzj0EAwIwHTEbMBkGA1UEAwwSbm9kZXJv
+bGwgc2FuZGJveCAyMCAXDTAwMDEwMTAwMDAwMFoYDzIxMDAwMTAxMDAwMDAwWjAd
+MRswGQYDVQQDDBJub2Rlcm9sbCBzYW5kYm94IDIwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAATi7YoYJuyz42JN/WPZP8HaqOOGMtfvhWLDdzuDU0yeru/Xkeexl9vX
+PXgC53wyMWL6u2+Gp0wiVNmZHE3v5XRNo3MwcTAaBgNVHREEEzARhwR/AAABggls
+b2NhbGhvc3QwDwYDVR0TAQH/BAUwAwEB/zAOBgNVHQ8BAf8EBAMCAoQwEwYDVR0l
+BAwwCgYIKwYBBQUHAwEwHQYDVR0OBBYEFKuScTXOAXHqUxhL4E6xYku+WDPyMAoG
+CCqGSM49BAMCA0gAMEUCIQCRvz4RDzCGU0mYFcKpbd7Zd0cBVZQctk1M/p+I8Arw
+MwIgbt8b6b7fNwyCyyY/QoQa7lsF2gvEK9GezhkNITZQCKg=
+-----END CERTIFICATE-----
+`,
+  },
+  {
+    key: `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgn+N637Ja7Gec+9zR
+2LqXGqlBn/Vc4UdG9UpGjV5/iD6hRANCAAQ4MrWpEYS/BeJVTpkbCrIBaUfSXypf
+nYAtYEtmQL6daLdgaG1/DISCLzbHR2PH9Md52IvsadjmjJVkSehgARir
+-----END PRIVATE KEY-----
+`,
+    cert: `-----BEGIN CERTIFICATE-----
+MIIBnzCCAUWgAwIBAgICEAIwCgYIKoZIzj0EAwIwHTEbMBkGA1UEAwwSbm9kZXJv
+bGwgc2FuZGJveCAzMCAXDTAwMDEwMTAwMDAwMFoYDzIxMDAwMTAxMDAwMDAwWjAd
+MRswGQYDVQQDDBJub2Rlcm9sbCBzYW5kYm94IDMwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAAQ4MrWpEYS/BeJVTpkbCrIBaUfSXypfnYAtYEtmQL6daLdgaG1/DISC
+LzbHR2PH9Md52IvsadjmjJVkSehgARiro3MwcTAaBgNVHREEEzARhwR/AAABggls
+b2NhbGhvc3QwDwYDVR0TAQH/BAUwAwEB/zAOBgNVHQ8BAf8EBAMCAoQwEwYDVR0l
+BAwwCgYIKwYBBQUHAwEwHQYDVR0OBBYEFKjRrXxWRh4FV5YrMPqMWpxDWKusMAoG
+CCqGSM49BAMCA0gAMEUCICoGRbaAIqQcIu3vUPGyzCCTIOrzTC/iSaspxEWusUDE
+AiEAwEmjSJTakDqgDlhk6cUqgmcZqVDeYJxao6xJSGGGBtU=
+-----END CERTIFICATE-----
+`,
+  },
+  {
+    key: `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg5mATdn8DL3SQtTNJ
+Fi0L+kdzGl+RDdotJyD4TFldmC6hRANCAAQh5oANSK8MoU5Yp4CNHumRtoU1aJjn
+ijf5SvUrXP03R5OtYKI8UKy4N/01I5gbSO33APuLxYpNSsniaqC/WoT8
+-----END PRIVATE KEY-----
+`,
+    cert: `-----BEGIN CERTIFICATE-----
+MIIBnjCCAUWgAwIBAgICEAMwCgYIKoZIzj0EAwIwHTEbMBkGA1UEAwwSbm9kZXJv
+bGwgc2FuZGJveCA0MCAXDTAwMDEwMTAwMDAwMFoYDzIxMDAwMTAxMDAwMDAwWjAd
+MRswGQYDVQQDDBJub2Rlcm9sbCBzYW5kYm94IDQwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAAQh5oANSK8MoU5Yp4CNHumRtoU1aJjnijf5SvUrXP03R5OtYKI8UKy4
+N/01I5gbSO33APuLxYpNSsniaqC/WoT8o3MwcTAaBgNVHREEEzARhwR/AAABggls
+b2NhbGhvc3QwDwYDVR0TAQH/BAUwAwEB/zAOBgNVHQ8BAf8EBAMCAoQwEwYDVR0l
+BAwwCgYIKwYBBQUHAwEwHQYDVR0OBBYEFAnh9TarYjTROPlhZ5iASnotltWfMAoG
+CCqGSM49BAMCA0cAMEQCIFZNf3DBAHvG07yrm5mlIxJ8eTIP5/FJa4fJ0wX7KI6T
+AiBjJvAqdoF56RQIULl5h+J2N20VkafC3S1bfXQZCyNSiA==
+-----END CERTIFICATE-----
+`,
+  },
+];
+
+/**
+ * A TLS listener on 127.0.0.1 that presents `identity` and hands every connection to the plain
+ * server at `port`.
+ */
 export async function startTlsFront(
   port: number,
   tlsPort = 0,
+  identity: TlsIdentity = { key: SANDBOX_TLS_KEY, cert: SANDBOX_TLS_CERT },
 ): Promise<{ port: number; close(): Promise<void>; server: NetServer }> {
   const open = new Set<{ destroy(): void }>();
   // No Nagle on either leg (as Node's own HTTP server and client): a piped response's last
   // short segment would otherwise wait for the peer's delayed ACK, ~10 ms per response.
-  const options = { key: SANDBOX_TLS_KEY, cert: SANDBOX_TLS_CERT, noDelay: true };
+  const options = { key: identity.key, cert: identity.cert, noDelay: true };
   const server = createServer(options, (socket) => {
     const upstream = connect({ port, host: "127.0.0.1", noDelay: true });
     open.add(socket);

@@ -3,6 +3,7 @@
 // already running (nodes Ready); then the PodDisruptionBudgets and the workloads, whose pods are
 // placed and Ready from the start. The order of the steps is the order of the seeded random
 // draws, so it is part of what makes a scenario replay exactly.
+import { freshId, type IssuedIds } from "../model/issued.js";
 import type { Availability } from "../model/observers.js";
 import type { Random } from "../model/random.js";
 import { PodSet } from "../model/pod-set.js";
@@ -22,6 +23,8 @@ export interface Simulators {
   autoScaling: AutoScalingSim;
   eks: EksSim;
   kube: KubeSim;
+  /** The account's issued ids, when the world shares one with others (model/issued.ts). */
+  issued?: IssuedIds;
 }
 
 type NodeGroup = Scenario["nodeGroups"][number];
@@ -57,22 +60,24 @@ export function buildWorld(s: Scenario, sims: Simulators): void {
 
 /** One node group: its launch template, its Auto Scaling group, its EKS node group, its instances. */
 function buildGroup(s: Scenario, g: NodeGroup, sims: Simulators): void {
-  const { now, random, ec2, autoScaling, eks } = sims;
+  const { now, random, ec2, autoScaling, eks, issued } = sims;
   const zones = g.zones ?? s.zones;
   const version = g.version ?? s.cluster.version;
   const managed = g.type === "managed";
-  const ltId = `lt-0${random.hex(16)}`;
+  const ltId = freshId(issued, () => `lt-0${random.hex(16)}`);
   const custom = managed && g.launchTemplate !== undefined;
   // A launch template that leaves the AMI to EKS: EKS launches its optimized AMI for the release.
   const eksAmi = custom && g.launchTemplate?.ami === "eks-optimized";
   ec2.templates.set(ltId, {
     id: ltId,
-    name: g.launchTemplate?.name ?? (managed && !custom ? `eks-${random.uuid()}` : g.name),
+    name:
+      g.launchTemplate?.name ??
+      (managed && !custom ? freshId(issued, () => `eks-${random.uuid()}`) : g.name),
     versions: templateVersions(g, version, custom, sims, eksAmi),
     defaultVersion: g.launchTemplate?.default ?? 1,
   });
   const use = g.launchTemplate?.use ?? "$Latest";
-  const asgName = managed ? `eks-${g.name}-${random.uuid()}` : g.name;
+  const asgName = managed ? freshId(issued, () => `eks-${g.name}-${random.uuid()}`) : g.name;
   const asg = groupRecord(s, g, { asgName, zones, ltId, use: String(use), now });
   if (eksAmi) {
     const releaseVersion = g.releaseVersion as string;

@@ -7,6 +7,7 @@
 import type { ApiEndpoint } from "../../ports/cluster.js";
 import { formatDiagnostic } from "../../policy/diagnostic.js";
 import { VirtualClock } from "../model/clock.js";
+import type { IssuedIds } from "../model/issued.js";
 import { Availability, Timeline } from "../model/observers.js";
 import { Random } from "../model/random.js";
 import type {
@@ -45,6 +46,14 @@ export type { Throttle } from "../ports/api-gate.js";
  */
 export type ScenarioHead = Omit<Scenario, "workloads" | "pdbs">;
 
+/** What a world shares with the others of an account (world/account.ts); alone, nothing. */
+export interface WorldOptions {
+  /** The account's clock, at the scenario's start: every world of it moves on the same time. */
+  clock?: VirtualClock;
+  /** The AWS ids the account has issued, so that no two of its worlds draw the same one. */
+  issued?: IssuedIds;
+}
+
 export class World {
   readonly scenario: ScenarioHead;
   readonly clock: VirtualClock;
@@ -70,11 +79,19 @@ export class World {
   /** API calls made through the ports, by "service.method". */
   readonly calls: Map<string, number>;
 
-  /** A world from a validated scenario (parseScenario, scenarioFrom, demoScenario, generateScenario). */
-  constructor(s: Scenario) {
+  /**
+   * A world from a validated scenario (parseScenario, scenarioFrom, demoScenario, generateScenario);
+   * `options`: what it shares with the other worlds of an account.
+   */
+  constructor(s: Scenario, options: WorldOptions = {}) {
     const { workloads: _w, pdbs: _p, ...head } = s;
     this.scenario = head;
-    this.clock = new VirtualClock(Date.parse(s.start));
+    const start = Date.parse(s.start);
+    if (options.clock && options.clock.nowMs() !== start)
+      throw new Error(
+        `scenario "${s.metadata.name}" starts at ${s.start}, and the clock given is at ${options.clock.iso()}`,
+      );
+    this.clock = options.clock ?? new VirtualClock(start);
     this.random = new Random(s.seed);
     this.timeline = new Timeline(this.clock);
     this.availability = new Availability(this.clock);
@@ -85,11 +102,20 @@ export class World {
     this.gate = new ApiGate(this.throttles, this.random, { network, watch, tryLater }, chance);
     this.calls = this.gate.calls;
     this.kube = this.#kube(s);
-    this.ec2 = this.#ec2(s);
+    this.ec2 = this.#ec2(s, options.issued);
     this.autoScaling = this.#autoScaling(s);
     this.eks = this.#eks(s);
     const { eks, ec2, autoScaling, kube, random, availability } = this;
-    const parts = { now: this.clock.nowMs(), random, availability, ec2, autoScaling, eks, kube };
+    const parts = {
+      now: this.clock.nowMs(),
+      random,
+      availability,
+      ec2,
+      autoScaling,
+      eks,
+      kube,
+      ...(options.issued && { issued: options.issued }),
+    };
     pretenuredWhile(() => buildWorld(s, parts));
     const base = { clock: this.clock, timeline: this.timeline, gate: this.gate };
     const { name: clusterName, region } = s.cluster;
@@ -163,7 +189,7 @@ export class World {
     });
   }
 
-  #ec2(s: Scenario): Ec2Sim {
+  #ec2(s: Scenario, issued: IssuedIds | undefined): Ec2Sim {
     const t = s.timings;
     const start = this.clock.nowMs();
     return new Ec2Sim({
@@ -181,6 +207,7 @@ export class World {
       },
       neverReady: s.faults.nodesNeverReady.map((f) => ({ ...f, from: start + f.from * 1000 })),
       nodeLabels: (asg, inst) => this.eks.nodeLabels(asg, inst),
+      ...(issued && { issued }),
     });
   }
 

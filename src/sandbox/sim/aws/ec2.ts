@@ -5,6 +5,7 @@
 import { AwsApiError } from "../../../ports/errors.js";
 import type { VirtualClock } from "../../model/clock.js";
 import type { Timeline } from "../../model/observers.js";
+import type { IssuedIds } from "../../model/issued.js";
 import type { Random } from "../../model/random.js";
 import type { AsgRec, InstanceRec, LaunchTemplateRec, LtVersion } from "../../model/records.js";
 import type { KubeSim } from "../kube/kube.js";
@@ -38,6 +39,8 @@ export interface Ec2Context {
   neverReady: NeverReadyFault[];
   /** For the node's labels: what a managed group's nodes carry. */
   nodeLabels: (asg: AsgRec, instance: InstanceRec) => Record<string, string>;
+  /** The account's issued ids, when the world shares one with others (model/issued.ts). */
+  issued?: IssuedIds;
 }
 
 export class Ec2Sim {
@@ -97,7 +100,10 @@ export class Ec2Sim {
         ? this.resolveVersion(t, String(opts.ltVersion))
         : this.resolveVersion(t, g.ltVersion);
     const now = this.ctx.clock.nowMs();
-    const id = `i-0${this.ctx.random.hex(16)}`;
+    const issued = this.ctx.issued;
+    const id = issued
+      ? issued.fresh(() => `i-0${this.ctx.random.hex(16)}`)
+      : `i-0${this.ctx.random.hex(16)}`;
     const seq = ++this.#nodeSeq;
     const zi = Math.max(0, g.zones.indexOf(zone));
     const nodeName = `ip-10-${zi * 16 + (seq >> 16)}-${(seq >> 8) & 255}-${seq & 255}.${this.ctx.region}.compute.internal`;
