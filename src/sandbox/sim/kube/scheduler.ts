@@ -8,6 +8,8 @@ import type { Kubelet } from "./kubelet.js";
 import { PlacementIndex, type Scan } from "./placement.js";
 import { fits, score, unfit } from "./scheduler-rules.js";
 import type { KubeContext, KubeState } from "./state.js";
+import { clearUnschedulable, markUnschedulable, schedulingMessage } from "./unschedulable.js";
+import { bindVolume, volumeZone } from "./volumes.js";
 
 export class Scheduler {
   /**
@@ -34,6 +36,8 @@ export class Scheduler {
 
   /** Bind, and let the index follow the one node that changed. */
   #bind(pod: PodRec, node: NodeRec, readyNow: boolean): void {
+    clearUnschedulable(pod);
+    bindVolume(this.state, pod, node, this.ctx.clock.nowMs());
     const before = this.state.version;
     this.kubelet.bind(pod, node, readyNow);
     // Where the last scan found it: the index checks it is that node before using it.
@@ -72,8 +76,25 @@ export class Scheduler {
       if (node) {
         this.state.pending.delete(pod);
         this.#bind(pod, node, false);
+      } else if (markUnschedulable(pod, this.#explainer(pod))) {
+        // Its PodScheduled condition turns Unschedulable: an update watchers see.
+        pod.rv = this.state.nextRv();
+        this.state.emitPod("MODIFIED", pod);
       }
     }
+  }
+
+  /** The pod's FailedScheduling message, worked out when read and kept while nothing changes. */
+  #explainer(pod: PodRec): () => string {
+    let at = -1;
+    let message = "";
+    return () => {
+      if (at !== this.state.version) {
+        message = schedulingMessage(this.state.nodeList().length, this.whyPending(pod));
+        at = this.state.version;
+      }
+      return message;
+    };
   }
 
   /**
@@ -94,9 +115,10 @@ export class Scheduler {
       : n < 100
         ? n
         : Math.max(100, Math.floor((n * pct) / 100));
+    const zone = volumeZone(this.state, pod);
     const scan = Scheduler.indexed
-      ? (open ? this.#open : this.#all).scan(nodes, pod, this.#nextStart, want)
-      : scanRecords(nodes, pod, this.state, this.#nextStart, want);
+      ? (open ? this.#open : this.#all).scan(nodes, pod, this.#nextStart, want, zone)
+      : scanRecords(nodes, pod, this.#nextStart, want, zone);
     this.#nextStart = (this.#nextStart + scan.scanned) % n;
     this.#lastAt = scan.at;
     return scan.best;
@@ -105,8 +127,9 @@ export class Scheduler {
   /** Why a pending pod does not fit anywhere (the FailedScheduling message's reasons). */
   whyPending(pod: PodRec): string[] {
     const reasons = new Map<string, number>();
+    const zone = volumeZone(this.state, pod);
     for (const node of this.state.nodeList()) {
-      const r = unfit(node, pod.template);
+      const r = unfit(node, pod.template, zone);
       if (r) reasons.set(r, (reasons.get(r) ?? 0) + 1);
     }
     return [...reasons].map(([r, c]) => `${c} ${r}`);
@@ -117,9 +140,9 @@ export class Scheduler {
 function scanRecords(
   nodes: readonly NodeRec[],
   pod: PodRec,
-  state: KubeState,
   start: number,
   want: number,
+  zone: string | undefined,
 ): Scan {
   const n = nodes.length;
   const w = pod.workload;
@@ -131,7 +154,7 @@ function scanRecords(
   let i = 0;
   for (; i < n && found < want; i++) {
     const node = nodes[(start + i) % n] as NodeRec;
-    if (!fits(node, pod.template)) continue;
+    if (!fits(node, pod.template, zone)) continue;
     found++;
     let sameWorkload = 0;
     if (w) for (const p of node.pods) if (p.workload === w) sameWorkload++;
