@@ -105,6 +105,7 @@ const EVICTION_BLOCKERS: ReadonlySet<FindingCode> = new Set<FindingCode>([
   "tolerates-everything",
   "stuck-terminating",
   "unmanaged-pods",
+  "grace-exceeds-drain-timeout",
 ]);
 
 /** A group apply may roll: planned complete, not in error, not blocked. */

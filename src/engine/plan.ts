@@ -150,6 +150,8 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
           surge: schedule.surge,
           surgeAdvice: kind.surgeAdvice,
           groupFindings: kind.findings(live, schedule.surge, target),
+          drainTimeoutMs: roll.drainTimeoutMs,
+          drainTimeoutAdvice: kind.drainTimeoutAdvice,
           leavesUnreachable: kind.leavesUnreachable,
           replacements,
           unhealthyZones: ctx.unhealthyZones,

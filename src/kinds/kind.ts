@@ -87,6 +87,8 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
   readonly id: L["kind"];
   /** How to launch fewer nodes at once, for the surge-burst finding. */
   readonly surgeAdvice: string;
+  /** How a drain may wait for pods slower to stop than its timeout ("LONGEST": the longest). */
+  readonly drainTimeoutAdvice: string;
   /**
    * Whether the kind's drain leaves the pods of an unreachable node once their deletion is long
    * past due (leftOnUnreachable) instead of waiting for them until its timeout: the roll's own

@@ -18,6 +18,7 @@ import {
 } from "./snapshot.js";
 import { disruptedFindings, leftUnreachable, unreachableFindings } from "./down-findings.js";
 import { list, podId, stopping, WITH_FORCE } from "./finding.js";
+import { graceFindings } from "./grace-findings.js";
 import type { Finding, Replacement } from "./types.js";
 import type { ZoneHealth } from "./zones.js";
 
@@ -32,6 +33,10 @@ export interface PreflightInput {
   surgeAdvice: string;
   /** What the group's kind finds about the group itself. */
   groupFindings: Finding[];
+  /** How long a drain waits for its pods (a managed group's: EKS's 15 minutes). */
+  drainTimeoutMs: number;
+  /** How this kind of group lets a drain wait longer (GroupKind.drainTimeoutAdvice). */
+  drainTimeoutAdvice: string;
   /** The kind's drain leaves an unreachable node's pods once long past due (GroupKind). */
   leavesUnreachable: boolean;
   /** The group's nodes to replace (their zones, and whether they are down already). */
@@ -391,5 +396,11 @@ export function preflight(input: PreflightInput): Finding[] {
     ...stuckFindings(deleting, input, unreachable),
     ...pdbFindings(pods, budgets, leaving, input.force),
     ...workloadFindings(pods, input.snapshot, input.force),
+    ...graceFindings(pods, {
+      drainTimeoutMs: input.drainTimeoutMs,
+      force: input.force,
+      advice: input.drainTimeoutAdvice,
+      unreachable,
+    }),
   ];
 }

@@ -11,6 +11,9 @@ import { managedBudgets, managedConflicts, resolveManaged } from "./settings.js"
 export const managedKind: GroupKind<ManagedGroupInfo> = {
   id: "managed",
   surgeAdvice: MANAGED_SURGE_ADVICE,
+  // EKS user guide, "Understand each phase of node updates": 15 minutes a drain, fixed.
+  drainTimeoutAdvice:
+    "EKS gives each drain a fixed 15 minutes, which cannot be raised: shorten the pods' terminationGracePeriodSeconds (and preStop) below it, or roll with force (EKS then terminates the node after its 15 minutes)",
   leavesUnreachable: false,
   observe: observeManaged,
   resolve: resolveManaged,
