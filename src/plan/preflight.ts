@@ -19,6 +19,7 @@ import {
 import { disruptedFindings, leftUnreachable, unreachableFindings } from "./down-findings.js";
 import { list, podId, stopping, WITH_FORCE } from "./finding.js";
 import { graceFindings } from "./grace-findings.js";
+import { zoneFindings } from "./zone-findings.js";
 import type { Finding, Replacement } from "./types.js";
 import type { ZoneHealth } from "./zones.js";
 
@@ -396,6 +397,7 @@ export function preflight(input: PreflightInput): Finding[] {
     ...stuckFindings(deleting, input, unreachable),
     ...pdbFindings(pods, budgets, leaving, input.force),
     ...workloadFindings(pods, input.snapshot, input.force),
+    ...zoneFindings(pods, input),
     ...graceFindings(pods, {
       drainTimeoutMs: input.drainTimeoutMs,
       force: input.force,

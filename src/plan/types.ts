@@ -50,7 +50,8 @@ export type FindingCode =
   | "unreachable-nodes"
   | "zone-disrupted"
   | "custom-ami-version"
-  | "grace-exceeds-drain-timeout";
+  | "grace-exceeds-drain-timeout"
+  | "zone-pinned-pods";
 
 export interface Finding {
   code: FindingCode;
