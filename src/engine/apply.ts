@@ -26,6 +26,7 @@ import { clearStaleMarks, DETACHED_LABEL } from "../roll/marks.js";
 import { closeBudgets } from "../roll/budgets.js";
 import { closeSystemPods } from "../roll/system-pods.js";
 import { NodeCache } from "../roll/nodes.js";
+import { plannedMoves } from "../roll/rescheduled.js";
 import type { NodeOwner } from "../roll/validate.js";
 import { Planner } from "./observe.js";
 
@@ -143,6 +144,7 @@ async function rollGroup(run: Run, name: string): Promise<void> {
   const moving = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
   const members = new Set(live?.instances.filter((i) => !i.detachedForSurge).map((i) => i.id));
   await clearStaleMarks(ctx, moving, groupNodes, members);
+  const at = ctx.clock.now().getTime();
   await kindOf(live as LiveGroup).roll(ctx, {
     plan: ready,
     live: live as LiveGroup,
@@ -151,6 +153,7 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     nodes,
     ownerOf,
     stopReason: () => stopReason(run),
+    toMove: () => plannedMoves(snapshot.pods, [...moving], at),
   });
 }
 

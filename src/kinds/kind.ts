@@ -26,6 +26,7 @@ import type {
 } from "../plan/index.js";
 import type { RollContext } from "../roll/context.js";
 import type { NodeCache } from "../roll/nodes.js";
+import type { MovedPod } from "../roll/rescheduled.js";
 import type { NodeOwner } from "../roll/validate.js";
 
 /** A group's settings for its kind, resolved once per run from the policy. */
@@ -81,6 +82,12 @@ export interface GroupJob<L extends LiveGroup = LiveGroup> {
   ownerOf: (n: Node) => NodeOwner;
   /** Why no new node may start now (window closed, deadline, cancelled), or undefined. */
   stopReason: () => string | undefined;
+  /**
+   * The pods with a controller on the nodes to replace, as the plan read them, to be moved: what
+   * must find a node again once the group is done, where the drains are not the roll's own
+   * (EKS's); the roll's own drains say what they moved.
+   */
+  toMove: () => MovedPod[];
 }
 
 export interface GroupKind<L extends LiveGroup = LiveGroup> {
