@@ -3,7 +3,7 @@
 // from a rotating start, stop after enough feasible ones, take the best score (the rules are in
 // scheduler-rules.ts). The scan reads the placement index (placement.ts), which gives the
 // same answers as reading the node records, faster.
-import type { NodeRec, PodRec } from "../../model/records.js";
+import type { NodeRec, PodRec, PodTemplate } from "../../model/records.js";
 import type { Kubelet } from "./kubelet.js";
 import { PlacementIndex, type Scan } from "./placement.js";
 import { fits, score, unfit } from "./scheduler-rules.js";
@@ -24,6 +24,11 @@ export class Scheduler {
   /** One index per list the scan may read: the open nodes, and all of them (pods with tolerations). */
   readonly #open: PlacementIndex;
   readonly #all: PlacementIndex;
+  /** The FailedScheduling messages worked out at `version`, by template and volume zone. */
+  #explained = {
+    version: -1,
+    messages: new Map<PodTemplate, Map<string | undefined, string>>(),
+  };
 
   constructor(
     private readonly state: KubeState,
@@ -84,14 +89,24 @@ export class Scheduler {
     }
   }
 
-  /** The pod's FailedScheduling message, worked out when read and kept while nothing changes. */
+  /**
+   * The pod's FailedScheduling message, worked out when read: once per template and volume zone
+   * while nothing placement reads changes (a workload's pending pods share it), not per pod.
+   */
   #explainer(pod: PodRec): () => string {
-    let at = -1;
-    let message = "";
     return () => {
-      if (at !== this.state.version) {
+      const cache = this.#explained;
+      if (cache.version !== this.state.version) {
+        cache.version = this.state.version;
+        cache.messages = new Map();
+      }
+      const zone = volumeZone(this.state, pod);
+      let byZone = cache.messages.get(pod.template);
+      if (!byZone) cache.messages.set(pod.template, (byZone = new Map()));
+      let message = byZone.get(zone);
+      if (message === undefined) {
         message = schedulingMessage(this.state.nodeList().length, this.whyPending(pod));
-        at = this.state.version;
+        byZone.set(zone, message);
       }
       return message;
     };
