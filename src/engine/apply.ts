@@ -32,6 +32,7 @@ import { clearStaleMarks, DETACHED_LABEL } from "../roll/marks.js";
 import { closeBudgets } from "../roll/budgets.js";
 import { closeSystemPods } from "../roll/system-pods.js";
 import { NodeCache } from "../roll/nodes.js";
+import { plannedMoves } from "../roll/rescheduled.js";
 import type { NodeOwner } from "../roll/validate.js";
 import { observe, Planner } from "./observe.js";
 
@@ -112,6 +113,7 @@ const EVICTION_BLOCKERS: ReadonlySet<FindingCode> = new Set<FindingCode>([
   "tolerates-everything",
   "stuck-terminating",
   "unmanaged-pods",
+  "grace-exceeds-drain-timeout",
 ]);
 
 /** A group apply may roll: planned complete, not in error, not blocked. */
@@ -149,6 +151,7 @@ async function rollGroup(run: Run, name: string): Promise<void> {
   const moving = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
   const members = new Set(live?.instances.filter((i) => !i.detachedForSurge).map((i) => i.id));
   await clearStaleMarks(ctx, moving, groupNodes, members);
+  const at = ctx.clock.now().getTime();
   await kindOf(live as LiveGroup).roll(ctx, {
     plan: ready,
     live: live as LiveGroup,
@@ -159,6 +162,7 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     stopReason: () => stopReason(run),
     track: (w) => run.lock.track(w),
     untrack: (w) => run.lock.untrack(w),
+    toMove: () => plannedMoves(snapshot.pods, [...moving], at),
   });
 }
 

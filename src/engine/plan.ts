@@ -167,6 +167,8 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
           maxUnavailable: budgets.maxUnavailable,
           surgeAdvice: kind.surgeAdvice,
           groupFindings: kind.findings(live, schedule.surge, target),
+          drainTimeoutMs: roll.drainTimeoutMs,
+          drainTimeoutAdvice: kind.drainTimeoutAdvice,
           leavesUnreachable: kind.leavesUnreachable,
           pacesNoNode: kind.pacesNoNode,
           replacements,

@@ -27,6 +27,7 @@ import type {
 import type { RollContext } from "../roll/context.js";
 import type { InFlight } from "../roll/in-flight.js";
 import type { NodeCache } from "../roll/nodes.js";
+import type { MovedPod } from "../roll/rescheduled.js";
 import type { NodeOwner } from "../roll/validate.js";
 
 /** A group's settings for its kind, resolved once per run from the policy. */
@@ -88,6 +89,12 @@ export interface GroupJob<L extends LiveGroup = LiveGroup> {
    */
   track: (work: InFlight) => Promise<void>;
   untrack: (work: InFlight) => Promise<void>;
+  /**
+   * The pods with a controller on the nodes to replace, as the plan read them, to be moved: what
+   * must find a node again once the group is done, where the drains are not the roll's own
+   * (EKS's); the roll's own drains say what they moved.
+   */
+  toMove: () => MovedPod[];
 }
 
 /** Work of a kind that a run leaves going on the cluster (roll/lease.ts InFlight). */
@@ -107,6 +114,8 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
   readonly id: L["kind"];
   /** How to launch fewer nodes at once, for the surge-burst finding. */
   readonly surgeAdvice: string;
+  /** How a drain may wait for pods slower to stop than its timeout ("LONGEST": the longest). */
+  readonly drainTimeoutAdvice: string;
   /**
    * Whether the kind's drain leaves the pods of an unreachable node once their deletion is long
    * past due (leftOnUnreachable) instead of waiting for them until its timeout: the roll's own

@@ -22,6 +22,10 @@ export const WITH_FORCE: Partial<Record<FindingCode, string>> = {
   "unmanaged-pods": "they are evicted like the rest, and never come back",
   "stuck-terminating": "after the drain timeout their node is terminated with them still on it",
   "zone-disrupted": "those nodes are replaced all the same, as dead nodes, ending what runs there",
+  "zone-pinned-pods":
+    "they are drained all the same, and stay Pending until a node of their zone can take them",
+  "grace-exceeds-drain-timeout":
+    "at the drain timeout their node is terminated with them still stopping, cutting their shutdown short",
 };
 
 /** A finding that stops the group, or with force (where force helps) a warning saying what happens. */

@@ -1,6 +1,7 @@
 // The rows a PodStore keeps its pods in: one row per pod in chunks of fixed size, one set of
 // chunks per range of nodes (a Bucket), filled as pods are read and placed node by node once all
 // are (see pod-store.ts for why rows and not objects).
+import type { PodPlacement } from "./snapshot.js";
 
 /** A row's references, at these offsets from its start in its chunk's `refs`. */
 export const [NAME, LABELS, OWNER, TOLERATIONS, CONTAINERS] = [0, 1, 2, 3, 4];
@@ -59,6 +60,20 @@ export interface Placed {
   size: number;
   ends: number[];
   deleting: Map<number, string>;
+  /** What binds a pod to a zone, by row: few pods have it. */
+  placements: Map<number, PodPlacement>;
+}
+
+/** A sparse column by row as read, by row as placed (`order[to]`: the row read that goes to `to`). */
+function reordered<T>(byRead: Map<number, T>, order: readonly number[]): Map<number, T> {
+  const out = new Map<number, T>();
+  if (byRead.size > 0)
+    for (let to = 0; to < order.length; to++) {
+      const v = byRead.get(order[to] as number);
+      if (v !== undefined) out.set(to, v);
+    }
+  byRead.clear();
+  return out;
 }
 
 /** Row `i` of chunk `a` into row `j` of chunk `b`, every field but the node. */
@@ -80,6 +95,8 @@ export class Bucket {
   readonly chunks: Chunk[] = [];
   /** Deletion timestamps by row: few pods have one. */
   readonly deleting = new Map<number, string>();
+  /** What binds a pod to a zone, by row (PodPlacement): few pods have it. */
+  readonly placements = new Map<number, PodPlacement>();
   count = 0;
 
   /** The chunk row `k` goes in, made when it is the first of its chunk. */
@@ -113,17 +130,12 @@ export class Bucket {
     // placed, to end where the next node starts.
     const order = zeros(this.count);
     for (let k = 0; k < this.count; k++) order[ends[this.#node(k) - first]!++] = k;
-    const deleting = new Map<number, string>();
-    if (this.deleting.size > 0)
-      for (let to = 0; to < order.length; to++) {
-        const deletion = this.deleting.get(order[to] as number);
-        if (deletion !== undefined) deleting.set(to, deletion);
-      }
+    const deleting = reordered(this.deleting, order);
+    const placements = reordered(this.placements, order);
     this.#permute(order);
     const chunks = this.chunks.splice(0);
     for (const chunk of chunks) chunk.node.length = 0;
-    this.deleting.clear();
-    return { chunks, size: this.count, ends, deleting };
+    return { chunks, size: this.count, ends, deleting, placements };
   }
 
   /**

@@ -20,6 +20,7 @@ import {
 } from "../ports/index.js";
 import { inner, Owners, type KnownOwner, type OwnerIndex, type OwnerRef } from "./owners.js";
 import { pdbIndexOf, type PdbIndex } from "./pdb-index.js";
+import { placementOf } from "./placement.js";
 import {
   Bucket,
   CONTAINERS,
@@ -183,6 +184,8 @@ export class PodStore {
   readonly #index: Map<string, number>;
   /** The index of the budgets byNode was given, which says which select each pod. */
   #budgets: PdbIndex | undefined;
+  /** The claims the pods' volumes name, "namespace/name", each once. */
+  readonly #claims = new Set<string>();
 
   /**
    * `nodeNames`: the nodes read; a pod is added with its node's index among them. `shift`:
@@ -226,6 +229,19 @@ export class PodStore {
       (hasReadyCondition(p.status.conditions) ? READY : 0) | (isMirrorPod(p) ? MIRROR : 0);
     const deletion = p.metadata.deletionTimestamp;
     if (deletion !== undefined) bucket.deleting.set(k, deletion);
+    const placement =
+      p.spec.nodeSelector || p.spec.affinity || p.spec.volumes ? placementOf(p) : undefined;
+    if (placement === undefined) return;
+    bucket.placements.set(k, placement);
+    for (const claim of placement.claims ?? []) this.#claims.add(`${ns}/${claim}`);
+  }
+
+  /** The claims the pods read name, to read with their volumes (claims.ts). */
+  get claims(): { namespace: string; name: string }[] {
+    return [...this.#claims].sort().map((key) => {
+      const at = key.indexOf("/");
+      return { namespace: key.slice(0, at), name: key.slice(at + 1) };
+    });
   }
 
   /** The namespaces of the pods read. */
@@ -301,8 +317,8 @@ export class PodStore {
    * Row `row` of a placed range, on node `nodeName`, as PodInfo, its fields in the order the
    * snapshot has always given them. Plain literals, one per common shape: a literal with
    * conditional spreads is built key by key through a temporary object each, the largest part of
-   * the read's own time on 3 million pods. A mirror pod and a pod being deleted (both rare) take
-   * the general path.
+   * the read's own time on 3 million pods. A mirror pod, a pod being deleted and one something
+   * may bind to a zone (all rare) take the general path.
    */
   #info(range: Placed, r: number, nodeName: string): PodInfo {
     const chunk = chunkOf(range.chunks, r);
@@ -321,9 +337,10 @@ export class PodStore {
     const containers = chunk.refs[at + CONTAINERS] as ContainerInfo[];
     const mirror = (flags & MIRROR) !== 0;
     const deletionTimestamp = range.deleting.size > 0 ? range.deleting.get(r) : undefined;
+    const placement = range.placements.size > 0 ? range.placements.get(r) : undefined;
     const budgets = this.#budgets && budgetsOf(this.#budgets, known, namespace, labels);
     const replicas = known?.replicas;
-    if (mirror || deletionTimestamp !== undefined)
+    if (mirror || deletionTimestamp !== undefined || placement !== undefined)
       return {
         ...{ namespace, name, nodeName, labels },
         ...(known && { owner: known.owner }),
@@ -333,6 +350,7 @@ export class PodStore {
         ...(deletionTimestamp !== undefined && { deletionTimestamp }),
         budgets,
         replicas,
+        ...(placement && { placement }),
       };
     if (!known)
       return {

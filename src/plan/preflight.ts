@@ -23,6 +23,8 @@ import {
   unreachableFindings,
 } from "./down-findings.js";
 import { list, podId, stopping, WITH_FORCE } from "./finding.js";
+import { graceFindings } from "./grace-findings.js";
+import { zoneFindings } from "./zone-findings.js";
 import type { Finding, Replacement } from "./types.js";
 import type { ZoneHealth } from "./zones.js";
 
@@ -39,6 +41,10 @@ export interface PreflightInput {
   surgeAdvice: string;
   /** What the group's kind finds about the group itself. */
   groupFindings: Finding[];
+  /** How long a drain waits for its pods (a managed group's: EKS's 15 minutes). */
+  drainTimeoutMs: number;
+  /** How this kind of group lets a drain wait longer (GroupKind.drainTimeoutAdvice). */
+  drainTimeoutAdvice: string;
   /** The kind's drain leaves an unreachable node's pods once long past due (GroupKind). */
   leavesUnreachable: boolean;
   /** The kind's roll paces instances with no node within maxUnavailable (GroupKind). */
@@ -401,5 +407,12 @@ export function preflight(input: PreflightInput): Finding[] {
     ...stuckFindings(deleting, input, unreachable),
     ...pdbFindings(pods, budgets, leaving, input.force),
     ...workloadFindings(pods, input.snapshot, input.force),
+    ...zoneFindings(pods, input),
+    ...graceFindings(pods, {
+      drainTimeoutMs: input.drainTimeoutMs,
+      force: input.force,
+      advice: input.drainTimeoutAdvice,
+      unreachable,
+    }),
   ];
 }

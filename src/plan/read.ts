@@ -3,7 +3,8 @@
 // nodes paginated; the pods of the nodes that would be replaced, either node by node (by
 // spec.nodeName) or, when that would take more requests, in one cluster-wide list in pages
 // (readPath decides); PDBs only in the namespaces of those pods; their owners (src/plan/owners.ts)
-// looked up one by one or listed alike. Reading the node groups themselves is each kind's
+// looked up one by one or listed alike; the volume claims those pods name, and their volumes,
+// one by one (src/plan/claims.ts). Reading the node groups themselves is each kind's
 // business (src/kinds/*/observe.ts); the helpers they share are here.
 import {
   eachPage,
@@ -20,6 +21,7 @@ import {
   type Node,
   type PodDisruptionBudget,
 } from "../ports/index.js";
+import { readClaims } from "./claims.js";
 import { CONCURRENCY, mapLimit } from "./limit.js";
 import { PodStore } from "./pod-store.js";
 import { readWorkloads, type OwnerCache } from "./owners.js";
@@ -282,5 +284,13 @@ export async function addWorkloads(
     cache: owned,
     index: owners.index,
   });
-  return { ...snapshot, pods: store.byNode(pdbs, workloads), pdbs, workloads };
+  const { claims, unread } = await readClaims(cluster, store.claims);
+  return {
+    ...snapshot,
+    pods: store.byNode(pdbs, workloads),
+    pdbs,
+    workloads,
+    ...(claims.length > 0 && { claims }),
+    ...(unread && { claimsUnread: unread }),
+  };
 }

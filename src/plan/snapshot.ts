@@ -2,9 +2,15 @@
 // src/plan/read.ts (or built directly by tests). Only what planning needs, scoped to the
 // groups of one policy and the pods on nodes that would be replaced.
 
-import { isFinished, type LabelSelector, type Taint, type Toleration } from "../ports/index.js";
+import {
+  isFinished,
+  type LabelSelector,
+  type NodeSelectorTerm,
+  type Taint,
+  type Toleration,
+} from "../ports/index.js";
 
-export type { LabelSelector, Taint, Toleration };
+export type { LabelSelector, NodeSelectorTerm, Taint, Toleration };
 
 /** How the Kubernetes API read was found to be the cluster's (src/plan/identity.ts). */
 export type ClusterProof =
@@ -150,6 +156,30 @@ export interface PodInfo {
   budgets?: PdbInfo[] | undefined;
   /** Its workload's replicas, where its workload was read (see `workload`). */
   replicas?: number | undefined;
+  /** What may bind it to a zone, where something may (placement.ts). */
+  placement?: PodPlacement;
+}
+
+/**
+ * What a pod asks of its node beyond taints, kept for a pod something may bind to a zone — its
+ * nodeSelector names a zone label, its required node affinity does, or it has volume claims
+ * (a claim's volume may pin a zone): its nodeSelector, its required node affinity's terms and
+ * its claims' names (in its namespace).
+ */
+export interface PodPlacement {
+  nodeSelector?: Record<string, string>;
+  affinity?: NodeSelectorTerm[];
+  claims?: string[];
+}
+
+/** A PersistentVolumeClaim of a pod to move, and its volume's required node affinity. */
+export interface ClaimInfo {
+  namespace: string;
+  name: string;
+  /** The PersistentVolume it is bound to. */
+  volume?: string;
+  /** The volume's spec.nodeAffinity.required terms (a zonal disk's zone). */
+  nodeAffinity?: NodeSelectorTerm[];
 }
 
 /**
@@ -312,6 +342,10 @@ export interface Snapshot {
   pods: NodePods;
   pdbs: PdbInfo[];
   workloads: WorkloadInfo[];
+  /** The claims the pods to move name, and their volumes' node affinity (claims.ts). */
+  claims?: ClaimInfo[];
+  /** Why claims or volumes could not be read (forbidden), when they could not. */
+  claimsUnread?: string;
   /** Nodes in the whole cluster, for surge-burst warnings. */
   clusterNodeCount: number;
   /**

@@ -55,7 +55,9 @@ export type FindingCode =
   | "unreachable-nodes"
   | "no-node"
   | "zone-disrupted"
-  | "custom-ami-version";
+  | "custom-ami-version"
+  | "grace-exceeds-drain-timeout"
+  | "zone-pinned-pods";
 
 export interface Finding {
   code: FindingCode;

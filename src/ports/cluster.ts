@@ -68,6 +68,30 @@ export interface Container {
 
 export type PodPhase = "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown";
 
+/** A node selector term's requirement (In, NotIn, Exists, DoesNotExist, Gt, Lt). */
+export interface NodeSelectorRequirement {
+  key: string;
+  operator: "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt";
+  values?: string[];
+}
+
+/** Terms are ORed, a term's requirements ANDed (core/v1 NodeSelector). */
+export interface NodeSelector {
+  nodeSelectorTerms: {
+    matchExpressions?: NodeSelectorRequirement[];
+    matchFields?: NodeSelectorRequirement[];
+  }[];
+}
+
+export type NodeSelectorTerm = NodeSelector["nodeSelectorTerms"][number];
+
+/** A pod's volume, as far as its node matters: a claim, or a generic ephemeral volume's. */
+export interface Volume {
+  name: string;
+  persistentVolumeClaim?: { claimName: string };
+  ephemeral?: unknown;
+}
+
 export interface Pod {
   metadata: ObjectMeta;
   spec: {
@@ -75,6 +99,8 @@ export interface Pod {
     containers: Container[];
     tolerations?: Toleration[];
     nodeSelector?: Record<string, string>;
+    affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector } };
+    volumes?: Volume[];
     terminationGracePeriodSeconds?: number;
     priorityClassName?: string;
   };
@@ -116,6 +142,24 @@ export interface Workload {
   metadata: ObjectMeta;
   spec: { replicas?: number; selector?: LabelSelector };
   status: { replicas?: number; readyReplicas?: number; availableReplicas?: number };
+}
+
+/** The claim a pod's volume names; bound to a PersistentVolume once `spec.volumeName` is set. */
+export interface PersistentVolumeClaim {
+  metadata: ObjectMeta;
+  spec: { volumeName?: string; storageClassName?: string };
+  status: { phase?: "Pending" | "Bound" | "Lost" };
+}
+
+/** A volume; `spec.nodeAffinity.required` limits the nodes that can use it (a zonal disk's zone). */
+export interface PersistentVolume {
+  metadata: ObjectMeta;
+  spec: {
+    nodeAffinity?: { required?: NodeSelector };
+    claimRef?: { namespace?: string; name?: string };
+    storageClassName?: string;
+  };
+  status: { phase?: string };
 }
 
 export interface Lease {
@@ -227,6 +271,10 @@ export interface Cluster {
     namespace: string | undefined,
     opts?: ListOptions,
   ): Promise<List<Workload>>;
+
+  /** The claims and volumes of the pods on the nodes to replace, one by one (their zones). */
+  getPersistentVolumeClaim(namespace: string, name: string): Promise<PersistentVolumeClaim>;
+  getPersistentVolume(name: string): Promise<PersistentVolume>;
 
   getLease(namespace: string, name: string): Promise<Lease>;
   /** 409 AlreadyExists when it exists. */

@@ -90,6 +90,8 @@ function callInfo(service: string | undefined, method: string, args: unknown[]):
     watchPodDisruptionBudgets: "GET poddisruptionbudgets (watch)",
     getWorkload: `GET ${a.toLowerCase()}s ${b}/${c}`,
     listWorkloads: `GET ${a.toLowerCase()}s (list, ${b ? `namespace ${b}` : "all namespaces"})`,
+    getPersistentVolumeClaim: `GET persistentvolumeclaims ${a}/${b}`,
+    getPersistentVolume: `GET persistentvolumes/${a}`,
     getLease: `GET leases ${a}/${b}`,
     createLease: `POST leases ${a}/${lease}`,
     updateLease: `PUT leases ${a}/${lease}`,

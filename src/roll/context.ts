@@ -19,6 +19,7 @@ export class RollError extends Error {
   constructor(
     readonly code:
       | "PodEvictionFailure"
+      | "PodsUnschedulable"
       | "NodeCreationFailure"
       | "ValidationFailed"
       | "LockHeld"

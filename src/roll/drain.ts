@@ -22,6 +22,7 @@ import {
   type EarlyWatch,
 } from "./drain-wait.js";
 import { RollError, isAbort, type RollContext } from "./context.js";
+import { movedPods, type MovedPod } from "./rescheduled.js";
 
 export interface DrainOptions {
   group: string;
@@ -37,6 +38,8 @@ export interface DrainResult {
   deleted: string[];
   /** Pods an unreachable node keeps, left behind long past their deletion (drain-wait.ts). */
   leftBehind: string[];
+  /** The pods it moved that have a controller: their successors must find a node (rescheduled.ts). */
+  moved: MovedPod[];
 }
 
 /** When a refusal names no Retry-After. */
@@ -373,5 +376,5 @@ async function evictAndWait(
     ...(deleted.length > 0 && { deleted }),
     ...(stayed.length > 0 && { leftBehind: stayed }),
   });
-  return { evicted, deleted, leftBehind: stayed };
+  return { evicted, deleted, leftBehind: stayed, moved: movedPods(pods, deadline - o.timeoutMs) };
 }

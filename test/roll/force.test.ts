@@ -20,8 +20,9 @@ const tolerant = {
 };
 
 describe("force, finding by finding", () => {
-  it("says what it overrides: PDBs that never allow or are closed, several PDBs, pods that tolerate the cordon, pods without a controller, a zone's outage", () => {
+  it("says what it overrides: PDBs that never allow or are closed, several PDBs, pods that tolerate the cordon, pods without a controller, a zone's outage, pods slower to stop than the drain waits, pods bound to a zone no node will come to", () => {
     expect(Object.keys(WITH_FORCE).sort()).toEqual([
+      "grace-exceeds-drain-timeout",
       "multiple-pdbs",
       "pdb-blocks",
       "pdb-closed-now",
@@ -29,6 +30,7 @@ describe("force, finding by finding", () => {
       "tolerates-everything",
       "unmanaged-pods",
       "zone-disrupted",
+      "zone-pinned-pods",
     ]);
   });
 

@@ -92,8 +92,26 @@ describe("placement index", () => {
               requests: small,
               nodeSelector: { "topology.kubernetes.io/zone": "eu-west-1b" },
             },
+            { kind: "StatefulSet", name: "e", replicas: 6, requests: small, volumes: "zonal" },
+            {
+              kind: "Deployment",
+              name: "f",
+              replicas: 6,
+              requests: small,
+              nodeAffinity: [
+                {
+                  matchExpressions: [
+                    {
+                      key: "topology.kubernetes.io/zone",
+                      operator: "NotIn",
+                      values: ["eu-west-1a"],
+                    },
+                  ],
+                },
+              ],
+            },
             // Fills the nodes up to their 40 pods: the pod count is what stops the scan.
-            { kind: "Deployment", name: "d", replicas: 185, requests: small },
+            { kind: "Deployment", name: "d", replicas: 173, requests: small },
           ],
           6,
         ),
@@ -106,7 +124,7 @@ describe("placement index", () => {
       w.kube.patchNode(names[2]!, { unschedulable: true });
       // The cordoned node emptied: the least loaded, but only for pods that tolerate a cordon.
       for (const p of [...w.kube.nodes.get(names[2]!)!.pods]) w.kube.deletePod(p, 0);
-      for (const name of ["a", "b", "c", "d"])
+      for (const name of ["a", "b", "c", "d", "e", "f"])
         for (const p of [...w.workload(name).pods].filter((_, i) => i % 3 === 0))
           w.kube.deletePod(p, 0);
       await w.advance(120_000);

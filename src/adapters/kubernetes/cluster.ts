@@ -9,6 +9,8 @@ import type {
   ListOptions,
   Node,
   NodePatch,
+  PersistentVolume,
+  PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
   WatchEvent,
@@ -216,6 +218,16 @@ export function kubernetesCluster(http: KubeHttp): Cluster {
         method: "GET",
         path: ns(namespace, WORKLOAD_PATH[kind], "/apis/apps/v1"),
         query: listQuery(opts),
+      }),
+    getPersistentVolumeClaim: (namespace, name) =>
+      http.json<PersistentVolumeClaim>({
+        method: "GET",
+        path: `${ns(namespace, "persistentvolumeclaims")}/${encodeURIComponent(name)}`,
+      }),
+    getPersistentVolume: (name) =>
+      http.json<PersistentVolume>({
+        method: "GET",
+        path: `/api/v1/persistentvolumes/${encodeURIComponent(name)}`,
       }),
     getLease: (namespace, name) =>
       http.json<Lease>({

@@ -12,6 +12,9 @@ import { managedInFlight } from "./updates.js";
 export const managedKind: GroupKind<ManagedGroupInfo> = {
   id: "managed",
   surgeAdvice: MANAGED_SURGE_ADVICE,
+  // EKS user guide, "Understand each phase of node updates": 15 minutes a drain, fixed.
+  drainTimeoutAdvice:
+    "EKS gives each drain a fixed 15 minutes, which cannot be raised: shorten the pods' terminationGracePeriodSeconds (and preStop) below it, or roll with force (EKS then terminates the node after its 15 minutes)",
   leavesUnreachable: false,
   pacesNoNode: false,
   observe: observeManaged,

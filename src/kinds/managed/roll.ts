@@ -16,6 +16,7 @@ import {
   type UpdateNodegroupVersionInput,
 } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
+import { awaitRescheduled } from "../../roll/rescheduled.js";
 import type { GroupJob } from "../kind.js";
 import { describeBlockers, evictionBlockers } from "./evictions.js";
 import { EKS_UPDATE_TAINT, PhaseTracker } from "./phases.js";
@@ -325,6 +326,14 @@ async function follow(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegro
     );
   }
   await readBack(ctx, job, done);
+  // EKS says the update succeeded once the old nodes are gone, whether or not what they ran
+  // found a node again: a pod bound to a zone where no node could take it would stay Pending.
+  await awaitRescheduled(ctx, {
+    group: job.plan.name,
+    moved: job.toMove(),
+    timeoutMs: job.plan.settings.validation.timeoutMs,
+    nodes: job.nodes.byName.values(),
+  });
   watch.tracker.finish("success");
   const ready = [...job.nodes.byName.values()].filter(
     (n) => n.metadata.labels?.[NODEGROUP_LABEL] === job.plan.name && isReady(n),

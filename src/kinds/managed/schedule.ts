@@ -21,7 +21,11 @@ export function managedSchedule(_live: ManagedGroupInfo, input: ScheduleInput): 
   const { replacements, zones, budgets } = input;
   if (replacements.length === 0) return { waves: [], zoneOrder: [], surge: 0, estimatedMs: 0 };
   const surge = eksScaleUp(zones.length, budgets.maxUnavailable);
-  const drainInput = { ...input, timeoutMs: EKS_BEHAVIOUR.drainTimeoutMs };
+  const drainInput = {
+    ...input,
+    timeoutMs: EKS_BEHAVIOUR.drainTimeoutMs,
+    force: input.settings.force,
+  };
   let t = BOOT_ESTIMATE_MS;
   const waves: Wave[] = chunk(replacements, Math.max(1, budgets.maxUnavailable)).map((g) => {
     const wave = {

@@ -28,6 +28,8 @@ function notes(plan: GroupPlan, _group: unknown, live: SelfManagedGroupInfo): st
 export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
   id: "self-managed",
   surgeAdvice: "lower maxSurge",
+  drainTimeoutAdvice:
+    "raise the group's drainTimeout above LONGEST, or shorten the pods' terminationGracePeriodSeconds (and preStop)",
   leavesUnreachable: true,
   pacesNoNode: true,
   observe: observeSelfManaged,

@@ -8,6 +8,7 @@ import { isDetached, type Replacement, type SelfManagedGroupInfo } from "../../p
 import { isReady, isUnreachable } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
 import { drainNode } from "../../roll/drain.js";
+import { awaitRescheduled, type MovedPod } from "../../roll/rescheduled.js";
 import { cordon, EXCLUDE_LB_LABEL } from "../../roll/marks.js";
 import type { GroupJob } from "../kind.js";
 import {
@@ -50,8 +51,8 @@ interface Flight {
 }
 
 /** Cordon and exclude from load balancers (one patch), drain and wait: everything before the
- * termination. */
-async function emptyNode(ctx: RollContext, job: Job, node: string): Promise<void> {
+ * termination. The pods the drain moved go into `moved`. */
+async function emptyNode(ctx: RollContext, job: Job, node: string, moved: MovedPod[]) {
   const group = job.plan.name;
   const s = job.plan.settings;
   const bastion = job.plan.role === "bastion";
@@ -63,14 +64,21 @@ async function emptyNode(ctx: RollContext, job: Job, node: string): Promise<void
     const n = job.nodes.byName.get(node);
     return n !== undefined && isUnreachable(n);
   };
-  await drainNode(ctx, { group, node, timeoutMs: s.drainTimeoutMs, force: s.force, unreachable });
+  const drained = await drainNode(ctx, {
+    group,
+    node,
+    timeoutMs: s.drainTimeoutMs,
+    force: s.force,
+    unreachable,
+  });
+  moved.push(...drained.moved);
   await ctx.clock.sleep(s.postDrainDelayMs, ctx.signal);
 }
 
 /** One node's replacement; `flight.terminated` tells the window when its slot is empty. */
 async function replaceOne(ctx: RollContext, job: Job, flight: Flight, w: Window): Promise<void> {
   const { r } = flight;
-  if (r.node && job.nodes.byName.has(r.node)) await emptyNode(ctx, job, r.node);
+  if (r.node && job.nodes.byName.has(r.node)) await emptyNode(ctx, job, r.node, w.moved);
   if (isDetached(r)) await ctx.cloud.ec2.terminateInstances({ InstanceIds: [r.instance] });
   else {
     // Its replacement will boot: with the others of its batch (terminations.ts).
@@ -111,6 +119,8 @@ interface Window {
   failure?: unknown;
   /** The last count of replacements booting unregistered, and what it was read at. */
   booting?: { key: string; at: number; count: number };
+  /** The pods the drains moved: the group is done once they have a node again. */
+  moved: MovedPod[];
 }
 
 /** What is in flight: nodes by name, and instances by id (one with no node has only that). */
@@ -267,6 +277,7 @@ export async function upgrade(
     gone: new Set(),
     batch: new TerminationBatch(),
     completed: 0,
+    moved: [],
   };
   const { inFlight } = w;
   /** A completion happened since the last validation. */
@@ -325,7 +336,18 @@ export async function upgrade(
   }
   await Promise.allSettled([...inFlight.values()].map((x) => x.done));
   if (w.failure !== undefined) throw w.failure;
+  await finished(ctx, job, old, w.moved);
+}
+
+/** The window done: settled, and the pods its drains moved on a node again (rescheduled.ts). */
+async function finished(ctx: RollContext, job: Job, old: Set<string>, moved: MovedPod[]) {
   await settled(ctx, job, old);
+  await awaitRescheduled(ctx, {
+    group: job.plan.name,
+    moved,
+    timeoutMs: job.plan.settings.validation.timeoutMs,
+    nodes: job.nodes.byName.values(),
+  });
 }
 
 /** Every slot backed by a Ready node again, and the cluster valid — the terminated nodes gone

@@ -1,6 +1,6 @@
 // The sandbox's own records: mutable, indexed, richer than the port objects (which are built
 // from them on demand, so a 30,000-pod cluster is not copied on every change).
-import type { LabelSelector, Taint, Toleration } from "../../ports/cluster.js";
+import type { LabelSelector, NodeSelectorTerm, Taint, Toleration } from "../../ports/cluster.js";
 import type { LifecycleState, ScalingActivity, Tag, UpdateConfig } from "../../ports/cloud.js";
 import { uidOf } from "./uid.js";
 import type { PodSet } from "./pod-set.js";
@@ -141,6 +141,8 @@ export interface PodTemplate {
   labels: Record<string, string>;
   tolerations: Toleration[];
   nodeSelector: Record<string, string>;
+  /** Required node affinity's terms (ORed); absent: none. */
+  nodeAffinity?: NodeSelectorTerm[];
   requests: { cpu: number; memory: number };
   terminationGracePeriodSeconds: number;
   preStopSeconds: number;
@@ -164,6 +166,8 @@ export interface WorkloadRec {
   pods: PodSet;
   /** Fault: pods of this workload never finish terminating (a stuck finalizer). */
   stuckTerminating: boolean;
+  /** A StatefulSet's volume claim template: each ordinal's claim bound to a zonal volume. */
+  volumes?: "zonal";
   podSeq: number;
   /**
    * For the scheduler's spreading, kept as the kubelet binds and releases pods: per zone, its
@@ -239,6 +243,20 @@ export interface PdbRec {
     desiredHealthy: number;
     expectedPods: number;
   };
+}
+
+/**
+ * A StatefulSet pod's PersistentVolumeClaim (`volumes: zonal`), kept after its pods as a real
+ * claim is, and the volume it is bound to once its first pod is placed (WaitForFirstConsumer):
+ * a zonal disk, whose node affinity pins the zone of that node.
+ */
+export interface ClaimRec {
+  namespace: string;
+  name: string;
+  uid: string;
+  rv: number;
+  createdAt: number;
+  volume?: { name: string; uid: string; zone: string; createdAt: number };
 }
 
 export interface LeaseRec {

@@ -10,6 +10,8 @@ import type {
   ListOptions,
   Node,
   NodePatch,
+  PersistentVolume,
+  PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
   WatchEvent,
@@ -22,6 +24,7 @@ import type { VirtualClock } from "../model/clock.js";
 import type { Timeline } from "../model/observers.js";
 import type { LeaseRec, NodeRec, PdbRec, PodRec } from "../model/records.js";
 import { toNode, toPdb, toPod } from "../sim/kube/convert.js";
+import { toClaim, toVolume } from "../sim/kube/volumes.js";
 import type { KubeSim } from "../sim/kube/kube.js";
 import type { ApiGate } from "./api-gate.js";
 import { byKey, PodOrder } from "./pod-order.js";
@@ -398,6 +401,21 @@ export class SandboxCluster implements SandboxClusterApi {
     const keep = (e: WorkloadEntry) =>
       labelled && (namespace === undefined || e.namespace === namespace);
     return this.#page(this.#workloads.ofKind(kind), keep, this.#workloads.serve, opts);
+  }
+
+  async getPersistentVolumeClaim(namespace: string, name: string): Promise<PersistentVolumeClaim> {
+    this.#gate("core.getPersistentVolumeClaim");
+    const c = this.view.kube.claims.get(`${namespace}/${name}`);
+    if (!c) throw new KubeApiError(404, "NotFound", `persistentvolumeclaims "${name}" not found`);
+    return toClaim(c);
+  }
+
+  async getPersistentVolume(name: string): Promise<PersistentVolume> {
+    this.#gate("core.getPersistentVolume");
+    const c = this.view.kube.volumes.get(name);
+    if (!c?.volume)
+      throw new KubeApiError(404, "NotFound", `persistentvolumes "${name}" not found`);
+    return toVolume({ ...c, volume: c.volume });
   }
 
   #lease(l: LeaseRec): Lease {

@@ -25,6 +25,8 @@ const CLUSTER_CALLS: Record<string, string> = {
   watchPodDisruptionBudgets: "policy.watchPodDisruptionBudgets",
   getWorkload: "apps.getWorkload",
   listWorkloads: "apps.listWorkloads",
+  getPersistentVolumeClaim: "core.getPersistentVolumeClaim",
+  getPersistentVolume: "core.getPersistentVolume",
   getLease: "coordination.getLease",
   createLease: "coordination.createLease",
   updateLease: "coordination.updateLease",

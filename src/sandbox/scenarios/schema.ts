@@ -173,6 +173,13 @@ const workload = z
       .prefault({}),
     tolerations: z.array(toleration).default([]),
     nodeSelector: labels.default({}),
+    /** Required node affinity: nodeSelectorTerms (ORed), each {matchExpressions} (ANDed). */
+    nodeAffinity: z
+      .array(selector.pick({ matchExpressions: true }))
+      .min(1)
+      .optional(),
+    /** A StatefulSet's claim template: each pod's claim bound to a volume in its first zone. */
+    volumes: z.literal("zonal").optional(),
     terminationGracePeriod: seconds.default(30),
     preStop: seconds.default(0),
     start: seconds.default(5),
@@ -182,6 +189,12 @@ const workload = z
     pdb: z.strictObject({ name: z.string().optional(), ...pdbBudget }).optional(),
   })
   .superRefine((w, ctx) => {
+    if (w.volumes && w.kind !== "StatefulSet")
+      ctx.addIssue({
+        code: "custom",
+        path: ["volumes"],
+        message: "volumes (a volume claim template) are for a StatefulSet",
+      });
     if (w.pdb && (w.pdb.minAvailable === undefined) === (w.pdb.maxUnavailable === undefined))
       ctx.addIssue({
         code: "custom",

@@ -36,6 +36,8 @@ export const RESOURCES: Record<string, ResourceDoc[]> = {
     res("nodes", "Node", false, [...READ, "patch"], { shortNames: ["no"] }),
     res("pods", "Pod", true, [...READ, "delete"], { shortNames: ["po"] }),
     res("pods/eviction", "Eviction", true, ["create"], { group: "policy", version: "v1" }),
+    res("persistentvolumeclaims", "PersistentVolumeClaim", true, ["get"], { shortNames: ["pvc"] }),
+    res("persistentvolumes", "PersistentVolume", false, ["get"], { shortNames: ["pv"] }),
   ],
   "apps/v1": [
     res("daemonsets", "DaemonSet", true, ["get", "list"], { shortNames: ["ds"] }),

@@ -2,7 +2,7 @@
 // ("/apis/apps/v1/namespaces/ns/daemonsets/x" and its parts), list options, label and field
 // selectors on objects, JSON bodies of the accepted media types, and Status bodies with the API
 // server's codes and reasons.
-import type { EvictionOutcome, ListOptions, Node, Pod } from "../../ports/cluster.js";
+import type { Cluster, EvictionOutcome, ListOptions, Node, Pod } from "../../ports/cluster.js";
 import { KubeApiError, NetworkError } from "../../ports/errors.js";
 import { parseFieldSelector, parseLabelSelector } from "../ports/selectors.js";
 import { json, type WireRequest, type WireResponse } from "./http-server.js";
@@ -19,6 +19,8 @@ export interface Target {
 export const KINDS: Record<string, { kind: string; apiVersion: string }> = {
   nodes: { kind: "Node", apiVersion: "v1" },
   pods: { kind: "Pod", apiVersion: "v1" },
+  persistentvolumeclaims: { kind: "PersistentVolumeClaim", apiVersion: "v1" },
+  persistentvolumes: { kind: "PersistentVolume", apiVersion: "v1" },
   poddisruptionbudgets: { kind: "PodDisruptionBudget", apiVersion: "policy/v1" },
   leases: { kind: "Lease", apiVersion: "coordination.k8s.io/v1" },
   daemonsets: { kind: "DaemonSet", apiVersion: "apps/v1" },
@@ -173,4 +175,11 @@ export function evictionResponse(r: EvictionOutcome, name: string): WireResponse
     case 403:
       return kubeStatus(403, "Forbidden", r.message, resource);
   }
+}
+
+/** A PersistentVolumeClaim (namespaced) or a PersistentVolume (not), by its name. */
+export function volumeOf(cluster: Cluster, t: Target): Promise<object> {
+  return t.namespace !== undefined
+    ? cluster.getPersistentVolumeClaim(t.namespace, t.name as string)
+    : cluster.getPersistentVolume(t.name as string);
 }

@@ -35,6 +35,7 @@ import {
   PUBLIC,
   truthy,
   evictionResponse,
+  volumeOf,
   type Target,
 } from "./kube-request.js";
 import {
@@ -217,6 +218,9 @@ export class KubernetesFace implements Face {
       case "GET replicasets/name":
       case "GET statefulsets/name":
         return this.#workload(t);
+      case "GET persistentvolumeclaims/name":
+      case "GET persistentvolumes/name":
+        return this.#object(t.resource, await volumeOf(this.view.cluster, t));
       case "GET leases/name":
         return this.#object("leases", await this.view.cluster.getLease(t.namespace!, t.name!));
       case "POST leases":

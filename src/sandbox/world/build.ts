@@ -221,6 +221,7 @@ function workloadRecord(s: Scenario, w: Workload, sims: Simulators): WorkloadRec
       labels: w.labels ?? { app: w.name },
       tolerations: w.tolerations,
       nodeSelector: w.nodeSelector,
+      ...(w.nodeAffinity && { nodeAffinity: w.nodeAffinity }),
       requests: w.requests,
       terminationGracePeriodSeconds: w.terminationGracePeriod,
       preStopSeconds: w.preStop,
@@ -234,6 +235,7 @@ function workloadRecord(s: Scenario, w: Workload, sims: Simulators): WorkloadRec
       s.faults.stuckTerminating.some((n) => n === w.name || n === `${w.namespace}/${w.name}`),
     podSeq: 0,
     zoneCounts: new Map(),
+    ...(w.volumes && { volumes: w.volumes }),
   };
 }
 

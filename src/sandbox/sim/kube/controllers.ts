@@ -14,8 +14,9 @@ import {
 import type { Budgets } from "./budgets.js";
 import type { Kubelet } from "./kubelet.js";
 import type { Scheduler } from "./scheduler.js";
-import { tolerates } from "./scheduler-rules.js";
+import { meetsAffinity, tolerates } from "./scheduler-rules.js";
 import type { KubeContext, KubeState } from "./state.js";
+import { claimFor } from "./volumes.js";
 
 export class Controllers {
   readonly daemonSets: WorkloadRec[] = [];
@@ -92,6 +93,7 @@ export class Controllers {
 
   #daemonFits(t: PodTemplate, node: NodeRec): boolean {
     for (const [k, v] of Object.entries(t.nodeSelector)) if (node.labels[k] !== v) return false;
+    if (t.nodeAffinity && !meetsAffinity(t.nodeAffinity, node.labels)) return false;
     // DaemonSet pods tolerate unschedulable / not-ready automatically; other taints must be tolerated.
     return node.taints.every(
       (taint) =>
@@ -177,6 +179,7 @@ export class Controllers {
     };
     this.state.podUid(pod);
     if (w.kind === "StatefulSet") pod.labels["statefulset.kubernetes.io/pod-name"] = name;
+    if (w.volumes) claimFor(this.state, pod, now);
     if (w.kind === "Pod") w.podSeq++;
     this.state.pods.set(pod);
     w.pods.add(pod);

@@ -17,6 +17,8 @@ import {
 import { formatCpu, formatMemory } from "../../model/quantities.js";
 import { pdbStatus } from "./disruption.js";
 import { UNSCHEDULABLE_TAINT } from "./scheduler-rules.js";
+import { unschedulableMessage } from "./unschedulable.js";
+import { podVolumes } from "./volumes.js";
 
 /** RFC 3339 text of a time, from a small cache (pods created or started together share it). */
 const isoCache = new Map<number, string>();
@@ -38,6 +40,7 @@ interface TemplateParts {
   containers: Pod["spec"]["containers"];
   tolerations: NonNullable<Pod["spec"]["tolerations"]>;
   nodeSelector: Record<string, string> | undefined;
+  affinity: Pod["spec"]["affinity"];
   /** The labels of a pod that has its template's (all but a StatefulSet's). */
   labels: Record<string, string>;
 }
@@ -78,10 +81,25 @@ function madeParts(t: PodTemplate): TemplateParts {
     containers: freeze([container]) as unknown as TemplateParts["containers"],
     tolerations: freeze(t.tolerations.map((x) => freeze({ ...x }))) as TemplateParts["tolerations"],
     nodeSelector: Object.keys(t.nodeSelector).length ? freeze({ ...t.nodeSelector }) : undefined,
+    affinity: t.nodeAffinity
+      ? deepFreeze({
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: structuredClone(t.nodeAffinity),
+            },
+          },
+        })
+      : undefined,
     labels: freeze({ ...t.labels }),
   };
   partsOf.set(t, parts);
   return parts;
+}
+
+/** `o` and everything in it frozen. */
+function deepFreeze<T extends object>(o: T): T {
+  for (const v of Object.values(o)) if (v && typeof v === "object") deepFreeze(v as object);
+  return Object.freeze(o);
 }
 
 /** A node record as the API server shows it. */
@@ -195,15 +213,29 @@ function podSpec(p: PodRec, parts: TemplateParts): Pod["spec"] {
     containers: parts.containers,
     tolerations: parts.tolerations,
     nodeSelector: parts.nodeSelector,
+    affinity: parts.affinity,
+    volumes: podVolumes(p),
     terminationGracePeriodSeconds: t.terminationGracePeriodSeconds,
     priorityClassName: t.priorityClassName || undefined,
   };
 }
 
 function podStatus(p: PodRec): Pod["status"] {
+  const unschedulable = p.nodeName ? undefined : unschedulableMessage(p);
   return {
     phase: p.phase,
-    conditions: CONDITIONS[p.nodeName ? 1 : 0]![p.ready ? 1 : 0],
+    conditions:
+      unschedulable === undefined
+        ? CONDITIONS[p.nodeName ? 1 : 0]![p.ready ? 1 : 0]
+        : [
+            {
+              type: "PodScheduled",
+              status: "False",
+              reason: "Unschedulable",
+              message: unschedulable,
+            },
+            CONDITIONS[0]![0]![1]!,
+          ],
     startTime: p.startedAt === undefined ? undefined : iso(p.startedAt),
   };
 }

@@ -11,7 +11,14 @@ import type {
   WatchEvent,
 } from "../../../ports/cluster.js";
 import type { PodTable } from "../../model/pod-table.js";
-import type { LeaseRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "../../model/records.js";
+import type {
+  ClaimRec,
+  LeaseRec,
+  NodeRec,
+  PdbRec,
+  PodRec,
+  WorkloadRec,
+} from "../../model/records.js";
 import { Budgets } from "./budgets.js";
 import { Controllers } from "./controllers.js";
 import { Kubelet } from "./kubelet.js";
@@ -30,6 +37,9 @@ export class KubeSim {
   /** namespace → PDBs */
   readonly pdbs: Map<string, PdbRec[]>;
   readonly leases: Map<string, LeaseRec>;
+  /** Zonal volumes' claims (namespace/name), and the bound ones by volume name (volumes.ts). */
+  readonly claims: Map<string, ClaimRec>;
+  readonly volumes: Map<string, ClaimRec>;
   /** Pods waiting for the scheduler, in arrival order. */
   readonly pending: Set<PodRec>;
   readonly #state: KubeState;
@@ -48,6 +58,8 @@ export class KubeSim {
     this.workloads = state.workloads;
     this.pdbs = state.pdbs;
     this.leases = state.leases;
+    this.claims = state.claims;
+    this.volumes = state.volumes;
     this.pending = state.pending;
     this.#kubelet = new Kubelet(state, ctx, {
       wakeScheduler: () => this.#scheduler.wake(),

@@ -10,8 +10,9 @@
 // The arrays are rebuilt when the scheduler scans another list or the node order changed;
 // otherwise, when anything placement reads has changed (KubeState.version), only the entries of
 // the nodes the state's log names are reloaded (capacity and zone never change); after a bind
-// the scheduler made itself, only that node's entry is updated. Anything the arrays do not hold (a nodeSelector, a node that is not plain,
-// a PreferNoSchedule taint) is decided on the record itself, by the same rules the record scan
+// the scheduler made itself, only that node's entry is updated. Anything the arrays do not hold
+// (a nodeSelector or node affinity, the zone a pod's volume pins, a node that is not plain, a
+// PreferNoSchedule taint) is decided on the record itself, by the same rules the record scan
 // uses (scheduler-rules.ts).
 import type { NodeRec, PodRec, PodTemplate } from "../../model/records.js";
 import { fits, loadOf, preferPenalty } from "./scheduler-rules.js";
@@ -155,7 +156,7 @@ export class PlacementIndex {
    * is one object, filled again by each scan (read it before the next): a new one per pod was
    * ~5% of what building a large world allocated.
    */
-  scan(list: readonly NodeRec[], pod: PodRec, start: number, want: number): Scan {
+  scan(list: readonly NodeRec[], pod: PodRec, start: number, want: number, zone?: string): Scan {
     this.#sync(list);
     const t = pod.template;
     const n = list.length;
@@ -164,7 +165,7 @@ export class PlacementIndex {
     const perZone = this.#perZone;
     for (let i = 0; i < this.#zones.length; i++)
       perZone[i] = 1_000 * (zoneCounts?.get(this.#zones[i] as string) ?? 0);
-    const selectorFree = withoutSelector(t);
+    const selectorFree = withoutSelector(t) && zone === undefined;
     const { cpu: reqCpu, memory: reqMem } = t.requests;
     const v = this.#node;
     const plainOf = this.#plain;
@@ -180,7 +181,7 @@ export class PlacementIndex {
         if ((v[at + PODS] as number) + 1 > (v[at + CAP_PODS] as number)) continue;
         if ((v[at + CPU] as number) + reqCpu > (v[at + CAP_CPU] as number)) continue;
         if ((v[at + MEM] as number) + reqMem > (v[at + CAP_MEM] as number)) continue;
-      } else if (!fits(list[k] as NodeRec, t)) continue;
+      } else if (!fits(list[k] as NodeRec, t, zone)) continue;
       found++;
       // The terms of `score` (scheduler-rules.ts), in its order: taints, spread, load.
       let s = plain === 1 ? 0 : preferPenalty(list[k] as NodeRec, t);
@@ -223,10 +224,14 @@ export class PlacementIndex {
 
 const selectorless = new WeakMap<PodTemplate, boolean>();
 
-/** The template has no nodeSelector (asked once per template, not per pod). */
+/** The template has no nodeSelector or node affinity (asked once per template, not per pod). */
 function withoutSelector(t: PodTemplate): boolean {
   let free = selectorless.get(t);
-  if (free === undefined) selectorless.set(t, (free = Object.keys(t.nodeSelector).length === 0));
+  if (free === undefined)
+    selectorless.set(
+      t,
+      (free = Object.keys(t.nodeSelector).length === 0 && t.nodeAffinity === undefined),
+    );
   return free;
 }
 

@@ -1,9 +1,11 @@
 // The scheduler's rules, as pure functions over the sandbox records: which nodes a pod may go
 // to (filters) and which it prefers (scores). Only what node rolls exercise: unschedulable
 // nodes, NoSchedule / NoExecute taints, PreferNoSchedule as a preference, tolerations
-// (including the empty-key Exists that tolerates everything), nodeSelector and capacity.
-import type { Taint, Toleration } from "../../../ports/cluster.js";
+// (including the empty-key Exists that tolerates everything), nodeSelector, required node
+// affinity, capacity, and the zone a pod's bound volume pins (`zone`, volumes.ts).
+import type { NodeSelectorTerm, Taint, Toleration } from "../../../ports/cluster.js";
 import type { NodeRec, PodTemplate } from "../../model/records.js";
+import { ZONE_LABEL } from "./volumes.js";
 
 export const UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
 export const NOT_READY_TAINT = "node.kubernetes.io/not-ready";
@@ -32,8 +34,25 @@ export function toleratesEverything(tolerations: readonly Toleration[]): boolean
 
 const selectorEntries = new WeakMap<PodTemplate, [string, string][]>();
 
+/** Whether a node's labels meet one of the terms (ORed; a term's expressions ANDed). */
+export function meetsAffinity(terms: readonly NodeSelectorTerm[], labels: Record<string, string>) {
+  return terms.some((t) =>
+    (t.matchExpressions ?? []).every((e) => {
+      const has = Object.hasOwn(labels, e.key);
+      const inValues = has && (e.values ?? []).includes(labels[e.key] as string);
+      if (e.operator === "In") return inValues;
+      if (e.operator === "NotIn") return !inValues;
+      return e.operator === "Exists" ? has : e.operator === "DoesNotExist" ? !has : false;
+    }),
+  );
+}
+
+/** The node is in the zone the pod's volume pins it to (none: any node). */
+const inVolumeZone = (node: NodeRec, zone: string | undefined) =>
+  zone === undefined || (node.labels[ZONE_LABEL] ?? node.zone) === zone;
+
 /** The fast form of `unfit` for the scheduler's loop: no allocation, no message. */
-export function fits(node: NodeRec, pod: PodTemplate): boolean {
+export function fits(node: NodeRec, pod: PodTemplate, zone?: string): boolean {
   if (node.deleted || !node.ready) return false;
   if (node.used.pods + 1 > node.capacity.pods) return false;
   if (node.used.cpu + pod.requests.cpu > node.capacity.cpu) return false;
@@ -57,13 +76,14 @@ export function fits(node: NodeRec, pod: PodTemplate): boolean {
   let entries = selectorEntries.get(pod);
   if (!entries) selectorEntries.set(pod, (entries = Object.entries(pod.nodeSelector)));
   for (const [k, v] of entries) if (node.labels[k] !== v) return false;
-  return true;
+  if (pod.nodeAffinity && !meetsAffinity(pod.nodeAffinity, node.labels)) return false;
+  return inVolumeZone(node, zone);
 }
 
 const UNSCHEDULABLE: Taint = { key: UNSCHEDULABLE_TAINT, effect: "NoSchedule" };
 
-/** Why the pod cannot go to the node, or undefined when it can. */
-export function unfit(node: NodeRec, pod: PodTemplate): string | undefined {
+/** Why the pod cannot go to the node, or undefined when it can (kube-scheduler's filter order). */
+export function unfit(node: NodeRec, pod: PodTemplate, zone?: string): string | undefined {
   if (node.deleted) return "node deleted";
   if (!node.ready) return "node(s) had untolerated taint {node.kubernetes.io/not-ready: }";
   if (node.unschedulable) {
@@ -77,9 +97,12 @@ export function unfit(node: NodeRec, pod: PodTemplate): string | undefined {
   }
   for (const [k, v] of Object.entries(pod.nodeSelector))
     if (node.labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
+  if (pod.nodeAffinity && !meetsAffinity(pod.nodeAffinity, node.labels))
+    return "node(s) didn't match Pod's node affinity/selector";
   if (node.used.pods + 1 > node.capacity.pods) return "Too many pods";
   if (node.used.cpu + pod.requests.cpu > node.capacity.cpu) return "Insufficient cpu";
   if (node.used.memory + pod.requests.memory > node.capacity.memory) return "Insufficient memory";
+  if (!inVolumeZone(node, zone)) return "node(s) had volume node affinity conflict";
   return undefined;
 }
 

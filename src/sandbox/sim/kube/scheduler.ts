@@ -3,11 +3,13 @@
 // from a rotating start, stop after enough feasible ones, take the best score (the rules are in
 // scheduler-rules.ts). The scan reads the placement index (placement.ts), which gives the
 // same answers as reading the node records, faster.
-import type { NodeRec, PodRec } from "../../model/records.js";
+import type { NodeRec, PodRec, PodTemplate } from "../../model/records.js";
 import type { Kubelet } from "./kubelet.js";
 import { PlacementIndex, type Scan } from "./placement.js";
 import { fits, score, unfit } from "./scheduler-rules.js";
 import type { KubeContext, KubeState } from "./state.js";
+import { clearUnschedulable, markUnschedulable, schedulingMessage } from "./unschedulable.js";
+import { bindVolume, volumeZone } from "./volumes.js";
 
 export class Scheduler {
   /**
@@ -22,6 +24,11 @@ export class Scheduler {
   /** One index per list the scan may read: the open nodes, and all of them (pods with tolerations). */
   readonly #open: PlacementIndex;
   readonly #all: PlacementIndex;
+  /** The FailedScheduling messages worked out at `version`, by template and volume zone. */
+  #explained = {
+    version: -1,
+    messages: new Map<PodTemplate, Map<string | undefined, string>>(),
+  };
 
   constructor(
     private readonly state: KubeState,
@@ -34,6 +41,8 @@ export class Scheduler {
 
   /** Bind, and let the index follow the one node that changed. */
   #bind(pod: PodRec, node: NodeRec, readyNow: boolean): void {
+    clearUnschedulable(pod);
+    bindVolume(this.state, pod, node, this.ctx.clock.nowMs());
     const before = this.state.version;
     this.kubelet.bind(pod, node, readyNow);
     // Where the last scan found it: the index checks it is that node before using it.
@@ -72,8 +81,35 @@ export class Scheduler {
       if (node) {
         this.state.pending.delete(pod);
         this.#bind(pod, node, false);
+      } else if (markUnschedulable(pod, this.#explainer(pod))) {
+        // Its PodScheduled condition turns Unschedulable: an update watchers see.
+        pod.rv = this.state.nextRv();
+        this.state.emitPod("MODIFIED", pod);
       }
     }
+  }
+
+  /**
+   * The pod's FailedScheduling message, worked out when read: once per template and volume zone
+   * while nothing placement reads changes (a workload's pending pods share it), not per pod.
+   */
+  #explainer(pod: PodRec): () => string {
+    return () => {
+      const cache = this.#explained;
+      if (cache.version !== this.state.version) {
+        cache.version = this.state.version;
+        cache.messages = new Map();
+      }
+      const zone = volumeZone(this.state, pod);
+      let byZone = cache.messages.get(pod.template);
+      if (!byZone) cache.messages.set(pod.template, (byZone = new Map()));
+      let message = byZone.get(zone);
+      if (message === undefined) {
+        message = schedulingMessage(this.state.nodeList().length, this.whyPending(pod));
+        byZone.set(zone, message);
+      }
+      return message;
+    };
   }
 
   /**
@@ -94,9 +130,10 @@ export class Scheduler {
       : n < 100
         ? n
         : Math.max(100, Math.floor((n * pct) / 100));
+    const zone = volumeZone(this.state, pod);
     const scan = Scheduler.indexed
-      ? (open ? this.#open : this.#all).scan(nodes, pod, this.#nextStart, want)
-      : scanRecords(nodes, pod, this.state, this.#nextStart, want);
+      ? (open ? this.#open : this.#all).scan(nodes, pod, this.#nextStart, want, zone)
+      : scanRecords(nodes, pod, this.#nextStart, want, zone);
     this.#nextStart = (this.#nextStart + scan.scanned) % n;
     this.#lastAt = scan.at;
     return scan.best;
@@ -105,8 +142,9 @@ export class Scheduler {
   /** Why a pending pod does not fit anywhere (the FailedScheduling message's reasons). */
   whyPending(pod: PodRec): string[] {
     const reasons = new Map<string, number>();
+    const zone = volumeZone(this.state, pod);
     for (const node of this.state.nodeList()) {
-      const r = unfit(node, pod.template);
+      const r = unfit(node, pod.template, zone);
       if (r) reasons.set(r, (reasons.get(r) ?? 0) + 1);
     }
     return [...reasons].map(([r, c]) => `${c} ${r}`);
@@ -117,9 +155,9 @@ export class Scheduler {
 function scanRecords(
   nodes: readonly NodeRec[],
   pod: PodRec,
-  state: KubeState,
   start: number,
   want: number,
+  zone: string | undefined,
 ): Scan {
   const n = nodes.length;
   const w = pod.workload;
@@ -131,7 +169,7 @@ function scanRecords(
   let i = 0;
   for (; i < n && found < want; i++) {
     const node = nodes[(start + i) % n] as NodeRec;
-    if (!fits(node, pod.template)) continue;
+    if (!fits(node, pod.template, zone)) continue;
     found++;
     let sameWorkload = 0;
     if (w) for (const p of node.pods) if (p.workload === w) sameWorkload++;

@@ -7,7 +7,14 @@ import type { VirtualClock } from "../../model/clock.js";
 import type { Availability, Timeline } from "../../model/observers.js";
 import type { Random } from "../../model/random.js";
 import { PodTable } from "../../model/pod-table.js";
-import type { LeaseRec, NodeRec, PdbRec, PodRec, WorkloadRec } from "../../model/records.js";
+import type {
+  ClaimRec,
+  LeaseRec,
+  NodeRec,
+  PdbRec,
+  PodRec,
+  WorkloadRec,
+} from "../../model/records.js";
 import { UID_DRAWS, uidOf } from "../../model/uid.js";
 import { toNode, toPod } from "./convert.js";
 
@@ -62,6 +69,9 @@ export class KubeState {
   /** namespace → PDBs */
   readonly pdbs = new Map<string, PdbRec[]>();
   readonly leases = new Map<string, LeaseRec>();
+  /** Zonal workloads' claims by namespace/name, and those bound by their volume's name (volumes.ts). */
+  readonly claims = new Map<string, ClaimRec>();
+  readonly volumes = new Map<string, ClaimRec>();
   /** Pods waiting for the scheduler, in arrival order. */
   readonly pending = new Set<PodRec>();
   nodeWatchers: Watcher<Node>[] = [];

@@ -6,42 +6,14 @@ import {
   AwsApiError,
   KubeApiError,
   NetworkError,
+  SETTLED,
+  abortError,
   isThrottle,
   isTryLater,
+  monotonicMs,
   retryAfterMs,
   tagCall
-} from "./chunk-UJJBVVDI.js";
-
-// src/ports/clock.ts
-function monotonicMs(clock) {
-  return clock.monotonic ? clock.monotonic() : clock.now().getTime();
-}
-function abortError(signal) {
-  const reason = signal?.reason;
-  if (reason instanceof Error) return reason;
-  const e = new Error("The operation was aborted");
-  e.name = "AbortError";
-  return e;
-}
-var SETTLED = Object.assign(new Error("The operation was aborted"), {
-  name: "AbortError"
-});
-var systemClock = {
-  now: () => /* @__PURE__ */ new Date(),
-  monotonic: () => performance.now(),
-  sleep: (ms, signal) => new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError(signal));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  })
-};
+} from "./chunk-6Y5V3LV3.js";
 
 // src/ports/resilient.ts
 var ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 };
@@ -71,6 +43,8 @@ function callInfo(service, method, args) {
     watchPodDisruptionBudgets: "GET poddisruptionbudgets (watch)",
     getWorkload: `GET ${a.toLowerCase()}s ${b}/${c}`,
     listWorkloads: `GET ${a.toLowerCase()}s (list, ${b ? `namespace ${b}` : "all namespaces"})`,
+    getPersistentVolumeClaim: `GET persistentvolumeclaims ${a}/${b}`,
+    getPersistentVolume: `GET persistentvolumes/${a}`,
     getLease: `GET leases ${a}/${b}`,
     createLease: `POST leases ${a}/${lease}`,
     updateLease: `PUT leases ${a}/${lease}`
@@ -288,10 +262,6 @@ var EventLog = class {
 };
 
 export {
-  monotonicMs,
-  abortError,
-  SETTLED,
-  systemClock,
   ATTEMPTS,
   resilient,
   PAGE_SIZE,

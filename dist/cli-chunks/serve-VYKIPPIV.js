@@ -2,11 +2,12 @@ import { createRequire as __noderollCreateRequire } from 'node:module';
 const require = __noderollCreateRequire(import.meta.url);
 if (Number(process.versions.node.split('.')[0]) < 24) { console.error(`noderoll needs Node.js 24 or later; this is ${process.version}. Use the project's own (npm ci installs it): npx node ${process.argv.slice(1).join(' ')}`); process.exit(2); }
 import {
+  Account,
   WatchHub,
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-3CSR3XFE.js";
+} from "./chunk-7K6QKQ3D.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
@@ -17,12 +18,13 @@ import {
   AwsApiError,
   KubeApiError,
   NetworkError
-} from "./chunk-UJJBVVDI.js";
+} from "./chunk-6Y5V3LV3.js";
 import "./chunk-YHLYX75L.js";
 import "./chunk-E63FPB5A.js";
 
 // src/sandbox/wire/serve.ts
 import { writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 
 // src/sandbox/wire/query-protocol.ts
 function parseQueryParams(params) {
@@ -684,14 +686,10 @@ function awsJsonError(code, message, status, resource) {
   return json(status, { message }, resource, { "x-amzn-errortype": code });
 }
 var EksFace = class {
-  constructor(view, endpoint, caData) {
+  constructor(view) {
     this.view = view;
-    this.endpoint = endpoint;
-    this.caData = caData;
   }
   view;
-  endpoint;
-  caData;
   name = "eks";
   /** Answer the next N requests with ThrottlingException (tests of the SDK's retries). */
   throttleNext = 0;
@@ -758,8 +756,7 @@ var EksFace = class {
     const size = this.view.pageSize;
     switch (op) {
       case "ListClusters": {
-        const names = this.view.clusterName ? [this.view.clusterName] : [];
-        const { page: page2, nextToken } = paginate(names, q, size);
+        const { page: page2, nextToken } = paginate(await eks.listClusters(), q, size);
         return { clusters: page2, ...nextToken && { nextToken } };
       }
       case "DescribeCluster": {
@@ -767,10 +764,8 @@ var EksFace = class {
         return {
           cluster: {
             ...c,
-            endpoint: this.endpoint(),
             createdAt: seconds(new Date(Date.parse(this.view.start) - 90 * 864e5)),
-            platformVersion: "eks.1",
-            ...this.caData && { certificateAuthority: { data: this.caData } }
+            platformVersion: "eks.1"
           }
         };
       }
@@ -1118,7 +1113,9 @@ var RESOURCES = {
   v1: [
     res("nodes", "Node", false, [...READ, "patch"], { shortNames: ["no"] }),
     res("pods", "Pod", true, [...READ, "delete"], { shortNames: ["po"] }),
-    res("pods/eviction", "Eviction", true, ["create"], { group: "policy", version: "v1" })
+    res("pods/eviction", "Eviction", true, ["create"], { group: "policy", version: "v1" }),
+    res("persistentvolumeclaims", "PersistentVolumeClaim", true, ["get"], { shortNames: ["pvc"] }),
+    res("persistentvolumes", "PersistentVolume", false, ["get"], { shortNames: ["pv"] })
   ],
   "apps/v1": [
     res("daemonsets", "DaemonSet", true, ["get", "list"], { shortNames: ["ds"] }),
@@ -1375,6 +1372,8 @@ function wantsTable(accept) {
 var KINDS = {
   nodes: { kind: "Node", apiVersion: "v1" },
   pods: { kind: "Pod", apiVersion: "v1" },
+  persistentvolumeclaims: { kind: "PersistentVolumeClaim", apiVersion: "v1" },
+  persistentvolumes: { kind: "PersistentVolume", apiVersion: "v1" },
   poddisruptionbudgets: { kind: "PodDisruptionBudget", apiVersion: "policy/v1" },
   leases: { kind: "Lease", apiVersion: "coordination.k8s.io/v1" },
   daemonsets: { kind: "DaemonSet", apiVersion: "apps/v1" },
@@ -1505,6 +1504,9 @@ function evictionResponse(r, name) {
     case 403:
       return kubeStatus(403, "Forbidden", r.message, resource);
   }
+}
+function volumeOf(cluster, t) {
+  return t.namespace !== void 0 ? cluster.getPersistentVolumeClaim(t.namespace, t.name) : cluster.getPersistentVolume(t.name);
 }
 
 // src/sandbox/wire/sts-face.ts
@@ -1722,6 +1724,9 @@ var KubernetesFace = class {
       case "GET replicasets/name":
       case "GET statefulsets/name":
         return this.#workload(t);
+      case "GET persistentvolumeclaims/name":
+      case "GET persistentvolumes/name":
+        return this.#object(t.resource, await volumeOf(this.view.cluster, t));
       case "GET leases/name":
         return this.#object("leases", await this.view.cluster.getLease(t.namespace, t.name));
       case "POST leases":
@@ -2047,9 +2052,72 @@ zj0EAwIDSQAwRgIhAPH8T+9iBooJBrm/rXwn4OO74PHWxq5g1j7fX3kX78sZAiEA
 klBPPP1DMj/t2MdWXR/hSQ9BvILeNjIPqP+Fe6n94pg=
 -----END CERTIFICATE-----
 `;
-async function startTlsFront(port, tlsPort = 0) {
+var SANDBOX_TLS_IDENTITIES = [
+  { key: SANDBOX_TLS_KEY, cert: SANDBOX_TLS_CERT },
+  {
+    key: `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgmNASJy1S0eA2ut4V
+pZiRn2zjttdnJzult56xeb8W9JahRANCAATi7YoYJuyz42JN/WPZP8HaqOOGMtfv
+hWLDdzuDU0yeru/Xkeexl9vXPXgC53wyMWL6u2+Gp0wiVNmZHE3v5XRN
+-----END PRIVATE KEY-----
+`,
+    cert: `-----BEGIN CERTIFICATE-----
+MIIBnzCCAUWgAwIBAgICEAEwCgYIKoZIzj0EAwIwHTEbMBkGA1UEAwwSbm9kZXJv
+bGwgc2FuZGJveCAyMCAXDTAwMDEwMTAwMDAwMFoYDzIxMDAwMTAxMDAwMDAwWjAd
+MRswGQYDVQQDDBJub2Rlcm9sbCBzYW5kYm94IDIwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAATi7YoYJuyz42JN/WPZP8HaqOOGMtfvhWLDdzuDU0yeru/Xkeexl9vX
+PXgC53wyMWL6u2+Gp0wiVNmZHE3v5XRNo3MwcTAaBgNVHREEEzARhwR/AAABggls
+b2NhbGhvc3QwDwYDVR0TAQH/BAUwAwEB/zAOBgNVHQ8BAf8EBAMCAoQwEwYDVR0l
+BAwwCgYIKwYBBQUHAwEwHQYDVR0OBBYEFKuScTXOAXHqUxhL4E6xYku+WDPyMAoG
+CCqGSM49BAMCA0gAMEUCIQCRvz4RDzCGU0mYFcKpbd7Zd0cBVZQctk1M/p+I8Arw
+MwIgbt8b6b7fNwyCyyY/QoQa7lsF2gvEK9GezhkNITZQCKg=
+-----END CERTIFICATE-----
+`
+  },
+  {
+    key: `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgn+N637Ja7Gec+9zR
+2LqXGqlBn/Vc4UdG9UpGjV5/iD6hRANCAAQ4MrWpEYS/BeJVTpkbCrIBaUfSXypf
+nYAtYEtmQL6daLdgaG1/DISCLzbHR2PH9Md52IvsadjmjJVkSehgARir
+-----END PRIVATE KEY-----
+`,
+    cert: `-----BEGIN CERTIFICATE-----
+MIIBnzCCAUWgAwIBAgICEAIwCgYIKoZIzj0EAwIwHTEbMBkGA1UEAwwSbm9kZXJv
+bGwgc2FuZGJveCAzMCAXDTAwMDEwMTAwMDAwMFoYDzIxMDAwMTAxMDAwMDAwWjAd
+MRswGQYDVQQDDBJub2Rlcm9sbCBzYW5kYm94IDMwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAAQ4MrWpEYS/BeJVTpkbCrIBaUfSXypfnYAtYEtmQL6daLdgaG1/DISC
+LzbHR2PH9Md52IvsadjmjJVkSehgARiro3MwcTAaBgNVHREEEzARhwR/AAABggls
+b2NhbGhvc3QwDwYDVR0TAQH/BAUwAwEB/zAOBgNVHQ8BAf8EBAMCAoQwEwYDVR0l
+BAwwCgYIKwYBBQUHAwEwHQYDVR0OBBYEFKjRrXxWRh4FV5YrMPqMWpxDWKusMAoG
+CCqGSM49BAMCA0gAMEUCICoGRbaAIqQcIu3vUPGyzCCTIOrzTC/iSaspxEWusUDE
+AiEAwEmjSJTakDqgDlhk6cUqgmcZqVDeYJxao6xJSGGGBtU=
+-----END CERTIFICATE-----
+`
+  },
+  {
+    key: `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg5mATdn8DL3SQtTNJ
+Fi0L+kdzGl+RDdotJyD4TFldmC6hRANCAAQh5oANSK8MoU5Yp4CNHumRtoU1aJjn
+ijf5SvUrXP03R5OtYKI8UKy4N/01I5gbSO33APuLxYpNSsniaqC/WoT8
+-----END PRIVATE KEY-----
+`,
+    cert: `-----BEGIN CERTIFICATE-----
+MIIBnjCCAUWgAwIBAgICEAMwCgYIKoZIzj0EAwIwHTEbMBkGA1UEAwwSbm9kZXJv
+bGwgc2FuZGJveCA0MCAXDTAwMDEwMTAwMDAwMFoYDzIxMDAwMTAxMDAwMDAwWjAd
+MRswGQYDVQQDDBJub2Rlcm9sbCBzYW5kYm94IDQwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAAQh5oANSK8MoU5Yp4CNHumRtoU1aJjnijf5SvUrXP03R5OtYKI8UKy4
+N/01I5gbSO33APuLxYpNSsniaqC/WoT8o3MwcTAaBgNVHREEEzARhwR/AAABggls
+b2NhbGhvc3QwDwYDVR0TAQH/BAUwAwEB/zAOBgNVHQ8BAf8EBAMCAoQwEwYDVR0l
+BAwwCgYIKwYBBQUHAwEwHQYDVR0OBBYEFAnh9TarYjTROPlhZ5iASnotltWfMAoG
+CCqGSM49BAMCA0cAMEQCIFZNf3DBAHvG07yrm5mlIxJ8eTIP5/FJa4fJ0wX7KI6T
+AiBjJvAqdoF56RQIULl5h+J2N20VkafC3S1bfXQZCyNSiA==
+-----END CERTIFICATE-----
+`
+  }
+];
+async function startTlsFront(port, tlsPort = 0, identity = { key: SANDBOX_TLS_KEY, cert: SANDBOX_TLS_CERT }) {
   const open = /* @__PURE__ */ new Set();
-  const options = { key: SANDBOX_TLS_KEY, cert: SANDBOX_TLS_CERT, noDelay: true };
+  const options = { key: identity.key, cert: identity.cert, noDelay: true };
   const server = createServer2(options, (socket) => {
     const upstream = connect({ port, host: "127.0.0.1", noDelay: true });
     open.add(socket);
@@ -2081,112 +2149,196 @@ async function startTlsFront(port, tlsPort = 0) {
 // src/sandbox/wire/serve.ts
 var isWatch = (req) => /[?&]watch=(1|true)(&|$)/.test(req.url ?? "");
 var SANDBOX_CA_DATA = Buffer.from(SANDBOX_TLS_CERT).toString("base64");
-function kubeconfig(url) {
+function kubeconfigPathOf(path, cluster) {
+  const base = basename(path);
+  const dot = base.lastIndexOf(".");
+  const name = dot > 0 ? `${base.slice(0, dot)}.${cluster}${base.slice(dot)}` : `${base}.${cluster}`;
+  return join(dirname(path), name);
+}
+function kubeconfig(c, name) {
   return [
     "apiVersion: v1",
     "kind: Config",
     "clusters:",
-    "  - name: noderoll-sandbox",
+    `  - name: ${name}`,
     "    cluster:",
-    `      server: ${url}`,
-    `      certificate-authority-data: ${SANDBOX_CA_DATA}`,
+    `      server: ${c.kubernetes}`,
+    `      certificate-authority-data: ${c.caData}`,
     "contexts:",
-    "  - name: noderoll-sandbox",
+    `  - name: ${name}`,
     "    context:",
-    "      cluster: noderoll-sandbox",
-    "      user: noderoll-sandbox",
-    "current-context: noderoll-sandbox",
+    `      cluster: ${name}`,
+    `      user: ${name}`,
+    `current-context: ${name}`,
     "users:",
-    "  - name: noderoll-sandbox",
+    `  - name: ${name}`,
     "    user:",
-    `      token: ${SANDBOX_TOKEN}`,
+    `      token: ${c.token}`,
     ""
   ].join("\n");
 }
-async function serveSandbox(world, options = {}) {
-  let kubeUrl = "";
-  const faces = makeFaces(world, options, () => kubeUrl);
+var MAX_SERVED_CLUSTERS = SANDBOX_TLS_IDENTITIES.length;
+async function serveSandbox(target, options = {}) {
+  const worlds = target instanceof Account ? target.worlds : [target];
+  if (worlds.length > MAX_SERVED_CLUSTERS)
+    throw new Error(
+      `sandbox serve serves at most ${MAX_SERVED_CLUSTERS} clusters at once (each has a TLS identity, a certificate authority, of its own), not ${worlds.length}`
+    );
+  const first = worlds[0];
+  const faces = makeFaces(target, options);
   const server = await startWireServer(
     [faces.sts, faces.autoScaling, faces.ec2, faces.eks, faces.github, faces.kubernetes],
     { ...options.port !== void 0 && { port: options.port } }
   );
   const url = server.url;
-  const tls = await startTlsFront(server.port, options.tlsPort ?? 0);
-  kubeUrl = `https://127.0.0.1:${tls.port}`;
   const driver = new TimeDriver(
-    world.clock,
+    first.clock,
     options.speed ?? 1,
     options.instant ?? true,
     options.quietMs ?? 3,
     options.horizonMs ?? 36e5
   );
-  server.server.on("request", (req, res2) => {
+  const track = (http) => void http.on("request", (req, res2) => {
     if (isWatch(req)) return;
     driver.track(1);
     res2.on("close", () => driver.track(-1));
   });
+  track(server.server);
+  const served = await serveClusters(worlds, { face: faces.kubernetes, server }, options, track);
   driver.start();
-  if (options.kubeconfigPath) writeFileSync(options.kubeconfigPath, kubeconfig(kubeUrl));
+  const clusters = served.map((s) => s.cluster);
+  const kube = clusters[0];
   const endpoints = {
-    kubernetes: kubeUrl,
+    kubernetes: kube.kubernetes,
     eks: url,
     autoScaling: url,
     ec2: url,
     sts: url,
     github: url
   };
-  const env = environment(world, url, options.kubeconfigPath);
+  const env = environment(first, url, options.kubeconfigPath);
   return {
     url,
     port: server.port,
     log: server.log,
     endpoints,
+    clusters,
     env,
     faces,
-    describe: () => describeServer(world, url, kubeUrl, env),
+    describe: () => worlds.length === 1 ? describeServer(first, url, kube.kubernetes, env) : describeAccount(worlds, url, clusters, env),
     hold: (call) => driver.hold(call),
     close: async () => {
       driver.stop();
-      await tls.close();
+      await Promise.all(served.map((s) => s.close()));
       await server.close();
-      faces.kubernetes.hub.close();
+      for (const s of served) s.done();
     }
   };
 }
-function makeFaces(world, options, kubeUrl) {
+async function serveClusters(worlds, main, options, track) {
+  const served = [];
+  try {
+    for (const [i, world] of worlds.entries()) {
+      const s = await serveCluster(world, i, i === 0 ? main : void 0, options);
+      served.push(s);
+      if (i > 0) track(s.server.server);
+    }
+    return served;
+  } catch (e) {
+    await Promise.all(served.map((s) => s.close()));
+    await main.server.close();
+    for (const s of served) s.done();
+    throw e;
+  }
+}
+async function serveCluster(world, i, main, options) {
+  const name = world.scenario.cluster.name;
+  const token = i === 0 ? SANDBOX_TOKEN : `${SANDBOX_TOKEN}-${name}`;
+  const face = main?.face ?? kubernetesFace(world, { tokens: [token], ...options.kubernetes });
+  const server = main?.server ?? await startWireServer([face]);
+  const identity = SANDBOX_TLS_IDENTITIES[i];
+  let tls;
+  const close = async () => {
+    await tls?.close();
+    if (!main) await server.close();
+  };
+  try {
+    tls = await startTlsFront(server.port, i === 0 ? options.tlsPort ?? 0 : 0, identity);
+    const kubernetes = `https://127.0.0.1:${tls.port}`;
+    const caData = Buffer.from(identity.cert).toString("base64");
+    const path = options.kubeconfigPath && (i === 0 ? options.kubeconfigPath : kubeconfigPathOf(options.kubeconfigPath, name));
+    const cluster = {
+      name,
+      kubernetes,
+      url: server.url,
+      caData,
+      token: options.kubernetes?.tokens?.[0] ?? token,
+      ...path && { kubeconfigPath: path },
+      log: server.log,
+      face
+    };
+    if (path)
+      writeFileSync(
+        path,
+        kubeconfig(cluster, i === 0 ? "noderoll-sandbox" : `noderoll-sandbox-${name}`)
+      );
+    const before = { ...world.endpoint };
+    Object.assign(world.endpoint, { server: kubernetes, caData });
+    return {
+      cluster,
+      server,
+      close,
+      done: () => {
+        face.hub.close();
+        delete world.endpoint.caData;
+        Object.assign(world.endpoint, before);
+      }
+    };
+  } catch (e) {
+    await close();
+    face.hub.close();
+    throw e;
+  }
+}
+function kubernetesFace(world, options = {}) {
   const s = world.scenario;
+  return new KubernetesFace(
+    {
+      cluster: world.cluster,
+      clusterName: s.cluster.name,
+      version: s.cluster.version,
+      clock: world.clock,
+      gate: world.gate,
+      kube: world.kube
+    },
+    options
+  );
+}
+function makeFaces(target, options) {
+  const worlds = target instanceof Account ? target.worlds : [target];
+  const first = worlds[0];
+  const s = first.scenario;
+  const one = worlds.length === 1;
   return {
     sts: new StsFace(),
-    autoScaling: new AutoScalingFace(world.cloud.autoScaling),
+    autoScaling: new AutoScalingFace(target.cloud.autoScaling),
     ec2: new Ec2Face({
-      ec2: world.cloud.ec2,
-      sim: world.ec2,
+      ec2: target.cloud.ec2,
+      sim: one ? first.ec2 : {
+        templates: { values: () => worlds.flatMap((w) => [...w.ec2.templates.values()]) },
+        instances: { keys: () => worlds.flatMap((w) => [...w.ec2.instances.keys()]) }
+      },
       region: s.cluster.region,
-      zones: s.zones
+      zones: one ? s.zones : [...new Set(worlds.flatMap((w) => w.scenario.zones))].sort()
     }),
-    eks: new EksFace(
-      {
-        eks: world.cloud.eks,
-        region: s.cluster.region,
-        start: s.start,
-        clusterName: s.cluster.name,
-        pageSize: s.eks.updates.pageSize
-      },
-      kubeUrl,
-      SANDBOX_CA_DATA
-    ),
-    github: new GitHubFace(options.github, () => world.clock.now()),
-    kubernetes: new KubernetesFace(
-      {
-        cluster: world.cluster,
-        clusterName: s.cluster.name,
-        version: s.cluster.version,
-        clock: world.clock,
-        gate: world.gate,
-        kube: world.kube
-      },
-      options.kubernetes
-    )
+    eks: new EksFace({
+      eks: target.cloud.eks,
+      region: s.cluster.region,
+      start: s.start,
+      pageSize: s.eks.updates.pageSize
+    }),
+    github: new GitHubFace(options.github, () => first.clock.now()),
+    kubernetes: kubernetesFace(first, options.kubernetes)
   };
 }
 function environment(world, url, kubeconfigPath) {
@@ -2201,6 +2353,26 @@ function environment(world, url, kubeconfigPath) {
     GITHUB_API_URL: url,
     ...kubeconfigPath && { KUBECONFIG: kubeconfigPath }
   };
+}
+function describeAccount(worlds, url, clusters, env) {
+  const region = worlds[0].scenario.cluster.region;
+  return [
+    `noderoll sandbox: ${worlds.length} clusters in one account (${region}) on ${url}`,
+    ...clusters.flatMap((c, i) => [
+      `  cluster ${c.name} (scenario "${worlds[i].scenario.metadata.name}")`,
+      `    Kubernetes API   ${c.kubernetes}  (TLS, its own CA; also ${c.url}; bearer token ${c.token} or an EKS token for ${c.name})`,
+      ...c.kubeconfigPath ? [`    kubeconfig       ${c.kubeconfigPath}`] : [],
+      `    EKS              ${url}/clusters/${c.name}`
+    ]),
+    `  Auto Scaling     ${url}  (query protocol, by SigV4 service; every cluster's groups)`,
+    `  EC2              ${url}  (query protocol, by SigV4 service)`,
+    `  STS              ${url}  (GetCallerIdentity)`,
+    `  GitHub REST      ${url}/repos/...`,
+    "",
+    "export these to point the AWS SDK / CLI, kubectl and Octokit at it (kubectl: the first cluster):",
+    ...Object.entries(env).map(([k, v]) => `  export ${k}=${v}`),
+    ""
+  ].join("\n");
 }
 function describeServer(world, url, kubeUrl, env) {
   const s = world.scenario;
@@ -2219,6 +2391,8 @@ function describeServer(world, url, kubeUrl, env) {
   ].join("\n");
 }
 export {
+  MAX_SERVED_CLUSTERS,
   SANDBOX_CA_DATA,
+  kubeconfigPathOf,
   serveSandbox
 };

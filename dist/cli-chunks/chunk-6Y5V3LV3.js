@@ -2,6 +2,37 @@ import { createRequire as __noderollCreateRequire } from 'node:module';
 const require = __noderollCreateRequire(import.meta.url);
 if (Number(process.versions.node.split('.')[0]) < 24) { console.error(`noderoll needs Node.js 24 or later; this is ${process.version}. Use the project's own (npm ci installs it): npx node ${process.argv.slice(1).join(' ')}`); process.exit(2); }
 
+// src/ports/clock.ts
+function monotonicMs(clock) {
+  return clock.monotonic ? clock.monotonic() : clock.now().getTime();
+}
+function abortError(signal) {
+  const reason = signal?.reason;
+  if (reason instanceof Error) return reason;
+  const e = new Error("The operation was aborted");
+  e.name = "AbortError";
+  return e;
+}
+var SETTLED = Object.assign(new Error("The operation was aborted"), {
+  name: "AbortError"
+});
+var systemClock = {
+  now: () => /* @__PURE__ */ new Date(),
+  monotonic: () => performance.now(),
+  sleep: (ms, signal) => new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  })
+};
+
 // src/ports/errors.ts
 var KubeApiError = class extends Error {
   constructor(status, reason, message, retryAfterSeconds2) {
@@ -141,6 +172,10 @@ function describeFailure(e) {
 }
 
 export {
+  monotonicMs,
+  abortError,
+  SETTLED,
+  systemClock,
   KubeApiError,
   AwsApiError,
   NetworkError,
