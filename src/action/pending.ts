@@ -34,11 +34,11 @@ export async function pendingWork(
     );
     const s = plan.summary;
     const changes = hasChanges(plan);
-    if (s.groupsToRoll + s.configChanges > 0)
+    if (s.groupsToRoll + s.configChanges + s.cleanups > 0)
       return {
         apply: true,
         hasChanges: changes,
-        why: `${what} did not change ${file}, but its plan has ${s.nodesToReplace} node(s) to replace and ${s.configChanges} config change(s) (a merge whose run was cancelled, a roll that stopped early, a newer release, or drift): applying it`,
+        why: `${what} did not change ${file}, but its plan has ${s.nodesToReplace} node(s) to replace, ${s.configChanges} config change(s) and ${s.cleanups} group(s) with marks an earlier run left (a merge whose run was cancelled, a roll that stopped early, a newer release, or drift): applying it`,
       };
     return {
       apply: false,

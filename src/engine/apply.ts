@@ -28,7 +28,7 @@ import type { GroupKind, ReadyPlan } from "../kinds/kind.js";
 import { kindOf } from "../kinds/registry.js";
 import { RollError, type RollContext } from "../roll/context.js";
 import { ClusterLock, holderIdentity, LEASE_DURATION_SECONDS } from "../roll/lease.js";
-import { clearStaleMarks, DETACHED_LABEL } from "../roll/marks.js";
+import { clearStaleMarks, DETACHED_LABEL, releaseScaleDown } from "../roll/marks.js";
 import { closeBudgets } from "../roll/budgets.js";
 import { closeSystemPods } from "../roll/system-pods.js";
 import { NodeCache } from "../roll/nodes.js";
@@ -151,6 +151,15 @@ async function rollGroup(run: Run, name: string): Promise<void> {
   const moving = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
   const members = new Set(live?.instances.filter((i) => !i.detachedForSurge).map((i) => i.id));
   await clearStaleMarks(ctx, moving, groupNodes, members);
+  // Nothing to replace: the marks an earlier run left are all there is to do (a run killed
+  // after its last termination, before its scale-down gave the nodes back).
+  if (plan.replacements.length === 0) await releaseScaleDown(ctx, groupNodes);
+  if (plan.replacements.length === 0 && plan.cleanup.length > 0)
+    ctx.emit({
+      type: "note",
+      group: name,
+      message: `${name}: cleared the marks an earlier run left (${cleanupMarks(plan.cleanup)})`,
+    });
   const at = ctx.clock.now().getTime();
   await kindOf(live as LiveGroup).roll(ctx, {
     plan: ready,
@@ -165,6 +174,10 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     toMove: () => plannedMoves(snapshot.pods, [...moving], at),
   });
 }
+
+/** "scale-down-disabled on 3 nodes; cordon on 1": what a cleanup cleared, in short. */
+const cleanupMarks = (cleanup: GroupPlan["cleanup"]) =>
+  cleanup.map((c) => `${c.mark} on ${c.objects.length}`).join("; ");
 
 /**
  * Work an earlier run left going on the cluster (its EKS update still replacing nodes), recorded

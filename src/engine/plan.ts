@@ -9,6 +9,7 @@ import {
   groupNotOfCluster,
   isDetached,
   liveInstances,
+  marksLeft,
   NO_SCHEDULE,
   planWindow,
   preflight,
@@ -93,6 +94,7 @@ function missingGroup(group: Group, role: Role, snapshot: Snapshot): GroupPlan {
     nodes: 0,
     configChanges: [],
     replacements: [],
+    cleanup: [],
     budgets: { maxUnavailable: 0, maxSurge: 0, derivation: { maxUnavailable: "", maxSurge: "" } },
     schedule: NO_SCHEDULE,
     findings: [],
@@ -103,11 +105,14 @@ function missingGroup(group: Group, role: Role, snapshot: Snapshot): GroupPlan {
   };
 }
 
-function statusOf(p: Pick<GroupPlan, "errors" | "replacements" | "findings" | "configChanges">) {
+function statusOf(
+  p: Pick<GroupPlan, "errors" | "replacements" | "findings" | "configChanges" | "cleanup">,
+): GroupStatus {
   if (p.errors.length > 0) return "error";
   if (p.replacements.length > 0)
     return p.findings.some((f) => f.severity === "blocker") ? "blocked" : "roll";
-  return p.configChanges.length > 0 ? "config-only" : "no-change";
+  if (p.configChanges.length > 0) return "config-only";
+  return p.cleanup.length > 0 ? "cleanup" : "no-change";
 }
 
 /** What keeps apply from the group at all: settings its kind cannot honour, a group not the
@@ -183,6 +188,11 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     nodes: members,
     configChanges: kind.configChanges(group, live, target, settings),
     replacements,
+    cleanup: marksLeft(
+      live,
+      snapshot.nodes,
+      new Set(replacements.flatMap((r) => (r.node ? [r.node, r.instance] : [r.instance]))),
+    ),
     budgets: { ...budgets, maxSurge: schedule.surge },
     schedule,
     findings,
@@ -192,7 +202,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     target,
     ...kind.setup(group, live, settings),
   };
-  plan.status = statusOf(plan) as GroupStatus;
+  plan.status = statusOf(plan);
   plan.notes = [...settings.notes, ...kind.notes(plan, group, live, snapshot)];
   return plan;
 }

@@ -3,6 +3,7 @@
 // Pure, through the ports. Planning a policy — which needs the kinds — is src/engine/plan.ts.
 export * from "./claims.js";
 export * from "./limit.js";
+export * from "./marks.js";
 export * from "./owners.js";
 export * from "./pdb-index.js";
 export * from "./placement.js";

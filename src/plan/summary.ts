@@ -7,6 +7,7 @@ export function summarize(groups: GroupPlan[]): PlanSummary {
     groupsToRoll: rolling.length,
     nodesToReplace: rolling.reduce((n, g) => n + g.replacements.length, 0),
     configChanges: groups.reduce((n, g) => n + g.configChanges.length, 0),
+    cleanups: groups.filter((g) => g.status === "cleanup").length,
     blocked: groups.filter((g) => g.status === "blocked").length,
     errors: groups.filter((g) => g.status === "error").length,
     estimatedMs: rolling.reduce((n, g) => n + g.schedule.estimatedMs, 0),
@@ -16,12 +17,15 @@ export function summarize(groups: GroupPlan[]): PlanSummary {
 /** Terraform's first line: "Plan: 2 groups to roll (37 nodes), 1 config change, 0 blocked." */
 export function summaryLine(s: PlanSummary): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  if (s.groupsToRoll === 0 && s.configChanges === 0 && s.blocked === 0 && s.errors === 0)
+  const cleanups = s.cleanups ?? 0;
+  if (s.groupsToRoll + s.configChanges + cleanups + s.blocked + s.errors === 0)
     return "No changes. The node groups match the policy.";
   const errors = s.errors > 0 ? `, ${plural(s.errors, "error")}` : "";
-  return `Plan: ${plural(s.groupsToRoll, "group")} to roll (${plural(s.nodesToReplace, "node")}), ${plural(s.configChanges, "config change")}, ${s.blocked} blocked${errors}.`;
+  const marks = cleanups > 0 ? `, ${plural(cleanups, "group")} with marks to clear` : "";
+  return `Plan: ${plural(s.groupsToRoll, "group")} to roll (${plural(s.nodesToReplace, "node")}), ${plural(s.configChanges, "config change")}${marks}, ${s.blocked} blocked${errors}.`;
 }
 
 export function hasChanges(plan: Plan): boolean {
-  return plan.summary.groupsToRoll + plan.summary.configChanges + plan.summary.blocked > 0;
+  const s = plan.summary;
+  return s.groupsToRoll + s.configChanges + (s.cleanups ?? 0) + s.blocked > 0;
 }

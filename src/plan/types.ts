@@ -83,7 +83,18 @@ export interface Schedule {
   estimatedMs: number;
 }
 
-export type GroupStatus = "roll" | "config-only" | "no-change" | "blocked" | "error";
+/**
+ * `cleanup`: nothing to replace or configure, but noderoll's own marks left by an earlier run
+ * (marks.ts) to clear.
+ */
+export type GroupStatus = "roll" | "config-only" | "cleanup" | "no-change" | "blocked" | "error";
+
+/** noderoll's marks an earlier run left on a group, which apply clears (plan/marks.ts). */
+export interface Cleanup {
+  mark: "scale-down-disabled" | "cordon" | "scheduled-taint" | "surge-mark";
+  /** The nodes (or, for a surge mark on an instance, instance ids) that carry it. */
+  objects: string[];
+}
 
 /** What a group is rolled to, resolved against live state ("latest", "$Latest" → versions). */
 export interface Target {
@@ -112,6 +123,8 @@ export interface GroupPlan {
   nodes: number;
   configChanges: ConfigChange[];
   replacements: Replacement[];
+  /** Marks an earlier run left on nodes this plan does not replace: apply clears them. */
+  cleanup: Cleanup[];
   budgets: Budgets;
   schedule: Schedule;
   findings: Finding[];
@@ -131,6 +144,8 @@ export interface PlanSummary {
   groupsToRoll: number;
   nodesToReplace: number;
   configChanges: number;
+  /** Groups whose only work is clearing marks an earlier run left (status "cleanup"). */
+  cleanups: number;
   blocked: number;
   errors: number;
   estimatedMs: number;

@@ -14,7 +14,13 @@ export interface StopPoint {
 }
 
 const STOPS = new Set<GroupPlan["status"]>(["blocked", "error"]);
-const DOES_SOMETHING = new Set<GroupPlan["status"]>(["roll", "config-only", "blocked", "error"]);
+const DOES_SOMETHING = new Set<GroupPlan["status"]>([
+  "roll",
+  "config-only",
+  "cleanup",
+  "blocked",
+  "error",
+]);
 
 /** The first group apply would stop at (blocked or in error), and what it leaves undone. */
 export function stopPoint(plan: Plan): StopPoint | undefined {

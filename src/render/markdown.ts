@@ -19,6 +19,7 @@ import { readableTime } from "./time.js";
 import {
   DOWN_WORD,
   budgetText,
+  cleanupText,
   estimate,
   KIND_LABEL,
   kindWord,
@@ -32,6 +33,7 @@ import {
 const ICON: Record<GroupPlan["status"], string> = {
   roll: "🔄",
   "config-only": "⚙️",
+  cleanup: "🧹",
   "no-change": "✅",
   blocked: "⛔",
   error: "❌",
@@ -128,6 +130,8 @@ function groupSection(g: GroupPlan, i: number, detail: MarkdownDetail): string[]
   for (const f of findings.filter((x) => x.severity === "blocker"))
     out.push(`- ${FINDING_ICON.blocker} **blocker**: ${f.message}`);
   for (const c of g.configChanges) out.push(`- ⚙️ \`${c.field}\`: ${c.from} → **${c.to}**`);
+  if (g.cleanup.length > 0)
+    out.push(`- 🧹 Marks an earlier run left, which apply clears: ${cleanupText(g.cleanup)}`);
   if (g.replacements.length > 0) {
     out.push(
       `- Replace **${g.replacements.length} of ${g.nodes}** nodes: ${reasonCounts(g.replacements)}`,

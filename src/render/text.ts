@@ -2,6 +2,7 @@
 import { summaryLine, type GroupPlan, type Plan } from "../plan/index.js";
 import {
   budgetText,
+  cleanupText,
   estimate,
   kindWord,
   plural,
@@ -17,6 +18,8 @@ function groupText(g: GroupPlan, i: number): string[] {
   const lines = [`${i + 1}. ${g.name} (${kindWord(g)}, ${g.role}): ${STATUS_WORD[g.status]}`];
   for (const e of g.errors) lines.push(`   error: ${e}`);
   for (const c of g.configChanges) lines.push(`   ~ ${c.field}: ${c.from} → ${c.to}`);
+  if (g.cleanup.length > 0)
+    lines.push(`   - marks an earlier run left, which apply clears: ${cleanupText(g.cleanup)}`);
   if (g.replacements.length > 0) {
     lines.push(
       `   replace ${g.replacements.length} of ${g.nodes} nodes: ${reasonCounts(g.replacements)}`,

@@ -1,6 +1,7 @@
 // Small wording helpers shared by the text and Markdown renderers.
 import {
   describeReason,
+  type Cleanup,
   type GroupPlan,
   type NodeDown,
   type ReplaceReason,
@@ -25,6 +26,7 @@ export const DOWN_WORD: Record<NodeDown, string> = {
 export const STATUS_WORD: Record<GroupPlan["status"], string> = {
   roll: "roll",
   "config-only": "config change",
+  cleanup: "marks to clear",
   "no-change": "no change",
   blocked: "blocked",
   error: "error",
@@ -151,4 +153,22 @@ export function budgetText(g: GroupPlan): string {
   // Budgets only mean something for a group that replaces nodes.
   if (g.kind === "missing" || g.replacements.length === 0) return "-";
   return `maxUnavailable ${g.budgets.maxUnavailable} · ${surgeWord(g)} ${g.budgets.maxSurge}`;
+}
+
+/** What each of noderoll's marks is, for a reader (plan/marks.ts). */
+const MARK_WORD: Record<Cleanup["mark"], string> = {
+  "scale-down-disabled": "the cluster autoscaler kept off (scale-down-disabled)",
+  cordon: "cordoned by noderoll",
+  "scheduled-taint": "tainted scheduled-for-update",
+  "surge-mark": "marked for surge, never detached",
+};
+
+/** A group's marks to clear, one phrase per kind of mark. */
+export function cleanupText(cleanup: readonly Cleanup[]): string {
+  return cleanup
+    .map(
+      (c) =>
+        `${MARK_WORD[c.mark]}: ${c.objects.slice(0, 5).join(", ")}${c.objects.length > 5 ? ` and ${c.objects.length - 5} more` : ""}`,
+    )
+    .join("; ");
 }

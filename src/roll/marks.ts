@@ -1,21 +1,25 @@
 // The marks noderoll leaves on objects, so that every decision can be recomputed from live
 // state by a later run (stateless resume), and the node patches that set and clear them.
 import { instanceIdOf, KubeApiError, type Node, type Taint } from "../ports/index.js";
-import { DETACHED_LABEL } from "../plan/snapshot.js";
+import {
+  CORDONED_ANNOTATION,
+  DETACHED_LABEL,
+  EXCLUDE_LB_LABEL,
+  SCALE_DOWN_BY_US,
+  SCALE_DOWN_DISABLED,
+  SCHEDULED_TAINT as SCHEDULED,
+} from "../plan/marks.js";
 import type { RollContext } from "./context.js";
 
-/** kOps' PreferNoSchedule taint, under our own key: new pods avoid nodes about to go. */
-export const SCHEDULED_TAINT: Taint = {
-  key: "noderoll.io/scheduled-for-update",
-  effect: "PreferNoSchedule",
-};
-export { DETACHED_LABEL };
-/** On a node we cordoned, so that we only ever uncordon our own. */
-export const CORDONED_ANNOTATION = "noderoll.io/cordoned";
-export const EXCLUDE_LB_LABEL = "node.kubernetes.io/exclude-from-external-load-balancers";
-/** New nodes the roll still needs: the cluster autoscaler must not remove them meanwhile. */
-export const SCALE_DOWN_DISABLED = "cluster-autoscaler.kubernetes.io/scale-down-disabled";
-export const SCALE_DOWN_BY_US = "noderoll.io/scale-down-disabled";
+export {
+  CORDONED_ANNOTATION,
+  DETACHED_LABEL,
+  EXCLUDE_LB_LABEL,
+  SCALE_DOWN_BY_US,
+  SCALE_DOWN_DISABLED,
+} from "../plan/marks.js";
+/** kOps' PreferNoSchedule taint, under our own key (plan/marks.ts names every mark). */
+export const SCHEDULED_TAINT: Taint = { ...SCHEDULED };
 
 /**
  * Read, change, write with the node's resourceVersion; retried on conflicts. `known` is the
@@ -164,5 +168,27 @@ export async function clearMarks(ctx: RollContext, name: string, member = false)
       }),
     };
   });
+  return changed;
+}
+
+/**
+ * Give nodes back to the cluster autoscaler where noderoll kept it off them (a run killed before
+ * its scale-down did it): nodes of a group with nothing left to replace. True when any changed.
+ */
+export async function releaseScaleDown(ctx: RollContext, nodes: readonly Node[]): Promise<boolean> {
+  let changed = false;
+  for (const n of nodes) {
+    if (n.metadata.annotations?.[SCALE_DOWN_BY_US] === undefined) continue;
+    await updateNode(
+      ctx,
+      n.metadata.name,
+      (x) => {
+        if (x.metadata.annotations?.[SCALE_DOWN_BY_US] === undefined) return undefined;
+        changed = true;
+        return { annotations: { [SCALE_DOWN_DISABLED]: null, [SCALE_DOWN_BY_US]: null } };
+      },
+      n,
+    );
+  }
   return changed;
 }

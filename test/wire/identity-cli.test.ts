@@ -88,9 +88,7 @@ describe("a policy for one cluster, a kubeconfig for another", () => {
   it("apply refuses before any write: small's nodes and web untouched, no Lease anywhere", async () => {
     const r = await cli(["apply", "--policy", policy, "--kubeconfig", bigKubeconfig()], env);
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(r.stdout + r.stderr).toMatch(
-      /The Kubernetes API at .* it is EKS cluster big's/,
-    );
+    expect(r.stdout + r.stderr).toMatch(/The Kubernetes API at .* it is EKS cluster big's/);
     const small = account.world("small");
     expect(small.instances("small-workers").map((i) => i.lifecycle)).toEqual([
       "InService",
