@@ -22,7 +22,7 @@ import { KubeApiError } from "../../ports/errors.js";
 import type { SandboxClusterApi } from "./api.js";
 import type { VirtualClock } from "../model/clock.js";
 import type { Timeline } from "../model/observers.js";
-import type { LeaseRec, NodeRec, PdbRec, PodRec } from "../model/records.js";
+import type { NodeRec, PdbRec, PodRec } from "../model/records.js";
 import { toNode, toPdb, toPod } from "../sim/kube/convert.js";
 import { toClaim, toVolume } from "../sim/kube/volumes.js";
 import type { KubeSim } from "../sim/kube/kube.js";
@@ -30,6 +30,7 @@ import type { ApiGate } from "./api-gate.js";
 import { byKey, PodOrder } from "./pod-order.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { serveWatch } from "./watch-stream.js";
+import { createLease, deleteLease, getLease, updateLease } from "./leases.js";
 import { WatchHub, type KubeObject } from "../wire/kube-watch.js";
 import { WorkloadTable, type WorkloadEntry } from "./workloads.js";
 
@@ -418,87 +419,23 @@ export class SandboxCluster implements SandboxClusterApi {
     return toVolume({ ...c, volume: c.volume });
   }
 
-  #lease(l: LeaseRec): Lease {
-    return {
-      metadata: {
-        name: l.name,
-        namespace: l.namespace,
-        uid: l.uid,
-        resourceVersion: String(l.rv),
-        creationTimestamp: new Date(l.createdAt).toISOString(),
-        labels: { ...l.labels },
-        annotations: { ...l.annotations },
-      },
-      spec: { ...l.spec },
-    };
-  }
-
   async getLease(namespace: string, name: string): Promise<Lease> {
     this.#gate("coordination.getLease");
-    const l = this.view.kube.leases.get(`${namespace}/${name}`);
-    if (!l)
-      throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
-    return this.#lease(l);
+    return getLease(this.view, namespace, name);
   }
 
   async createLease(namespace: string, lease: Lease): Promise<Lease> {
     this.#gate("coordination.createLease");
-    const k = this.view.kube;
-    const key = `${namespace}/${lease.metadata.name}`;
-    if (k.leases.has(key))
-      throw new KubeApiError(
-        409,
-        "AlreadyExists",
-        `leases.coordination.k8s.io "${lease.metadata.name}" already exists`,
-      );
-    const rec: LeaseRec = {
-      namespace,
-      name: lease.metadata.name,
-      uid: k.uid(),
-      rv: k.nextRv(),
-      spec: { ...lease.spec },
-      createdAt: this.view.clock.nowMs(),
-      labels: { ...(lease.metadata.labels ?? {}) },
-      annotations: { ...(lease.metadata.annotations ?? {}) },
-    };
-    k.leases.set(key, rec);
-    this.view.timeline.record("lease.create", { lease: key, holder: rec.spec.holderIdentity });
-    return this.#lease(rec);
+    return createLease(this.view, namespace, lease);
   }
 
   async updateLease(namespace: string, lease: Lease): Promise<Lease> {
     this.#gate("coordination.updateLease");
-    const k = this.view.kube;
-    const key = `${namespace}/${lease.metadata.name}`;
-    const rec = k.leases.get(key);
-    if (!rec)
-      throw new KubeApiError(
-        404,
-        "NotFound",
-        `leases.coordination.k8s.io "${lease.metadata.name}" not found`,
-      );
-    if (
-      lease.metadata.resourceVersion !== undefined &&
-      lease.metadata.resourceVersion !== String(rec.rv)
-    )
-      throw new KubeApiError(
-        409,
-        "Conflict",
-        `Operation cannot be fulfilled on leases.coordination.k8s.io "${lease.metadata.name}": the object has been modified; please apply your changes to the latest version and try again`,
-      );
-    rec.spec = { ...lease.spec };
-    rec.labels = { ...(lease.metadata.labels ?? rec.labels) };
-    rec.annotations = { ...(lease.metadata.annotations ?? rec.annotations) };
-    rec.rv = k.nextRv();
-    this.view.timeline.record("lease.update", { lease: key, holder: rec.spec.holderIdentity });
-    return this.#lease(rec);
+    return updateLease(this.view, namespace, lease);
   }
 
   async deleteLease(namespace: string, name: string): Promise<void> {
     this.#gate("coordination.deleteLease");
-    const key = `${namespace}/${name}`;
-    if (!this.view.kube.leases.delete(key))
-      throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
-    this.view.timeline.record("lease.delete", { lease: key });
+    deleteLease(this.view, namespace, name);
   }
 }
