@@ -115,6 +115,22 @@ const nodeGroup = z
     labels: labels.default({}),
     taints: z.array(taint).default([]),
     tags: z.record(z.string(), z.string()).default({}),
+    /** Auto Scaling processes suspended from the start (a group frozen during an incident). */
+    suspendedProcesses: z
+      .array(
+        z.enum([
+          "Launch",
+          "Terminate",
+          "AddToLoadBalancer",
+          "AlarmNotification",
+          "AZRebalance",
+          "HealthCheck",
+          "InstanceRefresh",
+          "ReplaceUnhealthy",
+          "ScheduledActions",
+        ]),
+      )
+      .default([]),
   })
   .superRefine((g, ctx) => {
     if (g.size.min > g.size.desired || g.size.desired > g.size.max)
