@@ -53,6 +53,14 @@ export interface LaunchTemplateRef {
   default: number;
 }
 
+/** Scaling processes suspended on a group's Auto Scaling group (its SuspendedProcesses). */
+export interface SuspendedProcesses {
+  /** The Auto Scaling group (a managed node group's is named by EKS, not as the node group). */
+  autoScalingGroup: string;
+  /** Each with its SuspensionReason: a person's, or Auto Scaling's own ("Administration"). */
+  processes: { name: string; reason?: string }[];
+}
+
 interface GroupCommon {
   name: string;
   zones: string[];
@@ -60,6 +68,8 @@ interface GroupCommon {
   max: number;
   desired: number;
   instances: InstanceInfo[];
+  /** Absent when none is suspended. */
+  suspended?: SuspendedProcesses;
 }
 
 export interface ManagedGroupInfo extends GroupCommon {

@@ -49,7 +49,8 @@ export type FindingCode =
   | "stuck-terminating"
   | "unreachable-nodes"
   | "zone-disrupted"
-  | "custom-ami-version";
+  | "custom-ami-version"
+  | "processes-suspended";
 
 export interface Finding {
   code: FindingCode;

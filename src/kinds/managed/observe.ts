@@ -7,6 +7,7 @@ import {
   launchTemplateRef,
   launchTimesWithoutNode,
   mapLimit,
+  suspendedOf,
   type ManagedGroupInfo,
 } from "../../plan/index.js";
 import type { AutoScalingGroup, Nodegroup } from "../../ports/index.js";
@@ -20,6 +21,7 @@ function groupInfo(
   lt: ManagedGroupInfo["launchTemplate"],
 ): ManagedGroupInfo {
   const { maxUnavailable, maxUnavailablePercentage } = ng.updateConfig;
+  const suspended = asg && suspendedOf(asg);
   return {
     kind: "managed",
     name: ng.nodegroupName,
@@ -38,6 +40,7 @@ function groupInfo(
     },
     status: ng.status,
     healthIssues: ng.health.issues.map((h) => ({ code: h.code, message: h.message })),
+    ...(suspended && { suspended }),
   };
 }
 

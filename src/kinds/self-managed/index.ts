@@ -1,5 +1,5 @@
 // The self-managed Auto Scaling group kind: noderoll rolls it itself, with kOps' semantics.
-import type { GroupPlan, SelfManagedGroupInfo } from "../../plan/index.js";
+import { suspendedFindings, type GroupPlan, type SelfManagedGroupInfo } from "../../plan/index.js";
 import type { GroupKind } from "../kind.js";
 import { observeSelfManaged } from "./observe.js";
 import { rollSelfManaged } from "./roll.js";
@@ -41,7 +41,7 @@ export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
     return lt ? { launchTemplate: lt } : {};
   },
   schedule: selfManagedSchedule,
-  findings: () => [],
+  findings: (live) => suspendedFindings(live),
   notes,
   roll: rollSelfManaged,
 };

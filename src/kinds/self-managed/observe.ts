@@ -8,6 +8,7 @@ import {
   instancesOf,
   launchTemplateRef,
   launchTimesWithoutNode,
+  suspendedOf,
   type InstanceInfo,
   type SelfManagedGroupInfo,
 } from "../../plan/index.js";
@@ -100,6 +101,7 @@ async function groupInfo(
   const lt = await launchTemplateRef(input.cloud, spec);
   const instances = instancesOf(asg, times);
   const have = new Set(instances.map((i) => i.id));
+  const suspended = suspendedOf(asg);
   return {
     kind: "self-managed",
     name: asg.AutoScalingGroupName,
@@ -116,6 +118,7 @@ async function groupInfo(
     ],
     ...(lt && { launchTemplate: lt }),
     mixedInstances: asg.MixedInstancesPolicy !== undefined,
+    ...(suspended && { suspended }),
   };
 }
 
