@@ -113,4 +113,10 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
   findings(live: L, surge: number, target: Target): Finding[];
   notes(plan: GroupPlan, group: Group, live: L, snapshot: Snapshot): string[];
   roll(ctx: RollContext, job: GroupJob<L>): Promise<void>;
+  /**
+   * The group does not roll in this run (its plan is blocked or in error): give back what an
+   * earlier run left on the group itself for its roll alone (self-managed: a scaling process
+   * it suspended), as `roll` does when it ends.
+   */
+  release?(ctx: RollContext, live: L): Promise<void>;
 }

@@ -89,6 +89,11 @@ export interface SelfManagedGroupInfo extends GroupCommon {
   launchTemplate?: LaunchTemplateRef;
   /** Mixed-instances policies name a launch template too; noted for the plan. */
   mixedInstances: boolean;
+  /**
+   * Processes an earlier run suspended while it rolled the group (AZRebalance), as its mark on
+   * the group says (kinds/self-managed/processes.ts): apply resumes them and removes the mark.
+   */
+  suspendedByNoderoll?: string[];
 }
 
 export type LiveGroup = ManagedGroupInfo | SelfManagedGroupInfo;

@@ -3,6 +3,7 @@ import { suspendedFindings, type GroupPlan, type SelfManagedGroupInfo } from "..
 import type { GroupKind } from "../kind.js";
 import { observeSelfManaged } from "./observe.js";
 import { rollSelfManaged } from "./roll.js";
+import { restoreProcesses, SUSPENDED_TAG } from "./processes.js";
 import { selfManagedSchedule } from "./schedule.js";
 import {
   launchTemplateChange,
@@ -21,6 +22,10 @@ function notes(plan: GroupPlan, _group: unknown, live: SelfManagedGroupInfo): st
   if (live.mixedInstances)
     out.push(
       "the group uses a mixed-instances policy; its launch template decides what is up to date",
+    );
+  if (live.suspendedByNoderoll?.length)
+    out.push(
+      `an earlier run suspended ${live.suspendedByNoderoll.join(", ")} on the group while it rolled and did not resume it (its mark: the tag ${SUSPENDED_TAG}); apply resumes it when the group's roll ends, at once if nothing is left to replace`,
     );
   return out;
 }
@@ -44,4 +49,5 @@ export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
   findings: (live) => suspendedFindings(live),
   notes,
   roll: rollSelfManaged,
+  release: (ctx, live) => restoreProcesses(ctx, live.name, live.suspendedByNoderoll ?? []),
 };

@@ -20,6 +20,7 @@ import {
   type Node,
 } from "../../ports/index.js";
 import type { ObserveInput } from "../kind.js";
+import { markedSuspended } from "./processes.js";
 
 /** An instance noderoll marked for surge, and whether the mark is on the instance itself. */
 interface Marked {
@@ -102,6 +103,7 @@ async function groupInfo(
   const instances = instancesOf(asg, times);
   const have = new Set(instances.map((i) => i.id));
   const suspended = suspendedOf(asg);
+  const ours = markedSuspended(asg);
   return {
     kind: "self-managed",
     name: asg.AutoScalingGroupName,
@@ -119,6 +121,7 @@ async function groupInfo(
     ...(lt && { launchTemplate: lt }),
     mixedInstances: asg.MixedInstancesPolicy !== undefined,
     ...(suspended && { suspended }),
+    ...(ours && { suspendedByNoderoll: ours }),
   };
 }
 

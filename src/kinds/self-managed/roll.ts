@@ -18,6 +18,7 @@ import type { GroupJob } from "../kind.js";
 import { groupWritten, protectNewNodes, releaseNewNodes, waitForCapacity } from "./capacity.js";
 import { planOrder } from "./schedule.js";
 import { validateGroup } from "./validate.js";
+import { holdProcesses, restoreProcesses } from "./processes.js";
 import { upgrade } from "./window.js";
 import { tagForSurge, untagStale } from "./surge-tag.js";
 import { detachConfirmed } from "./writes.js";
@@ -140,7 +141,24 @@ function upgradeQueue(job: Job, attached: Replacement[], detached: Replacement[]
   ];
 }
 
+/**
+ * The roll, with AZRebalance held while it changes the group (processes.ts): resumed when it
+ * ends, done, failed or stopped at a deadline — but not once the run is cancelled or has lost
+ * its lock: then the ports refuse, another run may be rolling the group already, and the mark
+ * left on the group is the next run's to act on. A group with nothing to replace gets back what
+ * an earlier run left suspended.
+ */
 export async function rollSelfManaged(ctx: RollContext, job: Job): Promise<void> {
+  // What is ours to resume: the earlier run's, or what setup holds.
+  const held = job.plan.replacements.length > 0 ? [] : [...(job.live.suspendedByNoderoll ?? [])];
+  try {
+    await rollPhases(ctx, job, held);
+  } finally {
+    if (!ctx.signal.aborted) await restoreProcesses(ctx, job.plan.name, held);
+  }
+}
+
+async function rollPhases(ctx: RollContext, job: Job, held: string[]): Promise<void> {
   const group = job.plan.name;
   // In the plan's order: the surge is detached from its end, the window starts from its head.
   const todo = planOrder(
@@ -156,6 +174,7 @@ export async function rollSelfManaged(ctx: RollContext, job: Job): Promise<void>
   const attached = todo.filter((r) => !isDetached(r));
   const canary = job.plan.schedule.waves[0]?.canary === true;
   await runPhase(ctx, group, "setup", async () => {
+    if (todo.length > 0) held.push(...(await holdProcesses(ctx, job.live)));
     await setup(ctx, job, todo);
     await endLost(ctx, job, lost);
   });
