@@ -144,6 +144,29 @@ describe("AZRebalance while noderoll rolls a self-managed group", () => {
   });
 });
 
+describe("AZRebalance's resumption denied", () => {
+  it("the roll still succeeds, says what to run, and the mark stays for the next run, which resumes it", async () => {
+    const world = selfManagedWorld([{ name: "w", nodes: 3 }]);
+    const resume = world.cloud.autoScaling.resumeProcesses.bind(world.cloud.autoScaling);
+    world.cloud.autoScaling.resumeProcesses = () =>
+      Promise.reject(new AwsApiError("AccessDenied", "not authorized", 403));
+    const r = await roll(world, policy);
+    expect(r.result.result).toBe("success");
+    expect(ofType(r.events, "note").map((n) => n.message)).toContainEqual(
+      expect.stringContaining(
+        "could not resume AZRebalance, suspended for the roll (AccessDenied); the next run tries again, or: aws autoscaling resume-processes --auto-scaling-group-name w --scaling-processes AZRebalance",
+      ),
+    );
+    expect(marked(world)).toBe("AZRebalance");
+    world.cloud.autoScaling.resumeProcesses = resume;
+    await world.advance(10 * 60_000);
+    const again = await roll(world, policy);
+    expect(again.plan.groups[0]!.replacements).toEqual([]);
+    expect(again.result.result).toBe("success");
+    expect(leftovers(world)).toEqual([]);
+  });
+});
+
 /** A run of `policy` on `world` killed right after the first event `when` picks. */
 async function killedWhen(world: World, when: (e: RollEvent) => boolean): Promise<void> {
   const dying = crashAtEvent(world, 1);

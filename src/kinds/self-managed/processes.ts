@@ -90,19 +90,31 @@ export async function restoreProcesses(
   processes: string[],
 ): Promise<void> {
   if (processes.length === 0) return;
-  const by = `aws autoscaling resume-processes --auto-scaling-group-name ${group} --scaling-processes ${processes.join(" ")}`;
+  const names = processes.join(", ");
+  const why = (e: unknown) => (denied(e) ? e.code : (e as Error).message);
   try {
     await ctx.cloud.autoScaling.resumeProcesses({
       AutoScalingGroupName: group,
       ScalingProcesses: processes,
     });
+  } catch (e) {
+    if (ctx.signal.aborted) throw e;
+    const by = `aws autoscaling resume-processes --auto-scaling-group-name ${group} --scaling-processes ${processes.join(" ")}`;
+    note(
+      ctx,
+      group,
+      `could not resume ${names}, suspended for the roll (${why(e)}); the next run tries again, or: ${by}, and remove the tag ${SUSPENDED_TAG}`,
+    );
+    return;
+  }
+  try {
     await ctx.cloud.autoScaling.deleteTags({ Tags: [tag(group)] });
   } catch (e) {
     if (ctx.signal.aborted) throw e;
     note(
       ctx,
       group,
-      `could not resume ${processes.join(", ")}, suspended for the roll (${denied(e) ? e.code : (e as Error).message}); the next run tries again, or: ${by} and remove the tag ${SUSPENDED_TAG}`,
+      `${names} resumed, but its mark stays (${why(e)}): the next run resumes it again; remove the tag ${SUSPENDED_TAG} to stop it`,
     );
     return;
   }
