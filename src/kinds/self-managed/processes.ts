@@ -75,7 +75,7 @@ export async function holdProcesses(
   note(
     ctx,
     group,
-    `${more.join(", ")} suspended while the group rolls, so that Auto Scaling terminates no instance to even out its zones meanwhile (resumed when the roll ends; marked ${SUSPENDED_TAG} on the group until then)`,
+    `${more.join(", ")} suspended while the group rolls, so that Auto Scaling terminates nothing to even out zones (tagged ${SUSPENDED_TAG} until resumed)`,
   );
   return marked;
 }
