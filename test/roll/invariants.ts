@@ -98,7 +98,10 @@ export class Invariants {
    * sees the group (its members, not the instances detached from it). A node whose kubelet
    * stopped reporting, or whose instance another actor terminated (a scale-in: the sandbox's
    * instance.terminated names who, noderoll's calls being the "client"'s), is out of service by
-   * the world's hand, not the roll's: not counted.
+   * the world's hand, not the roll's: not counted. A node is gone once its instance is
+   * terminated (its object lingers until the node lifecycle controller deletes it, which kOps
+   * does itself before terminating): without a scale-in a replacement's boot always outlasts
+   * that, after one the roll need not wait for a replacement the group no longer wants.
    */
   private checkInFlight(e: RollEvent): void {
     const events = this.world.timeline.events;
@@ -113,7 +116,12 @@ export class Invariants {
       const out = this.world
         .nodes(g.name)
         .filter(
-          (n) => !n.deleted && n.unschedulable && !n.unreachable && !this.takenByOthers.has(n.name),
+          (n) =>
+            !n.deleted &&
+            n.unschedulable &&
+            !n.unreachable &&
+            !this.takenByOthers.has(n.name) &&
+            this.world.ec2.instances.get(n.instanceId)?.state !== "terminated",
         ).length;
       if (out > Math.max(1, maxSurge + maxUnavailable))
         this.fail(
