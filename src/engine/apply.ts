@@ -145,7 +145,14 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     nodes: plan.nodes,
     replace: plan.replacements.length,
   });
-  const ready = readyPlan(plan, live);
+  let ready: ReadyPlan;
+  try {
+    ready = readyPlan(plan, live);
+  } catch (e) {
+    // Not rolled: what an earlier run left on the group for its roll alone goes back.
+    if (live) await kindOf(live).release?.(ctx, live);
+    throw e;
+  }
   const ownerOf = ownerResolver(snapshot.groups, policy);
   const groupNodes = [...nodes.byName.values()].filter((n) => ownerOf(n).group === name);
   const moving = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));

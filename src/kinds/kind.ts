@@ -150,4 +150,10 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
   roll(ctx: RollContext, job: GroupJob<L>): Promise<void>;
   /** The work this kind's roll leaves going when the run stops, if it can leave any. */
   readonly inFlight?: InFlightWork;
+  /**
+   * The group does not roll in this run (its plan is blocked or in error): give back what an
+   * earlier run left on the group itself for its roll alone (self-managed: a scaling process
+   * it suspended), as `roll` does when it ends.
+   */
+  release?(ctx: RollContext, live: L): Promise<void>;
 }

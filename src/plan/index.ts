@@ -15,6 +15,7 @@ export * from "./select.js";
 export * from "./selector.js";
 export * from "./snapshot.js";
 export * from "./summary.js";
+export * from "./suspended.js";
 export * from "./types.js";
 export * from "./waves.js";
 export * from "./window.js";

@@ -1,8 +1,9 @@
 // The marks noderoll leaves on nodes while it rolls a group, by name (src/roll/marks.ts sets and
 // clears them), and what the plan finds of them left behind: a run killed late — after its last
 // old instance went, before it gave the new nodes back to the cluster autoscaler — leaves marks
-// that nothing else ever removes (the autoscaler can never take those nodes away). A plan lists
-// them, and apply clears them even when no node needs replacing.
+// that nothing else ever removes (the autoscaler can never take those nodes away; a group left
+// without AZRebalance). A plan lists them, and apply clears them even when no node needs
+// replacing.
 import { DETACHED_LABEL, type LiveGroup, type NodeInfo } from "./snapshot.js";
 import type { Cleanup } from "./types.js";
 
@@ -53,5 +54,9 @@ export function marksLeft(
   }
   for (const i of group.instances)
     if (i.markedForSurge && !i.detachedForSurge && !replaced.has(i.id)) add("surge-mark", i.id);
+  // A scaling process an earlier run suspended on the group and did not resume (a self-managed
+  // group's roll holds AZRebalance): the roll resumes it when it ends, at once with nothing to do.
+  const suspended = "suspendedByNoderoll" in group ? (group.suspendedByNoderoll ?? []) : [];
+  for (const p of suspended) add("suspended-process", p);
   return [...found].map(([mark, objects]) => ({ mark, objects: objects.sort() }));
 }

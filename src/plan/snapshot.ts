@@ -75,6 +75,14 @@ export interface LaunchTemplateRef {
   default: number;
 }
 
+/** Scaling processes suspended on a group's Auto Scaling group (its SuspendedProcesses). */
+export interface SuspendedProcesses {
+  /** The Auto Scaling group (a managed node group's is named by EKS, not as the node group). */
+  autoScalingGroup: string;
+  /** Each with its SuspensionReason: a person's, or Auto Scaling's own ("Administration"). */
+  processes: { name: string; reason?: string }[];
+}
+
 interface GroupCommon {
   name: string;
   /**
@@ -87,6 +95,8 @@ interface GroupCommon {
   max: number;
   desired: number;
   instances: InstanceInfo[];
+  /** Absent when none is suspended. */
+  suspended?: SuspendedProcesses;
 }
 
 export interface ManagedGroupInfo extends GroupCommon {
@@ -117,6 +127,11 @@ export interface SelfManagedGroupInfo extends GroupCommon {
   launchTemplate?: LaunchTemplateRef;
   /** Mixed-instances policies name a launch template too; noted for the plan. */
   mixedInstances: boolean;
+  /**
+   * Processes an earlier run suspended while it rolled the group (AZRebalance), as its mark on
+   * the group says (kinds/self-managed/processes.ts): apply resumes them and removes the mark.
+   */
+  suspendedByNoderoll?: string[];
 }
 
 export type LiveGroup = ManagedGroupInfo | SelfManagedGroupInfo;

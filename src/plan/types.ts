@@ -57,7 +57,8 @@ export type FindingCode =
   | "zone-disrupted"
   | "custom-ami-version"
   | "grace-exceeds-drain-timeout"
-  | "zone-pinned-pods";
+  | "zone-pinned-pods"
+  | "processes-suspended";
 
 export interface Finding {
   code: FindingCode;
@@ -91,8 +92,11 @@ export type GroupStatus = "roll" | "config-only" | "cleanup" | "no-change" | "bl
 
 /** noderoll's marks an earlier run left on a group, which apply clears (plan/marks.ts). */
 export interface Cleanup {
-  mark: "scale-down-disabled" | "cordon" | "scheduled-taint" | "surge-mark";
-  /** The nodes (or, for a surge mark on an instance, instance ids) that carry it. */
+  mark: "scale-down-disabled" | "cordon" | "scheduled-taint" | "surge-mark" | "suspended-process";
+  /**
+   * The nodes (or, for a surge mark on an instance, instance ids; for a suspended process, the
+   * processes noderoll suspended on the group) that carry it.
+   */
   objects: string[];
 }
 

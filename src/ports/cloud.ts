@@ -208,6 +208,18 @@ export interface AutoScaling {
     InstanceId: string;
     ShouldDecrementDesiredCapacity: boolean;
   }): Promise<ScalingActivity>;
+  /** AZRebalance, held while a group rolls (kinds/self-managed/processes.ts); idempotent. */
+  suspendProcesses(input: {
+    AutoScalingGroupName: string;
+    ScalingProcesses: string[];
+  }): Promise<void>;
+  resumeProcesses(input: {
+    AutoScalingGroupName: string;
+    ScalingProcesses: string[];
+  }): Promise<void>;
+  /** The group's own tags: noderoll's mark of the processes it suspended. */
+  createOrUpdateTags(input: { Tags: Tag[] }): Promise<void>;
+  deleteTags(input: { Tags: Pick<Tag, "Key" | "ResourceId" | "ResourceType">[] }): Promise<void>;
 }
 
 // ---- EC2 -------------------------------------------------------------------------------------

@@ -114,6 +114,9 @@ function repeatable(method: string, args: unknown[]): boolean {
     case "updateAutoScalingGroup": // sets values: the same values again change nothing
     case "createTags": // sets a tag's value: the same again changes nothing
     case "deleteTags": // a tag already gone is no error
+    case "createOrUpdateTags": // as createTags
+    case "suspendProcesses": // suspending a suspended process changes nothing
+    case "resumeProcesses": // nor resuming a running one
       return true;
     default:
       return false;

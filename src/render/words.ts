@@ -161,6 +161,7 @@ const MARK_WORD: Record<Cleanup["mark"], string> = {
   cordon: "cordoned by noderoll",
   "scheduled-taint": "tainted scheduled-for-update",
   "surge-mark": "marked for surge, never detached",
+  "suspended-process": "a scaling process noderoll suspended on the group",
 };
 
 /** A group's marks to clear, one phrase per kind of mark. */

@@ -96,8 +96,8 @@ export function crashAtEvent(
 }
 
 /**
- * What a finished roll must not leave behind: noderoll's marks on live nodes, instances out of
- * every group. `cordons`: every cordoned node counts ("any"), or only those noderoll cordoned
+ * What a finished roll must not leave behind: noderoll's marks on live nodes and on groups,
+ * instances out of every group, processes suspended that the scenario did not suspend. `cordons`: every cordoned node counts ("any"), or only those noderoll cordoned
  * ("noderoll's") where the world itself cordons nodes too (EKS's own update, faults).
  */
 export function leftovers(world: World, cordons: "any" | "noderoll's" = "any"): string[] {
@@ -112,5 +112,13 @@ export function leftovers(world: World, cordons: "any" | "noderoll's" = "any"): 
   }
   for (const i of world.ec2.instances.values())
     if (i.state !== "terminated" && !i.asg) out.push(`instance ${i.id} orphaned`);
+  // The group's own: noderoll's mark, and processes suspended that the scenario did not.
+  for (const g of world.scenario.nodeGroups) {
+    const asg = world.asg(g.name);
+    if (asg.tags.some((t) => t.Key === "noderoll.io/suspended-processes"))
+      out.push(`${g.name} marked noderoll.io/suspended-processes`);
+    for (const p of asg.suspended)
+      if (!g.suspendedProcesses.includes(p as never)) out.push(`${g.name} ${p} suspended`);
+  }
   return out;
 }

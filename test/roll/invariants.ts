@@ -19,6 +19,9 @@ export class Invariants {
   private readonly deletesAtStart: number;
   /** Per group, the nodes lost to unreachable kubelets that checkCapacity forgives. */
   private readonly lost = new Map<string, number>();
+  /** Nodes whose instances another actor terminated (a scale-in), and how far the timeline was read. */
+  private readonly takenByOthers = new Set<string>();
+  private timelineRead = 0;
 
   constructor(
     private readonly world: World,
@@ -103,15 +106,33 @@ export class Invariants {
    * of its nodes out of service (cordoned, not yet gone) and never more than maxSurge of its
    * instances detached for surge — whichever run detached them — with the budgets as the policy
    * sees the group (its members, not the instances detached from it). A node whose kubelet
-   * stopped reporting is out of service by the world's hand, not the roll's: not counted.
+   * stopped reporting, or whose instance another actor terminated (a scale-in: the sandbox's
+   * instance.terminated names who, noderoll's calls being the "client"'s), is out of service by
+   * the world's hand, not the roll's: not counted. A node is gone once its instance is
+   * terminated (its object lingers until the node lifecycle controller deletes it, which kOps
+   * does itself before terminating): without a scale-in a replacement's boot always outlasts
+   * that, after one the roll need not wait for a replacement the group no longer wants.
    */
   private checkInFlight(e: RollEvent): void {
+    const events = this.world.timeline.events;
+    for (; this.timelineRead < events.length; this.timelineRead++) {
+      const t = events[this.timelineRead]!;
+      if (t.type === "instance.terminated" && t.by !== "client")
+        this.takenByOthers.add(t.node as string);
+    }
     for (const g of this.plan.groups) {
       if (g.kind !== "self-managed" || g.replacements.length === 0) continue;
       const { maxSurge, maxUnavailable } = g.budgets;
       const out = this.world
         .nodes(g.name)
-        .filter((n) => !n.deleted && n.unschedulable && !n.unreachable).length;
+        .filter(
+          (n) =>
+            !n.deleted &&
+            n.unschedulable &&
+            !n.unreachable &&
+            !this.takenByOthers.has(n.name) &&
+            this.world.ec2.instances.get(n.instanceId)?.state !== "terminated",
+        ).length;
       if (out > Math.max(1, maxSurge + maxUnavailable))
         this.fail(
           e,

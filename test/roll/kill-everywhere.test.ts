@@ -4,7 +4,8 @@
 // order, and the in-flight bounds (never more than maxSurge + maxUnavailable nodes out of
 // service, never more than maxSurge instances detached, by any run) — are checked after every
 // event of both runs. The demo rolls both engines and surges; the generated cluster mixes kinds;
-// the batched group dies while drained nodes wait for their termination batch.
+// the batched group dies while drained nodes wait for their termination batch; the last has a
+// person scale its group in by the node it drains first (issue 44, defect 9).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { apply } from "../../src/engine/apply.js";
@@ -103,6 +104,15 @@ const CASES: Case[] = [
     policy: batchedPolicy,
   },
   { name: "a self-managed group with nodes gone dark", world: dark, policy: darkPolicy },
+  {
+    name: "a self-managed group scaled in mid-roll by the node it drains first",
+    world: () =>
+      selfManagedWorld([{ name: "w", nodes: 6 }], {
+        workloads: [{ kind: "Deployment", name: "web", replicas: 4 }],
+        scaleIns: [{ group: "w", after: "node.cordon", terminate: 1, pick: "draining" }],
+      } as Partial<ScenarioInput>),
+    policy: darkPolicy,
+  },
 ];
 
 async function killedAt(c: Case, k: number): Promise<string[]> {

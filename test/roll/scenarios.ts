@@ -22,6 +22,8 @@ export interface GroupSpec {
    * so that the plan's order differs from the zone-interleaved one.
    */
   zoneBlocks?: boolean;
+  /** Auto Scaling processes suspended from the start (the scenario's suspendedProcesses). */
+  suspended?: string[];
 }
 
 function instancesOf(g: GroupSpec): { version: number; count: number; zone?: string }[] {
@@ -59,6 +61,7 @@ export function selfManagedWorld(groups: GroupSpec[], extra: Partial<ScenarioInp
       launchTemplate: { versions: 2, use: "$Latest" as const },
       instances: instancesOf(g),
       labels: { pool: g.name },
+      ...(g.suspended && { suspendedProcesses: g.suspended }),
     })),
     ...extra,
   } as ScenarioInput;

@@ -53,6 +53,52 @@ describe("faults and other actors", () => {
     expect(resize?.to).toMatchObject({ desired: 2 });
   });
 
+  it("with scaleDown, the cluster autoscaler drains and removes unneeded nodes, down to min, sparing scale-down-disabled ones", async () => {
+    const world = World.from(
+      plainScenario(
+        [{ kind: "Deployment", name: "web", replicas: 2, pdb: { minAvailable: 1 } }],
+        5,
+        {
+          autoscaler: { enabled: true, scaleDown: { unneededFor: "2m" } },
+        },
+      ),
+    );
+    world.asg("nodes").min = 2;
+    const spared = world.nodes("nodes")[0]!;
+    spared.annotations["cluster-autoscaler.kubernetes.io/scale-down-disabled"] = "true";
+    await world.advance(30 * 60_000);
+    const taken = world.timeline
+      .of("instance.terminated", "nodes")
+      .filter((e) => e.by === "cluster-autoscaler");
+    expect(taken).toHaveLength(3);
+    expect(taken.map((e) => e.node)).not.toContain(spared.name);
+    expect(world.sizes("nodes").desired).toBe(2);
+    expect(world.instances("nodes")).toHaveLength(2);
+    // Each went tainted and drained first: its pods were evicted, the budget honoured.
+    expect(world.timeline.of("autoscaler.scale-down")).toHaveLength(3);
+    expect([...world.workload("web").pods].filter((p) => p.ready)).toHaveLength(2);
+  });
+
+  it("scaleIns: a lower desired capacity at a moment, and the draining node's instance terminated with a decrement", async () => {
+    const world = World.from(
+      plainScenario([], 5, {
+        scaleIns: [
+          { group: "nodes", at: "1m", desired: 4 },
+          { group: "nodes", after: "node.cordon", terminate: 1, pick: "draining", by: "oncall" },
+        ],
+      }),
+    );
+    await world.advance(2 * 60_000);
+    expect(world.sizes("nodes").desired).toBe(4);
+    const cordoned = world
+      .nodes("nodes")
+      .find((n) => !n.deleted && world.instances("nodes").some((i) => i.nodeName === n.name))!;
+    await world.run(world.cluster.patchNode(cordoned.name, { unschedulable: true }));
+    await world.advance(60_000);
+    expect(world.sizes("nodes").desired).toBe(3);
+    expect(world.timeline.first("instance.terminated", { by: "oncall" })?.node).toBe(cordoned.name);
+  });
+
   it("MINIMAL update strategy replaces nodes without scaling up first", async () => {
     const world = World.from(
       managedScenario({

@@ -7,7 +7,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   AutoScalingClient,
-  CreateOrUpdateTagsCommand,
   DescribeScalingActivitiesCommand,
   ResumeProcessesCommand,
   SetDesiredCapacityCommand,
@@ -197,35 +196,38 @@ describe("Auto Scaling and EC2 through the SDK", () => {
       new SetDesiredCapacityCommand({ AutoScalingGroupName: "workers", DesiredCapacity: 9 }),
     );
     expect(world.sizes("workers")).toEqual({ min: 4, max: 13, desired: 9 });
-    await autoScaling.send(
-      new CreateOrUpdateTagsCommand({
-        Tags: [
-          {
-            Key: "noderoll.io/roll",
-            Value: "r1",
-            ResourceId: "workers",
-            ResourceType: "auto-scaling-group",
-            PropagateAtLaunch: false,
-          },
-        ],
-      }),
-    );
+    // The group's own tags and processes, through the adapter (the port's calls).
+    const tag = {
+      Key: "noderoll.io/roll",
+      ResourceId: "workers",
+      ResourceType: "auto-scaling-group",
+    } as const;
+    await cloud.autoScaling.createOrUpdateTags({
+      Tags: [{ ...tag, Value: "r1", PropagateAtLaunch: false }],
+    });
     expect(world.asg("workers").tags).toContainEqual(
       expect.objectContaining({ Key: "noderoll.io/roll", Value: "r1" }),
     );
-    await autoScaling.send(
-      new SuspendProcessesCommand({
-        AutoScalingGroupName: "workers",
-        ScalingProcesses: ["AZRebalance"],
-      }),
-    );
+    await cloud.autoScaling.deleteTags({ Tags: [tag] });
+    expect(world.asg("workers").tags.map((t) => t.Key)).not.toContain("noderoll.io/roll");
+    await cloud.autoScaling.suspendProcesses({
+      AutoScalingGroupName: "workers",
+      ScalingProcesses: ["AZRebalance"],
+    });
     expect([...world.asg("workers").suspended]).toEqual(["AZRebalance"]);
-    await autoScaling.send(
-      new ResumeProcessesCommand({
-        AutoScalingGroupName: "workers",
-        ScalingProcesses: ["AZRebalance"],
-      }),
-    );
+    const [described] = await cloud.autoScaling.describeAutoScalingGroups({
+      AutoScalingGroupNames: ["workers"],
+    });
+    expect(described!.SuspendedProcesses.map((p) => p.ProcessName)).toEqual(["AZRebalance"]);
+    await cloud.autoScaling.resumeProcesses({
+      AutoScalingGroupName: "workers",
+      ScalingProcesses: ["AZRebalance"],
+    });
+    expect(world.asg("workers").suspended.size).toBe(0);
+    // The SDK's own call without ScalingProcesses suspends every process (the API's default).
+    await autoScaling.send(new SuspendProcessesCommand({ AutoScalingGroupName: "workers" }));
+    expect(world.asg("workers").suspended.size).toBe(9);
+    await autoScaling.send(new ResumeProcessesCommand({ AutoScalingGroupName: "workers" }));
     expect(world.asg("workers").suspended.size).toBe(0);
     const [a, b] = world.instances("workers").map((i) => i.id);
     const detached = await cloud.autoScaling.detachInstances({

@@ -9,8 +9,12 @@
 // when the adapters are closed.
 import {
   AutoScalingClient,
+  CreateOrUpdateTagsCommand,
+  DeleteTagsCommand as DeleteAsgTagsCommand,
   DescribeAutoScalingGroupsCommand,
   DetachInstancesCommand,
+  ResumeProcessesCommand,
+  SuspendProcessesCommand,
   TerminateInstanceInAutoScalingGroupCommand,
   UpdateAutoScalingGroupCommand,
   type AutoScalingGroup as SdkAsg,
@@ -344,6 +348,14 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
               ({} as Activity),
           ),
         ),
+      suspendProcesses: (input) =>
+        call(async () => void (await as.send(new SuspendProcessesCommand(input)))),
+      resumeProcesses: (input) =>
+        call(async () => void (await as.send(new ResumeProcessesCommand(input)))),
+      createOrUpdateTags: (input) =>
+        call(async () => void (await as.send(new CreateOrUpdateTagsCommand(input)))),
+      deleteTags: (input) =>
+        call(async () => void (await as.send(new DeleteAsgTagsCommand(input)))),
     },
     ec2: {
       describeLaunchTemplateVersions: (input) =>

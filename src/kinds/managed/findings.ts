@@ -3,7 +3,14 @@
 // update only on an ACTIVE node group; one UPDATING is most likely an update an earlier run
 // started, which apply follows rather than start another).
 import type { Group } from "../../policy/index.js";
-import type { Finding, GroupPlan, ManagedGroupInfo, Snapshot, Target } from "../../plan/index.js";
+import {
+  suspendedFindings,
+  type Finding,
+  type GroupPlan,
+  type ManagedGroupInfo,
+  type Snapshot,
+  type Target,
+} from "../../plan/index.js";
 import { describeTarget, takesToTarget } from "./updates.js";
 
 /** EKS's quota of nodes per managed node group. */
@@ -90,7 +97,12 @@ export function managedFindings(
   surge: number,
   target: Target = {},
 ): Finding[] {
-  return [...sizeLimit(group, surge), ...status(group, target), ...customAmi(group, target)];
+  return [
+    ...sizeLimit(group, surge),
+    ...status(group, target),
+    ...customAmi(group, target),
+    ...suspendedFindings(group),
+  ];
 }
 
 export function managedNotes(

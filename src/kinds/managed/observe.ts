@@ -7,6 +7,7 @@ import {
   launchTemplateRef,
   launchTimesWithoutNode,
   mapLimit,
+  suspendedOf,
   type ManagedGroupInfo,
 } from "../../plan/index.js";
 import type { AutoScalingGroup, Nodegroup } from "../../ports/index.js";
@@ -21,6 +22,7 @@ function groupInfo(
   lt: ManagedGroupInfo["launchTemplate"],
 ): ManagedGroupInfo {
   const { maxUnavailable, maxUnavailablePercentage } = ng.updateConfig;
+  const suspended = asg && suspendedOf(asg);
   return {
     kind: "managed",
     name: ng.nodegroupName,
@@ -41,6 +43,7 @@ function groupInfo(
     },
     status: ng.status,
     healthIssues: ng.health.issues.map((h) => ({ code: h.code, message: h.message })),
+    ...(suspended && { suspended }),
   };
 }
 

@@ -88,6 +88,30 @@ async function readGroup(ctx: RollContext, job: Job, toAct: boolean): Promise<Gr
   return read;
 }
 
+/**
+ * How `instance`, a member of the group when the roll began, has left it by someone else's
+ * hand, as the last read of the group shows: "terminating" (a scale-in: a person's lower
+ * desired capacity, the cluster autoscaler's termination with a decrement; a lifecycle hook may
+ * keep it running a while), "detaching", "absent" (no longer listed: terminated, or detached),
+ * or undefined while it is a member. A read that shows it gone stays right: an instance that
+ * left never comes back.
+ */
+export function leftGroup(job: Job, instance: string): Left | undefined {
+  const read = lastRead.get(job);
+  if (!read) return undefined;
+  if (!read.members.has(instance)) return "absent";
+  const i = read.asg.Instances.find((x) => x.InstanceId === instance);
+  return i && leftState(i.LifecycleState);
+}
+
+export type Left = "terminating" | "detaching" | "absent";
+
+/** What a member's lifecycle state says of its leaving the group. */
+export function leftState(state: string): Left | undefined {
+  if (state.startsWith("Terminat")) return "terminating";
+  return state.startsWith("Detach") ? "detaching" : undefined;
+}
+
 interface Readiness {
   desired: number;
   /** The InService and Pending members with a Ready node, and those without one yet. */

@@ -1,8 +1,9 @@
 // The self-managed Auto Scaling group kind: noderoll rolls it itself, with kOps' semantics.
-import type { GroupPlan, SelfManagedGroupInfo } from "../../plan/index.js";
+import { suspendedFindings, type GroupPlan, type SelfManagedGroupInfo } from "../../plan/index.js";
 import type { GroupKind } from "../kind.js";
 import { observeSelfManaged } from "./observe.js";
 import { rollSelfManaged } from "./roll.js";
+import { restoreProcesses } from "./processes.js";
 import { selfManagedSchedule } from "./schedule.js";
 import {
   launchTemplateChange,
@@ -44,7 +45,8 @@ export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
     return lt ? { launchTemplate: lt } : {};
   },
   schedule: selfManagedSchedule,
-  findings: () => [],
+  findings: (live) => suspendedFindings(live),
   notes,
   roll: rollSelfManaged,
+  release: (ctx, live) => restoreProcesses(ctx, live.name, live.suspendedByNoderoll ?? []),
 };

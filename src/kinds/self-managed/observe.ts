@@ -9,6 +9,7 @@ import {
   instancesOf,
   launchTemplateRef,
   launchTimesWithoutNode,
+  suspendedOf,
   type InstanceInfo,
   type SelfManagedGroupInfo,
 } from "../../plan/index.js";
@@ -20,6 +21,7 @@ import {
   type Node,
 } from "../../ports/index.js";
 import type { ObserveInput } from "../kind.js";
+import { markedSuspended } from "./processes.js";
 
 /** An instance noderoll marked for surge, and whether the mark is on the instance itself. */
 interface Marked {
@@ -101,6 +103,8 @@ async function groupInfo(
   const lt = await launchTemplateRef(input.cloud, spec);
   const instances = instancesOf(asg, times);
   const have = new Set(instances.map((i) => i.id));
+  const suspended = suspendedOf(asg);
+  const ours = markedSuspended(asg);
   return {
     kind: "self-managed",
     name: asg.AutoScalingGroupName,
@@ -118,6 +122,8 @@ async function groupInfo(
     ],
     ...(lt && { launchTemplate: lt }),
     mixedInstances: asg.MixedInstancesPolicy !== undefined,
+    ...(suspended && { suspended }),
+    ...(ours && { suspendedByNoderoll: ours }),
   };
 }
 

@@ -18,6 +18,8 @@ import type { GroupJob } from "../kind.js";
 import { groupWritten, protectNewNodes, releaseNewNodes, waitForCapacity } from "./capacity.js";
 import { planOrder } from "./schedule.js";
 import { validateGroup } from "./validate.js";
+import { hasLeft, leftByOthers } from "./left.js";
+import { holdProcesses, restoreProcesses } from "./processes.js";
 import { upgrade } from "./window.js";
 import { tagForSurge, untagStale } from "./surge-tag.js";
 import { detachConfirmed } from "./writes.js";
@@ -70,7 +72,8 @@ async function endLost(ctx: RollContext, job: Job, lost: Replacement[]): Promise
   }
 }
 
-async function detach(ctx: RollContext, job: Job, r: Replacement): Promise<void> {
+/** Detach `r` for surge; false when someone else had scaled it in (or detached it) meanwhile. */
+async function detach(ctx: RollContext, job: Job, r: Replacement): Promise<boolean> {
   // Mark first, the instance and its node: a run that dies between marking and detaching still
   // finds the instance as ours, and the tag finds it even once its node object is gone.
   await tagForSurge(ctx, job, r.instance);
@@ -84,14 +87,29 @@ async function detach(ctx: RollContext, job: Job, r: Replacement): Promise<void>
           : { labels: { [DETACHED_LABEL]: job.plan.name } },
       job.nodes.byName.get(r.node),
     );
-  await detachConfirmed(ctx, job.plan.name, r.instance);
+  const done = await detachConfirmed(ctx, job.plan.name, r.instance);
   groupWritten(job);
+  // Scaled in (or detached) by someone else meanwhile: not a surge, and not ours (left.ts).
+  if (done !== "done") {
+    await leftByOthers(ctx, job, r, done, "before the roll detached it");
+    return false;
+  }
   r.reasons.push({ kind: "detached-for-surge" });
   ctx.emit({ type: "instance.detach", group: job.plan.name, instance: r.instance });
+  return true;
 }
 
-async function surgeAndWait(ctx: RollContext, job: Job, picks: Replacement[], old: Set<string>) {
-  for (const r of picks) await detach(ctx, job, r);
+/** Detach `n` of the candidates, taken in order (the next in place of one gone meanwhile). */
+async function surgeAndWait(
+  ctx: RollContext,
+  job: Job,
+  candidates: Replacement[],
+  n: number,
+  old: Set<string>,
+): Promise<void> {
+  let detached = 0;
+  while (detached < n && candidates.length > 0)
+    if (await detach(ctx, job, candidates.shift() as Replacement)) detached++;
   await protectNewNodes(ctx, job, await waitForCapacity(ctx, job, (d) => d), old);
 }
 
@@ -108,14 +126,14 @@ async function scaleUp(
   const old = new Set([...attached, ...detached].map((r) => r.instance));
   // Detach from the end of the queue: surge instances are drained last. Only instances with a
   // node: the node carries our mark, without which a run that died would orphan the instance.
-  const markable = attached.filter((r) => r.node && job.nodes.byName.has(r.node));
-  const picks = markable.slice(Math.max(0, markable.length - more)).reverse();
-  const first = canary && detached.length === 0 ? picks.slice(0, 1) : picks;
-  await surgeAndWait(ctx, job, first, old);
-  if (first.length < picks.length) {
+  const candidates = attached.filter((r) => r.node && job.nodes.byName.has(r.node)).reverse();
+  const picks = Math.min(more, candidates.length);
+  const first = canary && detached.length === 0 ? Math.min(1, picks) : picks;
+  await surgeAndWait(ctx, job, candidates, first, old);
+  if (first < picks) {
     // The canary's replacement works: surge the rest.
     await validateGroup(ctx, job, job.plan.settings.validation.count);
-    await surgeAndWait(ctx, job, picks.slice(first.length), old);
+    await surgeAndWait(ctx, job, candidates, picks - first, old);
   }
   await validateGroup(ctx, job, job.plan.settings.validation.count);
   return "done";
@@ -137,10 +155,27 @@ function upgradeQueue(job: Job, attached: Replacement[], detached: Replacement[]
     ...ordered.filter((r) => !ours(r)),
     ...attached.filter(isDetached),
     ...detached,
-  ];
+  ].filter((r) => !hasLeft(job, r.instance));
 }
 
+/**
+ * The roll, with AZRebalance held while it changes the group (processes.ts): resumed when it
+ * ends, done, failed or stopped at a deadline — but not once the run is cancelled or has lost
+ * its lock: then the ports refuse, another run may be rolling the group already, and the mark
+ * left on the group is the next run's to act on. A group with nothing to replace gets back what
+ * an earlier run left suspended.
+ */
 export async function rollSelfManaged(ctx: RollContext, job: Job): Promise<void> {
+  // What is ours to resume: the earlier run's, or what setup holds.
+  const held = job.plan.replacements.length > 0 ? [] : [...(job.live.suspendedByNoderoll ?? [])];
+  try {
+    await rollPhases(ctx, job, held);
+  } finally {
+    if (!ctx.signal.aborted) await restoreProcesses(ctx, job.plan.name, held);
+  }
+}
+
+async function rollPhases(ctx: RollContext, job: Job, held: string[]): Promise<void> {
   const group = job.plan.name;
   // In the plan's order: the surge is detached from its end, the window starts from its head.
   const todo = planOrder(
@@ -156,6 +191,7 @@ export async function rollSelfManaged(ctx: RollContext, job: Job): Promise<void>
   const attached = todo.filter((r) => !isDetached(r));
   const canary = job.plan.schedule.waves[0]?.canary === true;
   await runPhase(ctx, group, "setup", async () => {
+    if (todo.length > 0) held.push(...(await holdProcesses(ctx, job.live)));
     await setup(ctx, job, todo);
     await endLost(ctx, job, lost);
   });

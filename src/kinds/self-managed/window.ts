@@ -15,10 +15,12 @@ import {
   capacityRoom,
   creationFailure,
   groupWritten,
+  leftGroup,
   protectNewNodes,
   waitForCapacity,
 } from "./capacity.js";
 import { noteTerminated } from "./down.js";
+import { leftByOthers } from "./left.js";
 import { TerminationBatch } from "./terminations.js";
 import { nodesValid, validateGroup } from "./validate.js";
 import { terminateConfirmed } from "./writes.js";
@@ -75,22 +77,40 @@ async function emptyNode(ctx: RollContext, job: Job, node: string, moved: MovedP
   await ctx.clock.sleep(s.postDrainDelayMs, ctx.signal);
 }
 
-/** One node's replacement; `flight.terminated` tells the window when its slot is empty. */
+/** The flight's instance is gone: its slot is empty, and its node not validation's concern. */
+function ended(job: Job, flight: Flight, w: Window): void {
+  flight.terminated = true;
+  if (flight.r.node) {
+    w.gone.add(flight.r.node);
+    noteTerminated(job, flight.r.node);
+  }
+}
+
+/**
+ * One node's replacement; `flight.terminated` tells the window when its slot is empty. An
+ * instance that left the group by someone else's hand, before its turn or while it drained,
+ * is theirs: nothing to drain or terminate (left.ts).
+ */
 async function replaceOne(ctx: RollContext, job: Job, flight: Flight, w: Window): Promise<void> {
   const { r } = flight;
+  const before = isDetached(r) ? undefined : leftGroup(job, r.instance);
+  if (before) {
+    ended(job, flight, w);
+    return leftByOthers(ctx, job, r, before, "before its turn");
+  }
   if (r.node && job.nodes.byName.has(r.node)) await emptyNode(ctx, job, r.node, w.moved);
   if (isDetached(r)) await ctx.cloud.ec2.terminateInstances({ InstanceIds: [r.instance] });
   else {
     // Its replacement will boot: with the others of its batch (terminations.ts).
     await w.batch.wait(ctx.clock.now().getTime());
-    await terminateConfirmed(ctx, job.plan.name, r.instance);
+    const done = await terminateConfirmed(ctx, job.plan.name, r.instance);
     groupWritten(job);
+    if (done !== "done") {
+      ended(job, flight, w);
+      return leftByOthers(ctx, job, r, done, "before the roll terminated it");
+    }
   }
-  flight.terminated = true;
-  if (r.node) {
-    w.gone.add(r.node);
-    noteTerminated(job, r.node);
-  }
+  ended(job, flight, w);
   ctx.emit({
     type: "instance.terminate",
     group: job.plan.name,
@@ -157,11 +177,14 @@ async function startable(
 
 /**
  * What starting a node costs the capacity budget: one for a Ready, schedulable node; nothing
- * for a node already out of service (one an earlier run cordoned, one NotReady), or a surge
- * instance whose node is gone. One for a member with no node: nothing shows it is out of
- * service (capacity.ts counts it available).
+ * for a node already out of service (one an earlier run cordoned, one NotReady), nor for one
+ * whose instance has left the group (a scale-in by someone else: it is skipped), nor for a surge
+ * instance whose node is gone. One for a member with no node: nothing shows it is out of service
+ * (capacity.ts counts it available).
  */
 function costOf(job: Job, r: Replacement): number {
+  // Gone from the group already: out of its capacity, whatever its node shows.
+  if (!isDetached(r) && leftGroup(job, r.instance)) return 0;
   const node = r.node ? job.nodes.byName.get(r.node) : undefined;
   // A surge instance lost its node: it gives the group nothing (setup ends such ones).
   if (!node) return isDetached(r) ? 0 : 1;

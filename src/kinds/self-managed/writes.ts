@@ -2,8 +2,9 @@
 // made is unknown, and these writes are not safe to repeat blindly (an instance detached or
 // terminating is no longer the group's to detach or terminate: the repeat fails). So the group
 // is read again: if the change shows, it was made; if not, it is made again.
-import { ATTEMPTS, isLostAnswer, type AsgInstance } from "../../ports/index.js";
+import { ATTEMPTS, AwsApiError, isLostAnswer, type AsgInstance } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
+import { leftState, type Left } from "./capacity.js";
 
 /** As many tries as resilient.ts gives any call that got no answer. */
 const TRIES = ATTEMPTS.network;
@@ -37,35 +38,77 @@ async function confirmed(
   }
 }
 
-/** Detach an instance (surge by detaching, kOps' way), however its answer went. */
-export function detachConfirmed(ctx: RollContext, group: string, instanceId: string) {
-  return confirmed(
-    ctx,
-    () =>
-      ctx.cloud.autoScaling.detachInstances({
-        AutoScalingGroupName: group,
-        InstanceIds: [instanceId],
-        ShouldDecrementDesiredCapacity: false,
-      }),
-    async () => {
-      const i = await member(ctx, group, instanceId);
-      return !i || i.LifecycleState.startsWith("Detach");
-    },
-  );
+/**
+ * A write Auto Scaling refused (ValidationError: "not part of", "not found") because the instance
+ * had already left the group by someone else's hand: how it left, from a fresh read. Any other
+ * refusal, or one for an instance still a member, is the caller's error.
+ */
+async function refusedAsGone(
+  ctx: RollContext,
+  group: string,
+  instanceId: string,
+  e: unknown,
+): Promise<Left> {
+  if (!(e instanceof AwsApiError) || e.code !== "ValidationError") throw e;
+  const i = await member(ctx, group, instanceId);
+  const left = i ? leftState(i.LifecycleState) : "absent";
+  if (!left) throw e;
+  return left;
 }
 
-/** Terminate an instance through its group without a decrement, however its answer went. */
-export function terminateConfirmed(ctx: RollContext, group: string, instanceId: string) {
-  return confirmed(
-    ctx,
-    () =>
-      ctx.cloud.autoScaling.terminateInstanceInAutoScalingGroup({
-        InstanceId: instanceId,
-        ShouldDecrementDesiredCapacity: false,
-      }),
-    async () => {
-      const i = await member(ctx, group, instanceId);
-      return !i || i.LifecycleState.startsWith("Terminat");
-    },
-  );
+/**
+ * Detach an instance (surge by detaching, kOps' way), however its answer went: "done", or how
+ * the instance had left the group already, by someone else's hand.
+ */
+export async function detachConfirmed(
+  ctx: RollContext,
+  group: string,
+  instanceId: string,
+): Promise<"done" | Left> {
+  try {
+    await confirmed(
+      ctx,
+      () =>
+        ctx.cloud.autoScaling.detachInstances({
+          AutoScalingGroupName: group,
+          InstanceIds: [instanceId],
+          ShouldDecrementDesiredCapacity: false,
+        }),
+      async () => {
+        const i = await member(ctx, group, instanceId);
+        return !i || i.LifecycleState.startsWith("Detach");
+      },
+    );
+    return "done";
+  } catch (e) {
+    return refusedAsGone(ctx, group, instanceId, e);
+  }
+}
+
+/**
+ * Terminate an instance through its group without a decrement, however its answer went: "done",
+ * or how the instance had left the group already, by someone else's hand (a scale-in).
+ */
+export async function terminateConfirmed(
+  ctx: RollContext,
+  group: string,
+  instanceId: string,
+): Promise<"done" | Left> {
+  try {
+    await confirmed(
+      ctx,
+      () =>
+        ctx.cloud.autoScaling.terminateInstanceInAutoScalingGroup({
+          InstanceId: instanceId,
+          ShouldDecrementDesiredCapacity: false,
+        }),
+      async () => {
+        const i = await member(ctx, group, instanceId);
+        return !i || i.LifecycleState.startsWith("Terminat");
+      },
+    );
+    return "done";
+  } catch (e) {
+    return refusedAsGone(ctx, group, instanceId, e);
+  }
 }

@@ -156,16 +156,26 @@ class AccountAutoScaling implements SandboxAutoScalingApi {
     const m = this.members.instance(input.InstanceId) ?? this.members.first;
     return m.cloud.autoScaling.terminateInstanceInAutoScalingGroup(input);
   }
+  createOrUpdateTags(input: Input<SandboxAutoScalingApi, "createOrUpdateTags">) {
+    return this.#byGroup(input.Tags, (as, Tags) => as.createOrUpdateTags({ Tags }));
+  }
+  deleteTags(input: Input<SandboxAutoScalingApi, "deleteTags">) {
+    return this.#byGroup(input.Tags, (as, Tags) => as.deleteTags({ Tags }));
+  }
+
   /** Each tag to the world of its group; one naming a group no world holds refuses them all. */
-  async createOrUpdateTags(input: Input<SandboxAutoScalingApi, "createOrUpdateTags">) {
-    const by = new Map<AccountMember, typeof input.Tags>();
-    for (const tag of input.Tags) {
+  async #byGroup<T extends { ResourceId?: string }>(
+    tags: T[],
+    call: (as: SandboxAutoScalingApi, tags: T[]) => Promise<void>,
+  ): Promise<void> {
+    const by = new Map<AccountMember, T[]>();
+    for (const tag of tags) {
       const name = tag.ResourceId ?? "";
       const m = this.members.all.find((x) => x.groups.has(name));
-      if (!m) return this.members.first.cloud.autoScaling.createOrUpdateTags({ Tags: [tag] });
+      if (!m) return call(this.members.first.cloud.autoScaling, [tag]);
       by.set(m, [...(by.get(m) ?? []), tag]);
     }
-    for (const [m, Tags] of by) await m.cloud.autoScaling.createOrUpdateTags({ Tags });
+    for (const [m, t] of by) await call(m.cloud.autoScaling, t);
   }
   suspendProcesses(input: Input<SandboxAutoScalingApi, "suspendProcesses">): Promise<void> {
     return this.#of(input).suspendProcesses(input);

@@ -1,7 +1,7 @@
 // The sandbox's own API: the core's ports (src/ports), plus the calls the core never makes but
 // a person debugging with the aws CLI or kubectl does, and the sandbox's tests use — served by
 // the port faces and the wire faces, never needed by the real adapters.
-import type { AutoScaling, Cloud, Cluster, Pod, ScalingActivity, Tag } from "../../ports/index.js";
+import type { AutoScaling, Cloud, Cluster, Pod, ScalingActivity } from "../../ports/index.js";
 
 export interface SandboxAutoScalingApi extends AutoScaling {
   setDesiredCapacity(input: {
@@ -9,7 +9,7 @@ export interface SandboxAutoScalingApi extends AutoScaling {
     DesiredCapacity: number;
     HonorCooldown?: boolean;
   }): Promise<void>;
-  createOrUpdateTags(input: { Tags: Tag[] }): Promise<void>;
+  /** As the API has them: without ScalingProcesses, every process. */
   suspendProcesses(input: {
     AutoScalingGroupName: string;
     ScalingProcesses?: string[];

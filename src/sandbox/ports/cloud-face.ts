@@ -225,6 +225,16 @@ export class SandboxAutoScaling implements SandboxAutoScalingApi {
       this.view.timeline.record("asg.tag", { group: g.name, key: tag.Key, value: tag.Value });
     }
   }
+  async deleteTags(input: Input<AutoScaling, "deleteTags">): Promise<void> {
+    gate(this.view, "autoscaling.deleteTags");
+    for (const tag of input.Tags) {
+      const g = this.view.autoScaling.group(tag.ResourceId ?? "");
+      const before = g.tags.length;
+      g.tags = g.tags.filter((t) => t.Key !== tag.Key);
+      if (g.tags.length < before)
+        this.view.timeline.record("asg.untag", { group: g.name, key: tag.Key });
+    }
+  }
   async suspendProcesses(input: Input<SandboxAutoScalingApi, "suspendProcesses">): Promise<void> {
     gate(this.view, "autoscaling.suspendProcesses");
     const g = this.view.autoScaling.group(input.AutoScalingGroupName);

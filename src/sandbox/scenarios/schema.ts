@@ -7,6 +7,7 @@ import { isDocument, LineCounter, parseAllDocuments } from "yaml";
 import { z } from "zod";
 import { formatPath, type Diagnostic } from "../../policy/diagnostic.js";
 import { locate, type PolicySource } from "../../policy/source.js";
+import { actorIssues, autoscaler, scaleIn, suspendedProcesses } from "./actors.js";
 import { eks, faults } from "./faults.js";
 import { locateInJson, type Position } from "./json-positions.js";
 import { cpu, memory, seconds } from "./units.js";
@@ -118,6 +119,8 @@ const nodeGroup = z
     /** Tag the group kubernetes.io/cluster/NAME=owned, as eksctl and EKS's templates do (unless
      * its own tags name a cluster already). */
     clusterTag: z.boolean().default(true),
+    /** Auto Scaling processes suspended from the start (a group frozen during an incident). */
+    suspendedProcesses,
   })
   .superRefine((g, ctx) => {
     if (g.size.min > g.size.desired || g.size.desired > g.size.max)
@@ -259,13 +262,9 @@ export const scenarioSchema = z
     nodeGroups: z.array(nodeGroup).min(1),
     workloads: z.array(workload).default([]),
     pdbs: z.array(pdb).default([]),
-    autoscaler: z
-      .strictObject({
-        enabled: z.boolean().default(false),
-        scanInterval: seconds.default(10),
-        pendingFor: seconds.default(30),
-      })
-      .prefault({}),
+    autoscaler,
+    /** People (or the autoscaler) scaling a group in while it rolls. */
+    scaleIns: z.array(scaleIn).default([]),
     faults,
     eks,
     /** Record pod-level events in the timeline (verbose for big clusters). */
@@ -311,6 +310,7 @@ export const scenarioSchema = z
       wl.add(key);
     });
     statefulPodNames(s.workloads, ctx);
+    actorIssues(s, ctx);
     s.faults.nodesUnreachable.forEach((f, i) => {
       if (f.group !== undefined && !s.nodeGroups.some((g) => g.name === f.group))
         ctx.addIssue({

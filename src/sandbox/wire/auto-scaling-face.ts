@@ -141,6 +141,15 @@ const ACTIONS: Record<string, Action> = {
     await as.createOrUpdateTags({ Tags: tags });
     return null;
   },
+  async DeleteTags(as, p) {
+    const tags = objects(p, "Tags").map((t) => ({
+      Key: str(t, "Key") ?? "",
+      ResourceId: str(t, "ResourceId") ?? "",
+      ResourceType: "auto-scaling-group" as const,
+    }));
+    await as.deleteTags({ Tags: tags });
+    return null;
+  },
   async SuspendProcesses(as, p) {
     await as.suspendProcesses(processesInput(p));
     return null;

@@ -167,7 +167,7 @@ function groupRecord(
       ...(g.type === "managed" ? [tag("eks:nodegroup-name", g.name)] : []),
       ...Object.entries(g.tags).map(([Key, Value]) => tag(Key, Value)),
     ],
-    suspended: new Set(),
+    suspended: new Set(g.suspendedProcesses),
     activities: [],
     labels: g.labels,
     taints: g.taints,

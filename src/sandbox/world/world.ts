@@ -34,6 +34,7 @@ import { Ec2Sim } from "../sim/aws/ec2.js";
 import { EksSim } from "../sim/aws/eks.js";
 import { ClusterAutoscaler } from "../sim/cluster-autoscaler.js";
 import { KubeSim } from "../sim/kube/kube.js";
+import { scheduleScaleIns } from "../sim/scale-ins.js";
 import { buildWorld } from "./build.js";
 import { pretenuredWhile } from "./pretenuring.js";
 
@@ -135,12 +136,21 @@ export class World {
     const cluster = new SandboxCluster({ ...base, kube, endpoint });
     this.cloud = hostile ? withFaults(cloud, base, "aws") : cloud;
     this.cluster = hostile ? withFaults(cluster, base, "kubernetes") : cluster;
+    const actors = {
+      clock: this.clock,
+      timeline: this.timeline,
+      kube,
+      autoScaling,
+      groupOf: (name: string) => this.asg(name),
+    };
     if (s.autoscaler.enabled)
       this.autoscaler = new ClusterAutoscaler(
-        { clock: this.clock, kube, autoScaling, groupOf: (name) => this.asg(name) },
+        actors,
         s.autoscaler.scanInterval,
         s.autoscaler.pendingFor,
+        s.autoscaler.scaleDown,
       );
+    scheduleScaleIns(actors, s.scaleIns);
     this.availability.reset();
     this.#unreachable(s);
     this.#othersUpdates(s);

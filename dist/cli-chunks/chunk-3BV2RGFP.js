@@ -7662,16 +7662,22 @@ var AccountAutoScaling = class {
     const m = this.members.instance(input2.InstanceId) ?? this.members.first;
     return m.cloud.autoScaling.terminateInstanceInAutoScalingGroup(input2);
   }
+  createOrUpdateTags(input2) {
+    return this.#byGroup(input2.Tags, (as, Tags) => as.createOrUpdateTags({ Tags }));
+  }
+  deleteTags(input2) {
+    return this.#byGroup(input2.Tags, (as, Tags) => as.deleteTags({ Tags }));
+  }
   /** Each tag to the world of its group; one naming a group no world holds refuses them all. */
-  async createOrUpdateTags(input2) {
+  async #byGroup(tags, call) {
     const by = /* @__PURE__ */ new Map();
-    for (const tag of input2.Tags) {
+    for (const tag of tags) {
       const name = tag.ResourceId ?? "";
       const m = this.members.all.find((x) => x.groups.has(name));
-      if (!m) return this.members.first.cloud.autoScaling.createOrUpdateTags({ Tags: [tag] });
+      if (!m) return call(this.members.first.cloud.autoScaling, [tag]);
       by.set(m, [...by.get(m) ?? [], tag]);
     }
-    for (const [m, Tags] of by) await m.cloud.autoScaling.createOrUpdateTags({ Tags });
+    for (const [m, t] of by) await call(m.cloud.autoScaling, t);
   }
   suspendProcesses(input2) {
     return this.#of(input2).suspendProcesses(input2);
@@ -27842,6 +27848,59 @@ var memory = quantity(
 );
 var share = external_exports.number().min(0).max(1).default(0);
 
+// src/sandbox/scenarios/actors.ts
+var suspendedProcesses = external_exports.array(
+  external_exports.enum([
+    "Launch",
+    "Terminate",
+    "AddToLoadBalancer",
+    "AlarmNotification",
+    "AZRebalance",
+    "HealthCheck",
+    "InstanceRefresh",
+    "ReplaceUnhealthy",
+    "ScheduledActions"
+  ])
+).default([]);
+var autoscaler = external_exports.strictObject({
+  enabled: external_exports.boolean().default(false),
+  scanInterval: seconds.default(10),
+  pendingFor: seconds.default(30),
+  scaleDown: external_exports.strictObject({
+    enabled: external_exports.boolean().default(true),
+    unneededFor: seconds.default(600),
+    utilization: share.default(0.5),
+    delayAfterAdd: seconds.default(600)
+  }).optional()
+}).prefault({});
+var scaleIn = external_exports.strictObject({
+  group: external_exports.string(),
+  at: seconds.optional(),
+  after: external_exports.string().optional(),
+  desired: external_exports.number().int().nonnegative().optional(),
+  terminate: external_exports.number().int().min(1).optional(),
+  pick: external_exports.enum(["oldest", "newest", "draining"]).default("oldest"),
+  by: external_exports.string().default("person")
+}).superRefine((s, ctx) => {
+  if (s.at === void 0 === (s.after === void 0))
+    ctx.addIssue({ code: "custom", message: "a scale-in sets exactly one of at and after" });
+  if (s.desired === void 0 === (s.terminate === void 0))
+    ctx.addIssue({
+      code: "custom",
+      message: "a scale-in sets exactly one of desired and terminate"
+    });
+});
+function actorIssues(s, ctx) {
+  s.scaleIns.forEach((x, i) => {
+    if (!s.nodeGroups.some((g) => g.name === x.group))
+      ctx.addIssue({
+        code: "custom",
+        path: ["scaleIns", i, "group"],
+        message: `no node group "${x.group}" in this scenario`
+      });
+  });
+}
+
 // src/sandbox/scenarios/faults.ts
 var faults = external_exports.strictObject({
   launchFailures: external_exports.array(
@@ -28122,7 +28181,9 @@ var nodeGroup = external_exports.strictObject({
   tags: external_exports.record(external_exports.string(), external_exports.string()).default({}),
   /** Tag the group kubernetes.io/cluster/NAME=owned, as eksctl and EKS's templates do (unless
    * its own tags name a cluster already). */
-  clusterTag: external_exports.boolean().default(true)
+  clusterTag: external_exports.boolean().default(true),
+  /** Auto Scaling processes suspended from the start (a group frozen during an incident). */
+  suspendedProcesses
 }).superRefine((g, ctx) => {
   if (g.size.min > g.size.desired || g.size.desired > g.size.max)
     ctx.addIssue({
@@ -28245,11 +28306,9 @@ var scenarioSchema = external_exports.strictObject({
   nodeGroups: external_exports.array(nodeGroup).min(1),
   workloads: external_exports.array(workload).default([]),
   pdbs: external_exports.array(pdb).default([]),
-  autoscaler: external_exports.strictObject({
-    enabled: external_exports.boolean().default(false),
-    scanInterval: seconds.default(10),
-    pendingFor: seconds.default(30)
-  }).prefault({}),
+  autoscaler,
+  /** People (or the autoscaler) scaling a group in while it rolls. */
+  scaleIns: external_exports.array(scaleIn).default([]),
   faults,
   eks,
   /** Record pod-level events in the timeline (verbose for big clusters). */
@@ -28294,6 +28353,7 @@ var scenarioSchema = external_exports.strictObject({
     wl.add(key);
   });
   statefulPodNames(s.workloads, ctx);
+  actorIssues(s, ctx);
   s.faults.nodesUnreachable.forEach((f, i) => {
     if (f.group !== void 0 && !s.nodeGroups.some((g) => g.name === f.group))
       ctx.addIssue({
@@ -28878,6 +28938,16 @@ var SandboxAutoScaling = class {
         if (tag.PropagateAtLaunch !== void 0) existing.PropagateAtLaunch = tag.PropagateAtLaunch;
       } else g.tags.push({ ...tag, ResourceType: "auto-scaling-group" });
       this.view.timeline.record("asg.tag", { group: g.name, key: tag.Key, value: tag.Value });
+    }
+  }
+  async deleteTags(input2) {
+    gate(this.view, "autoscaling.deleteTags");
+    for (const tag of input2.Tags) {
+      const g = this.view.autoScaling.group(tag.ResourceId ?? "");
+      const before2 = g.tags.length;
+      g.tags = g.tags.filter((t) => t.Key !== tag.Key);
+      if (g.tags.length < before2)
+        this.view.timeline.record("asg.untag", { group: g.name, key: tag.Key });
     }
   }
   async suspendProcesses(input2) {
@@ -29842,6 +29912,79 @@ function serveWatch(clock, opts, filter, sim) {
   return stream2;
 }
 
+// src/sandbox/ports/leases.ts
+function leaseOf(l) {
+  return {
+    metadata: {
+      name: l.name,
+      namespace: l.namespace,
+      uid: l.uid,
+      resourceVersion: String(l.rv),
+      creationTimestamp: new Date(l.createdAt).toISOString(),
+      labels: { ...l.labels },
+      annotations: { ...l.annotations }
+    },
+    spec: { ...l.spec }
+  };
+}
+function getLease(view, namespace, name) {
+  const l = view.kube.leases.get(`${namespace}/${name}`);
+  if (!l) throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
+  return leaseOf(l);
+}
+function createLease(view, namespace, lease) {
+  const k = view.kube;
+  const key = `${namespace}/${lease.metadata.name}`;
+  if (k.leases.has(key))
+    throw new KubeApiError(
+      409,
+      "AlreadyExists",
+      `leases.coordination.k8s.io "${lease.metadata.name}" already exists`
+    );
+  const rec = {
+    namespace,
+    name: lease.metadata.name,
+    uid: k.uid(),
+    rv: k.nextRv(),
+    spec: { ...lease.spec },
+    createdAt: view.clock.nowMs(),
+    labels: { ...lease.metadata.labels ?? {} },
+    annotations: { ...lease.metadata.annotations ?? {} }
+  };
+  k.leases.set(key, rec);
+  view.timeline.record("lease.create", { lease: key, holder: rec.spec.holderIdentity });
+  return leaseOf(rec);
+}
+function updateLease(view, namespace, lease) {
+  const k = view.kube;
+  const key = `${namespace}/${lease.metadata.name}`;
+  const rec = k.leases.get(key);
+  if (!rec)
+    throw new KubeApiError(
+      404,
+      "NotFound",
+      `leases.coordination.k8s.io "${lease.metadata.name}" not found`
+    );
+  if (lease.metadata.resourceVersion !== void 0 && lease.metadata.resourceVersion !== String(rec.rv))
+    throw new KubeApiError(
+      409,
+      "Conflict",
+      `Operation cannot be fulfilled on leases.coordination.k8s.io "${lease.metadata.name}": the object has been modified; please apply your changes to the latest version and try again`
+    );
+  rec.spec = { ...lease.spec };
+  rec.labels = { ...lease.metadata.labels ?? rec.labels };
+  rec.annotations = { ...lease.metadata.annotations ?? rec.annotations };
+  rec.rv = k.nextRv();
+  view.timeline.record("lease.update", { lease: key, holder: rec.spec.holderIdentity });
+  return leaseOf(rec);
+}
+function deleteLease(view, namespace, name) {
+  const key = `${namespace}/${name}`;
+  if (!view.kube.leases.delete(key))
+    throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
+  view.timeline.record("lease.delete", { lease: key });
+}
+
 // src/sandbox/wire/kube-watch.ts
 var WatchHub = class {
   /** `kinds`: what to keep history of — a tap on budgets makes the simulator compute their
@@ -30339,81 +30482,21 @@ var SandboxCluster = class {
       throw new KubeApiError(404, "NotFound", `persistentvolumes "${name}" not found`);
     return toVolume({ ...c, volume: c.volume });
   }
-  #lease(l) {
-    return {
-      metadata: {
-        name: l.name,
-        namespace: l.namespace,
-        uid: l.uid,
-        resourceVersion: String(l.rv),
-        creationTimestamp: new Date(l.createdAt).toISOString(),
-        labels: { ...l.labels },
-        annotations: { ...l.annotations }
-      },
-      spec: { ...l.spec }
-    };
-  }
   async getLease(namespace, name) {
     this.#gate("coordination.getLease");
-    const l = this.view.kube.leases.get(`${namespace}/${name}`);
-    if (!l)
-      throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
-    return this.#lease(l);
+    return getLease(this.view, namespace, name);
   }
   async createLease(namespace, lease) {
     this.#gate("coordination.createLease");
-    const k = this.view.kube;
-    const key = `${namespace}/${lease.metadata.name}`;
-    if (k.leases.has(key))
-      throw new KubeApiError(
-        409,
-        "AlreadyExists",
-        `leases.coordination.k8s.io "${lease.metadata.name}" already exists`
-      );
-    const rec = {
-      namespace,
-      name: lease.metadata.name,
-      uid: k.uid(),
-      rv: k.nextRv(),
-      spec: { ...lease.spec },
-      createdAt: this.view.clock.nowMs(),
-      labels: { ...lease.metadata.labels ?? {} },
-      annotations: { ...lease.metadata.annotations ?? {} }
-    };
-    k.leases.set(key, rec);
-    this.view.timeline.record("lease.create", { lease: key, holder: rec.spec.holderIdentity });
-    return this.#lease(rec);
+    return createLease(this.view, namespace, lease);
   }
   async updateLease(namespace, lease) {
     this.#gate("coordination.updateLease");
-    const k = this.view.kube;
-    const key = `${namespace}/${lease.metadata.name}`;
-    const rec = k.leases.get(key);
-    if (!rec)
-      throw new KubeApiError(
-        404,
-        "NotFound",
-        `leases.coordination.k8s.io "${lease.metadata.name}" not found`
-      );
-    if (lease.metadata.resourceVersion !== void 0 && lease.metadata.resourceVersion !== String(rec.rv))
-      throw new KubeApiError(
-        409,
-        "Conflict",
-        `Operation cannot be fulfilled on leases.coordination.k8s.io "${lease.metadata.name}": the object has been modified; please apply your changes to the latest version and try again`
-      );
-    rec.spec = { ...lease.spec };
-    rec.labels = { ...lease.metadata.labels ?? rec.labels };
-    rec.annotations = { ...lease.metadata.annotations ?? rec.annotations };
-    rec.rv = k.nextRv();
-    this.view.timeline.record("lease.update", { lease: key, holder: rec.spec.holderIdentity });
-    return this.#lease(rec);
+    return updateLease(this.view, namespace, lease);
   }
   async deleteLease(namespace, name) {
     this.#gate("coordination.deleteLease");
-    const key = `${namespace}/${name}`;
-    if (!this.view.kube.leases.delete(key))
-      throw new KubeApiError(404, "NotFound", `leases.coordination.k8s.io "${name}" not found`);
-    this.view.timeline.record("lease.delete", { lease: key });
+    deleteLease(this.view, namespace, name);
   }
 };
 
@@ -31674,39 +31757,128 @@ function compareMinor(a, b) {
   return am - bm || an - bn;
 }
 
+// src/sandbox/sim/scale-down.ts
+var DISABLED = "cluster-autoscaler.kubernetes.io/scale-down-disabled";
+var TO_BE_DELETED = "ToBeDeletedByClusterAutoscaler";
+var EVICT_FOR_MS = 2 * 6e4;
+var AWAIT_FOR_MS = 10 * 6e4;
+var RETRY_MS = 5e3;
+var ScaleDown = class {
+  constructor(view, o) {
+    this.view = view;
+    this.o = o;
+  }
+  view;
+  o;
+  #since = /* @__PURE__ */ new Map();
+  #lastScaleUp = -Infinity;
+  #busy = false;
+  scaledUp(now) {
+    this.#lastScaleUp = now;
+  }
+  /** Note the unneeded nodes; remove the first unneeded long enough, if none is going. */
+  scan() {
+    const now = this.view.clock.nowMs();
+    if (this.#busy || now - this.#lastScaleUp < this.o.delayAfterAdd * 1e3) return;
+    const unneeded = this.view.kube.nodeList().filter((n) => this.#unneeded(n));
+    const names = new Set(unneeded.map((n) => n.name));
+    for (const name of this.#since.keys()) if (!names.has(name)) this.#since.delete(name);
+    for (const n of unneeded) if (!this.#since.has(n.name)) this.#since.set(n.name, now);
+    const due = unneeded.find(
+      (n) => now - (this.#since.get(n.name) ?? now) >= this.o.unneededFor * 1e3
+    );
+    if (due) {
+      this.#busy = true;
+      void this.#remove(due).finally(() => this.#busy = false);
+      this.view.clock.notify();
+    }
+  }
+  #unneeded(n) {
+    if (n.deleted || !n.ready || n.annotations[DISABLED] !== void 0) return false;
+    if (n.taints.some((t) => t.key === TO_BE_DELETED)) return false;
+    const inst = this.view.autoScaling.ctx.ec2.instances.get(n.instanceId);
+    const g = inst?.asg ? this.view.autoScaling.groups.get(inst.asg) : void 0;
+    if (!inst || !g || inst.lifecycle !== "InService" || g.desired <= g.min) return false;
+    const cpu2 = n.used.cpu / Math.max(1, n.capacity.cpu);
+    const memory2 = n.used.memory / Math.max(1, n.capacity.memory);
+    return Math.max(cpu2, memory2) < this.o.utilization;
+  }
+  async #remove(n) {
+    const { kube, clock, timeline, autoScaling } = this.view;
+    this.#since.delete(n.name);
+    const taint2 = {
+      key: TO_BE_DELETED,
+      value: String(Math.floor(clock.nowMs() / 1e3)),
+      effect: "NoSchedule"
+    };
+    kube.patchNode(n.name, { taints: [...n.taints, taint2] }, "cluster-autoscaler");
+    timeline.record("autoscaler.scale-down", { group: n.group, node: n.name });
+    const movable = () => n.pods.filter((p) => !p.gone && p.workload?.kind !== "DaemonSet");
+    const evictUntil = clock.nowMs() + EVICT_FOR_MS;
+    while (movable().some((p) => p.deletionAt === void 0)) {
+      for (const p of movable())
+        if (p.deletionAt === void 0)
+          kube.evict(p.namespace, p.name, { by: "cluster-autoscaler" });
+      if (!movable().some((p) => p.deletionAt === void 0)) break;
+      if (clock.nowMs() >= evictUntil || n.deleted) return this.#giveUp(n);
+      await clock.sleep(RETRY_MS);
+    }
+    const awaitUntil = clock.nowMs() + AWAIT_FOR_MS;
+    while (movable().length > 0 && clock.nowMs() < awaitUntil && !n.deleted)
+      await clock.sleep(RETRY_MS);
+    const inst = autoScaling.ctx.ec2.instances.get(n.instanceId);
+    const g = inst?.asg ? autoScaling.groups.get(inst.asg) : void 0;
+    if (!inst || !g || inst.lifecycle !== "InService" || g.desired <= g.min) return this.#giveUp(n);
+    autoScaling.terminateInGroup(inst.id, true, "cluster-autoscaler");
+  }
+  #giveUp(n) {
+    if (n.deleted) return;
+    this.view.kube.patchNode(
+      n.name,
+      { taints: n.taints.filter((t) => t.key !== TO_BE_DELETED) },
+      "cluster-autoscaler"
+    );
+  }
+};
+
 // src/sandbox/sim/cluster-autoscaler.ts
 var ClusterAutoscaler = class {
-  constructor(view, scanSeconds, pendingSeconds) {
+  constructor(view, scanSeconds, pendingSeconds, scaleDown) {
     this.view = view;
     this.scanSeconds = scanSeconds;
     this.pendingSeconds = pendingSeconds;
+    if (scaleDown?.enabled) this.#down = new ScaleDown(view, scaleDown);
     this.#schedule();
   }
   view;
   scanSeconds;
   pendingSeconds;
   enabled = true;
+  #down;
   #schedule() {
     this.view.clock.after(this.scanSeconds * 1e3, () => {
-      if (this.enabled) this.scan();
+      if (this.enabled && !this.scan()) this.#down?.scan();
       this.#schedule();
     });
   }
+  /** Scale up for pods pending too long; whether it did (or found pods to scale up for). */
   scan() {
     const { kube, autoScaling, clock } = this.view;
     const now = clock.nowMs();
     const stale = [...kube.pending].filter(
       (p) => !p.gone && now - p.createdAt >= this.pendingSeconds * 1e3
     );
-    if (stale.length === 0) return;
+    if (stale.length === 0) return false;
     for (const g of autoScaling.groups.values()) {
       if (g.desired >= g.max) continue;
       if (autoScaling.active(g).length < g.desired) continue;
       const template = this.#templateNode(g);
       if (!stale.some((p) => unfit(template, p.template) === void 0)) continue;
       autoScaling.setCapacity(g, { desired: g.desired + 1 }, "cluster-autoscaler");
-      return;
+      this.#down?.scaledUp(now);
+      return true;
     }
+    return true;
   }
   /** Scale the group now, as the autoscaler would (for tests of "other actors win"). */
   scale(group, desired) {
@@ -33263,6 +33435,40 @@ var KubeSim = class {
   }
 };
 
+// src/sandbox/sim/scale-ins.ts
+function picked(view, g, s) {
+  const active = view.autoScaling.active(g).sort((a, b) => a.launchTime - b.launchTime);
+  if (s.pick === "newest") active.reverse();
+  const pool = s.pick === "draining" ? active.filter((i) => view.kube.nodes.get(i.nodeName)?.unschedulable === true) : active;
+  return pool.slice(0, s.terminate);
+}
+function scaleIn2(view, s) {
+  const g = view.groupOf(s.group);
+  if (s.desired !== void 0) {
+    view.autoScaling.setCapacity(g, { desired: s.desired }, s.by);
+    return;
+  }
+  for (const i of picked(view, g, s)) {
+    if (g.desired <= g.min) break;
+    view.autoScaling.terminateInGroup(i.id, true, s.by);
+  }
+}
+function scheduleScaleIns(view, list) {
+  for (const s of list) {
+    if (s.at !== void 0) {
+      view.clock.after(s.at * 1e3, () => scaleIn2(view, s));
+      continue;
+    }
+    const group = view.groupOf(s.group);
+    const names = /* @__PURE__ */ new Set([group.name, group.nodegroup ?? group.name]);
+    const stop = view.timeline.subscribe((e) => {
+      if (e.type !== s.after || e.group !== void 0 && !names.has(e.group)) return;
+      stop();
+      view.clock.after(0, () => scaleIn2(view, s));
+    });
+  }
+}
+
 // src/sandbox/model/pod-set.ts
 var PodSet = class {
   #pods = [];
@@ -33449,7 +33655,7 @@ function groupRecord2(s, g, at) {
       ...g.type === "managed" ? [tag("eks:nodegroup-name", g.name)] : [],
       ...Object.entries(g.tags).map(([Key, Value]) => tag(Key, Value))
     ],
-    suspended: /* @__PURE__ */ new Set(),
+    suspended: new Set(g.suspendedProcesses),
     activities: [],
     labels: g.labels,
     taints: g.taints,
@@ -33619,12 +33825,21 @@ var World = class _World {
     const cluster = new SandboxCluster({ ...base, kube, endpoint });
     this.cloud = hostile ? withFaults(cloud, base, "aws") : cloud;
     this.cluster = hostile ? withFaults(cluster, base, "kubernetes") : cluster;
+    const actors = {
+      clock: this.clock,
+      timeline: this.timeline,
+      kube,
+      autoScaling,
+      groupOf: (name) => this.asg(name)
+    };
     if (s.autoscaler.enabled)
       this.autoscaler = new ClusterAutoscaler(
-        { clock: this.clock, kube, autoScaling, groupOf: (name) => this.asg(name) },
+        actors,
         s.autoscaler.scanInterval,
-        s.autoscaler.pendingFor
+        s.autoscaler.pendingFor,
+        s.autoscaler.scaleDown
       );
+    scheduleScaleIns(actors, s.scaleIns);
     this.availability.reset();
     this.#unreachable(s);
     this.#othersUpdates(s);

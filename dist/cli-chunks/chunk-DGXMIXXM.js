@@ -71,6 +71,12 @@ function repeatable(method, args) {
     case "createTags":
     // sets a tag's value: the same again changes nothing
     case "deleteTags":
+    // a tag already gone is no error
+    case "createOrUpdateTags":
+    // as createTags
+    case "suspendProcesses":
+    // suspending a suspended process changes nothing
+    case "resumeProcesses":
       return true;
     default:
       return false;

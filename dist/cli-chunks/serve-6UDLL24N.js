@@ -7,7 +7,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-7K6QKQ3D.js";
+} from "./chunk-3BV2RGFP.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
@@ -412,6 +412,15 @@ var ACTIONS = {
       }
     }));
     await as.createOrUpdateTags({ Tags: tags });
+    return null;
+  },
+  async DeleteTags(as, p) {
+    const tags = objects(p, "Tags").map((t) => ({
+      Key: str(t, "Key") ?? "",
+      ResourceId: str(t, "ResourceId") ?? "",
+      ResourceType: "auto-scaling-group"
+    }));
+    await as.deleteTags({ Tags: tags });
     return null;
   },
   async SuspendProcesses(as, p) {
