@@ -27,7 +27,9 @@ export class RollError extends Error {
       | "Cancelled"
       | "Deadline"
       | "WindowClosed"
-      | "ClusterMismatch",
+      | "ClusterMismatch"
+      /** A decision of the plan no longer holds: refused, not re-made (run apply again). */
+      | "StalePlan",
     message: string,
   ) {
     super(message);

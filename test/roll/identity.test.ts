@@ -189,6 +189,42 @@ describe("an instance with no node", () => {
     expect(ofType(events, "node.drain.start")).toHaveLength(0);
   });
 
+  it("whose node vanished after the plan, the instance still running: refused, not terminated; the next run replaces it", async () => {
+    const w = selfManagedWorld([{ name: "w", nodes: 3 }]);
+    const policy = policyFor(
+      "groups: [{ name: w, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }]\n",
+    );
+    let victim: { node: string; instance: string } | undefined;
+    const { result, events } = await roll(w, policy, {}, undefined, (e) => {
+      if (e.type !== "instance.terminate" || victim) return;
+      const n = w
+        .nodes("w")
+        .find((x) => !x.deleted && x.instanceId !== e.instance && !x.unschedulable);
+      if (!n) return;
+      victim = { node: n.name, instance: n.instanceId };
+      w.kube.deleteNode(n.name);
+    });
+    expect(victim).toBeDefined();
+    expect(result).toMatchObject({
+      result: "failure",
+      message: expect.stringMatching(
+        new RegExp(
+          `^StalePlan: w: node ${victim!.node} of instance ${victim!.instance} is gone from the cluster since the plan`,
+        ),
+      ),
+    });
+    expect(ofType(events, "instance.terminate").map((e) => e.instance)).not.toContain(
+      victim!.instance,
+    );
+    expect(w.ec2.instances.get(victim!.instance)?.lifecycle).toBe("InService");
+    const next = await roll(w, policy, { runId: "next" });
+    expect(
+      next.plan.groups[0]?.replacements.find((r) => r.instance === victim!.instance)?.down,
+    ).toBe("no-node");
+    expect(next.result.result).toBe("success");
+    expect(next.invariants.violations).toEqual([]);
+  });
+
   it("with maxUnavailable 0 and nothing to surge with, blocks the group, saying why", async () => {
     const w = selfManagedWorld([{ name: "w", nodes: 2 }]);
     for (const n of w.nodes("w")) w.kube.deleteNode(n.name);

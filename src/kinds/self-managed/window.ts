@@ -23,7 +23,7 @@ import { noteTerminated } from "./down.js";
 import { leftByOthers } from "./left.js";
 import { TerminationBatch } from "./terminations.js";
 import { nodesValid, validateGroup } from "./validate.js";
-import { terminateConfirmed } from "./writes.js";
+import { leftNow, terminateConfirmed } from "./writes.js";
 
 type Job = GroupJob<SelfManagedGroupInfo>;
 
@@ -87,6 +87,18 @@ function ended(job: Job, flight: Flight, w: Window): void {
 }
 
 /**
+ * A member's node the plan saw is gone while the instance still runs in the group: nothing says
+ * what runs there now, and an instance with no node is terminated undrained only where the plan
+ * named it so (down: no-node). Refused; the next run plans it afresh.
+ */
+function nodeGone(job: Job, r: Replacement): RollError {
+  return new RollError(
+    "StalePlan",
+    `${job.plan.name}: node ${r.node} of instance ${r.instance} is gone from the cluster since the plan, while the instance still runs in the group: not terminating it without a drain. Run apply again: its plan takes the instance as one with no node`,
+  );
+}
+
+/**
  * One node's replacement; `flight.terminated` tells the window when its slot is empty. An
  * instance that left the group by someone else's hand, before its turn or while it drained,
  * is theirs: nothing to drain or terminate (left.ts).
@@ -97,6 +109,14 @@ async function replaceOne(ctx: RollContext, job: Job, flight: Flight, w: Window)
   if (before) {
     ended(job, flight, w);
     return leftByOthers(ctx, job, r, before, "before its turn");
+  }
+  if (r.node && !job.nodes.byName.has(r.node) && !isDetached(r)) {
+    // Its node went with its instance (a scale-in the last read of the group did not show yet),
+    // or the node alone: refused.
+    const gone = await leftNow(ctx, job.plan.name, r.instance);
+    if (!gone) throw nodeGone(job, r);
+    ended(job, flight, w);
+    return leftByOthers(ctx, job, r, gone, "before its turn");
   }
   if (r.node && job.nodes.byName.has(r.node)) await emptyNode(ctx, job, r.node, w.moved);
   if (isDetached(r)) await ctx.cloud.ec2.terminateInstances({ InstanceIds: [r.instance] });
@@ -178,16 +198,19 @@ async function startable(
 /**
  * What starting a node costs the capacity budget: one for a Ready, schedulable node; nothing
  * for a node already out of service (one an earlier run cordoned, one NotReady), nor for one
- * whose instance has left the group (a scale-in by someone else: it is skipped), nor for a surge
- * instance whose node is gone. One for a member with no node: nothing shows it is out of service
- * (capacity.ts counts it available).
+ * whose instance has left the group (a scale-in by someone else: it is skipped), nor for one
+ * whose node is gone since the plan (a surge instance's, or a member's, which is refused). One for
+ * a member the plan found with no node: nothing shows it is out of service (capacity.ts counts it
+ * available).
  */
 function costOf(job: Job, r: Replacement): number {
   // Gone from the group already: out of its capacity, whatever its node shows.
   if (!isDetached(r) && leftGroup(job, r.instance)) return 0;
   const node = r.node ? job.nodes.byName.get(r.node) : undefined;
-  // A surge instance lost its node: it gives the group nothing (setup ends such ones).
-  if (!node) return isDetached(r) ? 0 : 1;
+  // A surge instance that lost its node gives the group nothing (setup ends such ones); a
+  // member whose node vanished since the plan goes first, to be refused (nodeGone). One the
+  // plan found with no node may be serving where the run cannot see.
+  if (!node) return isDetached(r) || r.node ? 0 : 1;
   return isReady(node) && !node.spec.unschedulable ? 1 : 0;
 }
 

@@ -21,6 +21,16 @@ async function member(
   return asg?.Instances.find((i) => i.InstanceId === instanceId);
 }
 
+/** How the instance has left the group, from a fresh read; undefined while still a member. */
+export async function leftNow(
+  ctx: RollContext,
+  group: string,
+  instanceId: string,
+): Promise<Left | undefined> {
+  const i = await member(ctx, group, instanceId);
+  return i ? leftState(i.LifecycleState) : "absent";
+}
+
 async function confirmed(
   ctx: RollContext,
   write: () => Promise<unknown>,
@@ -50,8 +60,7 @@ async function refusedAsGone(
   e: unknown,
 ): Promise<Left> {
   if (!(e instanceof AwsApiError) || e.code !== "ValidationError") throw e;
-  const i = await member(ctx, group, instanceId);
-  const left = i ? leftState(i.LifecycleState) : "absent";
+  const left = await leftNow(ctx, group, instanceId);
   if (!left) throw e;
   return left;
 }
