@@ -161,12 +161,6 @@ async function rollGroup(run: Run, name: string): Promise<void> {
   // Nothing to replace: the marks an earlier run left are all there is to do (a run killed
   // after its last termination, before its scale-down gave the nodes back).
   if (plan.replacements.length === 0) await releaseScaleDown(ctx, groupNodes);
-  if (plan.replacements.length === 0 && plan.cleanup.length > 0)
-    ctx.emit({
-      type: "note",
-      group: name,
-      message: `${name}: cleared the marks an earlier run left (${cleanupMarks(plan.cleanup)})`,
-    });
   const at = ctx.clock.now().getTime();
   await kindOf(live as LiveGroup).roll(ctx, {
     plan: ready,
@@ -180,6 +174,13 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     untrack: (w) => run.lock.untrack(w),
     toMove: () => plannedMoves(snapshot.pods, [...moving], at),
   });
+  // Said once the kind's roll is over: it gives back what it holds on the group itself.
+  if (plan.replacements.length === 0 && plan.cleanup.length > 0)
+    ctx.emit({
+      type: "note",
+      group: name,
+      message: `${name}: cleared the marks an earlier run left (${cleanupMarks(plan.cleanup)})`,
+    });
 }
 
 /** "scale-down-disabled on 3 nodes; cordon on 1": what a cleanup cleared, in short. */

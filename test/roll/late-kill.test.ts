@@ -42,7 +42,11 @@ describe("marks a run killed late leaves", () => {
     const g = plan.groups[0]!;
     expect(g.replacements).toEqual([]);
     expect(g.status).toBe("cleanup");
-    expect(g.cleanup).toEqual([{ mark: "scale-down-disabled", objects: protectedNodes }]);
+    // The roll held AZRebalance too (processes.ts), and the kill left it suspended.
+    expect(g.cleanup).toEqual([
+      { mark: "scale-down-disabled", objects: protectedNodes },
+      { mark: "suspended-process", objects: ["AZRebalance"] },
+    ]);
     expect(plan.summary.cleanups).toBe(1);
     expect(hasChanges(plan)).toBe(true);
     expect(summaryLine(plan.summary)).toBe(
@@ -58,7 +62,7 @@ describe("marks a run killed late leaves", () => {
     expect(leftovers(world)).toEqual([]);
     expect(ofType(log.events, "note").map((n) => n.message)).toContainEqual(
       expect.stringMatching(
-        /^w: cleared the marks an earlier run left \(scale-down-disabled on \d+\)$/,
+        /^w: cleared the marks an earlier run left \(scale-down-disabled on \d+; suspended-process on 1\)$/,
       ),
     );
     const again = await world.run(observeAndPlan(policy, "p.yaml", world));
