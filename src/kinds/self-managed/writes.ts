@@ -66,58 +66,48 @@ async function refusedAsGone(
 }
 
 /**
- * Detach an instance (surge by detaching, kOps' way), however its answer went: "done", or how
- * the instance had left the group already, by someone else's hand.
+ * A write that takes an instance out of its group, however its answer went: "done" (a lost
+ * answer settled by the group showing the instance in `state`), or how it had left the group
+ * already, by someone else's hand.
  */
-export async function detachConfirmed(
+async function takeOut(
   ctx: RollContext,
   group: string,
   instanceId: string,
+  send: () => Promise<unknown>,
+  state: "Detach" | "Terminat",
 ): Promise<"done" | Left> {
   try {
-    await confirmed(
-      ctx,
-      () =>
-        ctx.cloud.autoScaling.detachInstances({
-          AutoScalingGroupName: group,
-          InstanceIds: [instanceId],
-          ShouldDecrementDesiredCapacity: false,
-        }),
-      async () => {
-        const i = await member(ctx, group, instanceId);
-        return !i || i.LifecycleState.startsWith("Detach");
-      },
-    );
+    await confirmed(ctx, send, async () => {
+      const i = await member(ctx, group, instanceId);
+      return !i || i.LifecycleState.startsWith(state);
+    });
     return "done";
   } catch (e) {
     return refusedAsGone(ctx, group, instanceId, e);
   }
 }
 
+/** Detach an instance (surge by detaching, kOps' way): "done", or how it had left already. */
+export function detachConfirmed(ctx: RollContext, group: string, instanceId: string) {
+  const send = () =>
+    ctx.cloud.autoScaling.detachInstances({
+      AutoScalingGroupName: group,
+      InstanceIds: [instanceId],
+      ShouldDecrementDesiredCapacity: false,
+    });
+  return takeOut(ctx, group, instanceId, send, "Detach");
+}
+
 /**
- * Terminate an instance through its group without a decrement, however its answer went: "done",
- * or how the instance had left the group already, by someone else's hand (a scale-in).
+ * Terminate an instance through its group without a decrement: "done", or how it had left the
+ * group already (a scale-in by someone else).
  */
-export async function terminateConfirmed(
-  ctx: RollContext,
-  group: string,
-  instanceId: string,
-): Promise<"done" | Left> {
-  try {
-    await confirmed(
-      ctx,
-      () =>
-        ctx.cloud.autoScaling.terminateInstanceInAutoScalingGroup({
-          InstanceId: instanceId,
-          ShouldDecrementDesiredCapacity: false,
-        }),
-      async () => {
-        const i = await member(ctx, group, instanceId);
-        return !i || i.LifecycleState.startsWith("Terminat");
-      },
-    );
-    return "done";
-  } catch (e) {
-    return refusedAsGone(ctx, group, instanceId, e);
-  }
+export function terminateConfirmed(ctx: RollContext, group: string, instanceId: string) {
+  const send = () =>
+    ctx.cloud.autoScaling.terminateInstanceInAutoScalingGroup({
+      InstanceId: instanceId,
+      ShouldDecrementDesiredCapacity: false,
+    });
+  return takeOut(ctx, group, instanceId, send, "Terminat");
 }
