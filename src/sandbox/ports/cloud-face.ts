@@ -26,6 +26,7 @@ import type { Ec2Sim } from "../sim/aws/ec2.js";
 import type { EksSim } from "../sim/aws/eks.js";
 import type { ApiGate } from "./api-gate.js";
 import { instanceFilter } from "./ec2-filters.js";
+import { SCALING_PROCESSES } from "../model/processes.js";
 
 /** What the Cloud face needs of the world. */
 export interface CloudView {
@@ -238,19 +239,19 @@ export class SandboxAutoScaling implements SandboxAutoScalingApi {
   async suspendProcesses(input: Input<SandboxAutoScalingApi, "suspendProcesses">): Promise<void> {
     gate(this.view, "autoscaling.suspendProcesses");
     const g = this.view.autoScaling.group(input.AutoScalingGroupName);
-    for (const p of input.ScalingProcesses ?? ALL_PROCESSES) g.suspended.add(p);
+    for (const p of input.ScalingProcesses ?? SCALING_PROCESSES) g.suspended.add(p);
     this.view.timeline.record("asg.suspend", {
       group: g.name,
-      processes: input.ScalingProcesses ?? ALL_PROCESSES,
+      processes: input.ScalingProcesses ?? SCALING_PROCESSES,
     });
   }
   async resumeProcesses(input: Input<SandboxAutoScalingApi, "resumeProcesses">): Promise<void> {
     gate(this.view, "autoscaling.resumeProcesses");
     const g = this.view.autoScaling.group(input.AutoScalingGroupName);
-    for (const p of input.ScalingProcesses ?? ALL_PROCESSES) g.suspended.delete(p);
+    for (const p of input.ScalingProcesses ?? SCALING_PROCESSES) g.suspended.delete(p);
     this.view.timeline.record("asg.resume", {
       group: g.name,
-      processes: input.ScalingProcesses ?? ALL_PROCESSES,
+      processes: input.ScalingProcesses ?? SCALING_PROCESSES,
     });
     this.view.autoScaling.reconcileSoon(g);
   }
@@ -418,15 +419,3 @@ function instanceRecord(i: InstanceRec): Ec2Instance {
     Tags: i.tags.map((t) => ({ ...t })),
   };
 }
-
-const ALL_PROCESSES = [
-  "Launch",
-  "Terminate",
-  "AddToLoadBalancer",
-  "AlarmNotification",
-  "AZRebalance",
-  "HealthCheck",
-  "InstanceRefresh",
-  "ReplaceUnhealthy",
-  "ScheduledActions",
-];

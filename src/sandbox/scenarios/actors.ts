@@ -3,24 +3,11 @@
 // unneeded; people scaling a group in while it rolls; and the Auto Scaling processes a group
 // starts with suspended.
 import { z } from "zod";
+import { SCALING_PROCESSES } from "../model/processes.js";
 import { seconds, share } from "./units.js";
 
 /** Auto Scaling processes a group starts with suspended (a group frozen during an incident). */
-export const suspendedProcesses = z
-  .array(
-    z.enum([
-      "Launch",
-      "Terminate",
-      "AddToLoadBalancer",
-      "AlarmNotification",
-      "AZRebalance",
-      "HealthCheck",
-      "InstanceRefresh",
-      "ReplaceUnhealthy",
-      "ScheduledActions",
-    ]),
-  )
-  .default([]);
+export const suspendedProcesses = z.array(z.enum(SCALING_PROCESSES)).default([]);
 
 /**
  * The cluster autoscaler. `scaleDown`, its scale-down (off unless asked): a node whose pods
