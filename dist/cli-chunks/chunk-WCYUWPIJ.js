@@ -27749,6 +27749,19 @@ function locate(source, path, key) {
   return { line: 1, col: 1 };
 }
 
+// src/sandbox/model/processes.ts
+var SCALING_PROCESSES = [
+  "Launch",
+  "Terminate",
+  "AddToLoadBalancer",
+  "AlarmNotification",
+  "AZRebalance",
+  "HealthCheck",
+  "InstanceRefresh",
+  "ReplaceUnhealthy",
+  "ScheduledActions"
+];
+
 // src/policy/duration.ts
 var UNIT_MS = {
   ms: 1,
@@ -27849,19 +27862,7 @@ var memory = quantity(
 var share = external_exports.number().min(0).max(1).default(0);
 
 // src/sandbox/scenarios/actors.ts
-var suspendedProcesses = external_exports.array(
-  external_exports.enum([
-    "Launch",
-    "Terminate",
-    "AddToLoadBalancer",
-    "AlarmNotification",
-    "AZRebalance",
-    "HealthCheck",
-    "InstanceRefresh",
-    "ReplaceUnhealthy",
-    "ScheduledActions"
-  ])
-).default([]);
+var suspendedProcesses = external_exports.array(external_exports.enum(SCALING_PROCESSES)).default([]);
 var autoscaler = external_exports.strictObject({
   enabled: external_exports.boolean().default(false),
   scanInterval: seconds.default(10),
@@ -28953,19 +28954,19 @@ var SandboxAutoScaling = class {
   async suspendProcesses(input2) {
     gate(this.view, "autoscaling.suspendProcesses");
     const g = this.view.autoScaling.group(input2.AutoScalingGroupName);
-    for (const p of input2.ScalingProcesses ?? ALL_PROCESSES) g.suspended.add(p);
+    for (const p of input2.ScalingProcesses ?? SCALING_PROCESSES) g.suspended.add(p);
     this.view.timeline.record("asg.suspend", {
       group: g.name,
-      processes: input2.ScalingProcesses ?? ALL_PROCESSES
+      processes: input2.ScalingProcesses ?? SCALING_PROCESSES
     });
   }
   async resumeProcesses(input2) {
     gate(this.view, "autoscaling.resumeProcesses");
     const g = this.view.autoScaling.group(input2.AutoScalingGroupName);
-    for (const p of input2.ScalingProcesses ?? ALL_PROCESSES) g.suspended.delete(p);
+    for (const p of input2.ScalingProcesses ?? SCALING_PROCESSES) g.suspended.delete(p);
     this.view.timeline.record("asg.resume", {
       group: g.name,
-      processes: input2.ScalingProcesses ?? ALL_PROCESSES
+      processes: input2.ScalingProcesses ?? SCALING_PROCESSES
     });
     this.view.autoScaling.reconcileSoon(g);
   }
@@ -29108,17 +29109,6 @@ function instanceRecord(i) {
     Tags: i.tags.map((t) => ({ ...t }))
   };
 }
-var ALL_PROCESSES = [
-  "Launch",
-  "Terminate",
-  "AddToLoadBalancer",
-  "AlarmNotification",
-  "AZRebalance",
-  "HealthCheck",
-  "InstanceRefresh",
-  "ReplaceUnhealthy",
-  "ScheduledActions"
-];
 
 // src/sandbox/model/uid.ts
 var UID_DRAWS = 22;

@@ -7,7 +7,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-3BV2RGFP.js";
+} from "./chunk-WCYUWPIJ.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
