@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { World } from "../../src/sandbox/world/world.js";
+import { Account } from "../../src/sandbox/world/account.js";
 import { DEMO_SCENARIO_YAML } from "../../src/sandbox/scenarios/demo.js";
 import type { GitHubOptions } from "../../src/sandbox/wire/github-face.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
@@ -83,13 +84,15 @@ export interface Served {
 
 /** A world served on loopback, with its kubeconfig, and GitHub pull requests for the events. */
 export async function serve(
-  worldOrYaml: World | string = DEMO_SCENARIO_YAML,
+  worldOrYaml: World | Account | string = DEMO_SCENARIO_YAML,
   github: GitHubOptions = {},
 ): Promise<Served> {
-  const world = typeof worldOrYaml === "string" ? World.fromYaml(worldOrYaml) : worldOrYaml;
+  const served = typeof worldOrYaml === "string" ? World.fromYaml(worldOrYaml) : worldOrYaml;
+  // An account's first cluster is the one its kubeconfig (and `world`) stand for.
+  const world = served instanceof Account ? (served.worlds[0] as World) : served;
   const dir = mkdtempSync(join(tmpdir(), "noderoll-action-"));
   const kubeconfig = join(dir, "kubeconfig");
-  const server = await serveSandbox(world, {
+  const server = await serveSandbox(served, {
     kubeconfigPath: kubeconfig,
     github: { owner: OWNER, repo: REPO, readOnlyTokens: [READ_ONLY_TOKEN], ...github },
   });
