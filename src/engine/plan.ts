@@ -126,7 +126,8 @@ function groupErrors(
   const errors = kind
     .conflicts(settings.written)
     .map((e) => `rollingUpdate.${e.key}: ${e.message}`);
-  const foreign = groupNotOfCluster(live, ctx.snapshot.cluster.name, ctx.nodesByInstance);
+  const { cluster, takenAt } = ctx.snapshot;
+  const foreign = groupNotOfCluster(live, cluster.name, ctx.nodesByInstance, takenAt);
   return foreign ? [...errors, foreign] : errors;
 }
 

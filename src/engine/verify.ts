@@ -6,10 +6,10 @@ import {
   CONCURRENCY,
   instanceEvidence,
   mapLimit,
-  originOf,
-  proveCluster,
-  sameAuthority,
+  proveByEndpoint,
+  proveByNodes,
   type ClusterProof,
+  type Evidence,
   type LiveGroup,
 } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
@@ -19,20 +19,16 @@ import { RollError } from "../roll/context.js";
 /** How many clusters of the region are described to name the one an API belongs to. */
 const NAME_AT_MOST = 100;
 
-/** The EKS cluster of this account and region whose API `api` is, if any. */
+/**
+ * The other EKS cluster of this account and region whose API `api` is known to be (its URL or
+ * its CA, over verified TLS), if any: then no instance can vouch for the policy's cluster.
+ */
 async function whose(cloud: Cloud, api: ApiEndpoint, except: string): Promise<string | undefined> {
   const names = (await cloud.eks.listClusters()).filter((n) => n !== except);
-  const origin = originOf(api.server);
   const described = await mapLimit(names.slice(0, NAME_AT_MOST), CONCURRENCY, (n) =>
     cloud.eks.describeCluster(n).catch(() => undefined),
   );
-  const hit = described.find(
-    (c) =>
-      c &&
-      ((c.endpoint && originOf(c.endpoint) === origin) ||
-        sameAuthority(api.caData, c.certificateAuthority?.data)),
-  );
-  return hit?.name;
+  return described.find((c) => c && proveByEndpoint(c, api))?.name;
 }
 
 function mismatch(
@@ -40,14 +36,14 @@ function mismatch(
   eks: EksCluster,
   api: ApiEndpoint | undefined,
   other: string | undefined,
-  evidence: { found: number; judged: number },
+  evidence: Evidence,
 ): RollError {
   const { name, region } = policy.cluster;
   const at = api ? `The Kubernetes API at ${api.server}` : "The Kubernetes API this run reads";
   const theirs = other
     ? `it is EKS cluster ${other}'s`
     : api
-      ? "it is no EKS cluster of this account and region that noderoll can name"
+      ? `it is no EKS cluster of this account and region that noderoll can name${api.insecure ? " (its TLS is not verified)" : ""}`
       : "";
   const expected = eks.endpoint ? ` (DescribeCluster ${name}: endpoint ${eks.endpoint})` : "";
   const nodes = `${evidence.found} of the ${evidence.judged} instances of the policy's groups ${evidence.found === 1 ? "is a node" : "are nodes"} there`;
@@ -59,7 +55,7 @@ function mismatch(
 
 /**
  * How the API was proven to be the policy's cluster's; throws ClusterMismatch, naming both, when
- * it is not.
+ * it is not — at once when the API is known to be another EKS cluster's, whatever the instances.
  */
 export async function verifyCluster(
   policy: Policy,
@@ -67,9 +63,11 @@ export async function verifyCluster(
   input: { eks: EksCluster; nodes: Node[]; groups: LiveGroup[]; now: Date },
 ): Promise<ClusterProof> {
   const api = ports.cluster.endpoint?.();
-  const evidence = instanceEvidence(input.groups, input.nodes, input.now);
-  const verdict = proveCluster(input.eks, api, evidence);
-  if (verdict.ok) return verdict.proof;
+  const proven = proveByEndpoint(input.eks, api);
+  if (proven) return proven;
+  const evidence = instanceEvidence(input.groups, input.nodes, input.now, policy.cluster.name);
   const other = api ? await whose(ports.cloud, api, policy.cluster.name) : undefined;
+  const byNodes = other ? undefined : proveByNodes(api, evidence);
+  if (byNodes) return byNodes;
   throw mismatch(policy, input.eks, api, other, evidence);
 }

@@ -3,15 +3,16 @@
 // A kubeconfig for another cluster once made every instance of the policy's groups look like one
 // with no node, free to terminate undrained; nothing in the picture itself says it is wrong.
 //
-// The proof, strongest first:
+// The proof, strongest first, and only over TLS that was verified:
 // - the API server's URL is DescribeCluster's endpoint (EKS gives each cluster its own);
 // - the certificate authority TLS verified the server with is the cluster's own
 //   (DescribeCluster's certificateAuthority; EKS makes one per cluster, so a server that passed
-//   TLS against it is that cluster's, whatever URL reached it: a tunnel, a port-forward);
-// - most instances of the policy's groups are nodes of this API (a node's spec.providerID,
-//   aws:///ZONE/INSTANCE-ID, is set by the kubelet from the instance it runs on, and an instance
-//   id is unique to one account and region): an API reached through a proxy with its own
-//   certificate is still recognised by the nodes it has.
+//   TLS against it alone is that cluster's, whatever URL reached it: a tunnel, a port-forward);
+// - an API that is neither this cluster's nor — by the same two tests — any other EKS cluster's
+//   of the account (a proxy with a certificate of its own) is recognised by its nodes: most of
+//   the policy's instances must be nodes there (a node's spec.providerID, aws:///ZONE/ID, is set
+//   by the kubelet from the instance it runs on, and an instance id is unique to one account and
+//   region). Instances of groups that say they are another cluster's do not vouch.
 // See "Connect kubectl to an EKS cluster by creating a kubeconfig file" in the Amazon EKS user
 // guide for what a kubeconfig for a cluster holds.
 import type { ApiEndpoint, EksCluster, Node } from "../ports/index.js";
@@ -22,16 +23,11 @@ import type { ClusterProof, LiveGroup } from "./snapshot.js";
 /** An instance with no node this long after its launch did not join (still joining before). */
 export const JOIN_GRACE_MS = 10 * 60_000;
 
-export type ClusterVerdict =
-  | { ok: true; proof: ClusterProof }
-  | {
-      ok: false;
-      /** What the API is, as far as can be told (the caller may name the cluster it belongs to). */
-      api?: ApiEndpoint;
-      endpoint?: string;
-      found: number;
-      judged: number;
-    };
+/** What the instances say: those that are nodes of this API, of those that had time to join. */
+export interface Evidence {
+  found: number;
+  judged: number;
+}
 
 /** The origin a URL names (scheme, host, port), so that "https://h" and "https://H:443/" agree. */
 export function originOf(url: string): string | undefined {
@@ -54,80 +50,106 @@ function certificates(caData: string | undefined): Set<string> {
   return out;
 }
 
-/** Whether the API's CA bundle holds the cluster's own certificate authority. */
-export function sameAuthority(a: string | undefined, b: string | undefined): boolean {
-  const mine = certificates(a);
-  for (const c of certificates(b)) if (mine.has(c)) return true;
-  return false;
+/**
+ * Whether the API's CA bundle is the cluster's own certificate authority: every certificate it
+ * trusts is one of the cluster's. A bundle that merely includes the cluster's CA beside others
+ * proves nothing — TLS may have verified the server against any of them.
+ */
+export function sameAuthority(api: string | undefined, cluster: string | undefined): boolean {
+  const trusted = certificates(api);
+  if (trusted.size === 0) return false;
+  const own = certificates(cluster);
+  for (const c of trusted) if (!own.has(c)) return false;
+  return true;
 }
 
 /**
- * The policy's groups' instances that say which cluster they are in: those with a node of this
- * API (found), and those without one that have had time to join (judged includes both). A
- * detached instance and one on its way out say nothing.
+ * The proof by the API's URL or certificate authority alone, when either is the cluster's. Only
+ * over verified TLS: without it, whatever answers at a URL (a tunnel, a hosts entry) is not
+ * known to be what the URL names.
  */
-export function instanceEvidence(
-  groups: readonly LiveGroup[],
-  nodes: readonly Node[],
-  now: Date,
-): { found: number; judged: number } {
-  const nodeOf = new Set<string>();
-  for (const n of nodes) {
-    const id = instanceIdOf(n);
-    if (id) nodeOf.add(id);
-  }
-  let found = 0;
-  let judged = 0;
-  for (const g of groups)
-    for (const i of liveInstances(g)) {
-      if (i.detachedForSurge) continue;
-      if (nodeOf.has(i.id)) {
-        found++;
-        judged++;
-      } else if (!i.launchTime || now.getTime() - i.launchTime.getTime() >= JOIN_GRACE_MS) judged++;
-    }
-  return { found, judged };
-}
-
-/** The proof by the API's URL or certificate authority alone, when either is the cluster's. */
 export function proveByEndpoint(
   eks: EksCluster,
   api: ApiEndpoint | undefined,
 ): ClusterProof | undefined {
-  const server = api?.server;
-  const origin = server ? originOf(server) : undefined;
-  if (server && origin && eks.endpoint && origin === originOf(eks.endpoint))
+  if (!api || api.insecure) return undefined;
+  const { server } = api;
+  const origin = originOf(server);
+  if (origin && eks.endpoint && origin === originOf(eks.endpoint))
     return { by: "endpoint", server };
-  if (server && sameAuthority(api?.caData, eks.certificateAuthority?.data))
+  if (sameAuthority(api.caData, eks.certificateAuthority?.data))
     return { by: "certificate", server };
   return undefined;
 }
 
 /**
- * Whether the API (`api`, from the kubeconfig) is EKS cluster `eks`'s. Endpoint or certificate
- * authority: proven. Otherwise the instances decide — most of those that have had time to join
- * must be nodes here; with no endpoint to compare (an implementation that cannot say) and no
- * instance to judge, there is nothing a run could act on wrongly.
+ * What a group's instances say of the cluster they are in: those with a node of this API (found),
+ * and those that have had time to join (judged, found included). A detached instance and one on
+ * its way out say nothing.
  */
-export function proveCluster(
-  eks: EksCluster,
+export function groupEvidence(
+  group: LiveGroup,
+  nodeInstances: { has(instanceId: string): boolean },
+  now: Date,
+): Evidence {
+  let found = 0;
+  let judged = 0;
+  for (const i of liveInstances(group)) {
+    if (i.detachedForSurge) continue;
+    if (nodeInstances.has(i.id)) {
+      found++;
+      judged++;
+    } else if (!i.launchTime || now.getTime() - i.launchTime.getTime() >= JOIN_GRACE_MS) judged++;
+  }
+  return { found, judged };
+}
+
+/** The instance ids this API's nodes run on (spec.providerID). */
+export function nodeInstanceIds(nodes: readonly Node[]): Set<string> {
+  const out = new Set<string>();
+  for (const n of nodes) {
+    const id = instanceIdOf(n);
+    if (id) out.add(id);
+  }
+  return out;
+}
+
+/**
+ * The evidence of the policy's groups that do not say they are another cluster's: a group
+ * tagged for another cluster, named by mistake, would otherwise vouch for that cluster's API.
+ */
+export function instanceEvidence(
+  groups: readonly LiveGroup[],
+  nodes: readonly Node[],
+  now: Date,
+  cluster: string,
+): Evidence {
+  const ids = nodeInstanceIds(nodes);
+  let found = 0;
+  let judged = 0;
+  for (const g of groups) {
+    if (g.clusters.length > 0 && !g.clusters.includes(cluster)) continue;
+    const e = groupEvidence(g, ids, now);
+    found += e.found;
+    judged += e.judged;
+  }
+  return { found, judged };
+}
+
+/**
+ * The proof by the instances, for an API neither this cluster's nor another's by its URL or CA:
+ * most of those that had time to join must be nodes there; an implementation that cannot say
+ * where it is, with no instance to judge, has nothing a run could act on wrongly.
+ */
+export function proveByNodes(
   api: ApiEndpoint | undefined,
-  evidence: { found: number; judged: number },
-): ClusterVerdict {
-  const proven = proveByEndpoint(eks, api);
-  if (proven) return { ok: true, proof: proven };
+  { found, judged }: Evidence,
+): ClusterProof | undefined {
   const server = api?.server;
-  const { found, judged } = evidence;
   if (found > 0 && found * 2 >= judged)
-    return { ok: true, proof: { by: "nodes", ...(server && { server }), found, judged } };
-  if (!server && judged === 0) return { ok: true, proof: { by: "nothing-to-judge" } };
-  return {
-    ok: false,
-    ...(api && { api }),
-    ...(eks.endpoint && { endpoint: eks.endpoint }),
-    found,
-    judged,
-  };
+    return { by: "nodes", ...(server && { server }), found, judged };
+  if (!server && judged === 0) return { by: "nothing-to-judge" };
+  return undefined;
 }
 
 /** The clusters an Auto Scaling group's tags say it belongs to (kOps, eksctl, EKS, the
@@ -143,19 +165,31 @@ export function clustersTagged(tags: readonly { Key: string; Value: string }[]):
 }
 
 /**
- * Why a group is not the cluster's to roll, or undefined when it is: by the clusters it says it
- * belongs to (a managed node group: the one EKS lists it under; an Auto Scaling group: its tags),
- * or — saying none — by its instances being nodes of the (proven) cluster.
+ * Why a group is not the cluster's to roll, or undefined when it is. A managed node group EKS
+ * lists under the cluster is. Any other must say so — its tags (kubernetes.io/cluster/NAME and
+ * kin) — or, saying nothing, have its instances as nodes of the (proven) cluster; and however it
+ * is tagged, once its instances have had time to join, some must be nodes here: a group none of
+ * whose instances joined is broken or another cluster's (a copied module's tag), and its
+ * instances are not terminated undrained on its tags' word. The Auto Scaling group behind an EKS
+ * managed node group is EKS's to roll, under the node group's name.
  */
 export function groupNotOfCluster(
   group: LiveGroup,
   cluster: string,
   nodeInstances: { has(instanceId: string): boolean },
+  now: Date,
 ): string | undefined {
+  const name = `Auto Scaling group ${group.name}`;
+  if (group.nodegroup)
+    return `${name} is the one behind EKS managed node group ${group.nodegroup}: EKS rolls it. Name the node group (${group.nodegroup}) in the policy instead; noderoll will not touch EKS's group itself`;
   const tagged = group.clusters;
-  if (tagged.includes(cluster)) return undefined;
-  if (tagged.length > 0)
-    return `Auto Scaling group ${group.name} belongs to cluster ${tagged.join(", ")} (its tags say so), not to ${cluster}: noderoll will not touch it. Name this cluster's own group in the policy, or fix the group's kubernetes.io/cluster/ tag`;
-  if (liveInstances(group).some((i) => nodeInstances.has(i.id))) return undefined;
-  return `Auto Scaling group ${group.name} does not say it belongs to cluster ${cluster}, and none of its instances is a node of it: noderoll will not touch it. Tag it kubernetes.io/cluster/${cluster}=owned (as eksctl and EKS's templates do)`;
+  if (tagged.length > 0 && !tagged.includes(cluster))
+    return `${name} belongs to cluster ${tagged.join(", ")} (its tags say so), not to ${cluster}: noderoll will not touch it. Name this cluster's own group in the policy, or fix the group's kubernetes.io/cluster/ tag`;
+  if (group.listedByEks) return undefined;
+  const { found, judged } = groupEvidence(group, nodeInstances, now);
+  if (found > 0) return undefined;
+  if (tagged.length === 0)
+    return `${name} does not say it belongs to cluster ${cluster}, and none of its instances is a node of it: noderoll will not touch it. Tag it kubernetes.io/cluster/${cluster}=owned (as eksctl and EKS's templates do)`;
+  if (judged === 0) return undefined;
+  return `${name}'s tags say it is cluster ${cluster}'s (${tagged.join(", ")}), but none of its ${judged} instances is a node of ${cluster}: none ever joined it, or they are another cluster's nodes. noderoll will not terminate them undrained on its tags' word. If they never joined, fix the group's launch template and terminate them by hand (aws autoscaling terminate-instance-in-auto-scaling-group)`;
 }

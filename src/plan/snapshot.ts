@@ -90,6 +90,13 @@ interface GroupCommon {
    * an Auto Scaling group, those its tags name (kubernetes.io/cluster/NAME and the like).
    */
   clusters: string[];
+  /** EKS lists it as a managed node group of the cluster: EKS rolls it, on the right cluster. */
+  listedByEks?: true;
+  /**
+   * The EKS managed node group an Auto Scaling group is behind (its eks:nodegroup-name tag):
+   * named in a policy as an Auto Scaling group, it is EKS's, not noderoll's, to roll.
+   */
+  nodegroup?: string;
   zones: string[];
   min: number;
   max: number;

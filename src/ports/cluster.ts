@@ -237,6 +237,8 @@ export interface NodePatch {
 export interface ApiEndpoint {
   server: string;
   caData?: string;
+  /** TLS did not verify the server (insecure-skip-tls-verify, or plain http): nothing proven. */
+  insecure?: boolean;
 }
 
 export interface Cluster {

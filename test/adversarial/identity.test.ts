@@ -136,8 +136,8 @@ describe("insecure-skip-tls-verify with small's endpoint URL, the name resolving
     const smallEndpoint = a.world("small").cluster.endpoint!().server;
     const cluster = new Proxy(ports.cluster, {
       get(t, key) {
-        // What KubeHttp.endpoint() returns for such a kubeconfig: the URL, no CA.
-        if (key === "endpoint") return () => ({ server: smallEndpoint });
+        // What KubeHttp.endpoint() returns for such a kubeconfig: the URL, no CA, insecure.
+        if (key === "endpoint") return () => ({ server: smallEndpoint, insecure: true });
         const v = Reflect.get(t, key, t) as unknown;
         return typeof v === "function" ? (v as (...x: unknown[]) => unknown).bind(t) : v;
       },

@@ -163,22 +163,29 @@ describe("every group the policy names is the cluster's", () => {
 
 describe("an instance with no node", () => {
   it("is replaced without a drain, but counted as serving: never more than maxUnavailable out at once", async () => {
-    const w = selfManagedWorld([{ name: "w", nodes: 3 }]);
+    const w = selfManagedWorld([{ name: "w", nodes: 4 }]);
     const old = new Set(w.instances("w").map((i) => i.id));
-    for (const n of w.nodes("w")) w.kube.deleteNode(n.name);
+    // Three of the four lose their nodes (never joined, say); one still has its node, so the
+    // group is the cluster's (a group none of whose instances is a node is not: identity.ts).
+    const gone = w.nodes("w").slice(0, 3);
+    const noNode = new Set(gone.map((n) => n.instanceId));
+    for (const n of gone) w.kube.deleteNode(n.name);
     const policy = policyFor(
       "groups: [{ name: w, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }]\n",
     );
     let worst = 0;
     const { result, plan, invariants, events } = await roll(w, policy, {}, undefined, () => {
-      const gone = [...old].filter((id) => w.ec2.instances.get(id)?.lifecycle !== "InService");
-      const back = w.nodes("w").filter((n) => !n.deleted && n.ready).length;
-      worst = Math.max(worst, gone.length - back);
+      const out = [...noNode].filter((id) => w.ec2.instances.get(id)?.lifecycle !== "InService");
+      const back = w
+        .nodes("w")
+        .filter((n) => !n.deleted && n.ready && !old.has(n.instanceId)).length;
+      worst = Math.max(worst, out.length - back);
     });
     expect(plan.groups[0]?.replacements.map((r) => r.down)).toEqual([
       "no-node",
       "no-node",
       "no-node",
+      undefined,
     ]);
     expect(plan.groups[0]?.findings).toContainEqual(
       expect.objectContaining({ code: "no-node", severity: "warning" }),
@@ -186,7 +193,22 @@ describe("an instance with no node", () => {
     expect(result.result).toBe("success");
     expect(invariants.violations).toEqual([]);
     expect(worst).toBe(1);
-    expect(ofType(events, "node.drain.start")).toHaveLength(0);
+    // Only the one node there was is drained.
+    expect(ofType(events, "node.drain.start")).toHaveLength(1);
+  });
+
+  it("all of a group's instances with no node: not the cluster's to roll, whatever its tag says", async () => {
+    const w = selfManagedWorld([{ name: "w", nodes: 3 }]);
+    for (const n of w.nodes("w")) w.kube.deleteNode(n.name);
+    const { plan } = await w.run(observeAndPlan(policyFor("groups: [{ name: w }]\n"), "p.yaml", w));
+    expect(plan.groups[0]).toMatchObject({
+      status: "error",
+      errors: [
+        expect.stringMatching(
+          /^Auto Scaling group w's tags say it is cluster engine's \(engine\), but none of its 3 instances is a node of engine: none ever joined it, or they are another cluster's nodes/,
+        ),
+      ],
+    });
   });
 
   it("whose node vanished after the plan, the instance still running: refused, not terminated; the next run replaces it", async () => {
@@ -226,8 +248,16 @@ describe("an instance with no node", () => {
   });
 
   it("with maxUnavailable 0 and nothing to surge with, blocks the group, saying why", async () => {
-    const w = selfManagedWorld([{ name: "w", nodes: 2 }]);
-    for (const n of w.nodes("w")) w.kube.deleteNode(n.name);
+    // One instance up to date, with its node; the two to replace have none: no surge can make
+    // room (only an instance with a node is detached), and the budget allows nothing out.
+    const w = selfManagedWorld([{ name: "w", nodes: 3, upToDate: 1 }]);
+    const outdated = new Set(
+      w
+        .instances("w")
+        .filter((i) => i.ltVersion === 1)
+        .map((i) => i.id),
+    );
+    for (const n of w.nodes("w")) if (outdated.has(n.instanceId)) w.kube.deleteNode(n.name);
     const { plan } = await w.run(
       observeAndPlan(
         policyFor("groups: [{ name: w, rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }]\n"),

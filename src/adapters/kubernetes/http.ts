@@ -107,9 +107,14 @@ export class KubeHttp {
   endpoint(): ApiEndpoint | undefined {
     const c = this.options.kubeConfig.getCurrentCluster();
     if (!c) return undefined;
-    if (this.#caData === undefined && !c.skipTLSVerify)
+    const insecure = c.skipTLSVerify || !c.server.startsWith("https:");
+    if (this.#caData === undefined && !insecure)
       this.#caData = c.caData ?? (c.caFile ? readFileSync(c.caFile).toString("base64") : "");
-    return { server: c.server, ...(this.#caData && { caData: this.#caData }) };
+    return {
+      server: c.server,
+      ...(this.#caData && { caData: this.#caData }),
+      ...(insecure && { insecure: true }),
+    };
   }
 
   /** End every request and watch in flight, and the agent's idle connections. */

@@ -28,6 +28,7 @@ function groupInfo(
     name: ng.nodegroupName,
     // EKS lists it under the cluster: it is the cluster's.
     clusters: [input.clusterName],
+    listedByEks: true,
     zones: asg?.AvailabilityZones ?? [],
     min: ng.scalingConfig.minSize,
     max: ng.scalingConfig.maxSize,

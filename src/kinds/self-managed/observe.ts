@@ -61,6 +61,10 @@ function markedByGroup(nodes: Node[], tagged: Ec2Instance[]): Map<string, Map<st
   return out;
 }
 
+/** The EKS managed node group an Auto Scaling group is behind, by the tag EKS puts on it. */
+const nodegroupOf = (asg: AutoScalingGroup) =>
+  asg.Tags.find((t) => t.Key === "eks:nodegroup-name")?.Value;
+
 /** How many values EC2 takes in one filter. */
 const FILTER_VALUES = 200;
 
@@ -109,6 +113,7 @@ async function groupInfo(
     kind: "self-managed",
     name: asg.AutoScalingGroupName,
     clusters: clustersTagged(asg.Tags),
+    ...(nodegroupOf(asg) && { nodegroup: nodegroupOf(asg) }),
     zones: asg.AvailabilityZones,
     min: asg.MinSize,
     max: asg.MaxSize,
