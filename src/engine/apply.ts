@@ -340,7 +340,7 @@ function rollContext(
  */
 async function verifyBeforeLock(policy: Policy, ctx: RollContext): Promise<void> {
   const eks = await ctx.cloud.eks.describeCluster(policy.cluster.name);
-  if (proveByEndpoint(eks, ctx.cluster.endpoint?.())) return;
+  if (proveByEndpoint(eks, ctx.cluster.endpoint)) return;
   await observe(policy, ctx);
 }
 

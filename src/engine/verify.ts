@@ -62,7 +62,7 @@ export async function verifyCluster(
   ports: { cloud: Cloud; cluster: Cluster },
   input: { eks: EksCluster; nodes: Node[]; groups: LiveGroup[]; now: Date },
 ): Promise<ClusterProof> {
-  const api = ports.cluster.endpoint?.();
+  const api = ports.cluster.endpoint;
   const proven = proveByEndpoint(input.eks, api);
   if (proven) return proven;
   const evidence = instanceEvidence(input.groups, input.nodes, input.now, policy.cluster.name);

@@ -242,8 +242,11 @@ export interface ApiEndpoint {
 }
 
 export interface Cluster {
-  /** Where this API is; absent (or undefined) when the implementation cannot say. */
-  endpoint?(): ApiEndpoint | undefined;
+  /**
+   * Where this API is, as its kubeconfig says: a fact the client holds, not a call (no retry, no
+   * fault, no cancellation applies). Absent when the implementation cannot say.
+   */
+  readonly endpoint?: ApiEndpoint | undefined;
   listNodes(opts?: ListOptions): Promise<List<Node>>;
   getNode(name: string): Promise<Node>;
   watchNodes(opts?: WatchOptions): AsyncIterable<WatchEvent<Node>>;

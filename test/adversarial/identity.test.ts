@@ -95,7 +95,7 @@ describe("a kubeconfig for big whose CA bundle also holds small's authority", ()
     const ports = a.ports("big");
     const cluster = new Proxy(ports.cluster, {
       get(t, key) {
-        if (key === "endpoint") return () => ({ ...t.endpoint!(), caData: bundle });
+        if (key === "endpoint") return { ...t.endpoint!, caData: bundle };
         const v = Reflect.get(t, key, t) as unknown;
         return typeof v === "function" ? (v as (...x: unknown[]) => unknown).bind(t) : v;
       },
@@ -133,11 +133,11 @@ describe("insecure-skip-tls-verify with small's endpoint URL, the name resolving
   it("apply refuses and terminates none of small's instances", async () => {
     const a = account();
     const ports = a.ports("big");
-    const smallEndpoint = a.world("small").cluster.endpoint!().server;
+    const smallEndpoint = a.world("small").cluster.endpoint.server;
     const cluster = new Proxy(ports.cluster, {
       get(t, key) {
         // What KubeHttp.endpoint() returns for such a kubeconfig: the URL, no CA, insecure.
-        if (key === "endpoint") return () => ({ server: smallEndpoint, insecure: true });
+        if (key === "endpoint") return { server: smallEndpoint, insecure: true };
         const v = Reflect.get(t, key, t) as unknown;
         return typeof v === "function" ? (v as (...x: unknown[]) => unknown).bind(t) : v;
       },

@@ -97,7 +97,7 @@ describe("an account of two clusters", () => {
       const name = w.scenario.cluster.name;
       const c = await eks.describeCluster(name);
       expect(c).toMatchObject({ name, arn: `arn:aws:eks:eu-west-1:123456789012:cluster/${name}` });
-      expect(c.endpoint).toBe(w.cluster.endpoint().server);
+      expect(c.endpoint).toBe(w.cluster.endpoint.server);
       servers.add(c.endpoint!);
       expect(await eks.listNodegroups(name)).toEqual(["system"]);
       const ng = await eks.describeNodegroup(name, "system");

@@ -117,7 +117,7 @@ describe("sandbox serve of an account of two clusters", () => {
       expect(text).toContain(`certificate-authority-data: ${c.caData}`);
       expect(text).toContain(`token: ${c.token}`);
       // In-process, the cluster's port says the same as its kubeconfig.
-      expect(account.world(c.name).cluster.endpoint()).toEqual({
+      expect(account.world(c.name).cluster.endpoint).toEqual({
         server: c.kubernetes,
         caData: c.caData,
       });

@@ -136,7 +136,7 @@ function evictionOutcome(e: unknown): EvictionOutcome {
 export function kubernetesCluster(http: KubeHttp): Cluster {
   const pages = new PagesAhead(http);
   return {
-    endpoint: () => http.endpoint(),
+    endpoint: http.endpoint(),
     listNodes: (opts) =>
       pages.list<List<Node>>({ method: "GET", path: "/api/v1/nodes", query: listQuery(opts) }),
     getNode: (name) =>

@@ -83,7 +83,7 @@ export class SandboxCluster implements SandboxClusterApi {
   readonly #workloads: WorkloadTable;
   #pdbs: { count: number; list: PdbRec[] } | undefined;
 
-  endpoint(): ApiEndpoint {
+  get endpoint(): ApiEndpoint {
     return this.view.endpoint;
   }
 
