@@ -118,7 +118,9 @@ async function replaceOne(ctx: RollContext, job: Job, flight: Flight, w: Window)
     ended(job, flight, w);
     return leftByOthers(ctx, job, r, gone, "before its turn");
   }
-  if (r.node && job.nodes.byName.has(r.node)) await emptyNode(ctx, job, r.node, w.moved);
+  // Planned with no node, one registered since (it was slow to join): drained like any other.
+  const node = r.node ?? job.nodes.byInstance(r.instance)?.metadata.name;
+  if (node && job.nodes.byName.has(node)) await emptyNode(ctx, job, node, w.moved);
   if (isDetached(r)) await ctx.cloud.ec2.terminateInstances({ InstanceIds: [r.instance] });
   else {
     // Its replacement will boot: with the others of its batch (terminations.ts).
