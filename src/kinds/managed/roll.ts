@@ -109,17 +109,23 @@ async function startVersionUpdate(
     } catch (e) {
       if (!mayHaveStarted(e)) throw e;
       const running = await inProgress(ctx, job);
-      if (running?.type === "VersionUpdate") {
+      if (running && isOurs(job, running)) {
         ctx.emit({
           type: "note",
-          message: `${job.plan.name}: UpdateNodegroupVersion got no clear answer; following EKS update ${running.id} in progress`,
+          message: `${job.plan.name}: UpdateNodegroupVersion got no clear answer; following EKS update ${running.id} in progress, to this plan's target`,
         });
         return running;
       }
-      if (running || !isLostAnswer(e) || n >= 3) throw e;
+      // Someone else's got there first (EKS refused ours as busy): wait it out, then ours.
+      if (running && n < 3) await waitOut(ctx, job, running);
+      else if (running || !isLostAnswer(e) || n >= 3) throw e;
     }
   }
 }
+
+/** An update in progress that takes the group where the plan does: followed as the roll's. */
+const isOurs = (job: Job, u: EksUpdate) =>
+  u.type === "VersionUpdate" && takesToTarget(updateInfo(u), job.plan.target);
 
 /** Watches the Auto Scaling group behind the node group, reporting sizes and terminations. */
 class GroupWatch {
@@ -189,11 +195,15 @@ function atTarget(job: Job, ng: Nodegroup): boolean {
  */
 async function waitOut(ctx: RollContext, job: Job, running: EksUpdate): Promise<Nodegroup> {
   const u = updateInfo(running);
-  const what = `EKS update ${u.id} of ${job.plan.name} (${u.type}, to ${describeTarget(u.to)}, started ${u.createdAt.toISOString()})`;
+  const version = u.type === "VersionUpdate";
+  const what = `EKS update ${u.id} of ${job.plan.name} (${u.type}${version ? `, to ${describeTarget(u.to)}` : ""}, started ${u.createdAt.toISOString()})`;
+  const why = version
+    ? `does not take the group to this plan's target (${describeTarget(job.plan.target)})`
+    : "changes the group's configuration";
   ctx.emit({
     type: "note",
     group: job.plan.name,
-    message: `${what} is in progress and does not take the group to this plan's target (${describeTarget(job.plan.target)}): waiting for it to end, then rolling to the target`,
+    message: `${what} is in progress and ${why}: waiting for it to end, then rolling to the target`,
   });
   const done = await waitForUpdate(
     ctx,
@@ -225,27 +235,19 @@ async function theUpdate(
   ng: Nodegroup,
 ): Promise<EksUpdate | undefined> {
   let latest = ng;
-  let running =
+  const running =
     ng.status === "UPDATING" ? await inProgress(ctx, job, (n) => (latest = n)) : undefined;
   let config = latest.updateConfig;
-  if (
-    running &&
-    running.type === "VersionUpdate" &&
-    takesToTarget(updateInfo(running), job.plan.target)
-  ) {
+  if (running && isOurs(job, running)) {
     ctx.emit({
       type: "note",
       message: `${job.plan.name}: following EKS update ${running.id} (${String(running.type)}) already in progress, to this plan's target`,
     });
     return running;
   }
-  if (running && running.type !== "VersionUpdate") {
-    // An updateConfig change an earlier run started: it must end before anything else.
-    await awaitSuccess(ctx, job, running);
-    latest = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
-    config = latest.updateConfig;
-    running = undefined;
-  }
+  // Any other — an updateConfig change, someone else's version update, an earlier run's of
+  // whatever kind — ends first, unreported, the run's stop ending the wait; what it left is
+  // read back, and the policy's configuration set again where it differs.
   if (running) {
     latest = await waitOut(ctx, job, running);
     config = latest.updateConfig;
