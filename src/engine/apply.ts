@@ -24,7 +24,7 @@ import {
   type Node,
   type Result,
 } from "../ports/index.js";
-import type { GroupKind, ReadyPlan } from "../kinds/kind.js";
+import type { ReadyPlan } from "../kinds/kind.js";
 import { kindOf } from "../kinds/registry.js";
 import { RollError, type RollContext } from "../roll/context.js";
 import { ClusterLock, holderIdentity, LEASE_DURATION_SECONDS } from "../roll/lease.js";
@@ -35,6 +35,8 @@ import { NodeCache } from "../roll/nodes.js";
 import { plannedMoves } from "../roll/rescheduled.js";
 import type { NodeOwner } from "../roll/validate.js";
 import { observe, Planner } from "./observe.js";
+import { resolvePending, settleInFlight, stillGoing } from "./in-flight.js";
+import { PENDING } from "../roll/in-flight.js";
 
 export interface ApplyOptions {
   runId: string;
@@ -135,7 +137,12 @@ function readyPlan(plan: GroupPlan, live: LiveGroup | undefined): ReadyPlan {
 
 async function rollGroup(run: Run, name: string): Promise<void> {
   const { ctx, policy, nodes } = run;
-  const { plan: planned, snapshot } = await run.planner.observe(ctx, [name]);
+  let seen = await run.planner.observe(ctx, [name]);
+  // Every group of the policy is read: the others' updates in progress show there too.
+  const others = { ...run, stopReason: () => stopReason(run) };
+  if (await settleInFlight(ctx, others, name, seen.snapshot.groups))
+    seen = await run.planner.observe(ctx, [name]);
+  const { plan: planned, snapshot } = seen;
   const plan = planned.groups[0] as GroupPlan;
   const live = snapshot.groups.find((g) => g.name === name);
   ctx.emit({
@@ -187,40 +194,6 @@ async function rollGroup(run: Run, name: string): Promise<void> {
 const cleanupMarks = (cleanup: GroupPlan["cleanup"]) =>
   cleanup.map((c) => `${c.mark} on ${c.objects.length}`).join("; ");
 
-/**
- * Work an earlier run left going on the cluster (its EKS update still replacing nodes), recorded
- * on the Lease: before a group rolls, every such work of another group has ended — no two rolls
- * at once, whoever started them. The group's own is its kind's to follow or wait for.
- */
-async function settleInFlight(run: Run, name: string): Promise<void> {
-  const { ctx, policy, lock } = run;
-  for (const w of lock.inFlight.filter((x) => x.group !== name)) {
-    // A kind this noderoll does not know (a newer one's record): nothing it can wait for.
-    const kind = kindOf(w.kind) as GroupKind | undefined;
-    if (!kind?.inFlight) {
-      await lock.untrack(w);
-      continue;
-    }
-    ctx.emit({
-      type: "note",
-      group: name,
-      message: `waiting before ${name}: ${kind.inFlight.describe(policy.cluster, w)}`,
-    });
-    await kind.inFlight.awaitEnd(ctx, policy.cluster.name, w, () => stopReason(run));
-    ctx.emit({ type: "note", group: name, message: `${w.group}: its update ${w.id} is over` });
-    await lock.untrack(w);
-  }
-}
-
-/** What goes on after the run, for its last words. */
-function stillGoing(run: Run): string {
-  const lines = run.lock.inFlight.flatMap((w) => {
-    const d = (kindOf(w.kind) as GroupKind | undefined)?.inFlight?.describe(run.policy.cluster, w);
-    return d ? [d] : [];
-  });
-  return lines.length > 0 ? ` ${lines.join(". ")}.` : "";
-}
-
 async function rollGroups(run: Run, order: string[]): Promise<void> {
   const { ctx } = run;
   for (const name of order) {
@@ -232,7 +205,6 @@ async function rollGroups(run: Run, order: string[]): Promise<void> {
         `${stop}; group ${name} and after it left for the next run`,
       );
     try {
-      await settleInFlight(run, name);
       await rollGroup(run, name);
       // Rolled to its target: nothing of it goes on.
       for (const w of run.lock.inFlight.filter((x) => x.group === name)) await run.lock.untrack(w);
@@ -344,6 +316,27 @@ async function verifyBeforeLock(policy: Policy, ctx: RollContext): Promise<void>
   await observe(policy, ctx);
 }
 
+/** How long finding what an unanswered request became may take once the run has stopped. */
+const SETTLE_MS = 3_000;
+
+/**
+ * Work this run asked for whose answer never came: found through ports the run's stop does not
+ * cancel, within SETTLE_MS, so that the record it hands on and its last words name it.
+ */
+async function settlePending(lock: ClusterLock, ports: ApplyPorts, cluster: string) {
+  if (!lock.inFlight.some((w) => w.id === PENDING)) return;
+  const timer = new AbortController();
+  const cloud = resilient(ports.cloud, ports.clock, {
+    callTimeoutMs: SETTLE_MS,
+    signal: timer.signal,
+  });
+  await Promise.race([
+    resolvePending(lock, cloud, cluster).catch(() => undefined),
+    ports.clock.sleep(SETTLE_MS, timer.signal).catch(() => undefined),
+  ]);
+  timer.abort();
+}
+
 /** How long giving the lock back may take once the run has stopped (a cancelled job is killed soon). */
 const RELEASE_MS = 5_000;
 
@@ -449,11 +442,14 @@ export async function apply(
     await rollGroups(run, order);
   } catch (e) {
     outcome = outcomeOf(e, signal, stopped);
-    outcome.message += stillGoing(run);
   } finally {
     await run.nodes.close();
     await closeBudgets(ctx);
     await closeSystemPods(ctx);
+    if (locked && outcome.result !== "success") {
+      await settlePending(lock, ports, policy.cluster.name);
+      outcome.message += stillGoing(lock, policy.cluster);
+    }
     if (locked) await release(lock, ports, log);
     ctx.emit({ type: "roll.end", result: outcome.result, message: outcome.message });
   }

@@ -108,6 +108,10 @@ export interface InFlightWork {
   ): Promise<void>;
   /** What it is, and how a person follows it, for a run's last words. */
   describe(cluster: { name: string; region: string }, work: InFlight): string;
+  /** What work asked for and not answered (id PENDING) became: the work, or none going on. */
+  resolve(cloud: Cloud, cluster: string, work: InFlight): Promise<InFlight | undefined>;
+  /** The work going on on a group as observed (an EKS update in progress, whoever started it). */
+  ongoing(live: LiveGroup): InFlight | undefined;
 }
 
 export interface GroupKind<L extends LiveGroup = LiveGroup> {

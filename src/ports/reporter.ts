@@ -38,6 +38,9 @@ export type RollEvent = Base &
     /** The lock could not be given back: it stays the run's until the post step (or its
      * duration, unchanged) frees it. */
     | { type: "lock.kept"; holder: string; why: string }
+    /** The run waits for something outside it (an EKS update another run left going). */
+    | { type: "wait.start"; group?: string; what: string }
+    | { type: "wait.end"; group?: string }
     /** Another run holds the cluster: this one waits (said once per holder). */
     | {
         type: "lock.wait";

@@ -53,6 +53,8 @@ export interface Progress {
   eks: Record<string, string>;
   /** How the plan to apply differs from the reviewed one, when it does. */
   drift?: string[];
+  /** What the run waits for outside it (wait.start), until it ends. */
+  waiting?: { what: string; since: string };
   /** Another run holds the cluster and this one waits for its lock (lock.wait), until taken. */
   lockWait?: { holder: string; runUrl?: string; alive: boolean; freeBy?: string };
 }
@@ -146,6 +148,12 @@ export function applyEvent(p: Progress, e: RollEvent): Progress {
     }
     case "lock.acquire":
       delete p.lockWait;
+      break;
+    case "wait.start":
+      p.waiting = { what: e.what, since: e.t };
+      break;
+    case "wait.end":
+      delete p.waiting;
       break;
     case "group.start":
       Object.assign(group(p, e.group), {

@@ -45,6 +45,8 @@ export function heartbeatLine(p: Progress, now: Date): string {
   const w = p.lockWait;
   if (w)
     return `waiting for the cluster lock · held by ${w.holder}${w.runUrl ? ` (${w.runUrl})` : ""} · ${w.alive ? "it renews it" : `it stopped renewing it; free by ${w.freeBy?.slice(11, 19) ?? "?"}`} · ${whole(now.getTime() - new Date(p.startedAt ?? now).getTime())}`;
+  if (p.waiting)
+    return `waiting · ${whole(now.getTime() - new Date(p.waiting.since).getTime())} · ${p.waiting.what}`;
   const g = current(p);
   const { done, total } = nodeCounts(p);
   const doing: string[] = [];

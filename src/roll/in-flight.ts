@@ -11,6 +11,12 @@ import type { GroupKindId, Lease, ObjectMeta } from "../ports/index.js";
  */
 export const IN_FLIGHT_ANNOTATION = "noderoll.io/in-flight";
 
+/**
+ * The id of work asked for whose answer has not come back (a run stopped, or killed, while its
+ * request was on the wire): the kind finds what it became (InFlightWork.resolve).
+ */
+export const PENDING = "pending";
+
 export interface InFlight {
   /** The kind of group whose work it is (it knows how to wait for it). */
   kind: GroupKindId;

@@ -142,6 +142,11 @@ export class ClusterLock {
     await this.renewNow().catch(() => undefined);
   }
 
+  /** What work on the record turned out to be (`now`), or that none goes on: said at release. */
+  amend(w: InFlight, now: InFlight | undefined): void {
+    this.work = this.work.flatMap((x) => (sameWork(x, w) ? (now ? [now] : []) : [x]));
+  }
+
   /** The work is over: off the record, the same way. */
   async untrack(w: InFlight): Promise<void> {
     if (!this.work.some((x) => sameWork(x, w))) return;

@@ -16,6 +16,7 @@ import {
   type UpdateNodegroupVersionInput,
 } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
+import { PENDING } from "../../roll/in-flight.js";
 import { awaitRescheduled } from "../../roll/rescheduled.js";
 import type { GroupJob } from "../kind.js";
 import { describeBlockers, evictionBlockers } from "./evictions.js";
@@ -123,6 +124,9 @@ async function startVersionUpdate(
   }
 }
 
+/** The record of an update asked for, before its answer (in-flight.ts PENDING). */
+const pendingOf = (job: Job) => ({ kind: "managed" as const, group: job.plan.name, id: PENDING });
+
 /** An update in progress that takes the group where the plan does: followed as the roll's. */
 const isOurs = (job: Job, u: EksUpdate) =>
   u.type === "VersionUpdate" && takesToTarget(updateInfo(u), job.plan.target);
@@ -200,6 +204,7 @@ async function waitOut(ctx: RollContext, job: Job, running: EksUpdate): Promise<
   const why = version
     ? `does not take the group to this plan's target (${describeTarget(job.plan.target)})`
     : "changes the group's configuration";
+  ctx.emit({ type: "wait.start", group: job.plan.name, what });
   ctx.emit({
     type: "note",
     group: job.plan.name,
@@ -219,6 +224,7 @@ async function waitOut(ctx: RollContext, job: Job, running: EksUpdate): Promise<
     },
     false,
   );
+  ctx.emit({ type: "wait.end", group: job.plan.name });
   ctx.emit({
     type: "note",
     group: job.plan.name,
@@ -259,6 +265,9 @@ async function theUpdate(
   }
   await applyConfig(ctx, job, config);
   if (job.plan.replacements.length === 0 || atTarget(job, latest)) return undefined;
+  // On the record before the request: a run stopped (or killed) while it is on the wire leaves
+  // what it asked for to be found (InFlightWork.resolve), not an update nobody knows of.
+  await job.track(pendingOf(job));
   const started = await startVersionUpdate(ctx, job, ng.amiType);
   report(ctx, job.plan.name, { ...started, errors: [] });
   return started;
@@ -310,6 +319,7 @@ async function follow(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegro
   // On the cluster's Lease while it replaces nodes: it goes on if this run stops.
   const work = { kind: "managed" as const, group: job.plan.name, id: update.id };
   await job.track(work);
+  await job.untrack(pendingOf(job));
   const done = await waitForUpdate(ctx, job, update, watch.observe);
   await job.untrack(work);
   await watch.observe();

@@ -12,7 +12,7 @@ import {
 } from "../../plan/index.js";
 import { AwsApiError, type Eks, type EksUpdate, type Nodegroup } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
-import type { InFlight } from "../../roll/in-flight.js";
+import { PENDING, type InFlight } from "../../roll/in-flight.js";
 import type { GroupJob, InFlightWork } from "../kind.js";
 
 const POLL_MS = 15_000;
@@ -176,24 +176,42 @@ export async function awaitSuccess(ctx: RollContext, job: Job, u: EksUpdate): Pr
  */
 export const managedInFlight: InFlightWork = {
   async awaitEnd(ctx, cluster, work: InFlight, stopReason) {
+    const known = work.id === PENDING ? await this.resolve(ctx.cloud, cluster, work) : work;
+    if (!known) return;
     for (;;) {
       const u = await ctx.cloud.eks
-        .describeUpdate({ name: cluster, nodegroupName: work.group, updateId: work.id })
-        .catch((e: unknown) => {
-          // The node group (or the update) is gone: nothing goes on.
-          if (e instanceof AwsApiError && e.code === "ResourceNotFoundException") return undefined;
-          throw e;
-        });
+        .describeUpdate({ name: cluster, nodegroupName: known.group, updateId: known.id })
+        .catch(gone);
       if (!u || u.status !== "InProgress") return;
       const stop = stopReason();
       if (stop)
         throw new RollError(
           ctx.signal.aborted ? "Cancelled" : "Deadline",
-          `${stop} while waiting for EKS update ${work.id} of ${work.group}; nothing was started`,
+          `${stop} while waiting for EKS update ${known.id} of ${known.group}; nothing was started`,
         );
       await ctx.clock.sleep(POLL_MS, ctx.signal);
     }
   },
   describe: (cluster, work) =>
-    `EKS update ${work.id} of ${work.group} goes on: EKS does not stop it when noderoll stops. Follow it with \`aws eks describe-update --name ${cluster.name} --nodegroup-name ${work.group} --update-id ${work.id} --region ${cluster.region}\`; the next run waits for it before rolling anything else`,
+    work.id === PENDING
+      ? `an EKS update of ${work.group} this run asked for may go on (its answer never came): see \`aws eks list-updates --name ${cluster.name} --nodegroup-name ${work.group} --region ${cluster.region}\`; the next run waits for it before rolling anything else`
+      : `EKS update ${work.id} of ${work.group} goes on: EKS does not stop it when noderoll stops. Follow it with \`aws eks describe-update --name ${cluster.name} --nodegroup-name ${work.group} --update-id ${work.id} --region ${cluster.region}\`; the next run waits for it before rolling anything else`,
+  /** An update asked for and not answered: the one in progress on its group now, if any. */
+  async resolve(cloud, cluster, work) {
+    if (work.id !== PENDING) return work;
+    const ng = await cloud.eks.describeNodegroup(cluster, work.group).catch(gone);
+    if (ng?.status !== "UPDATING") return undefined;
+    const u = await updateInProgress(cloud.eks, cluster, work.group);
+    return u && { ...work, id: u.id };
+  },
+  ongoing: (live) =>
+    "update" in live && live.update
+      ? { kind: "managed", group: live.name, id: live.update.id }
+      : undefined,
 };
+
+/** A node group or update that is gone: nothing goes on there. */
+function gone(e: unknown): undefined {
+  if (e instanceof AwsApiError && e.code === "ResourceNotFoundException") return undefined;
+  throw e;
+}
