@@ -52,6 +52,7 @@ import {
 import type { Check } from "./github.js";
 import { recordLease } from "./post-state.js";
 import { leftAlone, pendingWork } from "./pending.js";
+import { runKeyOf } from "./env.js";
 // The command line's read progress, shared: a big cluster's read says how far it has got.
 import { withReadProgress } from "../adapters/read-progress.js";
 import type { Trigger } from "./route.js";
@@ -287,7 +288,7 @@ async function roll(
   const beat = heartbeat(progress, first.ports.clock);
   try {
     return await apply(policy, file, first.ports, log, {
-      runId: `noderoll-gha-${ctx.env.runId ?? process.pid}${ctx.env.job ? `-${ctx.env.job}` : ""}`,
+      runId: runKeyOf(ctx.env),
       ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
       force: target.force,
       ...(target.groups && { groups: target.groups }),

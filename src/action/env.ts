@@ -47,6 +47,15 @@ export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
   };
 }
 
+/**
+ * This job's own name for itself, unique to the workflow run, its attempt and the job: the
+ * cluster lock's holder starts with it, and noderoll's check runs carry it as their external_id,
+ * so the post step touches only what this job made.
+ */
+export function runKeyOf(env: Pick<RunEnv, "runId" | "job">): string {
+  return `noderoll-gha-${env.runId ?? process.pid}${env.job ? `-${env.job}` : ""}`;
+}
+
 /** A path as GitHub wants it in an annotation: relative to the repository, with "/". */
 export function repoPath(file: string, workspace: string): string {
   const rel = isAbsolute(file) ? relative(workspace, file) : file.replace(/^\.\//, "");

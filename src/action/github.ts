@@ -42,6 +42,8 @@ export class GitHubOut {
     apiUrl: string,
     readonly repo: RepoRef | undefined,
     cancelled?: AbortSignal,
+    /** This job's reference on what it creates (env.ts runKeyOf): its check runs' external_id. */
+    readonly externalId?: string,
   ) {
     this.octokit = token && repo ? makeOctokit(token, apiUrl) : undefined;
     this.writable = this.octokit !== undefined;
@@ -174,7 +176,7 @@ export class Check {
   async start(output: CheckOutput, detailsUrl?: string): Promise<boolean> {
     const made = await this.gh.write(`create the check run "${this.name}"`, async (o, repo) => {
       const run = new CheckRun(o, repo, this.name, this.sha, this.gh.retry);
-      await run.start(output, detailsUrl);
+      await run.start(output, detailsUrl, this.gh.externalId);
       return run;
     });
     this.run = made;

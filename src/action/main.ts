@@ -8,7 +8,7 @@ import { info } from "./log.js";
 import { connectLive } from "../adapters/connect.js";
 import { applyFlow } from "./apply-flow.js";
 import { errorMessage, type PolicyOutcome, type PolicyResult, type RunContext } from "./context.js";
-import { readRunEnv, type RunEnv } from "./env.js";
+import { readRunEnv, runKeyOf, type RunEnv } from "./env.js";
 import { GitHubOut } from "./github.js";
 import { inputFromEnv, InputError, readInputs, type ActionInputs } from "./inputs.js";
 import { planFlow } from "./plan-flow.js";
@@ -225,7 +225,7 @@ async function run(
   const inputs = inputsOrRefuse(summary);
   if (!inputs) return "refused";
   maskSecrets(inputs);
-  const gh = new GitHubOut(inputs.token, env.apiUrl, env.repo, controller.signal);
+  const gh = new GitHubOut(inputs.token, env.apiUrl, env.repo, controller.signal, runKeyOf(env));
   const decision = route(
     { eventName: env.eventName, payload: env.payload, sha: env.sha, ref: env.ref },
     {

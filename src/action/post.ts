@@ -11,7 +11,7 @@ import { makeOctokit } from "../adapters/github/client.js";
 import { cancelIfOpen } from "../adapters/github/check-run.js";
 import { LEASE_DURATION_SECONDS, releaseLease } from "../roll/lease.js";
 import { errorMessage } from "./context.js";
-import { readRunEnv } from "./env.js";
+import { readRunEnv, runKeyOf } from "./env.js";
 import { CHECKS_STATE, LEASE_STATE, parseLeaseState, parseOpenChecks } from "./post-state.js";
 
 async function releaseLock(): Promise<void> {
@@ -21,7 +21,9 @@ async function releaseLock(): Promise<void> {
     return;
   }
   const s = parseLeaseState(raw);
-  if (!s) {
+  // Only a holder this job could have been: the state can be forged from a log line, and
+  // another run's holder is printed in every log.
+  if (!s || !s.holder.startsWith(`${runKeyOf(readRunEnv())}/`)) {
     core.warning("noderoll: the saved cluster lock state is not one this action wrote; left alone");
     return;
   }
@@ -66,7 +68,7 @@ async function completeChecks(): Promise<void> {
   const octokit = makeOctokit(token, env.apiUrl);
   for (const c of open) {
     try {
-      const r = await cancelIfOpen(octokit, env.repo, c.id, c.name, KILLED);
+      const r = await cancelIfOpen(octokit, env.repo, { ...c, externalId: runKeyOf(env) }, KILLED);
       info(`noderoll: check run "${c.name}" (${c.id}): ${r}`);
     } catch (e) {
       core.warning(

@@ -29,18 +29,19 @@ function clip(text: string | undefined): string | undefined {
 }
 
 /**
- * Complete check run `id` as cancelled if it is still open and is the one named `name` (a post
- * step finishing what a killed main step left in progress); what it found.
+ * Complete check run `id` as cancelled if it is still open and is ours: named `name` and made
+ * by this job (its external_id `externalId`) — a post step finishing what a killed main step
+ * left in progress, never another run's check run of the same name. What it found.
  */
 export async function cancelIfOpen(
   octokit: Octokit,
   repo: RepoRef,
-  id: number,
-  name: string,
+  check: { id: number; name: string; externalId: string },
   output: CheckOutput,
 ): Promise<"cancelled" | "completed already" | "not ours"> {
+  const { id, name, externalId } = check;
   const { data } = await octokit.rest.checks.get({ ...repo, check_run_id: id });
-  if (data.name !== name) return "not ours";
+  if (data.name !== name || data.external_id !== externalId) return "not ours";
   if (data.status === "completed") return "completed already";
   await octokit.rest.checks.update({
     ...repo,
@@ -67,7 +68,8 @@ export class CheckRun {
     return this.id;
   }
 
-  async start(output: CheckOutput, detailsUrl?: string): Promise<void> {
+  /** `externalId`: the creator's own reference for it (the post step checks it is its own). */
+  async start(output: CheckOutput, detailsUrl?: string, externalId?: string): Promise<void> {
     const { data } = await withRateLimitRetry(
       () =>
         this.octokit.rest.checks.create({
@@ -76,6 +78,7 @@ export class CheckRun {
           head_sha: this.headSha,
           status: "in_progress",
           ...(detailsUrl && { details_url: detailsUrl }),
+          ...(externalId && { external_id: externalId }),
           output: this.output(output),
         }),
       this.retry,

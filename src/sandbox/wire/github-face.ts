@@ -37,6 +37,8 @@ export interface CheckRun {
   head_sha: string;
   status: string;
   conclusion: string | null;
+  /** The integrator's own reference for the run (GitHub keeps it as given). */
+  external_id?: string;
   output: { title?: string; summary?: string; text?: string; annotations_count: number };
   annotations: unknown[];
   /** Every request that changed it, in order: what a test reads to follow a roll's progress. */
@@ -326,6 +328,7 @@ export class GitHubFace implements Face {
       );
     }
     if (typeof body.status === "string") run.status = body.status;
+    if (typeof body.external_id === "string") run.external_id = body.external_id;
     if (typeof body.conclusion === "string") {
       run.conclusion = body.conclusion;
       run.status = "completed";
