@@ -30221,7 +30221,7 @@ var SandboxCluster = class {
   #order;
   #workloads;
   #pdbs;
-  endpoint() {
+  get endpoint() {
     return this.view.endpoint;
   }
   /** What a watch from opts.resourceVersion replays first; 410 Gone when the history does not

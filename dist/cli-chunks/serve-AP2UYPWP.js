@@ -7,7 +7,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-WCYUWPIJ.js";
+} from "./chunk-KI3WJLNJ.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
@@ -1079,6 +1079,7 @@ Only ${ANNOTATIONS_PER_REQUEST} annotations are allowed per request; ${output.an
       );
     }
     if (typeof body.status === "string") run.status = body.status;
+    if (typeof body.external_id === "string") run.external_id = body.external_id;
     if (typeof body.conclusion === "string") {
       run.conclusion = body.conclusion;
       run.status = "completed";
