@@ -10,6 +10,7 @@ import {
   type GroupPlan,
   type LiveGroup,
   type Plan,
+  type Snapshot,
 } from "../plan/index.js";
 import {
   describeFailure,
@@ -160,14 +161,7 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     if (live) await kindOf(live).release?.(ctx, live);
     throw e;
   }
-  const ownerOf = ownerResolver(snapshot.groups, policy);
-  const groupNodes = [...nodes.byName.values()].filter((n) => ownerOf(n).group === name);
-  const moving = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
-  const members = new Set(live?.instances.filter((i) => !i.detachedForSurge).map((i) => i.id));
-  await clearStaleMarks(ctx, moving, groupNodes, members);
-  // Nothing to replace: the marks an earlier run left are all there is to do (a run killed
-  // after its last termination, before its scale-down gave the nodes back).
-  if (plan.replacements.length === 0) await releaseScaleDown(ctx, groupNodes);
+  const { ownerOf, moving } = await clearLeftMarks(run, plan, snapshot);
   const at = ctx.clock.now().getTime();
   await kindOf(live as LiveGroup).roll(ctx, {
     plan: ready,
@@ -182,12 +176,50 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     toMove: () => plannedMoves(snapshot.pods, [...moving], at),
   });
   // Said once the kind's roll is over: it gives back what it holds on the group itself.
-  if (plan.replacements.length === 0 && plan.cleanup.length > 0)
-    ctx.emit({
-      type: "note",
-      group: name,
-      message: `${name}: cleared the marks an earlier run left (${cleanupMarks(plan.cleanup)})`,
-    });
+  if (plan.replacements.length === 0) saidCleared(ctx, plan);
+}
+
+/**
+ * The marks an earlier run left on nodes this plan does not replace, cleared; with nothing to
+ * replace, the scale-down marks too (a run killed after its last termination, before its
+ * scale-down gave the nodes back). What the roll then needs of the group's nodes.
+ */
+async function clearLeftMarks(run: Run, plan: GroupPlan, snapshot: Snapshot) {
+  const { ctx, nodes, policy } = run;
+  const live = snapshot.groups.find((g) => g.name === plan.name);
+  const ownerOf = ownerResolver(snapshot.groups, policy);
+  const groupNodes = [...nodes.byName.values()].filter((n) => ownerOf(n).group === plan.name);
+  const moving = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
+  const members = new Set(live?.instances.filter((i) => !i.detachedForSurge).map((i) => i.id));
+  await clearStaleMarks(ctx, moving, groupNodes, members);
+  if (plan.replacements.length === 0) await releaseScaleDown(ctx, groupNodes);
+  return { ownerOf, moving };
+}
+
+function saidCleared(ctx: RollContext, plan: GroupPlan): void {
+  if (plan.cleanup.length === 0) return;
+  ctx.emit({
+    type: "note",
+    group: plan.name,
+    message: `${plan.name}: cleared the marks an earlier run left (${cleanupMarks(plan.cleanup)})`,
+  });
+}
+
+/**
+ * The window is closed: no node is replaced, but the marks an earlier run left on groups with
+ * nothing else to do are cleared — they replace nothing, and left alone until the window opens
+ * (a week, for a weekly one) the cluster autoscaler is kept off nodes and AZRebalance suspended.
+ */
+async function clearOutsideWindow(run: Run, order: string[]): Promise<void> {
+  for (const name of order) {
+    const { plan: planned, snapshot } = await run.planner.observe(run.ctx, [name]);
+    const plan = planned.groups[0] as GroupPlan;
+    const live = snapshot.groups.find((g) => g.name === name);
+    if (plan.status !== "cleanup" || !live) continue;
+    await clearLeftMarks(run, plan, snapshot);
+    await kindOf(live).release?.(run.ctx, live);
+    saidCleared(run.ctx, plan);
+  }
 }
 
 /** "scale-down-disabled on 3 nodes; cordon on 1": what a cleanup cleared, in short. */
@@ -433,6 +465,10 @@ export async function apply(
     await lock.acquire(options.lockWaitMs ?? 0);
     locked = true;
     const closed = stopReason(run);
+    if (closed && !signal.aborted) {
+      await run.nodes.start();
+      await clearOutsideWindow(run, order);
+    }
     if (closed)
       throw new RollError(
         signal.aborted ? "Cancelled" : "WindowClosed",
