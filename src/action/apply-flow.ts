@@ -50,7 +50,7 @@ import {
   type PolicyFile,
 } from "./policy-file.js";
 import type { Check } from "./github.js";
-import { recordLease } from "./post-state.js";
+import type { PostState } from "./post-state.js";
 import { leftAlone, pendingWork } from "./pending.js";
 import { runKeyOf } from "./env.js";
 // The command line's read progress, shared: a big cluster's read says how far it has got.
@@ -174,6 +174,7 @@ async function planFirst(
 /** The event log of the roll, fed to the progress, the log groups and the coalesced updates. */
 function progressLog(
   ports: { clock: LivePorts["clock"] },
+  post: PostState,
   policy: Policy,
   progress: Progress,
   groups: LogGroups,
@@ -181,7 +182,7 @@ function progressLog(
 ): EventLog {
   const log = new EventLog(ports.clock, false);
   log.on((e) => {
-    recordLease(e, policy);
+    post.record(e, policy);
     applyEvent(progress, e);
     if (e.type === "phase.start") groups.start(`${e.group}: ${e.phase}`);
     const line = eventLine(e);
@@ -284,7 +285,7 @@ async function roll(
     (p) => sendProgress(ctx, reporters, p, first.plan),
     PROGRESS_INTERVAL_MS,
   );
-  const log = progressLog(first.ports, policy, progress, groups, updates);
+  const log = progressLog(first.ports, ctx.post, policy, progress, groups, updates);
   const beat = heartbeat(progress, first.ports.clock);
   try {
     return await apply(policy, file, first.ports, log, {

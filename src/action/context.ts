@@ -1,5 +1,6 @@
 // What the plan and apply flows share: the inputs, the run's environment, the GitHub writer,
 // the job summary, how to reach a cluster, and what each policy came to.
+import type { PostState } from "./post-state.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LivePorts } from "../adapters/connect.js";
@@ -17,6 +18,8 @@ export interface RunContext {
   env: RunEnv;
   gh: GitHubOut;
   summary: JobSummary;
+  /** What this job holds that its post step would undo (locks, open check runs). */
+  post: PostState;
   connect(policy: Policy): Promise<LivePorts>;
   /** Aborted on SIGTERM / SIGINT: a cancelled workflow. */
   signal: AbortSignal;

@@ -18,7 +18,7 @@ import {
   upsertStickyComment,
 } from "../adapters/github/sticky-comment.js";
 import type { Conclusion } from "../render/index.js";
-import { saveOpenChecks } from "./post-state.js";
+import type { PostState } from "./post-state.js";
 
 /**
  * Rate limits: waits of at most a minute, up to four tries. A secondary limit without
@@ -44,23 +44,12 @@ export class GitHubOut {
     cancelled?: AbortSignal,
     /** This job's reference on what it creates (env.ts runKeyOf): its check runs' external_id. */
     readonly externalId?: string,
+    /** Where the check runs it opens and completes are saved for the post step. */
+    readonly post?: PostState,
   ) {
     this.octokit = token && repo ? makeOctokit(token, apiUrl) : undefined;
     this.writable = this.octokit !== undefined;
     this.retry = { ...RETRY, ...(cancelled && { signal: cancelled }) };
-  }
-
-  /** Check runs created and not yet completed, saved for the post step as they change. */
-  private readonly open = new Map<number, string>();
-
-  opened(id: number, name: string): void {
-    this.open.set(id, name);
-    saveOpenChecks([...this.open].map(([i, n]) => ({ id: i, name: n })));
-  }
-
-  closed(id: number): void {
-    if (!this.open.delete(id)) return;
-    saveOpenChecks([...this.open].map(([i, n]) => ({ id: i, name: n })));
   }
 
   private warnOnce(key: string, message: string): void {
@@ -180,7 +169,7 @@ export class Check {
       return run;
     });
     this.run = made;
-    if (made?.checkRunId !== undefined) this.gh.opened(made.checkRunId, this.name);
+    if (made?.checkRunId !== undefined) this.gh.post?.checkOpened(made.checkRunId, this.name);
     return made !== undefined;
   }
 
@@ -201,7 +190,7 @@ export class Check {
       await run.complete(conclusion, output, annotations);
       return true;
     });
-    if (r === true && run.checkRunId !== undefined) this.gh.closed(run.checkRunId);
+    if (r === true && run.checkRunId !== undefined) this.gh.post?.checkClosed(run.checkRunId);
     return r === true;
   }
 }

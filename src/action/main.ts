@@ -9,6 +9,7 @@ import { connectLive } from "../adapters/connect.js";
 import { applyFlow } from "./apply-flow.js";
 import { errorMessage, type PolicyOutcome, type PolicyResult, type RunContext } from "./context.js";
 import { readRunEnv, runKeyOf, type RunEnv } from "./env.js";
+import { PostState } from "./post-state.js";
 import { GitHubOut } from "./github.js";
 import { inputFromEnv, InputError, readInputs, type ActionInputs } from "./inputs.js";
 import { planFlow } from "./plan-flow.js";
@@ -132,6 +133,7 @@ function runContext(
     env,
     gh,
     summary,
+    post: gh.post ?? new PostState(),
     signal,
     connect: (policy) =>
       connectLive({
@@ -225,7 +227,15 @@ async function run(
   const inputs = inputsOrRefuse(summary);
   if (!inputs) return "refused";
   maskSecrets(inputs);
-  const gh = new GitHubOut(inputs.token, env.apiUrl, env.repo, controller.signal, runKeyOf(env));
+  const post = new PostState();
+  const gh = new GitHubOut(
+    inputs.token,
+    env.apiUrl,
+    env.repo,
+    controller.signal,
+    runKeyOf(env),
+    post,
+  );
   const decision = route(
     { eventName: env.eventName, payload: env.payload, sha: env.sha, ref: env.ref },
     {

@@ -18,18 +18,26 @@ export interface LeaseState {
 }
 
 /**
- * The state, if it is what recordLease wrote. The post step reads nothing else from it (the
- * kubeconfig comes from the step's own input): state can be forged by a workflow command in a
- * log line, so it must not be able to point the post step at a file or another cluster.
+ * The held locks, if the state is what PostState wrote: a list, each entry checked on its own
+ * (one that is not ours is dropped). The post step reads nothing else from it (the kubeconfig
+ * comes from the step's own input): state can be forged by a workflow command in a log line, so
+ * it must not be able to point the post step at a file or another cluster.
  */
-export function parseLeaseState(raw: string): LeaseState | undefined {
+export function parseLeaseState(raw: string): LeaseState[] {
   let v: unknown;
   try {
     v = JSON.parse(raw);
   } catch {
-    return undefined;
+    return [];
   }
-  const s = v as Record<string, unknown>;
+  return (Array.isArray(v) ? v : []).flatMap((x) => {
+    const l = leaseEntry(x);
+    return l ? [l] : [];
+  });
+}
+
+function leaseEntry(v: unknown): LeaseState | undefined {
+  const s = (v ?? {}) as Record<string, unknown>;
   const ok = (x: unknown, re: RegExp) => typeof x === "string" && re.test(x);
   if (
     !ok(s.cluster, /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/) ||
@@ -46,16 +54,42 @@ export function parseLeaseState(raw: string): LeaseState | undefined {
   };
 }
 
-export function recordLease(e: RollEvent, policy: Policy): void {
-  if (e.type === "lock.release") core.saveState(LEASE_STATE, "");
-  if (e.type !== "lock.acquire") return;
-  const state: LeaseState = {
-    cluster: policy.cluster.name,
-    region: policy.cluster.region,
-    name: leaseName(policy.cluster.name),
-    holder: e.holder,
-  };
-  core.saveState(LEASE_STATE, JSON.stringify(state));
+/**
+ * What this job holds that its post step would have to undo: the locks it took and has not
+ * given back (a job applying several policies may hold — or have failed to give back — more
+ * than one), and the check runs it opened and has not completed. Saved at every change.
+ */
+export class PostState {
+  private readonly leases = new Map<string, LeaseState>();
+  private readonly checks = new Map<number, string>();
+
+  /** The lock taken (lock.acquire) or given back (lock.release), for the policy's cluster. */
+  record(e: RollEvent, policy: Policy): void {
+    if (e.type === "lock.release") this.leases.delete(e.holder);
+    else if (e.type === "lock.acquire")
+      this.leases.set(e.holder, {
+        cluster: policy.cluster.name,
+        region: policy.cluster.region,
+        name: leaseName(policy.cluster.name),
+        holder: e.holder,
+      });
+    else return;
+    core.saveState(LEASE_STATE, JSON.stringify([...this.leases.values()]));
+  }
+
+  checkOpened(id: number, name: string): void {
+    this.checks.set(id, name);
+    this.saveChecks();
+  }
+
+  checkClosed(id: number): void {
+    if (this.checks.delete(id)) this.saveChecks();
+  }
+
+  private saveChecks(): void {
+    const open: OpenCheck[] = [...this.checks].map(([id, name]) => ({ id, name }));
+    core.saveState(CHECKS_STATE, JSON.stringify(open));
+  }
 }
 
 export const CHECKS_STATE = "noderoll-check-runs";
@@ -64,11 +98,6 @@ export const CHECKS_STATE = "noderoll-check-runs";
 export interface OpenCheck {
   id: number;
   name: string;
-}
-
-/** The open check runs, as the main step saved them. */
-export function saveOpenChecks(open: readonly OpenCheck[]): void {
-  core.saveState(CHECKS_STATE, JSON.stringify(open));
 }
 
 /**

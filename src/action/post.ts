@@ -12,18 +12,32 @@ import { cancelIfOpen } from "../adapters/github/check-run.js";
 import { LEASE_DURATION_SECONDS, releaseLease } from "../roll/lease.js";
 import { errorMessage } from "./context.js";
 import { readRunEnv, runKeyOf } from "./env.js";
-import { CHECKS_STATE, LEASE_STATE, parseLeaseState, parseOpenChecks } from "./post-state.js";
+import {
+  CHECKS_STATE,
+  LEASE_STATE,
+  parseLeaseState,
+  parseOpenChecks,
+  type LeaseState,
+} from "./post-state.js";
 
 async function releaseLock(): Promise<void> {
   const raw = core.getState(LEASE_STATE);
-  if (!raw) {
-    info("noderoll: no cluster lock left to release");
+  const held = raw ? parseLeaseState(raw) : [];
+  if (held.length === 0) {
+    if (raw && raw !== "[]")
+      core.warning("noderoll: the saved cluster lock state is not one this action wrote; left alone");
+    else info("noderoll: no cluster lock left to release");
     return;
   }
-  const s = parseLeaseState(raw);
-  // Only a holder this job could have been: the state can be forged from a log line, and
-  // another run's holder is printed in every log.
-  if (!s || !s.holder.startsWith(`${runKeyOf(readRunEnv())}/`)) {
+  for (const s of held) await releaseOne(s);
+}
+
+/**
+ * Give one lock back. Only a holder this job could have been: the state can be forged from a log
+ * line, and another run's holder is printed in every log.
+ */
+async function releaseOne(s: LeaseState): Promise<void> {
+  if (!s.holder.startsWith(`${runKeyOf(readRunEnv())}/`)) {
     core.warning("noderoll: the saved cluster lock state is not one this action wrote; left alone");
     return;
   }

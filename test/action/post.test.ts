@@ -35,9 +35,9 @@ describe("the post step", () => {
       killSignal: "SIGKILL",
     });
     expect(killed.signal).toBe("SIGKILL");
-    const saved = JSON.parse(killed.state["noderoll-lease"] ?? "{}") as { holder?: string };
-    expect(saved.holder).toMatch(/^noderoll-gha-4242-1\/[0-9a-f]{8}$/);
-    expect((await lease()).spec.holderIdentity).toBe(saved.holder);
+    const [saved] = JSON.parse(killed.state["noderoll-lease"] ?? "[]") as { holder?: string }[];
+    expect(saved!.holder).toMatch(/^noderoll-gha-4242-1\/[0-9a-f]{8}$/);
+    expect((await lease()).spec.holderIdentity).toBe(saved!.holder);
 
     const post = await runPost(options, killed.state);
     expect(post.code).toBe(0);
@@ -82,5 +82,50 @@ describe("the post step", () => {
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("no cluster lock left to release");
+  });
+
+  it("gives back every lock a job holds — one per policy it applies — when several were left", async () => {
+    served ??= await serve();
+    const s = served;
+    const mine = (n: string) => `noderoll-gha-4242-1/0000000${n}`;
+    // Two clusters' locks left by one job (the second policy's taken after the first's release
+    // failed): the saved state names both, and the post step gives both back.
+    for (const [name, holder] of [
+      ["noderoll-demo", mine("1")],
+      ["noderoll-other", mine("2")],
+    ] as const)
+      await s.world.cluster
+        .createLease(LEASE_NAMESPACE, {
+          metadata: { name, namespace: LEASE_NAMESPACE },
+          spec: { holderIdentity: holder, leaseDurationSeconds: 120 },
+        })
+        .catch(async () => {
+          const l = await s.world.cluster.getLease(LEASE_NAMESPACE, name);
+          await s.world.cluster.updateLease(LEASE_NAMESPACE, {
+            ...l,
+            spec: { ...l.spec, holderIdentity: holder, leaseDurationSeconds: 120 },
+          });
+        });
+    const r = await runPost(
+      {
+        served: s,
+        cwd: workspace({}),
+        event: "push",
+        payload: {},
+        sha: "0".repeat(40),
+        inputs: {},
+      },
+      {
+        "noderoll-lease": JSON.stringify([
+          { cluster: "demo", region: "eu-west-1", name: "noderoll-demo", holder: mine("1") },
+          { cluster: "other", region: "eu-west-1", name: "noderoll-other", holder: mine("2") },
+        ]),
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(
+      (await s.world.cluster.getLease(LEASE_NAMESPACE, "noderoll-demo")).spec.holderIdentity,
+    ).toBeUndefined();
+    expect(r.stdout).toContain("noderoll-other of cluster other");
   });
 });

@@ -74,12 +74,9 @@ describe("the post step with a forged lock state", () => {
         inputs: { policy: "policies/demo.yaml" },
       },
       {
-        "noderoll-lease": JSON.stringify({
-          cluster: "demo",
-          region: "eu-west-1",
-          name: "noderoll-demo",
-          holder,
-        }),
+        "noderoll-lease": JSON.stringify([
+          { cluster: "demo", region: "eu-west-1", name: "noderoll-demo", holder },
+        ]),
       },
     );
     expect(r.code).toBe(0);
