@@ -86,4 +86,21 @@ describe("an EKS update someone else started", () => {
     );
     expect(world.eks.nodegroups.get("ng")?.releaseVersion).toBe("1.33.1-20250715");
   });
+
+  it("followed to the target, it leaves the policy's updateConfig to be set after it", async () => {
+    const world = worldWithOthersUpdate("1.33.1-20250715");
+    const policy = policyFor(
+      `groups: [{ name: ng, target: { kubernetesVersion: "1.33" }, rollingUpdate: { maxUnavailable: 2 } }]\n`,
+      "test",
+    );
+    const { plan: before } = await world.run(observeAndPlan(policy, "p.yaml", world));
+    await world.advance(120_000);
+    const log = new EventLog(world.clock);
+    const invariants = new Invariants(world, before, { order: ["ng"] });
+    log.on(invariants.check);
+    const result = await world.run(apply(policy, "p.yaml", world, log, { runId: "ours" }));
+    expect(result.result).toBe("success");
+    expect(world.eks.nodegroups.get("ng")?.updateConfig.maxUnavailable).toBe(2);
+    expect(ofType(log.events, "eks.update").map((e) => e.updateType)).toContain("ConfigUpdate");
+  });
 });

@@ -299,14 +299,14 @@ function reached(target: Target, ng: Nodegroup): boolean {
  * Success is the node group at the plan's target, read back: an update that ended Successful
  * somewhere else (someone else's, started meanwhile) is not the roll's success.
  */
-async function readBack(ctx: RollContext, job: Job, done: EksUpdate): Promise<void> {
+async function readBack(ctx: RollContext, job: Job, done: EksUpdate): Promise<Nodegroup> {
   const ng = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
   // A custom AMI's group takes only a launch template version (versionInput): that is all EKS
   // moves, and all there is to read back.
   const { target } = job.plan;
   const wanted =
     ng.amiType === "CUSTOM" ? { launchTemplateVersion: target.launchTemplateVersion } : target;
-  if (reached(wanted, ng)) return;
+  if (reached(wanted, ng)) return ng;
   throw new RollError(
     "UpdateFailed",
     `EKS update ${done.id} of ${job.plan.name} ended Successful, but the node group is at ${describeTarget(at(ng))}, not the plan's target (${describeTarget(job.plan.target)}). Run apply again to roll it there`,
@@ -337,7 +337,9 @@ async function follow(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegro
       `EKS update ${done.id} of ${job.plan.name} ended ${done.status}: ${describeFailure(done)}${describeBlockers(blocked)}`,
     );
   }
-  await readBack(ctx, job, done);
+  // An update that was followed (an earlier run's, someone else's to the same target) was
+  // started without the policy's updateConfig: set it now, where it differs.
+  await applyConfig(ctx, job, (await readBack(ctx, job, done)).updateConfig);
   // EKS says the update succeeded once the old nodes are gone, whether or not what they ran
   // found a node again: a pod bound to a zone where no node could take it would stay Pending.
   await awaitRescheduled(ctx, {
