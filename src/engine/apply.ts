@@ -15,9 +15,7 @@ import {
 import {
   describeFailure,
   instanceIdOf,
-  KubeApiError,
   resilient,
-  type RetryInfo,
   type Cloud,
   type Cluster,
   type Clock,
@@ -37,6 +35,7 @@ import { plannedMoves } from "../roll/rescheduled.js";
 import type { NodeOwner } from "../roll/validate.js";
 import { observe, Planner } from "./observe.js";
 import { resolvePending, settleInFlight, stillGoing } from "./in-flight.js";
+import { rollContext } from "./context.js";
 import { PENDING } from "../roll/in-flight.js";
 
 export interface ApplyOptions {
@@ -288,55 +287,6 @@ function groupOrder(policy: Policy, groups: string[] | undefined): string[] {
     .filter((n) => !wanted || wanted.has(n));
 }
 
-/** How often, at most, the log says that one API keeps asking the run to slow down or wait. */
-const RETRY_NOTE_EVERY_MS = 5 * 60_000;
-
-/**
- * A note in the event log when an API throttles the run, is busy or does not answer — at most
- * one per API and reason every few minutes. A throttled eviction is named as throttling, apart
- * from a PodDisruptionBudget's refusal (an eviction.blocked event).
- */
-function retryNotes(clock: Clock, log: Reporter): (info: RetryInfo) => void {
-  const last = new Map<string, number>();
-  return (info) => {
-    const key = `${info.api}/${info.why}`;
-    const now = clock.now().getTime();
-    if (now - (last.get(key) ?? -Infinity) < RETRY_NOTE_EVERY_MS) return;
-    last.set(key, now);
-    const what =
-      info.why === "throttled"
-        ? `throttled ${info.call} (${info.error instanceof KubeApiError ? "429 TooManyRequests, API Priority and Fairness" : "ThrottlingException"}); not a PodDisruptionBudget's refusal`
-        : info.why === "busy"
-          ? `refused ${info.call} for now (${(info.error as { code?: string }).code ?? "busy"})`
-          : `gave no answer to ${info.call} (${(info.error as Error).message})`;
-    log.emit({
-      type: "note",
-      message: `${info.api} ${what}; retrying in ${Math.round(info.waitMs / 1000)} s (attempt ${info.attempts})`,
-    });
-  };
-}
-
-/** The engine's view of the ports: retried, bounded and cancelled in one place (resilient.ts). */
-function rollContext(
-  ports: ApplyPorts,
-  log: Reporter,
-  options: ApplyOptions,
-  signal: AbortSignal,
-): RollContext {
-  const start = ports.clock.now();
-  const onRetry = retryNotes(ports.clock, log);
-  return {
-    cloud: resilient(ports.cloud, ports.clock, { signal, onRetry }),
-    cluster: resilient(ports.cluster, ports.clock, { signal, onRetry }),
-    clock: ports.clock,
-    emit: log.emit,
-    signal,
-    ...(options.maxDurationMs !== undefined && {
-      deadline: new Date(start.getTime() + options.maxDurationMs),
-    }),
-  };
-}
-
 /**
  * That the API is the policy's cluster's, before the first write: from DescribeCluster's endpoint
  * or certificate authority alone when either matches, else by reading the groups and nodes
@@ -464,30 +414,39 @@ export async function apply(
     await verifyBeforeLock(policy, ctx);
     await lock.acquire(options.lockWaitMs ?? 0);
     locked = true;
-    const closed = stopReason(run);
-    if (closed && !signal.aborted) {
-      await run.nodes.start();
-      await clearOutsideWindow(run, order);
-    }
-    if (closed)
-      throw new RollError(
-        signal.aborted ? "Cancelled" : "WindowClosed",
-        `${closed}; nothing was started`,
-      );
-    await run.nodes.start();
-    await rollGroups(run, order);
+    await rollHeld(run, order);
   } catch (e) {
     outcome = outcomeOf(e, signal, stopped);
   } finally {
-    await run.nodes.close();
-    await closeBudgets(ctx);
-    await closeSystemPods(ctx);
-    if (locked && outcome.result !== "success") {
-      await settlePending(lock, ports, policy.cluster.name);
-      outcome.message += stillGoing(lock, policy.cluster);
-    }
-    if (locked) await release(lock, ports, log);
+    await wrapUp(run, ports, log, locked ? outcome : undefined);
     ctx.emit({ type: "roll.end", result: outcome.result, message: outcome.message });
   }
   return outcome;
+}
+
+/** The roll, the lock held: the groups in order — or, the window closed, marks cleared only. */
+async function rollHeld(run: Run, order: string[]): Promise<void> {
+  const closed = stopReason(run);
+  await run.nodes.start();
+  if (!closed) return rollGroups(run, order);
+  const cancelled = run.ctx.signal.aborted;
+  if (!cancelled) await clearOutsideWindow(run, order);
+  throw new RollError(cancelled ? "Cancelled" : "WindowClosed", `${closed}; nothing was started`);
+}
+
+/**
+ * Whatever ended the roll: the watches closed; with the lock held (`outcome`), what goes on
+ * said in a stopped run's last words, and the lock given back.
+ */
+async function wrapUp(run: Run, ports: ApplyPorts, log: Reporter, outcome?: ApplyResult) {
+  const { ctx, lock, policy } = run;
+  await run.nodes.close();
+  await closeBudgets(ctx);
+  await closeSystemPods(ctx);
+  if (!outcome) return;
+  if (outcome.result !== "success") {
+    await settlePending(lock, ports, policy.cluster.name);
+    outcome.message += stillGoing(lock, policy.cluster);
+  }
+  await release(lock, ports, log);
 }
