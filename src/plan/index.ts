@@ -7,6 +7,7 @@ export * from "./marks.js";
 export * from "./owners.js";
 export * from "./pdb-index.js";
 export * from "./placement.js";
+export * from "./decisions.js";
 export * from "./finding.js";
 export * from "./identity.js";
 export * from "./preflight.js";

@@ -2,16 +2,20 @@
 // hidden HTML comment (GitHub does not show it), a digest of each group's decisions. On merge,
 // apply reads that digest back from the pull request's comment and compares it with the plan
 // it is about to carry out: when they differ (`latest` now resolves to a newer AMI, a group
-// gained nodes, a blocker appeared), it says what changed. Times and estimates are left out:
-// they move with every read and change nothing apply does.
-import type { GroupPlan, Plan } from "../plan/index.js";
+// gained nodes, a budget or a setting changed, a blocker appeared), it says what changed. Times
+// and estimates are left out: they move with every read and change nothing apply does.
+import { decisionsOf, type GroupPlan, type Plan } from "../plan/index.js";
 
-/** What apply does to a group, in a few comparable words. */
+/** What apply does to a group, in a few comparable words: its decisions (plan/decisions.ts). */
 export interface GroupDigest {
   status: GroupPlan["status"];
   nodes: number;
   target: Record<string, string>;
   config: string[];
+  /** "maxUnavailable/maxSurge" (absent in a digest an older noderoll wrote). */
+  budgets?: string;
+  /** A short hash of the roll settings. */
+  settings?: string;
 }
 
 export interface Reviewed {
@@ -21,13 +25,14 @@ export interface Reviewed {
 }
 
 export function digestOf(g: GroupPlan): GroupDigest {
-  const target: Record<string, string> = {};
-  for (const [k, v] of Object.entries(g.target ?? {})) if (v !== undefined) target[k] = String(v);
+  const d = decisionsOf(g);
   return {
     status: g.status,
     nodes: g.replacements.length,
-    target,
-    config: g.configChanges.map((c) => `${c.field}=${c.to}`),
+    target: d.target,
+    config: d.config,
+    budgets: `${d.budgets.maxUnavailable}/${d.budgets.maxSurge}`,
+    settings: fnv(d.settings).slice(0, 8),
   };
 }
 
@@ -91,6 +96,12 @@ function groupChanges(name: string, was: GroupDigest, now: GroupDigest): string[
       );
   if (was.nodes !== now.nodes)
     out.push(`\`${name}\`: ${was.nodes} → ${now.nodes} nodes to replace`);
+  if (was.budgets !== undefined && was.budgets !== now.budgets)
+    out.push(
+      `\`${name}\`: budgets maxUnavailable/maxSurge ${was.budgets} → ${now.budgets ?? "(none)"}`,
+    );
+  if (was.settings !== undefined && was.settings !== now.settings)
+    out.push(`\`${name}\`: roll settings changed`);
   if (was.config.join() !== now.config.join())
     out.push(
       `\`${name}\`: config ${was.config.join(", ") || "none"} → ${now.config.join(", ") || "none"}`,

@@ -197,6 +197,31 @@ describe("the plan reviewed, and the plan applied", () => {
       "`system`: releaseVersion 1.33.5-20251101 → 1.33.6-20251201",
     ]);
   });
+
+  it("covers every decision: a budget alone (maxSurge 2 → 1) changes the fingerprint, and is named", () => {
+    const plan = rollingPlan();
+    const reviewed = readReviewed(reviewedMarker(plan))!;
+    const g = plan.groups.find((x) => x.kind === "self-managed" && x.budgets.maxSurge > 0)!;
+    const tighter: Plan = {
+      ...plan,
+      groups: plan.groups.map((x) =>
+        x.name === g.name
+          ? { ...x, budgets: { ...x.budgets, maxSurge: x.budgets.maxSurge - 1 } }
+          : x,
+      ),
+    };
+    expect(planFingerprint(tighter)).not.toBe(planFingerprint(plan));
+    expect(planDrift(reviewed, tighter)).toEqual([
+      `\`${g.name}\`: budgets maxUnavailable/maxSurge ${g.budgets.maxUnavailable}/${g.budgets.maxSurge} → ${g.budgets.maxUnavailable}/${g.budgets.maxSurge - 1}`,
+    ]);
+    const slower: Plan = {
+      ...plan,
+      groups: plan.groups.map((x) =>
+        x.name === g.name ? { ...x, settings: { ...x.settings!, drainTimeoutMs: 3_600_000 } } : x,
+      ),
+    };
+    expect(planFingerprint(slower)).not.toBe(planFingerprint(plan));
+  });
 });
 
 describe("a plan too long for a comment", () => {
