@@ -25,7 +25,9 @@ async function releaseLock(): Promise<void> {
   const held = raw ? parseLeaseState(raw) : [];
   if (held.length === 0) {
     if (raw && raw !== "[]")
-      core.warning("noderoll: the saved cluster lock state is not one this action wrote; left alone");
+      core.warning(
+        "noderoll: the saved cluster lock state is not one this action wrote; left alone",
+      );
     else info("noderoll: no cluster lock left to release");
     return;
   }
