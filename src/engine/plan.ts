@@ -7,6 +7,7 @@ import { closest } from "../policy/suggest.js";
 import { orderGroups, type Group, type Policy, type Role } from "../policy/index.js";
 import {
   groupNotOfCluster,
+  inWaveOrder,
   isDetached,
   liveInstances,
   marksLeft,
@@ -188,7 +189,8 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     status: "no-change",
     nodes: members,
     configChanges: kind.configChanges(group, live, target, settings),
-    replacements,
+    // In the order apply takes them: decided here, once (the schedule's waves).
+    replacements: inWaveOrder(schedule, replacements),
     cleanup: marksLeft(
       live,
       snapshot.nodes,

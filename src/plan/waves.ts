@@ -106,3 +106,16 @@ export function chunk<T>(items: T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+/**
+ * Replacements in the order of the schedule's waves: what the plan's replacements are put in,
+ * once, so that apply follows the plan's order rather than make one (a replacement the waves do
+ * not name keeps its place after those they do).
+ */
+export function inWaveOrder(schedule: Pick<Schedule, "waves">, rs: Replacement[]): Replacement[] {
+  const at = new Map<string, number>();
+  for (const w of schedule.waves) for (const n of w.nodes) at.set(n, at.size);
+  const place = (r: Replacement) =>
+    at.get(r.node ?? r.instance) ?? at.get(r.instance) ?? Number.MAX_SAFE_INTEGER;
+  return [...rs].sort((a, b) => place(a) - place(b));
+}

@@ -78,7 +78,9 @@ describe("self-managed groups (kOps semantics)", () => {
     const nodes = nodesFor(g, { "i-n001": { "noderoll.io/needs-update": "" } });
     const p = policy("defaults: { maxNodeAge: 30d }\ngroups: [{ name: workers }]\n");
     const gp = buildPlan(p, "p.yaml", snapshot([g], { nodes })).groups[0]!;
-    expect(gp.replacements.map((r) => [r.instance, r.reasons.map(describeReason)])).toEqual([
+    // Selection, whatever the order (the plan puts them in the order apply takes them).
+    const byInstance = [...gp.replacements].sort((a, b) => a.instance.localeCompare(b.instance));
+    expect(byInstance.map((r) => [r.instance, r.reasons.map(describeReason)])).toEqual([
       ["i-n001", ["annotated noderoll.io/needs-update"]],
       ["i-n002", ["older than maxNodeAge (40d > 30d)"]],
       ["i-n003", ["older than maxNodeAge (40d > 30d)"]],

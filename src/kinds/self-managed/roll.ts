@@ -16,7 +16,6 @@ import {
 import { runPhase } from "../../roll/phase.js";
 import type { GroupJob } from "../kind.js";
 import { groupWritten, protectNewNodes, releaseNewNodes, waitForCapacity } from "./capacity.js";
-import { planOrder } from "./schedule.js";
 import { validateGroup } from "./validate.js";
 import { hasLeft, leftByOthers } from "./left.js";
 import { holdProcesses, restoreProcesses } from "./processes.js";
@@ -140,16 +139,14 @@ async function scaleUp(
 }
 
 /** The upgrade queue: nodes an earlier run already cordoned first (they already count against
- * the budget), then the plan's order, then what this run detached, then earlier detachments. */
+ * the budget: the roll's own progress), then the plan's order, then what this run detached,
+ * then earlier detachments. */
 function upgradeQueue(job: Job, attached: Replacement[], detached: Replacement[]): Replacement[] {
   const ours = (r: Replacement) =>
     r.node
       ? job.nodes.byName.get(r.node)?.metadata.annotations?.[CORDONED_ANNOTATION] !== undefined
       : false;
-  const ordered = planOrder(
-    job.plan,
-    attached.filter((r) => !isDetached(r)),
-  );
+  const ordered = attached.filter((r) => !isDetached(r));
   return [
     ...ordered.filter(ours),
     ...ordered.filter((r) => !ours(r)),
@@ -177,11 +174,9 @@ export async function rollSelfManaged(ctx: RollContext, job: Job): Promise<void>
 
 async function rollPhases(ctx: RollContext, job: Job, held: string[]): Promise<void> {
   const group = job.plan.name;
-  // In the plan's order: the surge is detached from its end, the window starts from its head.
-  const todo = planOrder(
-    job.plan,
-    job.plan.replacements.map((r) => ({ ...r, reasons: [...r.reasons] })),
-  );
+  // In the plan's order (made once, in the plan): the surge is detached from its end, the
+  // window starts from its head.
+  const todo = job.plan.replacements.map((r) => ({ ...r, reasons: [...r.reasons] }));
   // With drainAndTerminate false nothing is terminated, lost instances neither.
   const ends = job.plan.settings.drainAndTerminate;
   const lost = ends

@@ -2,7 +2,8 @@
 // (https://kops.sigs.k8s.io/operations/rolling-update/): a canary first when no instance is up
 // to date, then a sliding window of maxSurge + maxUnavailable nodes, zones taken in turn —
 // ordered for the disruption budgets' turns where budgets hold pods (turns.ts) — and instances
-// detached for surge last. The waves are the order apply follows (planOrder).
+// detached for surge last. The waves are the order apply follows: the plan's replacements are
+// put in it once (plan/waves.ts inWaveOrder), and the roll takes them as they come.
 import { rollWindow, VALIDATION_PERIOD_MS } from "../../policy/index.js";
 import {
   BOOT_ESTIMATE_MS,
@@ -10,7 +11,6 @@ import {
   interleaveByZone,
   isDetached,
   waveDrainMs,
-  type GroupPlan,
   type Replacement,
   type Schedule,
   type ScheduleInput,
@@ -33,16 +33,6 @@ function replacementOrder(input: ScheduleInput): Replacement[] {
   const detached = replacements.filter(isDetached);
   const zoned = settings.spreadAcrossZones ? interleaveByZone(up) : up;
   return [...down, ...orderForTurns(zoned, input.podsByNode, input.pdbs), ...detached];
-}
-
-/** Replacements in the order of the plan's waves: apply follows the plan's order, it does not
- * make one (a replacement the waves do not name keeps its place after those they do). */
-export function planOrder(plan: Pick<GroupPlan, "schedule">, rs: Replacement[]): Replacement[] {
-  const at = new Map<string, number>();
-  for (const w of plan.schedule.waves) for (const n of w.nodes) at.set(n, at.size);
-  const place = (r: Replacement) =>
-    at.get(r.node ?? r.instance) ?? at.get(r.instance) ?? Number.MAX_SAFE_INTEGER;
-  return [...rs].sort((a, b) => place(a) - place(b));
 }
 
 /** kOps starts with a single node when none of the group is up to date yet. */
