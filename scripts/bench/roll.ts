@@ -97,7 +97,7 @@ export async function measureRoll(nodes: number): Promise<RollFigures> {
   const log = new EventLog(world.clock);
   const t0 = performance.now();
   const result = await world.run(
-    apply(policy, "bench.yaml", world, log, { runId: "bench", planner }),
+    apply(policy, full, world, log, { runId: "bench", planner }),
     30 * 24 * 3600_000,
   );
   const realMs = Math.round(performance.now() - t0);

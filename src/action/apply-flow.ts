@@ -272,7 +272,6 @@ async function roll(
   ctx: RunContext,
   first: Awaited<ReturnType<typeof planFirst>>,
   run: {
-    file: string;
     policy: Policy;
     target: ApplyTarget;
     progress: Progress;
@@ -280,7 +279,7 @@ async function roll(
     groups: LogGroups;
   },
 ): Promise<ApplyResult> {
-  const { file, policy, target, progress, reporters, groups } = run;
+  const { policy, target, progress, reporters, groups } = run;
   const updates = new Coalescer<Progress>(
     (p) => sendProgress(ctx, reporters, p, first.plan),
     PROGRESS_INTERVAL_MS,
@@ -288,11 +287,9 @@ async function roll(
   const log = progressLog(first.ports, ctx.post, policy, progress, groups, updates);
   const beat = heartbeat(progress, first.ports.clock);
   try {
-    return await apply(policy, file, first.ports, log, {
+    return await apply(policy, first.plan, first.ports, log, {
       runId: runKeyOf(ctx.env),
       ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
-      force: target.force,
-      ...(target.groups && { groups: target.groups }),
       ...(target.reason && { reason: target.reason }),
       ...(ctx.inputs.maxDurationMs !== undefined && { maxDurationMs: ctx.inputs.maxDurationMs }),
       ignoreWindow: ctx.inputs.ignoreWindow && target.trigger === "dispatch",
@@ -333,7 +330,7 @@ async function applyOne(
     groups.end();
     seedFromPlan(progress, plan);
     checkDrift(reporters, plan, progress);
-    const outcome = await roll(ctx, first, { file, policy, target, progress, reporters, groups });
+    const outcome = await roll(ctx, first, { policy, target, progress, reporters, groups });
     if (!progress.result)
       Object.assign(progress, { result: outcome.result, message: outcome.message });
     await finish(ctx, reporters, progress, plan);

@@ -178,13 +178,11 @@ async function roll(
   const log = new EventLog(ports.clock);
   const stop = follow(run, log, plan, ports.clock);
   const result = await drive(
-    apply(policy, file, ports, log, {
+    apply(policy, plan, ports, log, {
       runId: values["run-id"] ?? `noderoll-cli-${hostname()}-${process.pid}`,
-      force: values.force,
       ignoreWindow: values["ignore-window"],
       signal: run.signal,
       planner,
-      ...(groups && { groups }),
       ...(values.reason && { reason: values.reason }),
       ...(run.maxDurationMs !== undefined && { maxDurationMs: run.maxDurationMs }),
       ...(run.lockWaitMs !== undefined && { lockWaitMs: run.lockWaitMs }),

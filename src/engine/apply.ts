@@ -1,12 +1,12 @@
-// apply: roll every group of a policy, in policy order, one roll per cluster. Each group is
-// observed and planned afresh just before it rolls (so a run that died is simply finished),
-// refused when its plan is blocked or in error (unless force), and handed to its kind with the
-// plan — the contract — that says everything the roll does. Every step is an event; the result
-// says what happened and how to continue.
-import { isWindowOpen, nextWindowOpening, orderGroups, type Policy } from "../policy/index.js";
+// apply: carry out a plan — its groups in its order, one roll per cluster. Each group is read
+// again just before it rolls, its plan's decisions checked against that (contract.ts: a stale one
+// is refused, nodes that joined or left and the roll's own progress are taken as they are, so a
+// run that died is simply finished), refused when blocked or in error (unless force), and handed
+// to its kind with the plan — the contract — that says everything the roll does. Every step is an
+// event; the result says what happened and how to continue.
+import { isWindowOpen, nextWindowOpening, type Policy } from "../policy/index.js";
 import {
   proveByEndpoint,
-  type FindingCode,
   type GroupPlan,
   type LiveGroup,
   type Plan,
@@ -36,14 +36,12 @@ import type { NodeOwner } from "../roll/validate.js";
 import { observe, Planner } from "./observe.js";
 import { resolvePending, settleInFlight, stillGoing } from "./in-flight.js";
 import { rollContext } from "./context.js";
+import { carriedOut, checkCovers, readyPlan } from "./contract.js";
 import { PENDING } from "../roll/in-flight.js";
 
 export interface ApplyOptions {
   runId: string;
   runUrl?: string;
-  /** Replace every node of the selected groups and go past PodDisruptionBudgets. */
-  force?: boolean;
-  groups?: string[];
   reason?: string;
   /** Stop starting nodes after this long (GitHub's 6-hour job limit). */
   maxDurationMs?: number;
@@ -71,6 +69,8 @@ export interface ApplyPorts {
 interface Run {
   ctx: RollContext;
   policy: Policy;
+  /** The plan apply carries out: its decisions are checked again before each group. */
+  plan: Plan;
   options: ApplyOptions;
   planner: Planner;
   nodes: NodeCache;
@@ -108,33 +108,6 @@ function stopReason(run: Run): string | undefined {
   return undefined;
 }
 
-/** Blockers whose roll would fail in a drain (the drain's and EKS's PodEvictionFailure). */
-const EVICTION_BLOCKERS: ReadonlySet<FindingCode> = new Set<FindingCode>([
-  "pdb-blocks",
-  "multiple-pdbs",
-  "tolerates-everything",
-  "stuck-terminating",
-  "unmanaged-pods",
-  "grace-exceeds-drain-timeout",
-]);
-
-/** A group apply may roll: planned complete, not in error, not blocked. */
-function readyPlan(plan: GroupPlan, live: LiveGroup | undefined): ReadyPlan {
-  if (!live || !plan.settings || !plan.target || plan.status === "error")
-    throw new RollError("UpdateFailed", plan.errors.join("; ") || `group ${plan.name} not found`);
-  if (plan.status === "blocked") {
-    const blockers = plan.findings.filter((f) => f.severity === "blocker").map((f) => f.message);
-    const evictions = plan.findings.some(
-      (f) => f.severity === "blocker" && EVICTION_BLOCKERS.has(f.code),
-    );
-    throw new RollError(
-      evictions ? "PodEvictionFailure" : "UpdateFailed",
-      `not started, it would fail: ${blockers.join("; ")}`,
-    );
-  }
-  return plan as ReadyPlan;
-}
-
 async function rollGroup(run: Run, name: string): Promise<void> {
   const { ctx, policy, nodes } = run;
   let seen = await run.planner.observe(ctx, [name]);
@@ -142,8 +115,8 @@ async function rollGroup(run: Run, name: string): Promise<void> {
   const others = { ...run, stopReason: () => stopReason(run) };
   if (await settleInFlight(ctx, others, name, seen.snapshot.groups))
     seen = await run.planner.observe(ctx, [name]);
-  const { plan: planned, snapshot } = seen;
-  const plan = planned.groups[0] as GroupPlan;
+  const { snapshot } = seen;
+  const plan = carriedOut(run.plan, seen.plan.groups[0] as GroupPlan);
   const live = snapshot.groups.find((g) => g.name === name);
   ctx.emit({
     type: "group.start",
@@ -255,6 +228,11 @@ async function rollGroups(run: Run, order: string[]): Promise<void> {
   }
 }
 
+/** The outcome of a run that failed before it started (its plan could not be made). */
+export function notStarted(e: unknown, signal?: AbortSignal): ApplyResult {
+  return outcomeOf(e, signal ?? new AbortController().signal, "the run was cancelled");
+}
+
 function outcomeOf(e: unknown, signal: AbortSignal, stopped: string): ApplyResult {
   const code = e instanceof RollError ? e.code : undefined;
   // Why the run stopped (the lock lost, the job cancelled) first; where it was, after.
@@ -275,16 +253,6 @@ function outcomeOf(e: unknown, signal: AbortSignal, stopped: string): ApplyResul
       : "";
   const text = (e instanceof RollError ? e.message : describeFailure(e)).replace(/\.?$/, ".");
   return { result, message: `${code ? `${code}: ` : ""}${text}${next}` };
-}
-
-function groupOrder(policy: Policy, groups: string[] | undefined): string[] {
-  const wanted = groups ? new Set(groups) : undefined;
-  return orderGroups(
-    policy.groups.map((g) => ({ ...g, role: g.role ?? ("node" as const) })),
-    policy.order,
-  )
-    .map((g) => g.name)
-    .filter((n) => !wanted || wanted.has(n));
 }
 
 /**
@@ -359,9 +327,15 @@ async function release(lock: ClusterLock, ports: ApplyPorts, log: Reporter): Pro
     });
 }
 
+/**
+ * Carry out `plan` (made by `plan`, read from a saved file, or the one reviewed): its groups in
+ * its order, each checked again against fresh state first (plan/decisions.ts) and refused with
+ * StalePlan where a decision no longer holds; nodes that joined or left since, and the roll's
+ * own progress, are taken as they are.
+ */
 export async function apply(
   policy: Policy,
-  file: string,
+  plan: Plan,
   ports: ApplyPorts,
   log: Reporter,
   options: ApplyOptions,
@@ -370,19 +344,14 @@ export async function apply(
   const lockLost = new AbortController();
   const signal = AbortSignal.any([options.signal ?? new AbortController().signal, lockLost.signal]);
   const ctx = rollContext(ports, log, options, signal);
-  const planner =
-    options.planner ??
-    new Planner(policy, file, {
-      force: options.force ?? false,
-      ...(options.groups && { groups: options.groups }),
-    });
-  const order = groupOrder(policy, options.groups);
+  const planner = options.planner ?? new Planner(policy, plan.policy.file, plan.options);
+  const order = plan.groups.map((g) => g.name);
   ctx.emit({
     type: "roll.start",
     cluster: policy.cluster.name,
     policy: policy.metadata.name,
     groups: order,
-    force: options.force ?? false,
+    force: plan.options.force,
     ...(options.reason && { reason: options.reason }),
     ...(options.runUrl && { run: options.runUrl }),
   });
@@ -403,13 +372,14 @@ export async function apply(
     lost,
     ports.cluster,
   );
-  const run: Run = { ctx, policy, options, planner, nodes: new NodeCache(ctx), lock };
+  const run: Run = { ctx, policy, plan, options, planner, nodes: new NodeCache(ctx), lock };
   let outcome: ApplyResult = {
     result: "success",
     message: `${order.length} group${order.length === 1 ? "" : "s"} rolled`,
   };
   let locked = false;
   try {
+    checkCovers(policy, plan);
     // The Lease is a write too: not on a cluster that is not the policy's.
     await verifyBeforeLock(policy, ctx);
     await lock.acquire(options.lockWaitMs ?? 0);

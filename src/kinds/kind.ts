@@ -51,6 +51,8 @@ export interface ResolvedBudgets {
   /** What noderoll itself surges (a managed group: nothing, EKS scales up on its own). */
   maxSurge: number;
   derivation: { maxUnavailable: string; maxSurge: string };
+  /** The budgets as they are asked for (the policy's, a default, a live setting kept). */
+  spec: { maxUnavailable: string; maxSurge: string };
 }
 
 /** A setting written on the group's own entry that this kind cannot honour, and why. */

@@ -15,8 +15,9 @@ export type Decision = "group" | "kind" | "target" | "budgets" | "settings" | "b
 export interface GroupDecisions {
   kind: GroupPlan["kind"];
   target: Record<string, string>;
-  /** The resolved budgets, and the group's size they were resolved for. */
-  budgets: { maxUnavailable: number; maxSurge: number; size: number };
+  /** The budgets as asked for (Budgets.spec): their counts follow the group's size and the
+   * roll's progress, which are not decisions. */
+  budgets: { maxUnavailable: string; maxSurge: string };
   settings: string;
   /** The configuration set first: in the fingerprint, not checked again (a roll that set it
    * already has made progress, not changed its mind). */
@@ -29,10 +30,9 @@ export function decisionsOf(g: GroupPlan): GroupDecisions {
   return {
     kind: g.kind,
     target,
-    budgets: {
-      maxUnavailable: g.budgets.maxUnavailable,
-      maxSurge: g.budgets.maxSurge,
-      size: g.nodes,
+    budgets: g.budgets.spec ?? {
+      maxUnavailable: String(g.budgets.maxUnavailable),
+      maxSurge: String(g.budgets.maxSurge),
     },
     settings: JSON.stringify(g.settings ?? null),
     config: g.configChanges.map((c) => `${c.field}=${c.to}`),
@@ -76,7 +76,7 @@ export function staleDecisions(planned: GroupPlan, fresh: GroupPlan): Stale[] {
     });
   const b = (x: GroupDecisions["budgets"]) =>
     `maxUnavailable ${x.maxUnavailable}, maxSurge ${x.maxSurge}`;
-  if (was.budgets.size === now.budgets.size && b(was.budgets) !== b(now.budgets))
+  if (b(was.budgets) !== b(now.budgets))
     out.push({ decision: "budgets", detail: `planned ${b(was.budgets)}, now ${b(now.budgets)}` });
   if (was.settings !== now.settings)
     out.push({ decision: "settings", detail: "the roll settings differ from the plan's" });

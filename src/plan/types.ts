@@ -112,6 +112,12 @@ export interface Budgets {
   /** Nodes launched before any is drained: maxSurge, or for a managed group EKS's scale-up. */
   maxSurge: number;
   derivation: { maxUnavailable: string; maxSurge: string };
+  /**
+   * The budgets as asked for — the policy's values ("25%", 2), a default, or a managed group's
+   * live updateConfig kept: a decision of the plan (resolved counts follow the group's size and
+   * the roll's progress; these do not). Absent in a plan an older noderoll made.
+   */
+  spec?: { maxUnavailable: string; maxSurge: string };
 }
 
 /**

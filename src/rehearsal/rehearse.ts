@@ -2,7 +2,8 @@
 // a sandbox world built from the plan's snapshot and a read of the whole cluster; the same
 // engine, policy and budgets roll it in virtual time; nothing is written to the live cluster —
 // the rehearsal's requests never leave the process.
-import { apply, type PlanOptions } from "../engine/index.js";
+import type { PlanOptions } from "../engine/index.js";
+import { planAndApply } from "../app/apply.js";
 import type { Snapshot } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
 import { EventLog, type RollEvent } from "../ports/index.js";
@@ -52,7 +53,7 @@ export async function rehearse(
   const log = new EventLog(world.clock);
   const watch = new RehearsalWatch(world);
   const result = await world.run(
-    apply(input.policy, input.file, world, log, {
+    planAndApply(input.policy, input.file, world, log, {
       runId: "rehearsal",
       force: input.options.force ?? false,
       ...(input.options.groups && { groups: input.options.groups }),

@@ -31,7 +31,7 @@ export function digestOf(g: GroupPlan): GroupDigest {
     nodes: g.replacements.length,
     target: d.target,
     config: d.config,
-    budgets: `${d.budgets.maxUnavailable}/${d.budgets.maxSurge}`,
+    budgets: `${g.budgets.maxUnavailable}/${g.budgets.maxSurge}`,
     settings: fnv(d.settings).slice(0, 8),
   };
 }

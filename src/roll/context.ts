@@ -39,3 +39,20 @@ export class RollError extends Error {
 export function isAbort(e: unknown): boolean {
   return (e as Error)?.name === "AbortError";
 }
+
+/**
+ * A decision of the plan no longer holds against fresh state (plan/decisions.ts): refused, not
+ * re-made — the plan is the contract, and a changed one is to be reviewed again.
+ */
+export class StalePlan extends RollError {
+  constructor(
+    /** The group whose decisions no longer hold; absent when it is the plan as a whole's. */
+    readonly group: string | undefined,
+    readonly stale: readonly { decision: string; detail: string }[],
+  ) {
+    super(
+      "StalePlan",
+      `${group ? `${group}: ` : ""}the plan no longer holds — ${stale.map((s) => `${s.decision}: ${s.detail}`).join("; ")}. Nothing of it was started${group ? ` on ${group}` : ""}; plan again and review it`,
+    );
+  }
+}

@@ -2,7 +2,7 @@
 // (the cluster autoscaler kept off the new nodes), the next `schedule` run with `mode: apply`
 // planned "nothing to do" and skipped the policy. It applies the policy now, to clear them.
 import { afterAll, describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { loadPolicy } from "../../src/policy/index.js";
 import { EventLog } from "../../src/ports/index.js";
 import { World } from "../../src/sandbox/world/world.js";
@@ -21,7 +21,7 @@ describe("a scheduled run after a late kill", () => {
     const loaded = loadPolicy(text, "policies/demo.yaml");
     if (!loaded.ok) throw new Error("demo policy invalid");
     const done = await world.run(
-      apply(loaded.policy, "policies/demo.yaml", world, new EventLog(world.clock), {
+      planAndApply(loaded.policy, "policies/demo.yaml", world, new EventLog(world.clock), {
         runId: "first",
       }),
     );

@@ -1,6 +1,6 @@
 // Adversarial review of issue 44, defect 2 (someone else's EKS update reported as ours).
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { EventLog } from "../../src/ports/index.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "../sandbox/helpers.js";
@@ -47,7 +47,7 @@ describe("a foreign update that starts as noderoll starts its own", () => {
     const world = World.from(managedScenario({ zones: 2, nodes: 4 }));
     const log = new EventLog(world.clock);
     const result = await world.run(
-      apply(policy(), "p.yaml", racedPorts(world), log, { runId: "ours" }),
+      planAndApply(policy(), "p.yaml", racedPorts(world), log, { runId: "ours" }),
       12 * 3600_000,
     );
     const updates = [...world.eks.updates.values()].map((u) => u.update);
@@ -89,7 +89,7 @@ describe("someone else's updateConfig change in progress (a ConfigUpdate)", () =
     const log = new EventLog(w.clock);
     const start = w.clock.nowMs();
     const result = await w.run(
-      apply(policy(), "p.yaml", w, log, { runId: "ours", maxDurationMs: 5 * 60_000 }),
+      planAndApply(policy(), "p.yaml", w, log, { runId: "ours", maxDurationMs: 5 * 60_000 }),
       12 * 3600_000,
     );
     const late = [...w.eks.updates.values()]
@@ -109,7 +109,7 @@ describe("someone else's updateConfig change in progress (a ConfigUpdate)", () =
     const w = world();
     const foreign = [...w.eks.updates.values()][0]!.update.id;
     const log = new EventLog(w.clock);
-    await w.run(apply(policy(), "p.yaml", w, log, { runId: "ours" }), 12 * 3600_000);
+    await w.run(planAndApply(policy(), "p.yaml", w, log, { runId: "ours" }), 12 * 3600_000);
     expect(ofType(log.events, "eks.update").map((e) => e.updateId)).not.toContain(foreign);
   });
 });

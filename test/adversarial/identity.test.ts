@@ -1,6 +1,6 @@
 // Adversarial review of issue 44, defect 1 (the right cluster, proven first).
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { EventLog } from "../../src/ports/index.js";
 import { Account } from "../../src/sandbox/world/account.js";
@@ -61,7 +61,10 @@ describe("a policy for small that also names one of big's groups, with big's kub
     const small = a.world("small");
     const log = new EventLog(a.clock);
     const result = await a.run(
-      apply(policy(), "p.yaml", a.ports("big"), log, { runId: "wrong", groups: ["small-workers"] }),
+      planAndApply(policy(), "p.yaml", a.ports("big"), log, {
+        runId: "wrong",
+        groups: ["small-workers"],
+      }),
       6 * 3600_000,
     );
     const terminated = small.timeline.of("instance.terminated").length;
@@ -103,7 +106,7 @@ describe("a kubeconfig for big whose CA bundle also holds small's authority", ()
     const small = a.world("small");
     const log = new EventLog(a.clock);
     const result = await a.run(
-      apply(
+      planAndApply(
         policyFor(
           "groups: [{ name: small-workers, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }]\n",
           "small",
@@ -145,7 +148,7 @@ describe("insecure-skip-tls-verify with small's endpoint URL, the name resolving
     const small = a.world("small");
     const log = new EventLog(a.clock);
     const result = await a.run(
-      apply(
+      planAndApply(
         policyFor(
           "groups: [{ name: small-workers, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }]\n",
           "small",
@@ -197,7 +200,10 @@ workloads:
     const { plan } = await a.run(observeAndPlan(policy, "p.yaml", a.ports("small")));
     const big = a.world("big");
     const log = new EventLog(a.clock);
-    await a.run(apply(policy, "p.yaml", a.ports("small"), log, { runId: "r" }), 6 * 3600_000);
+    await a.run(
+      planAndApply(policy, "p.yaml", a.ports("small"), log, { runId: "r" }),
+      6 * 3600_000,
+    );
     expect({
       status: plan.groups.find((g) => g.name === "shared-workers")?.status,
       terminatedInBig: big.timeline

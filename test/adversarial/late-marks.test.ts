@@ -1,6 +1,6 @@
 // Adversarial review of issue 44, defect 6 (marks orphaned by a late kill), with a window.
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { EventLog } from "../../src/ports/index.js";
 import { crashAtEvent, leftovers } from "../roll/crash.js";
@@ -24,7 +24,7 @@ describe("marks a run killed late leaves, the next run outside the maintenance w
     log.on((e) => {
       if (e.type === "phase.start" && e.phase === "scale-down") crash.onEvent(e);
     });
-    void apply(policyFor(ROLLING), "p.yaml", crash.ports, log, { runId: "killed" });
+    void planAndApply(policyFor(ROLLING), "p.yaml", crash.ports, log, { runId: "killed" });
     await world.run(crash.died);
     await world.advance(300_000);
     expect(leftovers(world).length).toBeGreaterThan(0);
@@ -35,7 +35,7 @@ describe("marks a run killed late leaves, the next run outside the maintenance w
     const { plan } = await world.run(observeAndPlan(weekly, "p.yaml", world));
     expect(plan.groups[0]?.status).toBe("cleanup");
     const next = await world.run(
-      apply(weekly, "p.yaml", world, new EventLog(world.clock), { runId: "next" }),
+      planAndApply(weekly, "p.yaml", world, new EventLog(world.clock), { runId: "next" }),
     );
     expect({ result: next.result, leftovers: leftovers(world) }).toEqual({
       result: expect.anything(),

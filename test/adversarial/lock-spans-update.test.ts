@@ -1,7 +1,7 @@
 // Adversarial review of issue 44, defect 3 (the lock ends before the roll does).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { loadPolicy } from "../../src/policy/index.js";
 import { foldEvents, heartbeatLine } from "../../src/render/index.js";
 import { EventLog } from "../../src/ports/index.js";
@@ -58,7 +58,7 @@ describe("cancelled while its UpdateNodegroupVersion is on the wire", () => {
     const stop = new AbortController();
     const { ports, started } = cancelledMidStart(world, stop);
     const first = await world.run(
-      apply(demoPolicy(), "demo.yaml", ports, new EventLog(world.clock), {
+      planAndApply(demoPolicy(), "demo.yaml", ports, new EventLog(world.clock), {
         runId: "cancelled",
         signal: stop.signal,
       }),
@@ -73,7 +73,10 @@ describe("cancelled while its UpdateNodegroupVersion is on the wire", () => {
         firstCordonWhileUpdating = true;
     });
     const next = await world.run(
-      apply(demoPolicy(), "demo.yaml", world, log, { runId: "emergency", groups: ["workers"] }),
+      planAndApply(demoPolicy(), "demo.yaml", world, log, {
+        runId: "emergency",
+        groups: ["workers"],
+      }),
     );
     expect({
       first: first.result,
@@ -113,14 +116,17 @@ describe("killed (SIGKILL) right after EKS answered UpdateNodegroupVersion", () 
       }
     });
     await probe.run(
-      apply(demoPolicy(), "demo.yaml", probe, plog, { runId: "probe", signal: pstop.signal }),
+      planAndApply(demoPolicy(), "demo.yaml", probe, plog, {
+        runId: "probe",
+        signal: pstop.signal,
+      }),
     );
     expect(at).toBeGreaterThan(0);
     const crash = crashAtEvent(world, at);
     const log1 = new EventLog(world.clock);
     log1.on(crash.onEvent);
     void world
-      .run(apply(demoPolicy(), "demo.yaml", crash.ports, log1, { runId: "killed" }))
+      .run(planAndApply(demoPolicy(), "demo.yaml", crash.ports, log1, { runId: "killed" }))
       .catch(() => undefined);
     await world.run(crash.died);
     const id = ofType(log1.events, "eks.update").find((e) => e.updateType === "VersionUpdate")
@@ -133,7 +139,10 @@ describe("killed (SIGKILL) right after EKS answered UpdateNodegroupVersion", () 
         cordonedWhileUpdating = true;
     });
     const next = await world.run(
-      apply(demoPolicy(), "demo.yaml", world, log, { runId: "emergency", groups: ["workers"] }),
+      planAndApply(demoPolicy(), "demo.yaml", world, log, {
+        runId: "emergency",
+        groups: ["workers"],
+      }),
     );
     expect({ next: next.result, cordonedWhileUpdating }).toEqual({
       next: "success",
@@ -161,7 +170,7 @@ describe("the Lease deleted (kubectl delete lease) while noderoll's EKS update r
       world.clock.notify();
     });
     const first = await world.run(
-      apply(demoPolicy(), "demo.yaml", world, log1, { runId: "first" }),
+      planAndApply(demoPolicy(), "demo.yaml", world, log1, { runId: "first" }),
     );
     const id = ofType(log1.events, "eks.update").find((e) => e.updateType === "VersionUpdate")
       ?.updateId as string;
@@ -174,7 +183,10 @@ describe("the Lease deleted (kubectl delete lease) while noderoll's EKS update r
         cordonedWhileUpdating = true;
     });
     const next = await world.run(
-      apply(demoPolicy(), "demo.yaml", world, log, { runId: "emergency", groups: ["workers"] }),
+      planAndApply(demoPolicy(), "demo.yaml", world, log, {
+        runId: "emergency",
+        groups: ["workers"],
+      }),
     );
     expect({ next: next.result, cordonedWhileUpdating }).toEqual({
       next: "success",
@@ -201,7 +213,10 @@ describe("the heartbeat of a run that waits for the update a cancelled run left"
       }
     });
     await world.run(
-      apply(demoPolicy(), "demo.yaml", world, first, { runId: "cancelled", signal: stop.signal }),
+      planAndApply(demoPolicy(), "demo.yaml", world, first, {
+        runId: "cancelled",
+        signal: stop.signal,
+      }),
     );
     const id = ofType(first.events, "eks.update").find((e) => e.updateType === "VersionUpdate")
       ?.updateId as string;
@@ -212,7 +227,7 @@ describe("the heartbeat of a run that waits for the update a cancelled run left"
         line = heartbeatLine(foldEvents(log.events), new Date(Date.parse(e.t) + 10 * 60_000));
     });
     await world.run(
-      apply(demoPolicy(), "demo.yaml", world, log, { runId: "next", groups: ["workers"] }),
+      planAndApply(demoPolicy(), "demo.yaml", world, log, { runId: "next", groups: ["workers"] }),
     );
     expect(line).toMatch(new RegExp(`EKS update ${id}`));
   });

@@ -1,7 +1,7 @@
 // Adversarial review of issue 44, defect 1's "every Auto Scaling group the policy names must
 // belong to that cluster (its kubernetes.io/cluster/<name> tag, or the EKS node group's cluster)".
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { EventLog } from "../../src/ports/index.js";
 import { World } from "../../src/sandbox/world/world.js";
@@ -25,7 +25,7 @@ describe("a policy naming the Auto Scaling group behind an EKS managed node grou
     const { plan } = await world.run(observeAndPlan(policy, "p.yaml", world, { force: true }));
     const log = new EventLog(world.clock);
     await world.run(
-      apply(policy, "p.yaml", world, log, { runId: "dispatch", force: true, reason: "CVE" }),
+      planAndApply(policy, "p.yaml", world, log, { runId: "dispatch", force: true, reason: "CVE" }),
     );
     expect({
       status: plan.groups[0]?.status,

@@ -1,7 +1,7 @@
 // The bench's split of a roll's time (scripts/bench/critical-path.ts) and its lower bound
 // (scripts/bench/lower-bound.ts), on rolls small enough to check by hand.
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { Planner } from "../../src/engine/observe.js";
 import { loadPolicy } from "../../src/policy/index.js";
 import { EventLog, type RollEvent } from "../../src/ports/index.js";
@@ -79,7 +79,7 @@ describe("the critical-path split of a roll", () => {
     const before = snapshotBefore(world, "w");
     const log = new EventLog(world.clock);
     const result = await world.run(
-      apply(r.policy, "cp.yaml", world, log, { runId: "cp", planner }),
+      planAndApply(r.policy, "cp.yaml", world, log, { runId: "cp", planner }),
       3600_000,
     );
     expect(result.result).toBe("success");

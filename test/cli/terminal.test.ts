@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { readPolicyFile } from "../../src/adapters/files/read-policy.js";
 import { readLine, withReadProgress } from "../../src/adapters/read-progress.js";
 import { Terminal, type Screen } from "../../src/cli/terminal.js";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { Planner } from "../../src/engine/observe.js";
 import type { Plan } from "../../src/plan/index.js";
 import { EventLog, type RollEvent } from "../../src/ports/index.js";
@@ -20,7 +20,9 @@ async function demoRoll(): Promise<{ plan: Plan; events: RollEvent[] }> {
   const planner = new Planner(r.policy, "policies/demo.yaml", { force: false });
   const { plan } = await world.run(planner.observe(world));
   const log = new EventLog(world.clock);
-  await world.run(apply(r.policy, "policies/demo.yaml", world, log, { runId: "t", planner }));
+  await world.run(
+    planAndApply(r.policy, "policies/demo.yaml", world, log, { runId: "t", planner }),
+  );
   return { plan, events: log.events };
 }
 

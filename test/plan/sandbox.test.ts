@@ -88,7 +88,7 @@ describe("plans of the example policies", () => {
       "policies/single-managed.yaml",
       "policies/sandbox/single-managed.yaml",
     );
-    const { apply } = await import("../../src/engine/apply.js");
+    const { planAndApply: apply } = await import("../../src/app/apply.js");
     const { EventLog } = await import("../../src/ports/index.js");
     const r = await world.run(apply(policy, "p", world, new EventLog(world.clock), { runId: "t" }));
     expect(r.result).toBe("success");

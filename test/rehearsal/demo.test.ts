@@ -4,7 +4,8 @@
 // request to the live cluster while it runs.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { apply, observeAndPlan } from "../../src/engine/index.js";
+import { observeAndPlan } from "../../src/engine/index.js";
+import { planAndApply as apply } from "../../src/app/apply.js";
 import { loadPolicy } from "../../src/policy/index.js";
 import { EventLog } from "../../src/ports/index.js";
 import { physicsOf, readLiveCluster } from "../../src/rehearsal/live.js";

@@ -3,7 +3,7 @@
 // re-listed within a bounded time; a watch refused with 429 waits out its Retry-After; a read
 // that keeps failing names itself.
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import {
   EventLog,
   KubeApiError,
@@ -45,7 +45,7 @@ describe("cancellation while calls hang", () => {
       });
     });
     const r = await world.run(
-      apply(policy, "p.yaml", world, log, { runId: "cancelled", signal: stop.signal }),
+      planAndApply(policy, "p.yaml", world, log, { runId: "cancelled", signal: stop.signal }),
       3 * 3600_000,
     );
     expect(r.result).toBe("cancelled");
@@ -103,7 +103,7 @@ describe("a read that keeps failing", () => {
       network: [{ api: "kubernetes", reset: 1, calls: ["core.listPods"] }],
     });
     const log = new EventLog(world.clock);
-    const r = await world.run(apply(policy, "p.yaml", world, log, { runId: "fails" }));
+    const r = await world.run(planAndApply(policy, "p.yaml", world, log, { runId: "fails" }));
     expect(r.result).toBe("failure");
     expect(r.message).toMatch(
       /^Kubernetes API GET pods \(list, .*\) failed after 6 attempts: ECONNRESET .* Running it again continues from where this run stopped\.$/,

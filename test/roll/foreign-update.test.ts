@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "../sandbox/helpers.js";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { EventLog } from "../../src/ports/index.js";
 import { Invariants } from "./invariants.js";
 import { ofType, policyFor } from "./scenarios.js";
@@ -36,7 +36,7 @@ async function applyDuringIt(world: World) {
   const log = new EventLog(world.clock);
   const invariants = new Invariants(world, before, { order: ["ng"] });
   log.on(invariants.check);
-  const result = await world.run(apply(policy(), "p.yaml", world, log, { runId: "ours" }));
+  const result = await world.run(planAndApply(policy(), "p.yaml", world, log, { runId: "ours" }));
   return { result, events: log.events, invariants };
 }
 
@@ -98,7 +98,7 @@ describe("an EKS update someone else started", () => {
     const log = new EventLog(world.clock);
     const invariants = new Invariants(world, before, { order: ["ng"] });
     log.on(invariants.check);
-    const result = await world.run(apply(policy, "p.yaml", world, log, { runId: "ours" }));
+    const result = await world.run(planAndApply(policy, "p.yaml", world, log, { runId: "ours" }));
     expect(result.result).toBe("success");
     expect(world.eks.nodegroups.get("ng")?.updateConfig.maxUnavailable).toBe(2);
     expect(ofType(log.events, "eks.update").map((e) => e.updateType)).toContain("ConfigUpdate");

@@ -2,7 +2,8 @@
 // can ask for, and a run that must end by itself — in success or in a failure that names what
 // failed — with the invariants held after every event.
 import { observeAndPlan } from "../../src/engine/index.js";
-import { apply, type ApplyOptions, type ApplyResult } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
+import { type ApplyOptions, type ApplyResult } from "../../src/engine/apply.js";
 import type { Plan } from "../../src/plan/index.js";
 import type { Policy } from "../../src/policy/index.js";
 import { EventLog, type Cloud, type Cluster, type Clock } from "../../src/ports/index.js";
@@ -133,7 +134,7 @@ export async function checkedRun(
   const log = new EventLog(world.clock);
   log.on(invariants.check);
   if (onEvent) log.on(onEvent);
-  const running = apply(engine.policy, "p.yaml", ports, log, options);
+  const running = planAndApply(engine.policy, "p.yaml", ports, log, options);
   const result = await world.run(died ? Promise.race([running, died]) : running, RUN_LIMIT_MS);
   return {
     ...(result && { result }),

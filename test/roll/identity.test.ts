@@ -3,7 +3,7 @@
 // kubeconfig for another cluster made every instance of the policy's groups look like one with
 // no node — free to terminate undrained: all three of `small`'s web nodes went at once.
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { EventLog, type Cluster } from "../../src/ports/index.js";
 import type { World } from "../../src/sandbox/world/world.js";
@@ -67,7 +67,7 @@ describe("the Kubernetes API is the policy's cluster's", () => {
     const { small, big } = twoClusters();
     const log = new EventLog(small.clock);
     const result = await small.run(
-      apply(smallPolicy(), "p.yaml", crossed(small, big.cluster), log, { runId: "wrong" }),
+      planAndApply(smallPolicy(), "p.yaml", crossed(small, big.cluster), log, { runId: "wrong" }),
     );
     expect(result).toMatchObject({
       result: "failure",
@@ -88,7 +88,7 @@ describe("the Kubernetes API is the policy's cluster's", () => {
     const { small, big } = twoClusters();
     const log = new EventLog(small.clock);
     const result = await small.run(
-      apply(smallPolicy(), "p.yaml", crossed(small, withoutEndpoint(big.cluster)), log, {
+      planAndApply(smallPolicy(), "p.yaml", crossed(small, withoutEndpoint(big.cluster)), log, {
         runId: "wrong",
       }),
     );

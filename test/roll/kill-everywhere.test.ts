@@ -8,7 +8,7 @@
 // person scale its group in by the node it drains first (issue 44, defect 9).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
 import { EventLog } from "../../src/ports/index.js";
@@ -125,13 +125,16 @@ async function killedAt(c: Case, k: number): Promise<string[]> {
   log.on(first.check);
   log.on(dying.onEvent);
   await world.run(
-    Promise.race([apply(c.policy, "p.yaml", dying.ports, log, { runId: "dies" }), dying.died]),
+    Promise.race([
+      planAndApply(c.policy, "p.yaml", dying.ports, log, { runId: "dies" }),
+      dying.died,
+    ]),
   );
   const second = new Invariants(world, plan, { order });
   const next = new EventLog(world.clock);
   next.on(second.check);
   const r = await world.run(
-    apply(c.policy, "p.yaml", world, next, { runId: "resumes" }),
+    planAndApply(c.policy, "p.yaml", world, next, { runId: "resumes" }),
     48 * 3600_000,
   );
   // Terminated instances' nodes go away a little after the roll ends.
@@ -151,7 +154,7 @@ async function killedAt(c: Case, k: number): Promise<string[]> {
 async function eventsOfWholeRoll(c: Case): Promise<number> {
   const world = await c.world();
   const log = new EventLog(world.clock);
-  const r = await world.run(apply(c.policy, "p.yaml", world, log, { runId: "whole" }));
+  const r = await world.run(planAndApply(c.policy, "p.yaml", world, log, { runId: "whole" }));
   expect(r.result).toBe("success");
   return log.events.length;
 }
@@ -174,7 +177,9 @@ describe("the batched case holds drained nodes", () => {
   it("some node waits drained for its batch (so the kills above land while nodes are held)", async () => {
     const world = new World(batched());
     const log = new EventLog(world.clock);
-    const r = await world.run(apply(batchedPolicy, "p.yaml", world, log, { runId: "whole" }));
+    const r = await world.run(
+      planAndApply(batchedPolicy, "p.yaml", world, log, { runId: "whole" }),
+    );
     expect(r.result).toBe("success");
     const waits: number[] = [];
     // A termination long after every drain ended before it: postDrainDelay is 0, so only a
@@ -199,7 +204,10 @@ describe("a run killed while the demo's workers surge", () => {
         kill.onEvent(e);
     });
     await world.run(
-      Promise.race([apply(demoPolicy, "p.yaml", kill.ports, log, { runId: "dies" }), kill.died]),
+      Promise.race([
+        planAndApply(demoPolicy, "p.yaml", kill.ports, log, { runId: "dies" }),
+        kill.died,
+      ]),
     );
     expect(detached).toBe(4);
     const { plan } = await world.run(observeAndPlan(demoPolicy, "p.yaml", world));
@@ -210,7 +218,9 @@ describe("a run killed while the demo's workers surge", () => {
       workers.replacements.filter((r) => r.reasons.some((x) => x.kind === "detached-for-surge")),
     ).toHaveLength(4);
     const next = new EventLog(world.clock);
-    const r = await world.run(apply(demoPolicy, "p.yaml", world, next, { runId: "resumes" }));
+    const r = await world.run(
+      planAndApply(demoPolicy, "p.yaml", world, next, { runId: "resumes" }),
+    );
     expect(r.result).toBe("success");
     expect(next.events.filter((e) => e.type === "instance.detach")).toEqual([]);
   });

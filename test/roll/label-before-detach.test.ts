@@ -6,7 +6,7 @@
 // whose node object is deleted is found again by its tag. Invariants are checked after every
 // event of every run.
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { DETACHED_LABEL } from "../../src/plan/index.js";
 import { AwsApiError, EventLog, type Cluster } from "../../src/ports/index.js";
 import { leftovers } from "./crash.js";
@@ -26,7 +26,7 @@ async function markedMember() {
     return r;
   };
   const first = await world.run(
-    apply(surge, "p.yaml", world, new EventLog(world.clock), {
+    planAndApply(surge, "p.yaml", world, new EventLog(world.clock), {
       runId: "dies",
       signal: stop.signal,
     }),
@@ -78,7 +78,9 @@ async function detachedWithoutNode() {
     detached = e.instance;
     stop.abort();
   });
-  await world.run(apply(surge, "p.yaml", world, log, { runId: "dies", signal: stop.signal }));
+  await world.run(
+    planAndApply(surge, "p.yaml", world, log, { runId: "dies", signal: stop.signal }),
+  );
   const node = world.ec2.instances.get(detached)!.nodeName;
   world.kube.deleteNode(node);
   expect(world.kube.nodes.get(node)).toBeUndefined();

@@ -4,7 +4,7 @@
 // scheduled run skipped the policy and the autoscaler could never remove those nodes. A plan that
 // finds noderoll's own marks says so (status "cleanup"), and apply clears them.
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { hasChanges, summaryLine } from "../../src/plan/index.js";
 import { EventLog } from "../../src/ports/index.js";
@@ -23,7 +23,7 @@ async function killedBeforeScaleDown() {
   log.on((e) => {
     if (e.type === "phase.start" && e.phase === "scale-down") crash.onEvent(e);
   });
-  void apply(policy, "p.yaml", crash.ports, log, { runId: "killed" });
+  void planAndApply(policy, "p.yaml", crash.ports, log, { runId: "killed" });
   await world.run(crash.died);
   // The dead run's Lease is waited out by the next run; let the world settle meanwhile.
   await world.advance(300_000);
@@ -57,7 +57,7 @@ describe("marks a run killed late leaves", () => {
   it("are cleared by the next apply, though no node needs replacing", async () => {
     const world = await killedBeforeScaleDown();
     const log = new EventLog(world.clock);
-    const r = await world.run(apply(policy, "p.yaml", world, log, { runId: "next" }));
+    const r = await world.run(planAndApply(policy, "p.yaml", world, log, { runId: "next" }));
     expect(r.result).toBe("success");
     expect(leftovers(world)).toEqual([]);
     expect(ofType(log.events, "note").map((n) => n.message)).toContainEqual(

@@ -5,7 +5,7 @@
 // next holder waits for it (or follows it, for its own group), and the stopped run says it goes
 // on and how to follow it.
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { loadPolicy } from "../../src/policy/index.js";
 import { EventLog, type RollEvent } from "../../src/ports/index.js";
 import { inFlightOf } from "../../src/roll/in-flight.js";
@@ -32,7 +32,10 @@ async function cancelledInUpgrade(world: World) {
     }
   });
   const result = await world.run(
-    apply(demoPolicy(), "demo.yaml", world, log, { runId: "cancelled", signal: stop.signal }),
+    planAndApply(demoPolicy(), "demo.yaml", world, log, {
+      runId: "cancelled",
+      signal: stop.signal,
+    }),
   );
   return { result, events: log.events };
 }
@@ -76,7 +79,7 @@ describe("an EKS update a cancelled run started", () => {
       if (e.type === "node.cordon" && firstCordonAt === undefined) firstCordonAt = Date.parse(e.t);
     });
     const next = await world.run(
-      apply(policy, "demo.yaml", world, log, { runId: "emergency", groups: ["workers"] }),
+      planAndApply(policy, "demo.yaml", world, log, { runId: "emergency", groups: ["workers"] }),
     );
     expect(next.result).toBe("success");
     expect(invariants.violations).toEqual([]);
@@ -97,7 +100,9 @@ describe("an EKS update a cancelled run started", () => {
     const { events } = await cancelledInUpgrade(world);
     const id = ofType(events, "eks.update").find((e) => e.updateType === "VersionUpdate")?.updateId;
     const log = new EventLog(world.clock);
-    const next = await world.run(apply(demoPolicy(), "demo.yaml", world, log, { runId: "next" }));
+    const next = await world.run(
+      planAndApply(demoPolicy(), "demo.yaml", world, log, { runId: "next" }),
+    );
     expect(next.result).toBe("success");
     expect(ofType(log.events, "note").map((n) => n.message)).toContainEqual(
       expect.stringContaining(`following EKS update ${id} (VersionUpdate) already in progress`),

@@ -2,7 +2,8 @@
 // minutes, and a run that loses its lease mid-drain. Whatever happens, two runs never touch the
 // cluster at once: every change a run makes falls inside the time it holds the lease.
 import { describe, expect, it } from "vitest";
-import { apply, type ApplyResult } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
+import { type ApplyResult } from "../../src/engine/apply.js";
 import type { Policy } from "../../src/policy/index.js";
 import { EventLog, KubeApiError, type Clock, type RollEvent } from "../../src/ports/index.js";
 import { LEASE_DURATION_SECONDS, RENEW_DEADLINE_MS } from "../../src/roll/lease.js";
@@ -98,7 +99,7 @@ function start(
   const run: Run = { name, log: new EventLog(world.clock), changes: [], done: undefined as never };
   run.done = (async () => {
     if (opts.afterMs) await world.clock.sleep(opts.afterMs);
-    return apply(policy, "p.yaml", portsOf(world, run, opts), run.log, {
+    return planAndApply(policy, "p.yaml", portsOf(world, run, opts), run.log, {
       runId,
       ...(opts.lockWaitMs !== undefined && { lockWaitMs: opts.lockWaitMs }),
     });

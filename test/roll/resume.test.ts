@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadPolicy } from "../../src/policy/index.js";
 import { observeAndPlan } from "../../src/engine/index.js";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { EventLog } from "../../src/ports/index.js";
 import { Random } from "../../src/sandbox/model/random.js";
 import { World } from "../../src/sandbox/world/world.js";
@@ -30,7 +30,7 @@ async function crashThenResume(
   const dying = crashAfter(world, crashAt);
   await world.run(
     Promise.race([
-      apply(policy, "demo.yaml", dying.ports, first, { runId: `dies-${seed}` }),
+      planAndApply(policy, "demo.yaml", dying.ports, first, { runId: `dies-${seed}` }),
       dying.died,
     ]),
   );
@@ -39,7 +39,7 @@ async function crashThenResume(
   const second = new EventLog(world.clock);
   second.on(again.check);
   const r = await world.run(
-    apply(policy, "demo.yaml", world, second, {
+    planAndApply(policy, "demo.yaml", world, second, {
       runId: `resumes-${seed}`,
       lockWaitMs: 15 * 60_000,
     }),

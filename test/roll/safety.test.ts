@@ -2,7 +2,7 @@
 // hang (world.run throws a DeadlockError if the roll waits with nothing left to happen).
 import { describe, expect, it } from "vitest";
 import { observeAndPlan } from "../../src/engine/index.js";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { EventLog } from "../../src/ports/index.js";
 import { LEASE_NAMESPACE } from "../../src/roll/lease.js";
 import { ofType, policyFor, roll, selfManagedWorld } from "./scenarios.js";
@@ -86,14 +86,14 @@ describe("one roll per cluster", () => {
   it("stops a second run while the first holds the lease, naming the holder", async () => {
     const world = selfManagedWorld([{ name: "w", nodes: 4 }]);
     const policy = policyFor("groups: [{ name: w }]\n");
-    const first = apply(policy, "p.yaml", world, new EventLog(world.clock), {
+    const first = planAndApply(policy, "p.yaml", world, new EventLog(world.clock), {
       runId: "first",
       runUrl: "https://github.com/o/r/actions/runs/1",
     });
     const secondLog = new EventLog(world.clock);
     const second = (async () => {
       await world.clock.sleep(60_000);
-      return apply(policy, "p.yaml", world, secondLog, { runId: "second" });
+      return planAndApply(policy, "p.yaml", world, secondLog, { runId: "second" });
     })();
     const [a, b] = await world.run(Promise.all([first, second]));
     expect(a.result).toBe("success");
@@ -137,7 +137,7 @@ describe("stopping early", () => {
         controller.abort();
     });
     const r = await world.run(
-      apply(policy, "p.yaml", world, log, { runId: "a", signal: controller.signal }),
+      planAndApply(policy, "p.yaml", world, log, { runId: "a", signal: controller.signal }),
     );
     expect(r).toMatchObject({
       result: "cancelled",

@@ -2,7 +2,8 @@
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
 import { buildPlan, observeAndPlan } from "../../src/engine/index.js";
 import type { Plan } from "../../src/plan/index.js";
-import { apply, type ApplyOptions, type ApplyResult } from "../../src/engine/apply.js";
+import { type PlanAndApplyOptions } from "../../src/app/apply.js";
+import { apply, type ApplyResult } from "../../src/engine/apply.js";
 import { EventLog } from "../../src/ports/index.js";
 import type { RollEvent } from "../../src/ports/index.js";
 import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
@@ -88,7 +89,7 @@ export interface Rolled {
 export async function roll(
   world: World,
   policy: Policy,
-  options: Partial<ApplyOptions> = {},
+  options: Partial<PlanAndApplyOptions> = {},
   limitMs = 48 * 3600_000,
   /** Called after the invariants with every event, to act on the world mid-roll. */
   onEvent?: (e: RollEvent) => void,
@@ -104,8 +105,9 @@ export async function roll(
   const invariants = new Invariants(world, plan, { force: options.force ?? false, order });
   log.on(invariants.check);
   if (onEvent) log.on(onEvent);
+  // The plan the invariants hold the roll to is the plan apply carries out.
   const result = await world.run(
-    apply(policy, "policy.yaml", world, log, { runId: "test-run", ...options }),
+    apply(policy, plan, world, log, { runId: "test-run", ...options }),
     limitMs,
   );
   return { result, events: log.events, plan, invariants };

@@ -4,7 +4,7 @@
 // force or not. While noderoll rolls a self-managed group it holds AZRebalance itself, marked on
 // the group, and gives it back when the roll ends or, after a killed run, on the next one.
 import { describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { AwsApiError, EventLog, type RollEvent } from "../../src/ports/index.js";
 import { World } from "../../src/sandbox/world/world.js";
@@ -175,7 +175,7 @@ async function killedWhen(world: World, when: (e: RollEvent) => boolean): Promis
     if (when(e)) dying.onEvent(e);
   });
   await world.run(
-    Promise.race([apply(policy, "p.yaml", dying.ports, log, { runId: "dies" }), dying.died]),
+    Promise.race([planAndApply(policy, "p.yaml", dying.ports, log, { runId: "dies" }), dying.died]),
   );
 }
 
@@ -224,7 +224,7 @@ describe("a run killed with AZRebalance suspended", () => {
       if (e.type === "node.drain.start") stop.abort();
     });
     const r = await world.run(
-      apply(policy, "p.yaml", world, log, { runId: "cancelled", signal: stop.signal }),
+      planAndApply(policy, "p.yaml", world, log, { runId: "cancelled", signal: stop.signal }),
     );
     expect(r.result).toBe("cancelled");
     expect(marked(world)).toBe("AZRebalance");

@@ -465,7 +465,7 @@ groups:
     expect(plan.summary.nodesToReplace).toBe(6);
     const log = new EventLog(account.clock);
     const result = await account.run(
-      apply(r.policy, "policy.yaml", ports, log, { runId: "test-run" }),
+      apply(r.policy, plan, ports, log, { runId: "test-run" }),
       48 * 3600_000,
     );
     expect(result).toMatchObject({ result: "success" });

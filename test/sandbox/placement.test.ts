@@ -4,7 +4,7 @@
 // The PDB index of the Kubernetes simulator is checked here too: a pod joins the same budgets,
 // in the same order, as matching it against every PDB of its namespace.
 import { afterEach, describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { EventLog } from "../../src/ports/index.js";
 import { matchesSelector } from "../../src/plan/selector.js";
 import { generateScenario } from "../../src/sandbox/scenarios/generate.js";
@@ -56,7 +56,7 @@ describe("placement index", () => {
     );
     const [reference, indexed] = await both(make, async (w) => {
       const log = new EventLog(w.clock, false);
-      const r = await w.run(apply(policy, "p.yaml", w, log, { runId: "t" }), 24 * 3600_000);
+      const r = await w.run(planAndApply(policy, "p.yaml", w, log, { runId: "t" }), 24 * 3600_000);
       // The lock holder's nonce is random by design (src/roll/lease.ts); nothing else is.
       const timeline = w.timeline.events.map(({ holder: _, ...e }) => e);
       return { result: r.result, timeline, placement: placement(w) };

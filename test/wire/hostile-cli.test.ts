@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
 import { EventLog, type RollEvent } from "../../src/ports/index.js";
@@ -203,7 +203,7 @@ async function convergesAfter(r: Rig): Promise<string[]> {
   const log = new EventLog(w.clock);
   log.on(r.invariants.check);
   const result = await w.run(
-    apply(policy, "hostile.yaml", w, log, { runId: "next" }),
+    planAndApply(policy, "hostile.yaml", w, log, { runId: "next" }),
     48 * 3600_000,
   );
   await w.advance(10 * 60_000);

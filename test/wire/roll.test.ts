@@ -14,7 +14,7 @@ import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
 import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { loadPolicy } from "../../src/policy/index.js";
-import { apply } from "../../src/engine/apply.js";
+import { planAndApply } from "../../src/app/apply.js";
 import { EventLog } from "../../src/ports/index.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
@@ -76,7 +76,9 @@ describe("a roll over the wire", () => {
     });
     log.on(invariants.check);
 
-    const result = await apply(r.policy, "policies/demo.yaml", ports, log, { runId: "wire-run" });
+    const result = await planAndApply(r.policy, "policies/demo.yaml", ports, log, {
+      runId: "wire-run",
+    });
     expect(result).toMatchObject({ result: "success" });
     expect(invariants.violations).toEqual([]);
     expect(world.eks.nodegroups.get("system")?.version).toBe("1.33");

@@ -186,5 +186,6 @@ export function managedBudgets(
             : "EKS default",
       maxSurge: "EKS scales up by max(2 × Availability Zones, maxUnavailable)",
     },
+    spec: { maxUnavailable: `${String(budget)} (${from})`, maxSurge: "EKS" },
   };
 }

@@ -62,5 +62,12 @@ export function selfManagedBudgets(s: GroupSettings, facts: BudgetFacts): Resolv
       maxUnavailable: unavailableText(written, unavailable, surge, facts.size),
       maxSurge: text,
     },
+    spec: {
+      maxUnavailable: String(written ?? "kOps default"),
+      maxSurge:
+        s.role === "control-plane"
+          ? "none (control-plane)"
+          : String(s.written.merged.maxSurge ?? "kOps default"),
+    },
   };
 }

@@ -239,7 +239,8 @@ function workloadRecord(s: Scenario, w: Workload, sims: Simulators): WorkloadRec
   };
 }
 
-function pdbRecord(
+/** A PodDisruptionBudget record as the scenario makes one (also for a test adding one mid-run). */
+export function pdbRecord(
   kube: KubeSim,
   namespace: string,
   name: string,
