@@ -25,7 +25,14 @@ import {
 } from "../ports/index.js";
 import type { ReadyPlan } from "../kinds/kind.js";
 import { kindOf } from "../kinds/registry.js";
-import { RollError, type RollContext } from "../roll/context.js";
+import {
+  describeStop,
+  resultOfStop,
+  RollError,
+  Stopped,
+  type RollContext,
+  type StopReason,
+} from "../roll/context.js";
 import { ClusterLock, holderIdentity, LEASE_DURATION_SECONDS } from "../roll/lease.js";
 import { clearStaleMarks, DETACHED_LABEL, releaseScaleDown } from "../roll/marks.js";
 import { closeBudgets } from "../roll/budgets.js";
@@ -57,6 +64,8 @@ export interface ApplyOptions {
 export interface ApplyResult {
   result: Result;
   message: string;
+  /** Why the run stopped before it was done, when it did. */
+  stop?: StopReason;
   plan?: Plan;
 }
 
@@ -75,6 +84,8 @@ interface Run {
   planner: Planner;
   nodes: NodeCache;
   lock: ClusterLock;
+  /** Why the run's signal aborted, when it was not a cancellation from outside (the lock lost). */
+  abortedBy?: StopReason;
 }
 
 function ownerResolver(groups: LiveGroup[], policy: Policy): (n: Node) => NodeOwner {
@@ -96,14 +107,15 @@ function ownerResolver(groups: LiveGroup[], policy: Policy): (n: Node) => NodeOw
   };
 }
 
-function stopReason(run: Run): string | undefined {
+/** Why no new node may start now, decided here and nowhere else; undefined while it may. */
+function stopReason(run: Run): StopReason | undefined {
   const { ctx, policy, options } = run;
-  if (ctx.signal.aborted) return "the run was cancelled";
+  if (ctx.signal.aborted) return run.abortedBy ?? { kind: "cancelled" };
   const now = ctx.clock.now();
-  if (ctx.deadline && now >= ctx.deadline) return `--max-duration reached at ${now.toISOString()}`;
+  if (ctx.deadline && now >= ctx.deadline) return { kind: "deadline", at: now.toISOString() };
   if (policy.window && !options.ignoreWindow && !isWindowOpen(policy.window, now)) {
     const next = nextWindowOpening(policy.window, now);
-    return `the maintenance window is closed${next ? ` (next opening ${next.toISOString()})` : ""}`;
+    return { kind: "window-closed", ...(next && { nextOpening: next.toISOString() }) };
   }
   return undefined;
 }
@@ -203,20 +215,14 @@ async function rollGroups(run: Run, order: string[]): Promise<void> {
   for (const name of order) {
     // Between groups too: no group starts past the deadline, outside the window or cancelled.
     const stop = stopReason(run);
-    if (stop)
-      throw new RollError(
-        ctx.signal.aborted ? "Cancelled" : "Deadline",
-        `${stop}; group ${name} and after it left for the next run`,
-      );
+    if (stop) throw new Stopped(stop, `group ${name} and after it left for the next run`);
     try {
       await rollGroup(run, name);
       // Rolled to its target: nothing of it goes on.
       for (const w of run.lock.inFlight.filter((x) => x.group === name)) await run.lock.untrack(w);
       ctx.emit({ type: "group.end", group: name, result: "success" });
     } catch (e) {
-      const cancelled =
-        ctx.signal.aborted ||
-        (e instanceof RollError && (e.code === "Cancelled" || e.code === "Deadline"));
+      const cancelled = ctx.signal.aborted || e instanceof Stopped;
       ctx.emit({
         type: "group.end",
         group: name,
@@ -230,29 +236,29 @@ async function rollGroups(run: Run, order: string[]): Promise<void> {
 
 /** The outcome of a run that failed before it started (its plan could not be made). */
 export function notStarted(e: unknown, signal?: AbortSignal): ApplyResult {
-  return outcomeOf(e, signal ?? new AbortController().signal, "the run was cancelled");
+  return outcomeOf(e, signal ?? new AbortController().signal);
 }
 
-function outcomeOf(e: unknown, signal: AbortSignal, stopped: string): ApplyResult {
+function outcomeOf(e: unknown, signal: AbortSignal, abortedBy?: StopReason): ApplyResult {
   const code = e instanceof RollError ? e.code : undefined;
   // Why the run stopped (the lock lost, the job cancelled) first; where it was, after.
-  if (signal.aborted && (!code || code === "Cancelled"))
+  if (signal.aborted) {
+    const stop = abortedBy ?? { kind: "cancelled" as const };
+    const where = code && !(e instanceof Stopped) ? ` (${(e as RollError).message})` : "";
     return {
-      result: "cancelled",
-      message: `Cancelled: ${stopped}${code ? ` (${(e as RollError).message})` : ""}; what was in flight was abandoned, leaving only marks the next run resumes from. Run apply again to continue: it picks up where this run stopped.`,
+      result: resultOfStop(stop),
+      stop,
+      message: `Cancelled: ${describeStop(stop)}${where}; what was in flight was abandoned, leaving only marks the next run resumes from. Run apply again to continue: it picks up where this run stopped.`,
     };
-  const result: Result =
-    signal.aborted || code === "Cancelled" || code === "Deadline"
-      ? "cancelled"
-      : code === "WindowClosed"
-        ? "skipped"
-        : "failure";
-  const next =
-    result === "cancelled" || result === "skipped"
-      ? " Run apply again to continue: it picks up where this run stopped."
-      : "";
+  }
   const text = (e instanceof RollError ? e.message : describeFailure(e)).replace(/\.?$/, ".");
-  return { result, message: `${code ? `${code}: ` : ""}${text}${next}` };
+  if (e instanceof Stopped)
+    return {
+      result: resultOfStop(e.stop),
+      stop: e.stop,
+      message: `${e.code}: ${text} Run apply again to continue: it picks up where this run stopped.`,
+    };
+  return { result: "failure", message: `${code ? `${code}: ` : ""}${text}` };
 }
 
 /**
@@ -355,12 +361,11 @@ export async function apply(
     ...(options.reason && { reason: options.reason }),
     ...(options.runUrl && { run: options.runUrl }),
   });
-  let stopped = "the run was cancelled";
   const holder = holderIdentity(options.runId);
   const lost = (why: string) => {
     // Everything in flight stops now: another run may hold the cluster soon.
     ctx.emit({ type: "note", message: `${why}: stopping everything in flight` });
-    stopped = why;
+    run.abortedBy = { kind: "lock-lost", why };
     lockLost.abort();
   };
   // The lock's own calls go to the ports as they are: it retries against its own deadline.
@@ -386,22 +391,26 @@ export async function apply(
     locked = true;
     await rollHeld(run, order);
   } catch (e) {
-    outcome = outcomeOf(e, signal, stopped);
+    outcome = outcomeOf(e, signal, run.abortedBy);
   } finally {
     await wrapUp(run, ports, log, locked ? outcome : undefined);
-    ctx.emit({ type: "roll.end", result: outcome.result, message: outcome.message });
+    ctx.emit({
+      type: "roll.end",
+      result: outcome.result,
+      message: outcome.message,
+      ...(outcome.stop && { stop: outcome.stop }),
+    });
   }
   return outcome;
 }
 
 /** The roll, the lock held: the groups in order — or, the window closed, marks cleared only. */
 async function rollHeld(run: Run, order: string[]): Promise<void> {
-  const closed = stopReason(run);
+  const stop = stopReason(run);
   await run.nodes.start();
-  if (!closed) return rollGroups(run, order);
-  const cancelled = run.ctx.signal.aborted;
-  if (!cancelled) await clearOutsideWindow(run, order);
-  throw new RollError(cancelled ? "Cancelled" : "WindowClosed", `${closed}; nothing was started`);
+  if (!stop) return rollGroups(run, order);
+  if (!run.ctx.signal.aborted) await clearOutsideWindow(run, order);
+  throw new Stopped(stop, "nothing was started");
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { LiveGroup } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
 import type { Cloud } from "../ports/index.js";
-import type { RollContext } from "../roll/context.js";
+import type { RollContext, StopReason } from "../roll/context.js";
 import { PENDING, sameWork, type InFlight } from "../roll/in-flight.js";
 import type { ClusterLock } from "../roll/lease.js";
 import type { InFlightWork } from "../kinds/kind.js";
@@ -34,7 +34,7 @@ function othersWork(lock: ClusterLock, name: string, groups: readonly LiveGroup[
  */
 export async function settleInFlight(
   ctx: RollContext,
-  run: { lock: ClusterLock; policy: Policy; stopReason: () => string | undefined },
+  run: { lock: ClusterLock; policy: Policy; stopReason: () => StopReason | undefined },
   name: string,
   groups: readonly LiveGroup[],
 ): Promise<boolean> {

@@ -24,7 +24,7 @@ import type {
   Snapshot,
   Target,
 } from "../plan/index.js";
-import type { RollContext } from "../roll/context.js";
+import type { RollContext, StopReason } from "../roll/context.js";
 import type { InFlight } from "../roll/in-flight.js";
 import type { NodeCache } from "../roll/nodes.js";
 import type { MovedPod } from "../roll/rescheduled.js";
@@ -84,7 +84,7 @@ export interface GroupJob<L extends LiveGroup = LiveGroup> {
   nodes: NodeCache;
   ownerOf: (n: Node) => NodeOwner;
   /** Why no new node may start now (window closed, deadline, cancelled), or undefined. */
-  stopReason: () => string | undefined;
+  stopReason: () => StopReason | undefined;
   /**
    * Record work the roll starts that goes on without it (an EKS update) on the cluster's Lease,
    * and take it off once over: a run that stops hands it to the next (roll/lease.ts).
@@ -106,7 +106,7 @@ export interface InFlightWork {
     ctx: RollContext,
     cluster: string,
     work: InFlight,
-    stopReason: () => string | undefined,
+    stopReason: () => StopReason | undefined,
   ): Promise<void>;
   /** What it is, and how a person follows it, for a run's last words. */
   describe(cluster: { name: string; region: string }, work: InFlight): string;

@@ -8,6 +8,18 @@ export const PHASES = ["setup", "scale-up", "upgrade", "scale-down"] as const;
 export type Phase = (typeof PHASES)[number];
 export type Result = "success" | "failure" | "cancelled" | "skipped";
 
+/**
+ * Why a run stops before it is done — one type from where it is decided (the engine) to the exit
+ * code, the event log (roll.end), the comment and the check run: cancelled (SIGTERM, SIGINT) or
+ * its lock lost end the run as cancelled; a deadline (--max-duration) or the maintenance window
+ * closing leave the rest for the next run, which picks up where this one stopped.
+ */
+export type StopReason =
+  | { kind: "cancelled" }
+  | { kind: "lock-lost"; why: string }
+  | { kind: "deadline"; at: string }
+  | { kind: "window-closed"; nextOpening?: string };
+
 interface Base {
   t: string;
   group?: string;
@@ -32,7 +44,13 @@ export type RollEvent = Base &
         reason?: string;
         run?: string;
       }
-    | { type: "roll.end"; result: Result; message?: string }
+    | {
+        type: "roll.end";
+        result: Result;
+        message?: string;
+        /** Why the roll stopped before it was done. */
+        stop?: StopReason;
+      }
     | { type: "lock.acquire"; holder: string; takenOver?: string }
     | { type: "lock.release"; holder: string }
     /** The lock could not be given back: it stays the run's until the post step (or its

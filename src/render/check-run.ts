@@ -9,6 +9,7 @@ import type { RunInfo } from "./limits.js";
 import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderPlanMarkdown } from "./markdown.js";
 import { renderProgressMarkdown, renderTimeline } from "./progress-markdown.js";
 import { nodeCounts, wasBlocked, type Progress } from "./progress.js";
+import { STOPPED_WORD } from "./words.js";
 
 export type Conclusion = "success" | "failure" | "cancelled" | "neutral";
 
@@ -68,7 +69,8 @@ function progressTitle(p: Progress): string {
     const why = blocked
       ? `blocked at ${blocked.name}; ${p.groups.filter((g) => !g.started).length} groups not started`
       : (p.message ?? "").replace(/ Run apply again.*$/, "");
-    return cutWords(`${ENDED[p.result]} ${nodes}: ${why}`);
+    const ended = p.stop ? STOPPED_WORD[p.stop.kind] : ENDED[p.result];
+    return cutWords(`${ended} ${nodes}: ${why}`);
   }
   const running = p.groups.flatMap((g) =>
     PHASES.filter((ph) => g.phases[ph] === "running").map((ph) => `${g.name}: ${ph}`),

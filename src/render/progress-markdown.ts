@@ -15,7 +15,7 @@ import {
   type Progress,
 } from "./progress.js";
 import { readableTime, roughly } from "./time.js";
-import { KIND_LABEL } from "./words.js";
+import { KIND_LABEL, STOPPED_WORD } from "./words.js";
 
 const PHASE_ICON: Record<PhaseState, string> = {
   pending: "·",
@@ -146,7 +146,11 @@ export function renderProgressMarkdown(
   title = "noderoll apply",
   info: RunInfo = {},
 ): string {
-  const state = p.result ? STATE[p.result] : "⏳ in progress";
+  const state = p.stop
+    ? `${p.result === "cancelled" ? "⏹️" : "⏸️"} ${STOPPED_WORD[p.stop.kind].toLowerCase()}`
+    : p.result
+      ? STATE[p.result]
+      : "⏳ in progress";
   const out = [`### ${title} · \`${p.policy ?? "?"}\` · ${state}`, ""];
   out.push(...headerLines(p, info), ...driftLines(p), ...groupTable(p));
   const notes = [...messageLines(p), ...pdbLines(p)];

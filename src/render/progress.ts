@@ -4,7 +4,7 @@
 // into the check run, the PR comment, the job summary and the terminal, so a reader never needs
 // to know which engine ran.
 import type { GroupPlan, Plan } from "../plan/index.js";
-import type { GroupKindId, Phase, Result, RollEvent } from "../ports/index.js";
+import type { GroupKindId, Phase, Result, RollEvent, StopReason } from "../ports/index.js";
 import { nodeLine } from "./lines.js";
 
 export type PhaseState = "pending" | "running" | Result;
@@ -53,6 +53,8 @@ export interface Progress {
   eks: Record<string, string>;
   /** How the plan to apply differs from the reviewed one, when it does. */
   drift?: string[];
+  /** Why the roll stopped before it was done (roll.end), when it did. */
+  stop?: StopReason;
   /** What the run waits for outside it (wait.start), until it ends. */
   waiting?: { what: string; since: string };
   /** Another run holds the cluster and this one waits for its lock (lock.wait), until taken. */
@@ -138,7 +140,12 @@ export function applyEvent(p: Progress, e: RollEvent): Progress {
       for (const name of e.groups) group(p, name);
       break;
     case "roll.end":
-      Object.assign(p, { result: e.result, message: e.message, endedAt: e.t });
+      Object.assign(p, {
+        result: e.result,
+        message: e.message,
+        endedAt: e.t,
+        ...(e.stop && { stop: e.stop }),
+      });
       delete p.lockWait;
       break;
     case "lock.wait": {

@@ -8,6 +8,7 @@ import {
   type Replacement,
 } from "../plan/index.js";
 import { formatDuration } from "../policy/index.js";
+import type { StopReason } from "../ports/index.js";
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -173,3 +174,11 @@ export function cleanupText(cleanup: readonly Cleanup[]): string {
     )
     .join("; ");
 }
+
+/** How a roll that stopped before it was done ended, by why (ports StopReason). */
+export const STOPPED_WORD: Record<StopReason["kind"], string> = {
+  cancelled: "Cancelled",
+  "lock-lost": "Stopped, the cluster lock lost",
+  deadline: "Paused at --max-duration",
+  "window-closed": "Paused, the maintenance window closed",
+};

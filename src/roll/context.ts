@@ -1,6 +1,8 @@
 // What every part of the roll engine needs: the ports, the reporter its events go to,
 // cancellation and the deadline. The engine reaches the world only through this.
-import type { Cloud, Cluster, Clock, EventInput } from "../ports/index.js";
+import type { Cloud, Cluster, Clock, EventInput, StopReason } from "../ports/index.js";
+
+export type { StopReason };
 
 export interface RollContext {
   cloud: Cloud;
@@ -25,6 +27,7 @@ export class RollError extends Error {
       | "LockHeld"
       | "UpdateFailed"
       | "Cancelled"
+      | "LockLost"
       | "Deadline"
       | "WindowClosed"
       | "ClusterMismatch"
@@ -54,5 +57,41 @@ export class StalePlan extends RollError {
       "StalePlan",
       `${group ? `${group}: ` : ""}the plan no longer holds — ${stale.map((s) => `${s.decision}: ${s.detail}`).join("; ")}. Nothing of it was started${group ? ` on ${group}` : ""}; plan again and review it`,
     );
+  }
+}
+
+/** A stop in words. */
+export function describeStop(s: StopReason): string {
+  switch (s.kind) {
+    case "cancelled":
+      return "the run was cancelled";
+    case "lock-lost":
+      return s.why;
+    case "deadline":
+      return `--max-duration reached at ${s.at}`;
+    case "window-closed":
+      return `the maintenance window is closed${s.nextOpening ? ` (next opening ${s.nextOpening})` : ""}`;
+  }
+}
+
+const STOP_CODE = {
+  cancelled: "Cancelled",
+  "lock-lost": "LockLost",
+  deadline: "Deadline",
+  "window-closed": "WindowClosed",
+} as const;
+
+/** What a stop comes to: cancelled (the run ended by others' hand), or skipped (deferred). */
+export function resultOfStop(s: StopReason): "cancelled" | "skipped" {
+  return s.kind === "cancelled" || s.kind === "lock-lost" ? "cancelled" : "skipped";
+}
+
+/** The run stopped for `stop`, where it was: the rest left for the next run. */
+export class Stopped extends RollError {
+  constructor(
+    readonly stop: StopReason,
+    where: string,
+  ) {
+    super(STOP_CODE[stop.kind], `${describeStop(stop)}; ${where}`);
   }
 }

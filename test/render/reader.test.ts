@@ -288,6 +288,51 @@ describe("the roll's comment and check run", () => {
     );
   });
 
+  it("says why a roll stopped early, as typed: cancelled, the lock lost, paused by the deadline or the window", () => {
+    const start = stopped.slice(0, 1);
+    const end = (
+      stop: NonNullable<Extract<RollEvent, { type: "roll.end" }>["stop"]>,
+      result: "cancelled" | "skipped",
+    ) =>
+      foldEvents(
+        [
+          ...start,
+          ...log([{ type: "roll.end", result, message: "m. Run apply again to continue.", stop }]),
+        ],
+        plan,
+      );
+    const cases = [
+      [
+        end({ kind: "cancelled" }, "cancelled"),
+        "Cancelled 0/14 nodes: m.",
+        "cancelled",
+        "⏹️ cancelled",
+      ],
+      [
+        end({ kind: "lock-lost", why: "w" }, "cancelled"),
+        "Stopped, the cluster lock lost 0/14 nodes: m.",
+        "cancelled",
+        "⏹️ stopped, the cluster lock lost",
+      ],
+      [
+        end({ kind: "deadline", at: "2026-11-21T10:00:00.000Z" }, "skipped"),
+        "Paused at --max-duration 0/14 nodes: m.",
+        "neutral",
+        "⏸️ paused at --max-duration",
+      ],
+      [
+        end({ kind: "window-closed" }, "skipped"),
+        "Paused, the maintenance window closed 0/14 nodes: m.",
+        "neutral",
+        "⏸️ paused, the maintenance window closed",
+      ],
+    ] as const;
+    for (const [p, title, conclusion, state] of cases) {
+      expect(progressCheckRun(p)).toMatchObject({ conclusion, output: { title } });
+      expect(renderProgressMarkdown(p)).toContain(state);
+    }
+  });
+
   it("counts every planned node in the title while pending, and cuts long titles between words", () => {
     const p = foldEvents(stopped.slice(0, 1), plan);
     expect(progressCheckRun(p).output.title).toBe("starting · 0/14 nodes");

@@ -155,12 +155,16 @@ describe("stopping early", () => {
       "groups: [{ name: w, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }]\n",
     );
     const r = await roll(world, policy, { maxDurationMs: 5 * 60_000 });
+    // A deadline defers the rest (skipped, not cancelled: nobody stopped the run), typed as such
+    // from the engine to the event log.
     expect(r.result).toMatchObject({
-      result: "cancelled",
+      result: "skipped",
+      stop: { kind: "deadline", at: expect.any(String) },
       message: expect.stringMatching(
-        /--max-duration reached.*left for the next run\. Run apply again to continue/,
+        /^Deadline: --max-duration reached.*left for the next run\. Run apply again to continue/,
       ),
     });
+    expect(ofType(r.events, "roll.end")[0]?.stop).toMatchObject({ kind: "deadline" });
     const terminated = ofType(r.events, "instance.terminate").length;
     expect(terminated).toBeGreaterThan(0);
     expect(terminated).toBeLessThan(6);
@@ -176,6 +180,7 @@ describe("stopping early", () => {
     const closed = await roll(world, policy);
     expect(closed.result).toMatchObject({
       result: "skipped",
+      stop: { kind: "window-closed", nextOpening: "2026-01-10T01:00:00.000Z" },
       message: expect.stringMatching(
         /maintenance window is closed \(next opening 2026-01-10T01:00:00.000Z\); nothing was started/,
       ),
@@ -270,7 +275,7 @@ describe("review findings, kept fixed", () => {
       policyFor("groups: [{ name: a, rollingUpdate: { maxSurge: 0 } }, { name: b }]\n"),
       { maxDurationMs: 60_000 },
     );
-    expect(r.result.result).toBe("cancelled");
+    expect(r.result.result).toBe("skipped");
     expect(r.invariants.started).not.toContain("b");
   });
 });

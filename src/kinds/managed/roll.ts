@@ -15,7 +15,7 @@ import {
   type UpdateConfig,
   type UpdateNodegroupVersionInput,
 } from "../../ports/index.js";
-import { RollError, type RollContext } from "../../roll/context.js";
+import { RollError, Stopped, type RollContext } from "../../roll/context.js";
 import { PENDING } from "../../roll/in-flight.js";
 import { awaitRescheduled } from "../../roll/rescheduled.js";
 import type { GroupJob } from "../kind.js";
@@ -217,9 +217,9 @@ async function waitOut(ctx: RollContext, job: Job, running: EksUpdate): Promise<
     async () => {
       const stop = job.stopReason();
       if (stop)
-        throw new RollError(
-          ctx.signal.aborted ? "Cancelled" : "Deadline",
-          `${stop} while waiting for ${what}; nothing of this run was started on ${job.plan.name}`,
+        throw new Stopped(
+          stop,
+          `while waiting for ${what}; nothing of this run was started on ${job.plan.name}`,
         );
     },
     false,

@@ -11,7 +11,7 @@ import {
   type UpdateInProgress,
 } from "../../plan/index.js";
 import { AwsApiError, type Eks, type EksUpdate, type Nodegroup } from "../../ports/index.js";
-import { RollError, type RollContext } from "../../roll/context.js";
+import { RollError, Stopped, type RollContext } from "../../roll/context.js";
 import { PENDING, type InFlight } from "../../roll/in-flight.js";
 import type { GroupJob, InFlightWork } from "../kind.js";
 
@@ -185,9 +185,9 @@ export const managedInFlight: InFlightWork = {
       if (!u || u.status !== "InProgress") return;
       const stop = stopReason();
       if (stop)
-        throw new RollError(
-          ctx.signal.aborted ? "Cancelled" : "Deadline",
-          `${stop} while waiting for EKS update ${known.id} of ${known.group}; nothing was started`,
+        throw new Stopped(
+          stop,
+          `while waiting for EKS update ${known.id} of ${known.group}; nothing was started`,
         );
       await ctx.clock.sleep(POLL_MS, ctx.signal);
     }

@@ -6,7 +6,7 @@
 import { rollWindow } from "../../policy/index.js";
 import { isDetached, type Replacement, type SelfManagedGroupInfo } from "../../plan/index.js";
 import { isReady, isUnreachable } from "../../ports/index.js";
-import { RollError, type RollContext } from "../../roll/context.js";
+import { RollError, Stopped, type RollContext, type StopReason } from "../../roll/context.js";
 import { drainNode } from "../../roll/drain.js";
 import { awaitRescheduled, type MovedPod } from "../../roll/rescheduled.js";
 import { cordon, EXCLUDE_LB_LABEL } from "../../roll/marks.js";
@@ -142,10 +142,10 @@ async function replaceOne(ctx: RollContext, job: Job, flight: Flight, w: Window)
   await ctx.clock.sleep(job.plan.settings.intervalMs, ctx.signal);
 }
 
-function stopped(ctx: RollContext, job: Job, stop: string, left: number): RollError {
-  return new RollError(
-    ctx.signal.aborted ? "Cancelled" : "Deadline",
-    `${stop}; ${left} node${left === 1 ? "" : "s"} of ${job.plan.name} left for the next run`,
+function stopped(job: Job, stop: StopReason, left: number): Stopped {
+  return new Stopped(
+    stop,
+    `${left} node${left === 1 ? "" : "s"} of ${job.plan.name} left for the next run`,
   );
 }
 
@@ -361,7 +361,7 @@ export async function upgrade(
         if (stop) {
           // Between nodes, as after the last: capacity back and the cluster valid first.
           await settled(ctx, job, old);
-          throw stopped(ctx, job, stop, queue.length);
+          throw stopped(job, stop, queue.length);
         }
         if (queue.length === 0) break;
       }
