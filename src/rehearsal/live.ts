@@ -20,7 +20,7 @@ import {
   type PodDisruptionBudget,
   type Workload,
 } from "../ports/index.js";
-import { isRecentNode } from "./timings.js";
+import { isRecentNode } from "./recent.js";
 
 export interface LiveCluster {
   /**
