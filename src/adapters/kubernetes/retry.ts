@@ -79,17 +79,3 @@ export async function withKubeRetry<T>(
     }
   }
 }
-
-/** Every item of a paginated list, fetched `limit` at a time with the continue token. */
-export async function listAll<T>(
-  page: (cont: string | undefined) => Promise<{ items: T[]; metadata?: { _continue?: string } }>,
-): Promise<T[]> {
-  const out: T[] = [];
-  let cont: string | undefined;
-  do {
-    const r = await page(cont);
-    out.push(...r.items);
-    cont = r.metadata?._continue || undefined;
-  } while (cont);
-  return out;
-}
