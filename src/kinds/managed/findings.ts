@@ -11,7 +11,7 @@ import {
   type Snapshot,
   type Target,
 } from "../../plan/index.js";
-import { customAmiRefusal, isCustomAmi, versionsSetAside } from "./custom-ami.js";
+import { customAmiRefusal, eksTarget, isCustomAmi, versionsSetAside } from "./custom-ami.js";
 import { describeTarget, takesToTarget } from "./updates.js";
 
 /** EKS's quota of nodes per managed node group. */
@@ -44,7 +44,7 @@ function updating(group: ManagedGroupInfo, target: Target): string {
   const since = `EKS update ${u.id} (${u.type}, started ${u.createdAt.toISOString()})`;
   if (u.type !== "VersionUpdate")
     return `${lead}: ${since} is in progress; apply waits for it to end, then rolls to the target`;
-  if (takesToTarget(u, target))
+  if (takesToTarget(u, eksTarget(group.amiType, target)))
     return `${lead}: ${since} takes it to ${describeTarget(u.to)}, this plan's target: apply follows it instead of starting another`;
   return `${lead}: ${since} takes it to ${describeTarget(u.to)}, not this plan's target (${describeTarget(target)}): apply waits for it to end, then rolls the group to the target`;
 }

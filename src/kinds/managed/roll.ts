@@ -126,7 +126,8 @@ const pendingOf = (job: Job) => ({ kind: "managed" as const, group: job.plan.nam
 
 /** An update in progress that takes the group where the plan does: followed as the roll's. */
 const isOurs = (job: Job, u: EksUpdate) =>
-  u.type === "VersionUpdate" && takesToTarget(updateInfo(u), job.plan.target);
+  u.type === "VersionUpdate" &&
+  takesToTarget(updateInfo(u), eksTarget(job.live.amiType, job.plan.target));
 
 /** Watches the Auto Scaling group behind the node group, reporting sizes and terminations. */
 class GroupWatch {
