@@ -25,7 +25,10 @@ export interface ConnectOptions {
   clusterName: string;
   region: string;
   kubeconfig?: string;
-  /** Told about each retry (429 / 5xx), for the log. */
+  /**
+   * Told about each retry the Kubernetes adapter makes itself (a 5xx), for the log. A 429 is not
+   * one: the engine's ports retry it (ports/resilient.ts), and the event log says so.
+   */
   onRetry?: (info: { status: number; waitMs: number; attempt: number }) => void;
   /** Ends every request and watch in flight when it aborts (as `close()` does). */
   signal?: AbortSignal;

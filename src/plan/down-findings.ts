@@ -2,7 +2,7 @@
 // drains leave their pods once long past due, and down ones in a zone that is mostly down, which
 // are an outage rather than dead nodes (zones.ts).
 import { list, podId, stopping } from "./finding.js";
-import type { PreflightInput } from "./preflight.js";
+import type { PreflightInput } from "./preflight-input.js";
 import { drainWaitsFor, leftOnUnreachable, UNREACHABLE_WAIT_MS, type PodInfo } from "./snapshot.js";
 import type { Finding, Replacement } from "./types.js";
 import type { ZoneHealth } from "./zones.js";

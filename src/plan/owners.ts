@@ -33,7 +33,7 @@ export interface OwnerRef {
   workload?: string;
 }
 
-const LOOKED_UP = new Set(["ReplicaSet", "StatefulSet", "Deployment"]);
+const LOOKED_UP: ReadonlySet<string> = new Set(["ReplicaSet", "StatefulSet", "Deployment"]);
 
 /**
  * A pod's controller as the plan keeps it: one `owner` object for all its pods, the labels and

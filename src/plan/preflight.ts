@@ -10,7 +10,6 @@ import {
   drainMoves,
   drainWaitsFor,
   heldPastDeletion,
-  type LiveGroup,
   type PdbInfo,
   type PodInfo,
   type Snapshot,
@@ -25,35 +24,10 @@ import {
 import { list, podId, stopping, WITH_FORCE } from "./finding.js";
 import { graceFindings } from "./grace-findings.js";
 import { zoneFindings } from "./zone-findings.js";
-import type { Finding, Replacement } from "./types.js";
-import type { ZoneHealth } from "./zones.js";
+import type { PreflightInput } from "./preflight-input.js";
+import type { Finding } from "./types.js";
 
-export interface PreflightInput {
-  group: LiveGroup;
-  /** The pods of each node to replace, a list per node (as `podsByNode` holds them). */
-  nodes: readonly (readonly PodInfo[])[];
-  snapshot: Snapshot;
-  force: boolean;
-  surge: number;
-  /** Nodes that may be out of service at once (the group's resolved budget). */
-  maxUnavailable: number;
-  /** How this kind of group launches fewer nodes at once. */
-  surgeAdvice: string;
-  /** What the group's kind finds about the group itself. */
-  groupFindings: Finding[];
-  /** How long a drain waits for its pods (a managed group's: EKS's 15 minutes). */
-  drainTimeoutMs: number;
-  /** How this kind of group lets a drain wait longer (GroupKind.drainTimeoutAdvice). */
-  drainTimeoutAdvice: string;
-  /** The kind's drain leaves an unreachable node's pods once long past due (GroupKind). */
-  leavesUnreachable: boolean;
-  /** The kind's roll paces instances with no node within maxUnavailable (GroupKind). */
-  pacesNoNode: boolean;
-  /** The group's nodes to replace (their zones, and whether they are down already). */
-  replacements: readonly Replacement[];
-  /** The cluster's zones with most of their nodes not Ready at once (zones.ts). */
-  unhealthyZones: ReadonlyMap<string, ZoneHealth>;
-}
+export type { PreflightInput } from "./preflight-input.js";
 
 const pdbId = (p: PdbInfo) => `${p.namespace}/${p.name}`;
 

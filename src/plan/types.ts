@@ -2,7 +2,6 @@
 // `--format json` (documented in docs/plan-json.md): keep it stable, add rather than change.
 import type { Role, RollSettings } from "../policy/index.js";
 import type { GroupKindId, UpdateConfig } from "../ports/index.js";
-import type { Rehearsal } from "./rehearsal.js";
 import type { ClusterInfo } from "./snapshot.js";
 
 export type ReplaceReason =
@@ -194,4 +193,63 @@ export interface Plan {
   groups: GroupPlan[];
   /** What the roll did on a twin of the cluster, when the plan was rehearsed (docs/rehearsal.md). */
   rehearsal?: Rehearsal;
+}
+
+// What a rehearsal found (docs/rehearsal.md): the plan's `rehearsal`.
+
+export interface RehearsalPhase {
+  phase: string;
+  /** Offsets from the rehearsal's start. */
+  startMs: number;
+  endMs: number;
+}
+
+export interface RehearsalGroup {
+  group: string;
+  durationMs: number;
+  result: string;
+  phases: RehearsalPhase[];
+}
+
+export interface RehearsalWorkload {
+  kind: "Deployment" | "StatefulSet";
+  namespace: string;
+  name: string;
+  desired: number;
+  /** The fewest Ready replicas at any moment of the roll. */
+  minReady: number;
+  /** Time with fewer Ready replicas than its PodDisruptionBudget wants (0 without one). */
+  msBelowPdb: number;
+  /** Time with no Ready replica: the workload was down. */
+  msAtZero: number;
+}
+
+export interface RehearsalStall {
+  /** pdb: a PodDisruptionBudget held a drain; pending: pods found no node; deleted: force. */
+  kind: "pdb" | "pending" | "deleted";
+  /** The pod ("ns/name") or, for pending, the workload ("Kind/ns/name"). */
+  object: string;
+  /** The PodDisruptionBudget that held it. */
+  by?: string;
+  node?: string;
+  fromMs: number;
+  forMs: number;
+  /** Pending: the most pods pending at once. */
+  pods?: number;
+}
+
+export interface Rehearsal {
+  /** How the twin's roll ended, as apply would say it. */
+  result: string;
+  message: string;
+  durationMs: number;
+  groups: RehearsalGroup[];
+  workloads: RehearsalWorkload[];
+  stalls: RehearsalStall[];
+  /** The most nodes running beyond the cluster's own at any moment (surge, EKS's scale-up). */
+  peakExtraNodes: number;
+  /** The most Kubernetes and AWS requests the roll made in any minute. */
+  peakRequestsPerMinute: number;
+  /** The timings the twin assumed, and where each came from. */
+  timings: { values: Record<string, number>; sources: Record<string, string> };
 }

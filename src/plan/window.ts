@@ -1,7 +1,7 @@
 // The maintenance window as a plan reports it: open or closed at the plan's moment, when this
 // opening ends or the next one starts, and how long one opening lasts — the facts a reader
 // needs to tell whether a merge now would start anything and whether the estimate fits.
-import { isWindowOpen, nextWindowOpening, type Window } from "../policy/index.js";
+import { windowClock, type Window, type WindowClock } from "../policy/index.js";
 import type { PlanWindow } from "./types.js";
 
 const MINUTE = 60_000;
@@ -19,15 +19,16 @@ export function openingMs(window: Window): number {
 }
 
 /** The first whole minute after `from` at which the window is closed (within a day). */
-function closingAfter(window: Window, from: Date): Date | undefined {
+function closingAfter(clock: WindowClock, from: Date): Date | undefined {
   const first = Math.floor(from.getTime() / MINUTE) * MINUTE + MINUTE;
   for (let t = first; t <= first + DAY; t += MINUTE)
-    if (!isWindowOpen(window, new Date(t))) return new Date(t);
+    if (!clock.isOpen(new Date(t))) return new Date(t);
   return undefined;
 }
 
 export function planWindow(window: Window, at: Date): PlanWindow {
-  const open = isWindowOpen(window, at);
+  const clock = windowClock(window);
+  const open = clock.isOpen(at);
   const base = {
     days: [...window.days],
     start: window.start,
@@ -37,9 +38,9 @@ export function planWindow(window: Window, at: Date): PlanWindow {
     openingMs: openingMs(window),
   };
   if (open) {
-    const closes = closingAfter(window, at);
+    const closes = closingAfter(clock, at);
     return { ...base, ...(closes && { closesAt: closes.toISOString() }) };
   }
-  const next = nextWindowOpening(window, at);
+  const next = clock.nextOpening(at);
   return { ...base, ...(next && { nextOpening: next.toISOString() }) };
 }

@@ -9,7 +9,7 @@
 // will come: apply would drain them and then fail waiting for them, so the group is blocked.
 import { list, podId, stopping } from "./finding.js";
 import { couldTake, zoneBinding, type ZoneBinding } from "./placement.js";
-import type { PreflightInput } from "./preflight.js";
+import type { PreflightInput } from "./preflight-input.js";
 import type { ClaimInfo, NodeInfo, PodInfo } from "./snapshot.js";
 import type { Finding } from "./types.js";
 

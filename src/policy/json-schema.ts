@@ -17,7 +17,7 @@ export function policyJsonSchema(): Record<string, unknown> {
     target: "draft-7",
     unrepresentable: "any",
     override: (ctx) => {
-      const fragment = leafJsonSchema.get(ctx.zodSchema as unknown as z.ZodType);
+      const fragment = leafJsonSchema(ctx.zodSchema);
       if (fragment) Object.assign(ctx.jsonSchema, fragment);
     },
   });

@@ -19,12 +19,6 @@ export interface RollSettings {
   spreadAcrossZones: boolean;
 }
 
-/** The roll settings with the budgets resolved to node counts for the group's size. */
-export interface EffectiveSettings extends RollSettings {
-  maxUnavailable: number;
-  maxSurge: number;
-}
-
 /** A group's settings as written: its own entry, the policy's defaults, and the two merged. */
 export interface WrittenSettings {
   role: Role;

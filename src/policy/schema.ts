@@ -15,8 +15,13 @@ export const KIND = "UpgradePolicy";
 export const ROLES = ["bastion", "control-plane", "apiserver", "node"] as const;
 export type Role = (typeof ROLES)[number];
 
-/** JSON Schema fragments for leaves, read by the JSON Schema export. */
-export const leafJsonSchema = new WeakMap<z.ZodType, Record<string, unknown>>();
+/** Where a leaf keeps its JSON Schema fragment, for the JSON Schema export (json-schema.ts). */
+const LEAF_JSON = Symbol("leafJsonSchema");
+
+/** A leaf's JSON Schema fragment: on the leaf itself, none on any other schema. */
+export function leafJsonSchema(schema: unknown): Record<string, unknown> | undefined {
+  return (schema as { [LEAF_JSON]?: Record<string, unknown> } | undefined)?.[LEAF_JSON];
+}
 
 function leaf<T>(
   problem: (value: unknown) => string | undefined,
@@ -25,8 +30,7 @@ function leaf<T>(
   const schema = z.custom<T>((v) => problem(v) === undefined, {
     error: (iss) => `expected ${problem(iss.input) ?? "a valid value"}`,
   });
-  leafJsonSchema.set(schema, json);
-  return schema;
+  return Object.assign(schema, { [LEAF_JSON]: json });
 }
 
 const isBool = (v: unknown) => (typeof v === "boolean" ? undefined : "true or false");

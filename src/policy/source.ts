@@ -108,7 +108,7 @@ export const NOT_A_POLICY =
   'not a noderoll policy: expected YAML with "apiVersion: noderoll.io/v1" and "kind: UpgradePolicy" (nothing of the file is shown)';
 
 /** The tags of YAML's core schema (https://yaml.org/spec/1.2.2/#103-core-schema): plain data. */
-const CORE_TAGS = new Set(
+const CORE_TAGS: ReadonlySet<string> = new Set(
   ["map", "seq", "str", "null", "bool", "int", "float"].map((t) => `tag:yaml.org,2002:${t}`),
 );
 

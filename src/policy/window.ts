@@ -29,60 +29,72 @@ interface LocalTime {
   minutes: number; // since local midnight
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      weekday: "short",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-function localTime(at: Date, timeZone: string): LocalTime {
-  const parts = formatter(timeZone).formatToParts(at);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return {
-    day: DAYS.indexOf(get("weekday") as Day),
-    minutes: Number(get("hour")) * 60 + Number(get("minute")),
-  };
-}
-
 function clockMinutes(hhmm: string): number {
   const [h, m] = hhmm.split(":").map(Number);
   return (h ?? 0) * 60 + (m ?? 0);
 }
 
-/** Whether the window is open at an instant. */
-export function isWindowOpen(window: Window, at: Date): boolean {
-  const { day, minutes } = localTime(at, window.timeZone);
+/**
+ * The window read against a clock: whether it is open at an instant, and when it next opens.
+ * Its Intl formatter is made once (about 0.1 ms; a read with it, about 0.01 ms): whoever asks
+ * often — a run at every start, a search minute by minute — keeps one.
+ */
+export interface WindowClock {
+  isOpen(at: Date): boolean;
+  /**
+   * The next whole minute at or after `from` when the window is open (or `from` itself when it
+   * is open now); undefined when it does not open within 15 days (no days listed). Stepping a
+   * minute at a time is simple and exact across daylight-saving changes; it costs at most
+   * ~21,600 reads, once per wait.
+   */
+  nextOpening(from: Date): Date | undefined;
+}
+
+export function windowClock(window: Window): WindowClock {
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone: window.timeZone,
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  const localTime = (at: Date): LocalTime => {
+    const parts = format.formatToParts(at);
+    const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+    return {
+      day: DAYS.indexOf(get("weekday") as Day),
+      minutes: Number(get("hour")) * 60 + Number(get("minute")),
+    };
+  };
   const start = clockMinutes(window.start);
   const end = clockMinutes(window.end);
   const allowed = (d: number) => window.days.includes(DAYS[(d + 7) % 7] as Day);
-  if (start < end) return allowed(day) && minutes >= start && minutes < end;
-  // Past midnight: open from start today, or until end on the morning after an allowed day.
-  return (allowed(day) && minutes >= start) || (allowed(day - 1) && minutes < end);
+  const isOpen = (at: Date) => {
+    const { day, minutes } = localTime(at);
+    if (start < end) return allowed(day) && minutes >= start && minutes < end;
+    // Past midnight: open from start today, or until end on the morning after an allowed day.
+    return (allowed(day) && minutes >= start) || (allowed(day - 1) && minutes < end);
+  };
+  return {
+    isOpen,
+    nextOpening(from) {
+      if (isOpen(from)) return from;
+      const minute = 60_000;
+      const first = Math.ceil(from.getTime() / minute) * minute;
+      for (let t = first; t <= first + 15 * 86_400_000; t += minute) {
+        if (isOpen(new Date(t))) return new Date(t);
+      }
+      return undefined;
+    },
+  };
 }
 
-/**
- * The next whole minute at or after `from` when the window is open (or `from` itself when it
- * is open now); undefined when it does not open within 15 days (no days listed). Stepping a
- * minute at a time is simple and exact across daylight-saving changes; it costs at most
- * ~21,600 calls to Intl, once per wait.
- */
+/** Whether the window is open at an instant (asking often: keep a windowClock). */
+export function isWindowOpen(window: Window, at: Date): boolean {
+  return windowClock(window).isOpen(at);
+}
+
+/** The window's next opening at or after `from` (WindowClock.nextOpening). */
 export function nextWindowOpening(window: Window, from: Date): Date | undefined {
-  if (isWindowOpen(window, from)) return from;
-  const minute = 60_000;
-  const first = Math.ceil(from.getTime() / minute) * minute;
-  for (let t = first; t <= first + 15 * 86_400_000; t += minute) {
-    if (isWindowOpen(window, new Date(t))) return new Date(t);
-  }
-  return undefined;
+  return windowClock(window).nextOpening(from);
 }

@@ -57,7 +57,7 @@ export class NetworkError extends Error {
 }
 
 /** Codes Node's sockets fail with when a connection breaks (net, http, tls). */
-const SOCKET_CODES = new Set([
+const SOCKET_CODES: ReadonlySet<string> = new Set([
   "ECONNRESET",
   "EPIPE",
   "ETIMEDOUT",

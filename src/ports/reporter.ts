@@ -123,8 +123,6 @@ export interface Capacity {
   desired: number;
 }
 
-export type RollEventType = RollEvent["type"];
-
 /** An event as the engine emits it; the sink stamps the time. */
 export type EventInput = RollEvent extends infer E
   ? E extends RollEvent

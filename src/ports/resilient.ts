@@ -5,7 +5,8 @@
 // - throttling (Kubernetes 429, AWS ThrottlingException): waited out after its Retry-After (at
 //   most RETRY_AFTER_CAP_MS, errors.ts), or with exponential backoff, for THROTTLE_PATIENCE_MS
 //   at most (the API server's API Priority and Fairness asks clients to come back later:
-//   https://kubernetes.io/docs/concepts/cluster-administration/flow-control/);
+//   https://kubernetes.io/docs/concepts/cluster-administration/flow-control/). The Kubernetes
+//   adapter retries no 429 itself: this is the one layer that does;
 // - AWS's "busy, try later" refusals (errors.ts, TRY_LATER_CODES), which change nothing;
 // - no answer (a reset, a refused or stalled connection, a call past its deadline): reads always,
 //   writes only where a precondition or a re-read makes a repeat safe (see `repeatable`).
@@ -58,8 +59,9 @@ export const ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 } as const;
 type Transient = keyof typeof ATTEMPTS;
 /**
  * No wait for throttling starts past this long after the call's first throttled attempt began.
- * The attempts underneath may add to it: the Kubernetes adapter waits out up to 8 Retry-Afters
- * (a minute each at most) within one attempt.
+ * An attempt may take long itself (the AWS SDK retries throttling within one; the Kubernetes
+ * adapter backs off from a 5xx), and that time counts. A Kubernetes 429 is retried here only:
+ * the adapter hands it up at once with its Retry-After.
  */
 export const THROTTLE_PATIENCE_MS = 10 * 60_000;
 
@@ -205,8 +207,8 @@ async function retrying<T>(
       if (!kind) throw tagCall(e, info);
       if (++tries[kind] >= ATTEMPTS[kind]) throw new ApiCallError(info, e);
       const wait = waitMs(e, tries[kind] - 1);
-      // However long each Retry-After and however the layers underneath retry (the Kubernetes
-      // adapter waits out a 429 itself, the AWS SDK backs off), throttling has a time limit.
+      // However long each Retry-After and however long an attempt took underneath (the AWS SDK
+      // backs off within one), throttling has a time limit.
       if (kind === "throttle") {
         throttledFrom ??= began;
         if (monotonicMs(clock) + wait - throttledFrom > THROTTLE_PATIENCE_MS)

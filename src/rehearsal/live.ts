@@ -20,7 +20,7 @@ import {
   type PodDisruptionBudget,
   type Workload,
 } from "../ports/index.js";
-import { isRecentNode } from "./timings.js";
+import { isRecentNode } from "./recent.js";
 
 export interface LiveCluster {
   /**
@@ -37,7 +37,12 @@ export interface LiveCluster {
   launched: Map<string, Date>;
 }
 
-const OWNER_KINDS = new Set(["ReplicaSet", "Deployment", "StatefulSet", "DaemonSet"]);
+const OWNER_KINDS: ReadonlySet<string> = new Set([
+  "ReplicaSet",
+  "Deployment",
+  "StatefulSet",
+  "DaemonSet",
+]);
 
 function controllerOf(o: { metadata: Pod["metadata"] }) {
   return o.metadata.ownerReferences?.find((r) => r.controller) ?? o.metadata.ownerReferences?.[0];

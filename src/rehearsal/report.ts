@@ -7,12 +7,9 @@ import type { AvailabilitySample } from "../sandbox/model/observers.js";
 import type { WorkloadRec } from "../sandbox/model/records.js";
 import type { World } from "../sandbox/world/world.js";
 import type { Rehearsal, RehearsalStall, RehearsalWorkload } from "../plan/index.js";
-import type { RehearsalWatch } from "./watch.js";
+import { STALL_MS, type RehearsalWatch } from "./watch.js";
 
 const at = (e: RollEvent) => Date.parse(e.t);
-
-/** Shorter waits are how drains and scheduling go, not stalls. */
-export const STALL_MS = 30_000;
 
 function groups(events: RollEvent[], start: number): Rehearsal["groups"] {
   const out: Rehearsal["groups"] = [];

@@ -5,8 +5,9 @@
 // Ready) is taken from observation, as the median of what it shows.
 import type { Snapshot } from "../plan/index.js";
 import { parseDuration } from "../policy/index.js";
-import { hasReadyCondition, instanceIdOf, type Condition, type Node } from "../ports/index.js";
+import { hasReadyCondition, instanceIdOf, type Condition } from "../ports/index.js";
 import type { LiveCluster } from "./live.js";
+import { isRecentNode, RECENT_MS } from "./recent.js";
 
 /** Seconds. boot + register is an instance's launch to its node object; nodeReady, to Ready. */
 export const REHEARSAL_TIMINGS = {
@@ -32,8 +33,6 @@ export interface Timings {
   pod: { start: number; ready: number };
 }
 
-/** Observations older than this say more about the past than about the next roll. */
-const RECENT_MS = 7 * 86_400_000;
 /** Longer than this is not a boot but a node that sat stopped, or a clock problem. */
 const PLAUSIBLE_S = 30 * 60;
 
@@ -78,12 +77,6 @@ const transition = (cs: Condition[] | undefined, type: string) => {
   const t = cs?.find((c) => c.type === type && c.status === "True")?.lastTransitionTime;
   return t ? Date.parse(t) : undefined;
 };
-
-/** A node registered within RECENT_MS of `now`: one whose boot says something about the next roll. */
-export function isRecentNode(n: Node, now: number): boolean {
-  const created = Date.parse(n.metadata.creationTimestamp ?? "");
-  return Number.isFinite(created) && now - created <= RECENT_MS;
-}
 
 /** Seconds from an instance's launch to its node, and from the node to Ready, of recent nodes. */
 function observedNodes(snapshot: Snapshot, live: LiveCluster) {

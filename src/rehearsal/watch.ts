@@ -2,9 +2,11 @@
 // workload, and for how long), the extra nodes the roll adds at its peak, and the API load it
 // causes — sampled every few virtual seconds, since none of it shows in the roll's events.
 import type { World } from "../sandbox/world/world.js";
-import { STALL_MS } from "./report.js";
 
 const EVERY_MS = 5_000;
+
+/** Shorter waits are how drains and scheduling go, not stalls (here and in report.ts). */
+export const STALL_MS = 30_000;
 
 export interface PendingStall {
   workload: string;

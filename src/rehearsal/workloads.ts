@@ -14,7 +14,7 @@ type WorkloadInput = NonNullable<ScenarioInput["workloads"]>[number];
 type PdbInput = NonNullable<ScenarioInput["pdbs"]>[number];
 
 /** Labels a controller adds per pod: not the template's. */
-const PER_POD = new Set([
+const PER_POD: ReadonlySet<string> = new Set([
   "pod-template-hash",
   "controller-revision-hash",
   "statefulset.kubernetes.io/pod-name",

@@ -88,18 +88,6 @@ export async function addTaint(
   return added;
 }
 
-export async function removeTaint(ctx: RollContext, name: string, taint: Taint): Promise<void> {
-  await updateNode(ctx, name, (n) =>
-    hasTaint(n, taint)
-      ? {
-          taints: (n.spec.taints ?? []).filter(
-            (x) => !(x.key === taint.key && x.effect === taint.effect),
-          ),
-        }
-      : undefined,
-  );
-}
-
 /**
  * Cordon (our mark with it), and with `excludeLb` exclude from external load balancers: one
  * patch, from the cached node when there is one.

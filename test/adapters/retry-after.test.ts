@@ -1,14 +1,14 @@
 // A Retry-After header, in both forms RFC 9110 (section 10.2.3) gives it: a number of seconds or
 // an HTTP-date (src/ports/errors.ts, retryAfterSeconds). A date is counted from the same answer's
 // Date header, so a clock here that is an hour off the server's waits what the server asked;
-// then the Kubernetes adapter as it meets one over HTTP, a list and a watch, from a server whose
-// clock is an hour ahead.
+// then the Kubernetes adapter as it meets one over HTTP, a list (waited out by the ports' one
+// retry layer, resilient.ts) and a watch, from a server whose clock is an hour ahead.
 import { createServer, type Server } from "node:http";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
 import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
-import { KubeApiError, retryAfterSeconds } from "../../src/ports/index.js";
+import { KubeApiError, resilient, retryAfterSeconds } from "../../src/ports/index.js";
 
 const NOW = Date.UTC(2026, 10, 25, 8, 0, 0);
 const http = (ms: number) => new Date(ms).toUTCString();
@@ -92,13 +92,18 @@ describe("the Kubernetes adapter and a Retry-After date", () => {
   }
 
   it("waits the seconds the server asked for before it lists again, not its clock's hour", async () => {
+    const adapterWaits: number[] = [];
     const waits: number[] = [];
-    const kube = client(waits);
+    const kube = client(adapterWaits);
+    const clock = { now: () => new Date(), sleep: async (ms: number) => void waits.push(ms) };
     refusals = 1;
-    expect(await kubernetesCluster(kube).listNodes()).toMatchObject({ items: [] });
+    expect(await resilient(kubernetesCluster(kube), clock).listNodes()).toMatchObject({
+      items: [],
+    });
     // Whole seconds between two header dates: 7 s, or 8 where the second turned in between.
     expect(waits).toHaveLength(1);
     expect([7_000, 8_000]).toContain(waits[0]);
+    expect(adapterWaits).toEqual([]);
     kube.close();
   });
 

@@ -1,7 +1,10 @@
-// Resolution of effective settings per group: defaults < group, kOps' and EKS's defaults.
+// Resolution of effective settings per group: defaults < group, kOps' and EKS's defaults — as
+// the planner takes them from the group's kind (src/engine/plan.ts): resolve, then budgets for
+// the group's size, then what the kind cannot honour.
 import { describe, expect, it } from "vitest";
-import { resolveGroup } from "../../src/kinds/registry.js";
-import { loadPolicy, orderGroups, type Policy } from "../../src/policy/index.js";
+import { kindOf } from "../../src/kinds/registry.js";
+import { loadPolicy, orderGroups, type Group, type Policy } from "../../src/policy/index.js";
+import type { GroupKindId } from "../../src/ports/index.js";
 
 function policy(yaml: string): Policy {
   const r = loadPolicy(
@@ -19,13 +22,24 @@ const selfManaged = (size: number, needUpdate = size) => ({
 });
 const managed = (size: number) => ({ kind: "managed" as const, size, needUpdate: size });
 
-describe("resolveGroup, self-managed (kOps semantics)", () => {
+/** What the planner asks of a group's kind: its settings, its budgets at `live`'s size, its conflicts. */
+function fromKind(
+  policy: Policy,
+  group: Group,
+  live: { kind: GroupKindId; size: number; needUpdate: number },
+) {
+  const kind = kindOf(live.kind);
+  const s = kind.resolve(policy, group);
+  const budgets = kind.budgets(s, live);
+  return { ...s, budgets, derivation: budgets.derivation, errors: kind.conflicts(s.written) };
+}
+
+describe("a group's kind resolving its settings, self-managed (kOps semantics)", () => {
   it("defaults to maxSurge 1 and maxUnavailable 0", () => {
     const p = policy("groups: [{ name: a }]\n");
-    const r = resolveGroup(p, p.groups[0]!, selfManaged(10));
-    expect(r.settings).toMatchObject({
-      maxSurge: 1,
-      maxUnavailable: 0,
+    const r = fromKind(p, p.groups[0]!, selfManaged(10));
+    expect(r.budgets).toMatchObject({ maxSurge: 1, maxUnavailable: 0 });
+    expect(r.roll).toMatchObject({
       postDrainDelayMs: 5000,
       intervalMs: 15000,
       drainTimeoutMs: 900_000,
@@ -33,13 +47,13 @@ describe("resolveGroup, self-managed (kOps semantics)", () => {
       drainAndTerminate: true,
       spreadAcrossZones: true,
     });
-    expect(r.settings.validation).toEqual({ timeoutMs: 900_000, count: 2 });
+    expect(r.roll.validation).toEqual({ timeoutMs: 900_000, count: 2 });
     expect(r.derivation.maxSurge).toBe("kOps default");
   });
 
   it("defaults maxUnavailable to 1 when maxSurge resolves to 0", () => {
     const p = policy('groups: [{ name: a, rollingUpdate: { maxSurge: "0%" } }]\n');
-    expect(resolveGroup(p, p.groups[0]!, selfManaged(10)).settings).toMatchObject({
+    expect(fromKind(p, p.groups[0]!, selfManaged(10)).budgets).toMatchObject({
       maxSurge: 0,
       maxUnavailable: 1,
     });
@@ -49,16 +63,17 @@ describe("resolveGroup, self-managed (kOps semantics)", () => {
     const p = policy(
       'defaults: { maxUnavailable: "39%", maxSurge: 0, interval: 1m, validation: { timeout: 5m, count: 3 } }\ngroups: [{ name: a, rollingUpdate: { interval: 30s, validation: { count: 1 } } }]\n',
     );
-    const r = resolveGroup(p, p.groups[0]!, selfManaged(10));
-    expect(r.settings).toMatchObject({ maxUnavailable: 3, maxSurge: 0, intervalMs: 30_000 });
-    expect(r.settings.validation).toEqual({ timeoutMs: 300_000, count: 1 });
+    const r = fromKind(p, p.groups[0]!, selfManaged(10));
+    expect(r.budgets).toMatchObject({ maxUnavailable: 3, maxSurge: 0 });
+    expect(r.roll.intervalMs).toBe(30_000);
+    expect(r.roll.validation).toEqual({ timeoutMs: 300_000, count: 1 });
     expect(r.derivation.maxUnavailable).toBe("39% of 10 nodes, rounded down = 3");
   });
 
   it("caps surge at the nodes that need update and says so", () => {
     const p = policy('groups: [{ name: a, rollingUpdate: { maxSurge: "31%" } }]\n');
-    const r = resolveGroup(p, p.groups[0]!, selfManaged(10, 2));
-    expect(r.settings.maxSurge).toBe(2);
+    const r = fromKind(p, p.groups[0]!, selfManaged(10, 2));
+    expect(r.budgets.maxSurge).toBe(2);
     expect(r.derivation.maxSurge).toBe(
       "31% of 10 nodes, rounded up = 2, capped at the 2 nodes that need update",
     );
@@ -66,26 +81,23 @@ describe("resolveGroup, self-managed (kOps semantics)", () => {
 
   it("never surges a control-plane group, noting a surge inherited from defaults", () => {
     const p = policy("defaults: { maxSurge: 3 }\ngroups: [{ name: cp, role: control-plane }]\n");
-    const r = resolveGroup(p, p.groups[0]!, selfManaged(3));
-    expect(r.settings).toMatchObject({ maxSurge: 0, maxUnavailable: 1 });
+    const r = fromKind(p, p.groups[0]!, selfManaged(3));
+    expect(r.budgets).toMatchObject({ maxSurge: 0, maxUnavailable: 1 });
     expect(r.notes.join()).toMatch(/control-plane group never surges/);
   });
 
   it("parses maxNodeAge", () => {
     const p = policy("defaults: { maxNodeAge: 30d }\ngroups: [{ name: a }]\n");
-    expect(resolveGroup(p, p.groups[0]!, selfManaged(1)).settings.maxNodeAgeMs).toBe(
-      30 * 86_400_000,
-    );
+    expect(fromKind(p, p.groups[0]!, selfManaged(1)).roll.maxNodeAgeMs).toBe(30 * 86_400_000);
   });
 });
 
-describe("resolveGroup, EKS managed node groups", () => {
+describe("a group's kind resolving its settings, EKS managed node groups", () => {
   it("sets no updateConfig the policy does not ask for (the live one is kept), and no surge", () => {
     const p = policy("groups: [{ name: m }]\n");
-    const r = resolveGroup(p, p.groups[0]!, managed(6));
-    expect(r.settings).toMatchObject({
-      maxUnavailable: 1,
-      maxSurge: 0,
+    const r = fromKind(p, p.groups[0]!, managed(6));
+    expect(r.budgets).toMatchObject({ maxUnavailable: 1, maxSurge: 0 });
+    expect(r.roll).toMatchObject({
       postDrainDelayMs: 60_000,
       drainTimeoutMs: 900_000,
     });
@@ -95,16 +107,16 @@ describe("resolveGroup, EKS managed node groups", () => {
 
   it("maps a percentage to maxUnavailablePercentage", () => {
     const p = policy('groups: [{ name: m, rollingUpdate: { maxUnavailable: "50%" } }]\n');
-    const r = resolveGroup(p, p.groups[0]!, managed(6));
+    const r = fromKind(p, p.groups[0]!, managed(6));
     expect(r.updateConfig).toEqual({ maxUnavailablePercentage: 50 });
-    expect(r.settings.maxUnavailable).toBe(3);
+    expect(r.budgets.maxUnavailable).toBe(3);
   });
 
   it("rejects settings written on the group that EKS cannot honour, saying what EKS does", () => {
     const p = policy(
       "groups: [{ name: m, rollingUpdate: { maxSurge: 2, postDrainDelay: 5s, interval: 1m, drainAndTerminate: false, maxUnavailable: 101 } }]\n",
     );
-    const r = resolveGroup(p, p.groups[0]!, managed(6));
+    const r = fromKind(p, p.groups[0]!, managed(6));
     expect(r.errors.map((e) => e.key).sort()).toEqual([
       "drainAndTerminate",
       "interval",
@@ -122,13 +134,13 @@ describe("resolveGroup, EKS managed node groups", () => {
     const p = policy(
       "defaults: { maxSurge: 2, postDrainDelay: 5s, maxUnavailable: 0 }\ngroups: [{ name: m, rollingUpdate: { maxUnavailable: 1 } }, { name: n }]\n",
     );
-    const r = resolveGroup(p, p.groups[0]!, managed(6));
+    const r = fromKind(p, p.groups[0]!, managed(6));
     expect(r.errors).toEqual([]);
     expect(r.notes[0]).toMatch(
       /maxSurge, postDrainDelay from defaults do not apply to a managed node group/,
     );
-    const n = resolveGroup(p, p.groups[1]!, managed(6));
-    expect(n.settings.maxUnavailable).toBe(1);
+    const n = fromKind(p, p.groups[1]!, managed(6));
+    expect(n.budgets.maxUnavailable).toBe(1);
     expect(n.notes.join()).toMatch(/maxUnavailable 0 from defaults is outside EKS's 1–100/);
   });
 });

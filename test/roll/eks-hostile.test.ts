@@ -122,6 +122,28 @@ describe("launch templates, as EKS takes them", () => {
     expect(world.instances("ng").every((i) => i.ltVersion === 2)).toBe(true);
   });
 
+  it("a custom AMI: an update in progress to the launch template version is the plan's, followed, not started again", async () => {
+    const world = withTemplate("custom");
+    // An earlier run's update, as versionInput sends it for a custom AMI: the version alone.
+    const running = await world.cloud.eks.updateNodegroupVersion({
+      clusterName: "test",
+      nodegroupName: "ng",
+      launchTemplate: { id: world.eks.nodegroups.get("ng")!.ltId, version: "2" },
+    });
+    const target = policy('kubernetesVersion: "1.33", launchTemplateVersion: 2');
+    const { plan } = await world.run(observeAndPlan(target, "p.yaml", world));
+    expect(plan.groups[0]!.findings.map((f) => f.message).join()).toMatch(
+      /this plan's target: apply follows it/,
+    );
+    const { result, events } = await roll(world, target);
+    expect(result.result).toBe("success");
+    expect(ofType(events, "note").some((n) => n.message.includes(running.id))).toBe(true);
+    const versionUpdates = [...world.eks.updates.values()].filter(
+      (u) => u.update.type === "VersionUpdate",
+    );
+    expect(versionUpdates).toHaveLength(1);
+  });
+
   it("an EKS optimized AMI in the customer's template: the planned release is sent and launched", async () => {
     const world = withTemplate("eks-optimized");
     const r = await roll(

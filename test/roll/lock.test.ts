@@ -197,8 +197,8 @@ describe("one roll per cluster, attacked harder", () => {
 
   it.each([
     ["stall until the request timeout (30 s)", { leaseHangsAfterMs: 180_000, hangMs: 30_000 }],
-    // A client that retries underneath (the Kubernetes adapter waits out 429s and 5xx up to 8
-    // times, each Retry-After as the server asks) makes one renewal last past every deadline.
+    // A client that retries underneath (the Kubernetes adapter backs off from a 5xx up to 8
+    // times; a proxy in between may retry too) makes one renewal last past every deadline.
     [
       "take 5 minutes to fail (a client retrying underneath)",
       { leaseHangsAfterMs: 180_000, hangMs: 300_000 },

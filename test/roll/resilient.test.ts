@@ -151,7 +151,7 @@ describe("resilient ports", () => {
   it("stops waiting out throttling ten minutes after the call began, however long the layer underneath waited", async () => {
     const clock = new VirtualClock(0);
     const calls: number[] = [];
-    // Like the Kubernetes adapter: each attempt waits out 8 Retry-Afters of a minute itself.
+    // A layer underneath that retries within each attempt (as the AWS SDK does): 8 minutes each.
     const port = {
       getNode: async () => {
         calls.push(clock.nowMs());

@@ -15,7 +15,7 @@ const same = (a: Iterable<PodRec>, b: Iterable<PodRec>) => {
 
 describe("PodSet", () => {
   it("agrees with a Set through random joins and departures", () => {
-    const set = new PodSet();
+    const set = new PodSet<PodRec>();
     const model = new Set<PodRec>();
     const all: PodRec[] = [];
     let seed = 5;
@@ -45,7 +45,7 @@ describe("PodSet", () => {
   });
 
   it("visits as a Set's iterator does under departures that let the gone go", () => {
-    const set = new PodSet();
+    const set = new PodSet<PodRec>();
     const model = new Set<PodRec>();
     const pods = Array.from({ length: 1000 }, (_, i) => pod(i));
     for (const p of pods) {
@@ -69,7 +69,7 @@ describe("PodSet", () => {
   });
 
   it("lets a pod that is not gone leave at once", () => {
-    const set = new PodSet();
+    const set = new PodSet<PodRec>();
     const [a, b, c] = [pod(1), pod(2), pod(3)];
     for (const p of [a, b, c]) set.add(p);
     set.delete(b);

@@ -1,7 +1,7 @@
 // The scheduler honours unschedulable nodes, NoSchedule and PreferNoSchedule taints,
 // tolerations (including tolerate-everything), node selectors and capacity.
 import { describe, expect, it } from "vitest";
-import { tolerates, toleratesEverything } from "../../src/sandbox/sim/kube/scheduler-rules.js";
+import { tolerates } from "../../src/sandbox/sim/kube/scheduler-rules.js";
 import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { ZONES } from "./helpers.js";
@@ -167,7 +167,5 @@ describe("scheduling", () => {
     expect(tolerates({ operator: "Exists" }, t)).toBe(true);
     expect(tolerates({ operator: "Exists", effect: "PreferNoSchedule" }, t)).toBe(false);
     expect(tolerates({ key: "", operator: "Equal" }, t)).toBe(false);
-    expect(toleratesEverything([{ operator: "Exists" }])).toBe(true);
-    expect(toleratesEverything([{ operator: "Exists", effect: "NoSchedule" }])).toBe(false);
   });
 });

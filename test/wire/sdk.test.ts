@@ -1,7 +1,8 @@
 // The product's own adapters — awsCloud() on the AWS SDK v3 and kubernetesCluster() on KubeHttp
 // with a kubeconfig — against `sandbox serve`, over HTTP(S), with real serialization, retries
 // and errors: every call of the Cloud and Cluster ports, the error paths, and throttling
-// (the SDK's adaptive retry; Kubernetes 429 + Retry-After honoured).
+// (the SDK's adaptive retry; a Kubernetes 429 handed up with its Retry-After, which the ports'
+// one retry layer, resilient.ts, honours).
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +28,7 @@ import type {
   PodDisruptionBudget,
   WatchEvent,
 } from "../../src/ports/index.js";
-import { AwsApiError, KubeApiError } from "../../src/ports/index.js";
+import { AwsApiError, KubeApiError, resilient } from "../../src/ports/index.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
 import { World } from "../../src/sandbox/world/world.js";
@@ -558,12 +559,23 @@ describe("Kubernetes through kubernetesCluster() with the served kubeconfig (TLS
     expect(gone).toMatchObject({ status: 410 });
   });
 
-  it("honours 429 Retry-After when the API server sheds load", async () => {
-    server.faces.kubernetes.throttleNext = 2;
+  it("hands a 429 up with its Retry-After, which the ports honour, when the API server sheds load", async () => {
+    server.faces.kubernetes.throttleNext = 3;
     server.faces.kubernetes.throttleRetryAfter = 3;
     waits.length = 0;
-    expect((await cluster.getNode(world.kube.nodeList()[0]!.name)).metadata.name).toBeTruthy();
-    expect(waits).toEqual([3000, 3000]);
+    const name = world.kube.nodeList()[0]!.name;
+    // The adapter itself: the 429 at once, with the seconds asked for.
+    expect(await rejection(cluster.getNode(name))).toMatchObject({
+      status: 429,
+      retryAfterSeconds: 3,
+      attempts: 1,
+    });
+    // The ports over it (resilient.ts, the one retry layer): each Retry-After waited out once.
+    const slept: number[] = [];
+    const clock = { now: () => new Date(), sleep: async (ms: number) => void slept.push(ms) };
+    expect((await resilient(cluster, clock).getNode(name)).metadata.name).toBe(name);
+    expect(slept).toEqual([3000, 3000]);
+    expect(waits).toEqual([]);
   });
 
   it("accepts an EKS token and refuses a missing or forged one with 401", async () => {

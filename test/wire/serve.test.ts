@@ -7,6 +7,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { awsCloud } from "../../src/adapters/aws/cloud.js";
 import { kubernetesCluster } from "../../src/adapters/kubernetes/cluster.js";
 import { KubeHttp } from "../../src/adapters/kubernetes/http.js";
+import { resilient } from "../../src/ports/index.js";
 import { isMutating } from "../../src/sandbox/wire/http-server.js";
 import { SANDBOX_TOKEN } from "../../src/sandbox/wire/kubernetes-face.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
@@ -227,24 +228,28 @@ describe("scenario throttling, GitHub, the request log", () => {
   });
   afterAll(() => server.close());
 
-  it("throttles as the scenario says; the adapter waits Retry-After and gets through", async () => {
+  it("throttles as the scenario says; the ports wait out Retry-After over the adapter and get through", async () => {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromClusterAndUser(
       { name: "s", server: server.url, skipTLSVerify: true },
       { name: "u", token: SANDBOX_TOKEN },
     );
+    const adapterWaits: number[] = [];
     const waits: number[] = [];
-    const cluster = kubernetesCluster(
-      new KubeHttp({
-        kubeConfig,
-        retry: { sleep: async (ms) => void waits.push(ms), attempts: 30 },
-      }),
+    const clock = { now: () => new Date(), sleep: async (ms: number) => void waits.push(ms) };
+    const cluster = resilient(
+      kubernetesCluster(
+        new KubeHttp({ kubeConfig, retry: { sleep: async (ms) => void adapterWaits.push(ms) } }),
+      ),
+      clock,
     );
     for (let i = 0; i < 10; i++)
       expect((await cluster.listNodes({ labelSelector: "role=system" })).items).toHaveLength(6);
     const throttled = server.log.entries.filter((e) => e.status === 429);
     expect(throttled.length).toBeGreaterThan(0);
+    // One layer: each 429 waited out once, by resilient.ts; the adapter retries none.
     expect(waits).toEqual(throttled.map(() => 2000));
+    expect(adapterWaits).toEqual([]);
   });
 
   it("throttles AWS as the scenario says; the SDK's adaptive retry gets through", async () => {

@@ -4,9 +4,10 @@
 // bounded number of sockets (connections are reused, never opened per request) and has a
 // deadline: REQUEST_MS for an answer, whole; a watch, an idle deadline past the timeoutSeconds
 // it asked the server for. A connection that breaks or stalls fails as a NetworkError, which
-// src/ports/resilient.ts retries where that is safe. Every call goes through withKubeRetry, so
-// 429 with Retry-After is honoured in one place. Closing the client (or aborting the signal it
-// was built with) ends every request and watch still open. Answers are the API's own JSON,
+// src/ports/resilient.ts retries where that is safe. Every call goes through withKubeRetry, which
+// retries a server's 5xx and nothing else: a 429 goes up with its Retry-After for resilient.ts to
+// wait out. Closing the client (or aborting the signal it was built with) ends every request and
+// watch still open. Answers are the API's own JSON,
 // which is exactly the shape of the Cluster port's types.
 import { listEnvelope, parseBody, type ListEnvelope } from "./list-body.js";
 import {
@@ -309,10 +310,9 @@ export function kubeError(status: number, text: string, retryAfter?: number): Ku
     seconds,
   );
   const causes = body.details?.causes ?? [];
-  // withKubeRetry reads these like an HTTP client's error.
+  // withKubeRetry reads the status like an HTTP client's error's code.
   Object.assign(err, {
     code: status,
-    headers: seconds !== undefined ? { "retry-after": String(seconds) } : {},
     causes: causes.map((c) => c.message ?? ""),
     // A budget's refusal of an eviction, as opposed to the API server shedding load.
     budget: causes.some((c) => c.reason === "DisruptionBudget"),

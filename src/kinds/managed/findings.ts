@@ -11,6 +11,7 @@ import {
   type Snapshot,
   type Target,
 } from "../../plan/index.js";
+import { customAmiRefusal, eksTarget, isCustomAmi, versionsSetAside } from "./custom-ami.js";
 import { describeTarget, takesToTarget } from "./updates.js";
 
 /** EKS's quota of nodes per managed node group. */
@@ -43,7 +44,7 @@ function updating(group: ManagedGroupInfo, target: Target): string {
   const since = `EKS update ${u.id} (${u.type}, started ${u.createdAt.toISOString()})`;
   if (u.type !== "VersionUpdate")
     return `${lead}: ${since} is in progress; apply waits for it to end, then rolls to the target`;
-  if (takesToTarget(u, target))
+  if (takesToTarget(u, eksTarget(group.amiType, target)))
     return `${lead}: ${since} takes it to ${describeTarget(u.to)}, this plan's target: apply follows it instead of starting another`;
   return `${lead}: ${since} takes it to ${describeTarget(u.to)}, not this plan's target (${describeTarget(target)}): apply waits for it to end, then rolls the group to the target`;
 }
@@ -74,21 +75,12 @@ function status(group: ManagedGroupInfo, target: Target): Finding[] {
   return [];
 }
 
-/**
- * A launch template that names a custom AMI takes its AMI from a launch template version: EKS
- * fails an update that also names a Kubernetes or release version (UpdateNodegroupVersion, EKS
- * API reference), so a target with only those cannot be rolled.
- */
+/** A custom AMI's target with only versions, which EKS cannot roll to (custom-ami.ts). */
 function customAmi(group: ManagedGroupInfo, target: Target): Finding[] {
-  if (group.amiType !== "CUSTOM" || target.launchTemplateVersion !== undefined) return [];
-  if (!target.kubernetesVersion && !target.releaseVersion) return [];
+  const refusal = customAmiRefusal(group.name, group.amiType, target);
+  if (!refusal) return [];
   return [
-    {
-      code: "custom-ami-version",
-      severity: "blocker",
-      message: `node group ${group.name}'s launch template names a custom AMI: EKS takes no Kubernetes or release version for it. Put the new AMI in a launch template version and target it (launchTemplateVersion)`,
-      objects: [group.name],
-    },
+    { code: "custom-ami-version", severity: "blocker", message: refusal, objects: [group.name] },
   ];
 }
 
@@ -114,9 +106,8 @@ export function managedNotes(
   const notes: string[] = [];
   if (plan.replacements.length > 0) notes.push("EKS picks the nodes of each wave at random");
   if (
-    live.amiType === "CUSTOM" &&
     plan.target?.launchTemplateVersion !== undefined &&
-    (group.target?.kubernetesVersion || group.target?.releaseVersion)
+    versionsSetAside(live.amiType, group.target ?? {})
   )
     notes.push(
       `the launch template names a custom AMI: EKS takes no Kubernetes or release version for it, so the AMI of launch template version ${plan.target.launchTemplateVersion} decides`,
@@ -131,7 +122,7 @@ export function managedNotes(
   // the AMI too, unless the AMI is the template's own.
   if (
     live.launchTemplate &&
-    live.amiType !== "CUSTOM" &&
+    !isCustomAmi(live.amiType) &&
     plan.target?.launchTemplateVersion !== undefined &&
     !plan.target.releaseVersion
   ) {

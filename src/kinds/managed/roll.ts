@@ -19,6 +19,7 @@ import { RollError, Stopped, type RollContext } from "../../roll/context.js";
 import { PENDING } from "../../roll/in-flight.js";
 import { awaitRescheduled } from "../../roll/rescheduled.js";
 import type { GroupJob } from "../kind.js";
+import { customAmiAdvice, eksTarget, isCustomAmi } from "./custom-ami.js";
 import { describeBlockers, evictionBlockers } from "./evictions.js";
 import { EKS_UPDATE_TAINT, PhaseTracker } from "./phases.js";
 import {
@@ -61,27 +62,23 @@ async function applyConfig(ctx: RollContext, job: Job, have: UpdateConfig): Prom
 }
 
 /**
- * UpdateNodegroupVersion as EKS takes it (its API reference): a launch template that names a
- * custom AMI (amiType CUSTOM) gets a launch template version and neither a Kubernetes nor a
- * release version; an EKS optimized AMI — with or without the customer's template — gets the
- * planned version and release (no release: EKS takes the latest for the version).
+ * UpdateNodegroupVersion as EKS takes it (its API reference): what of the planned target EKS
+ * takes for the group's AMI (custom-ami.ts) — a custom AMI's launch template version alone, an
+ * EKS optimized AMI's version and release too, with or without the customer's template (no
+ * release: EKS takes the latest for the version).
  */
 export function versionInput(job: Job, amiType: string | undefined): UpdateNodegroupVersionInput {
-  const { target, settings } = job.plan;
+  const target = eksTarget(amiType, job.plan.target);
   const lt = job.live.launchTemplate;
-  const custom = amiType === "CUSTOM";
   const ltChange = lt && target.launchTemplateVersion !== undefined;
-  if (custom && !ltChange)
-    throw new RollError(
-      "UpdateFailed",
-      `the launch template of ${job.plan.name} names a custom AMI (amiType CUSTOM): EKS takes no Kubernetes or release version for it. Put the new AMI in a launch template version and target that (launchTemplateVersion)`,
-    );
+  if (isCustomAmi(amiType) && !ltChange)
+    throw new RollError("UpdateFailed", customAmiAdvice(job.plan.name));
   return {
     clusterName: job.cluster,
     nodegroupName: job.plan.name,
-    force: settings.force,
-    ...(!custom && target.kubernetesVersion && { version: target.kubernetesVersion }),
-    ...(!custom && target.releaseVersion && { releaseVersion: target.releaseVersion }),
+    force: job.plan.settings.force,
+    ...(target.kubernetesVersion && { version: target.kubernetesVersion }),
+    ...(target.releaseVersion && { releaseVersion: target.releaseVersion }),
     ...(ltChange && {
       launchTemplate: { id: lt.id, version: String(target.launchTemplateVersion) },
     }),
@@ -129,7 +126,8 @@ const pendingOf = (job: Job) => ({ kind: "managed" as const, group: job.plan.nam
 
 /** An update in progress that takes the group where the plan does: followed as the roll's. */
 const isOurs = (job: Job, u: EksUpdate) =>
-  u.type === "VersionUpdate" && takesToTarget(updateInfo(u), job.plan.target);
+  u.type === "VersionUpdate" &&
+  takesToTarget(updateInfo(u), eksTarget(job.live.amiType, job.plan.target));
 
 /** Watches the Auto Scaling group behind the node group, reporting sizes and terminations. */
 class GroupWatch {
@@ -301,12 +299,9 @@ function reached(target: Target, ng: Nodegroup): boolean {
  */
 async function readBack(ctx: RollContext, job: Job, done: EksUpdate): Promise<Nodegroup> {
   const ng = await ctx.cloud.eks.describeNodegroup(job.cluster, job.plan.name);
-  // A custom AMI's group takes only a launch template version (versionInput): that is all EKS
-  // moves, and all there is to read back.
-  const { target } = job.plan;
-  const wanted =
-    ng.amiType === "CUSTOM" ? { launchTemplateVersion: target.launchTemplateVersion } : target;
-  if (reached(wanted, ng)) return ng;
+  // What EKS takes for the group's AMI (a custom AMI's: its launch template version alone) is
+  // all it moves, and all there is to read back.
+  if (reached(eksTarget(ng.amiType, job.plan.target), ng)) return ng;
   throw new RollError(
     "UpdateFailed",
     `EKS update ${done.id} of ${job.plan.name} ended Successful, but the node group is at ${describeTarget(at(ng))}, not the plan's target (${describeTarget(job.plan.target)}). Run apply again to roll it there`,

@@ -13,7 +13,7 @@ import { groupWritten, type Left } from "./capacity.js";
 
 type Job = GroupJob<SelfManagedGroupInfo>;
 
-const RUNS = new Set(["pending", "running", "stopping", "stopped"]);
+const RUNS: ReadonlySet<string> = new Set(["pending", "running", "stopping", "stopped"]);
 
 /** The instances each roll found gone: the upgrade does not come back to them. */
 const leftOf = new WeakMap<Job, Set<string>>();

@@ -22,7 +22,11 @@ export const SUSPENDED_TAG = "noderoll.io/suspended-processes";
 /** What a roll holds. */
 export const HELD = ["AZRebalance"];
 
-const DENIED = new Set(["AccessDenied", "AccessDeniedException", "UnauthorizedOperation"]);
+const DENIED: ReadonlySet<string> = new Set([
+  "AccessDenied",
+  "AccessDeniedException",
+  "UnauthorizedOperation",
+]);
 const denied = (e: unknown): e is AwsApiError => e instanceof AwsApiError && DENIED.has(e.code);
 
 /** The processes the mark on `asg` names, when it has one. */

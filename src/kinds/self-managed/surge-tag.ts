@@ -25,7 +25,11 @@ function denied(ctx: RollContext, job: Job, e: unknown): void {
     message: `${job.plan.name}: could not tag instances detached for surge (${e.code}: grant ec2:CreateTags and ec2:DeleteTags, see the README's IAM policy); marked by their nodes' label only, a detached instance whose node object is deleted first will not be found again`,
   });
 }
-const DENIED = new Set(["UnauthorizedOperation", "AccessDenied", "AccessDeniedException"]);
+const DENIED: ReadonlySet<string> = new Set([
+  "UnauthorizedOperation",
+  "AccessDenied",
+  "AccessDeniedException",
+]);
 
 /** The surge mark on the instance itself (an EC2 tag), before it is detached. */
 export async function tagForSurge(ctx: RollContext, job: Job, instance: string): Promise<void> {

@@ -3,11 +3,11 @@
 // their hash tables were ~36 MB of what the 20,000-node plan from the command line promoted
 // (V8's sampling heap profiler); a list is 8 bytes a pod. A pod leaves one only once it is gone
 // (the kubelet's removePod marks it, then takes it out of its workload and budgets), so leaving
-// is counted, the gone are skipped, and they are let go once they are half the list.
-import type { PodRec } from "./records.js";
+// is counted, the gone are skipped, and they are let go once they are half the list. It reads
+// nothing of a pod but `gone`: records.ts holds `PodSet<PodRec>`.
 
-export class PodSet implements Iterable<PodRec> {
-  #pods: PodRec[] = [];
+export class PodSet<P extends { readonly gone: boolean }> implements Iterable<P> {
+  #pods: P[] = [];
   /** The gone still in #pods. */
   #gone = 0;
 
@@ -16,12 +16,12 @@ export class PodSet implements Iterable<PodRec> {
   }
 
   /** `p` joins. Each pod joins a set once: when it is created, or when a new budget selects it. */
-  add(p: PodRec): void {
+  add(p: P): void {
     this.#pods.push(p);
   }
 
   /** `p` leaves (once). A gone pod is let go later; one that is not (never so far) at once. */
-  delete(p: PodRec): void {
+  delete(p: P): void {
     if (!p.gone) {
       const at = this.#pods.indexOf(p);
       if (at >= 0) this.#pods.splice(at, 1);
@@ -34,7 +34,7 @@ export class PodSet implements Iterable<PodRec> {
     }
   }
 
-  has(p: PodRec): boolean {
+  has(p: P): boolean {
     return !p.gone && this.#pods.includes(p);
   }
 
@@ -43,13 +43,13 @@ export class PodSet implements Iterable<PodRec> {
    * is: pods joining during the visit are visited, as a Set's iterator visits them (unless a
    * departure let the gone go since, which no visit of a workload's pods makes).
    */
-  [Symbol.iterator](): Iterator<PodRec> {
+  [Symbol.iterator](): Iterator<P> {
     const list = this.#pods;
     let i = 0;
     return {
-      next: (): IteratorResult<PodRec> => {
+      next: (): IteratorResult<P> => {
         while (i < list.length) {
-          const p = list[i++] as PodRec;
+          const p = list[i++] as P;
           if (!p.gone) return { value: p, done: false };
         }
         return { value: undefined, done: true };
@@ -57,7 +57,7 @@ export class PodSet implements Iterable<PodRec> {
     };
   }
 
-  values(): Iterator<PodRec> {
+  values(): Iterator<P> {
     return this[Symbol.iterator]();
   }
 }

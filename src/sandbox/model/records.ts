@@ -163,7 +163,7 @@ export interface WorkloadRec {
   replicaSet?: string;
   replicas: number;
   template: PodTemplate;
-  pods: PodSet;
+  pods: PodSet<PodRec>;
   /** Fault: pods of this workload never finish terminating (a stuck finalizer). */
   stuckTerminating: boolean;
   /** A StatefulSet's volume claim template: each ordinal's claim bound to a zonal volume. */
@@ -233,7 +233,7 @@ export interface PdbRec {
   minAvailable?: number | string;
   maxUnavailable?: number | string;
   unhealthyPodEvictionPolicy?: "IfHealthyBudget" | "AlwaysAllow";
-  pods: PodSet;
+  pods: PodSet<PodRec>;
   /** Evictions granted but not yet seen deleted (status.disruptedPods). */
   disrupted: Map<string, number>;
   dirty: boolean;

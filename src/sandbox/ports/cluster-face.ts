@@ -284,14 +284,15 @@ export class SandboxCluster implements SandboxClusterApi {
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
     this.#gate("core.listPods");
     const keep = this.#podRecordFilter(namespace, opts);
-    return this.#page(this.#podRecords(namespace, opts), keep, toPod, opts);
+    const failed = this.view.kube.unschedulable;
+    return this.#page(this.#podRecords(namespace, opts), keep, (p) => toPod(p, failed), opts);
   }
 
   async getPod(namespace: string, name: string): Promise<Pod> {
     this.#gate("core.getPod");
     const p = this.view.kube.pods.get(`${namespace}/${name}`);
     if (!p) throw new KubeApiError(404, "NotFound", `pods "${name}" not found`);
-    return toPod(p);
+    return toPod(p, this.view.kube.unschedulable);
   }
 
   async deletePod(
@@ -325,7 +326,7 @@ export class SandboxCluster implements SandboxClusterApi {
       add: (w) => k.addPodWatcher(w),
       remove: (w) => k.removePodWatcher(w),
       rv: () => String(k.rv),
-      current: () => this.#podRecords(namespace, opts).map(toPod),
+      current: () => this.#podRecords(namespace, opts).map((p) => toPod(p, k.unschedulable)),
       ...(node !== undefined && { node }),
     });
   }

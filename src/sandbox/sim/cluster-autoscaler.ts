@@ -3,23 +3,10 @@
 // nodes would fit them (up to its max). It is "another actor" for the invariant that changes
 // made by others during a roll are respected, and for EKS's early exit in scale-down. With
 // `scaleDown` it also removes nodes it finds unneeded (scale-down.ts).
-import type { VirtualClock } from "../model/clock.js";
-import type { Timeline } from "../model/observers.js";
 import type { AsgRec, NodeRec } from "../model/records.js";
-import type { AutoScalingSim } from "./aws/auto-scaling.js";
-import type { KubeSim } from "./kube/kube.js";
+import type { AutoscalerView } from "./autoscaler-view.js";
 import { unfit } from "./kube/scheduler-rules.js";
 import { ScaleDown, type ScaleDownOptions } from "./scale-down.js";
-
-/** What the autoscaler sees of the world. */
-export interface AutoscalerView {
-  clock: VirtualClock;
-  timeline: Timeline;
-  kube: Pick<KubeSim, "pending" | "nodeList" | "evict" | "patchNode">;
-  autoScaling: AutoScalingSim;
-  /** A group by its Auto Scaling group name or its EKS node group name. */
-  groupOf(name: string): AsgRec;
-}
 
 export class ClusterAutoscaler {
   enabled = true;

@@ -8,7 +8,7 @@
 // and terminates its instance through the group with a decrement. One node at a time. Cordoned
 // nodes are candidates like any other: the autoscaler does not skip them.
 import type { NodeRec, PodRec } from "../model/records.js";
-import type { AutoscalerView } from "./cluster-autoscaler.js";
+import type { AutoscalerView } from "./autoscaler-view.js";
 
 export interface ScaleDownOptions {
   enabled: boolean;

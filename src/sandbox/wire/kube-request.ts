@@ -29,7 +29,7 @@ export const KINDS: Record<string, { kind: string; apiVersion: string }> = {
   statefulsets: { kind: "StatefulSet", apiVersion: "apps/v1" },
 };
 
-export const PUBLIC = new Set(["/version", "/healthz", "/livez", "/readyz"]);
+export const PUBLIC: ReadonlySet<string> = new Set(["/version", "/healthz", "/livez", "/readyz"]);
 const NODE_FIELDS = ["metadata.name", "spec.unschedulable"];
 const POD_FIELDS = ["spec.nodeName", "metadata.name", "metadata.namespace", "status.phase"];
 const FIELDS: Record<WatchKind, string[]> = {

@@ -31,12 +31,7 @@ import { startWireServer, type RequestLog, type WireServer } from "./http-server
 import { KubernetesFace, SANDBOX_TOKEN, type KubernetesFaceOptions } from "./kubernetes-face.js";
 import { DEFAULT_CREDENTIALS, StsFace } from "./sts-face.js";
 import { TimeDriver } from "./time-driver.js";
-import {
-  SANDBOX_TLS_CERT,
-  SANDBOX_TLS_IDENTITIES,
-  startTlsFront,
-  type TlsIdentity,
-} from "./tls-front.js";
+import { SANDBOX_TLS_IDENTITIES, startTlsFront, type TlsIdentity } from "./tls-front.js";
 
 export interface ServeOptions {
   /** 0 (default) = any free port. */
@@ -124,9 +119,6 @@ export interface SandboxServer {
 }
 
 const isWatch = (req: IncomingMessage) => /[?&]watch=(1|true)(&|$)/.test(req.url ?? "");
-
-/** The sandbox certificate, as kubeconfig's certificate-authority-data and EKS's CA data. */
-export const SANDBOX_CA_DATA = Buffer.from(SANDBOX_TLS_CERT).toString("base64");
 
 /**
  * Where the kubeconfig of an account's other cluster is written: `path` with the cluster's name

@@ -33,7 +33,12 @@ export interface AutoScalingContext {
   launchFaults: LaunchFault[];
 }
 
-const ACTIVE = new Set(["Pending", "Pending:Wait", "Pending:Proceed", "InService"]);
+const ACTIVE: ReadonlySet<string> = new Set([
+  "Pending",
+  "Pending:Wait",
+  "Pending:Proceed",
+  "InService",
+]);
 
 export class AutoScalingSim {
   readonly groups = new Map<string, AsgRec>();

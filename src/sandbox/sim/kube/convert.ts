@@ -17,7 +17,7 @@ import {
 import { formatCpu, formatMemory } from "../../model/quantities.js";
 import { pdbStatus } from "./disruption.js";
 import { UNSCHEDULABLE_TAINT } from "./scheduler-rules.js";
-import { unschedulableMessage } from "./unschedulable.js";
+import { unschedulableMessage, type UnschedulablePods } from "./unschedulable.js";
 import { podVolumes } from "./volumes.js";
 
 /** RFC 3339 text of a time, from a small cache (pods created or started together share it). */
@@ -160,9 +160,13 @@ export function toNode(n: NodeRec): Node {
  * millions of pods, and a conditional spread is copied key by key through a temporary object,
  * while a field added after the literal needs a second allocation for the object's properties.
  */
-export function toPod(p: PodRec): Pod {
+export function toPod(p: PodRec, unschedulable?: UnschedulablePods): Pod {
   const parts = templateParts(p.template);
-  return { metadata: podMeta(p, parts), spec: podSpec(p, parts), status: podStatus(p) };
+  return {
+    metadata: podMeta(p, parts),
+    spec: podSpec(p, parts),
+    status: podStatus(p, unschedulable),
+  };
 }
 
 function podMeta(p: PodRec, parts: TemplateParts): Pod["metadata"] {
@@ -220,8 +224,8 @@ function podSpec(p: PodRec, parts: TemplateParts): Pod["spec"] {
   };
 }
 
-function podStatus(p: PodRec): Pod["status"] {
-  const unschedulable = p.nodeName ? undefined : unschedulableMessage(p);
+function podStatus(p: PodRec, failed: UnschedulablePods | undefined): Pod["status"] {
+  const unschedulable = p.nodeName ? undefined : unschedulableMessage(failed, p);
   return {
     phase: p.phase,
     conditions:

@@ -26,6 +26,7 @@ import { PdbEvents } from "./pdb-events.js";
 import { NodeLifecycle, type NodePatchInput, type NodeRegistration } from "./nodes.js";
 import { Scheduler } from "./scheduler.js";
 import { KubeState, type KubeContext, type Watcher } from "./state.js";
+import type { UnschedulablePods } from "./unschedulable.js";
 
 export type { KubeContext, KubeTimings, Watcher, WatchSink } from "./state.js";
 
@@ -42,6 +43,8 @@ export class KubeSim {
   readonly volumes: Map<string, ClaimRec>;
   /** Pods waiting for the scheduler, in arrival order. */
   readonly pending: Set<PodRec>;
+  /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
+  readonly unschedulable: UnschedulablePods;
   readonly #state: KubeState;
   readonly #nodes: NodeLifecycle;
   readonly #controllers: Controllers;
@@ -61,6 +64,7 @@ export class KubeSim {
     this.claims = state.claims;
     this.volumes = state.volumes;
     this.pending = state.pending;
+    this.unschedulable = state.unschedulable;
     this.#kubelet = new Kubelet(state, ctx, {
       wakeScheduler: () => this.#scheduler.wake(),
       queueReconcile: (w) => this.#controllers.queueReconcile(w),

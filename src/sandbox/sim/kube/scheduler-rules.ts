@@ -8,7 +8,6 @@ import type { NodeRec, PodTemplate } from "../../model/records.js";
 import { ZONE_LABEL } from "./volumes.js";
 
 export const UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
-export const NOT_READY_TAINT = "node.kubernetes.io/not-ready";
 
 /** Does one toleration tolerate one taint (Kubernetes' ToleratesTaint)? */
 export function tolerates(t: Toleration, taint: Taint): boolean {
@@ -18,18 +17,6 @@ export function tolerates(t: Toleration, taint: Taint): boolean {
   if (t.key !== taint.key) return false;
   if (t.operator === "Exists") return true;
   return (t.value ?? "") === (taint.value ?? "");
-}
-
-export function toleratesAll(
-  tolerations: readonly Toleration[],
-  taints: readonly Taint[],
-): boolean {
-  return taints.every((taint) => tolerations.some((t) => tolerates(t, taint)));
-}
-
-/** The pod tolerates every possible taint ({operator: Exists} without key or effect). */
-export function toleratesEverything(tolerations: readonly Toleration[]): boolean {
-  return tolerations.some((t) => !t.key && t.operator === "Exists" && !t.effect);
 }
 
 const selectorEntries = new WeakMap<PodTemplate, [string, string][]>();

@@ -41,7 +41,7 @@ export class Scheduler {
 
   /** Bind, and let the index follow the one node that changed. */
   #bind(pod: PodRec, node: NodeRec, readyNow: boolean): void {
-    clearUnschedulable(pod);
+    clearUnschedulable(this.state.unschedulable, pod);
     bindVolume(this.state, pod, node, this.ctx.clock.nowMs());
     const before = this.state.version;
     this.kubelet.bind(pod, node, readyNow);
@@ -81,7 +81,7 @@ export class Scheduler {
       if (node) {
         this.state.pending.delete(pod);
         this.#bind(pod, node, false);
-      } else if (markUnschedulable(pod, this.#explainer(pod))) {
+      } else if (markUnschedulable(this.state.unschedulable, pod, this.#explainer(pod))) {
         // Its PodScheduled condition turns Unschedulable: an update watchers see.
         pod.rv = this.state.nextRv();
         this.state.emitPod("MODIFIED", pod);

@@ -17,6 +17,7 @@ import type {
 } from "../../model/records.js";
 import { UID_DRAWS, uidOf } from "../../model/uid.js";
 import { toNode, toPod } from "./convert.js";
+import type { UnschedulablePods } from "./unschedulable.js";
 
 export interface KubeTimings {
   /** Node Ready this long after the kubelet registers. */
@@ -74,6 +75,8 @@ export class KubeState {
   readonly volumes = new Map<string, ClaimRec>();
   /** Pods waiting for the scheduler, in arrival order. */
   readonly pending = new Set<PodRec>();
+  /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
+  readonly unschedulable: UnschedulablePods = new WeakMap();
   nodeWatchers: Watcher<Node>[] = [];
   podWatchers: Watcher<Pod>[] = [];
   /** Told of every pod event with the record itself: no conversion to a Pod object for them. */
@@ -227,7 +230,7 @@ export class KubeState {
     let obj: Pod | undefined;
     for (const w of this.podWatchers) {
       if (w.node !== undefined && w.node !== p.nodeName) continue;
-      obj ??= toPod(p);
+      obj ??= toPod(p, this.unschedulable);
       if (w.filter(obj)) w.stream.push({ type, object: obj });
     }
   }

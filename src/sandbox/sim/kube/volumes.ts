@@ -9,12 +9,20 @@
 // https://kubernetes.io/docs/concepts/storage/storage-classes/#volume-binding-mode
 import type { PersistentVolume, PersistentVolumeClaim, Volume } from "../../../ports/cluster.js";
 import type { ClaimRec, NodeRec, PodRec } from "../../model/records.js";
-import type { KubeState } from "./state.js";
 
 /** The claim template's name: a pod's claim is "data-<pod>". */
 export const CLAIM_TEMPLATE = "data";
 export const ZONE_LABEL = "topology.kubernetes.io/zone";
 const STORAGE_CLASS = "gp3";
+
+/** What the claims need of the cluster's state (KubeState is one): a view, not state.ts itself. */
+export interface VolumeView {
+  /** Claims by namespace/name, and those bound by their volume's name. */
+  readonly claims: Map<string, ClaimRec>;
+  readonly volumes: Map<string, ClaimRec>;
+  uid(): string;
+  nextRv(): number;
+}
 
 /** The claim a pod's volume names ("namespace/data-<pod>"), for a pod of a zonal workload. */
 export function claimKey(pod: PodRec): string | undefined {
@@ -32,7 +40,7 @@ export function podVolumes(pod: PodRec): Volume[] | undefined {
 }
 
 /** A new pod's claim, made when its ordinal has none yet (the StatefulSet controller's). */
-export function claimFor(state: KubeState, pod: PodRec, now: number): void {
+export function claimFor(state: VolumeView, pod: PodRec, now: number): void {
   const key = claimKey(pod);
   if (key === undefined || state.claims.has(key)) return;
   const name = key.slice(pod.namespace.length + 1);
@@ -46,13 +54,13 @@ export function claimFor(state: KubeState, pod: PodRec, now: number): void {
 }
 
 /** The zone the pod's bound volume pins it to, if it has one. */
-export function volumeZone(state: KubeState, pod: PodRec): string | undefined {
+export function volumeZone(state: VolumeView, pod: PodRec): string | undefined {
   const key = claimKey(pod);
   return key === undefined ? undefined : state.claims.get(key)?.volume?.zone;
 }
 
 /** The pod is placed on `node`: its unbound claim gets a volume in the node's zone. */
-export function bindVolume(state: KubeState, pod: PodRec, node: NodeRec, now: number): void {
+export function bindVolume(state: VolumeView, pod: PodRec, node: NodeRec, now: number): void {
   const key = claimKey(pod);
   const claim = key === undefined ? undefined : state.claims.get(key);
   if (!claim || claim.volume) return;
