@@ -29162,14 +29162,14 @@ function computePdbStatus(pdb2, now) {
   const pods = [...pdb2.pods];
   let expected;
   let desired;
-  let failed2 = false;
+  let failed = false;
   const controllerScale = () => {
     const seen = /* @__PURE__ */ new Set();
     let total = 0;
     for (const p of pods) {
       const w = p.workload;
       if (!w || w.kind === "Pod" || w.kind === "DaemonSet") {
-        failed2 = true;
+        failed = true;
         continue;
       }
       if (seen.has(w.key)) continue;
@@ -29194,7 +29194,7 @@ function computePdbStatus(pdb2, now) {
     if (pdb2.disrupted.has(p.name)) continue;
     if (isPodReady(p)) healthy++;
   }
-  const allowed = failed2 || expected <= 0 ? 0 : Math.max(0, healthy - desired);
+  const allowed = failed || expected <= 0 ? 0 : Math.max(0, healthy - desired);
   pdb2.status = {
     disruptionsAllowed: allowed,
     currentHealthy: healthy,
@@ -29430,17 +29430,16 @@ function preferPenalty(node2, pod) {
 }
 
 // src/sandbox/sim/kube/unschedulable.ts
-var failed = /* @__PURE__ */ new WeakMap();
-function markUnschedulable(pod, explain) {
+function markUnschedulable(failed, pod, explain) {
   if (failed.has(pod)) return false;
   failed.set(pod, explain);
   return true;
 }
-function clearUnschedulable(pod) {
+function clearUnschedulable(failed, pod) {
   failed.delete(pod);
 }
-function unschedulableMessage(pod) {
-  return pod.nodeName ? void 0 : failed.get(pod)?.();
+function unschedulableMessage(failed, pod) {
+  return pod.nodeName ? void 0 : failed?.get(pod)?.();
 }
 function schedulingMessage(nodes, reasons) {
   const why = [...reasons].sort((a, b) => reasonOf(a).localeCompare(reasonOf(b)));
@@ -29542,9 +29541,13 @@ function toNode(n) {
     }
   };
 }
-function toPod(p) {
+function toPod(p, unschedulable) {
   const parts = templateParts(p.template);
-  return { metadata: podMeta(p, parts), spec: podSpec(p, parts), status: podStatus(p) };
+  return {
+    metadata: podMeta(p, parts),
+    spec: podSpec(p, parts),
+    status: podStatus(p, unschedulable)
+  };
 }
 function podMeta(p, parts) {
   const w = p.workload;
@@ -29592,8 +29595,8 @@ function podSpec(p, parts) {
     priorityClassName: t.priorityClassName || void 0
   };
 }
-function podStatus(p) {
-  const unschedulable = p.nodeName ? void 0 : unschedulableMessage(p);
+function podStatus(p, failed) {
+  const unschedulable = p.nodeName ? void 0 : unschedulableMessage(failed, p);
   return {
     phase: p.phase,
     conditions: unschedulable === void 0 ? CONDITIONS[p.nodeName ? 1 : 0][p.ready ? 1 : 0] : [
@@ -30373,13 +30376,14 @@ var SandboxCluster = class {
   async listPods(namespace, opts) {
     this.#gate("core.listPods");
     const keep = this.#podRecordFilter(namespace, opts);
-    return this.#page(this.#podRecords(namespace, opts), keep, toPod, opts);
+    const failed = this.view.kube.unschedulable;
+    return this.#page(this.#podRecords(namespace, opts), keep, (p) => toPod(p, failed), opts);
   }
   async getPod(namespace, name) {
     this.#gate("core.getPod");
     const p = this.view.kube.pods.get(`${namespace}/${name}`);
     if (!p) throw new KubeApiError(404, "NotFound", `pods "${name}" not found`);
-    return toPod(p);
+    return toPod(p, this.view.kube.unschedulable);
   }
   async deletePod(namespace, name, opts) {
     this.#gate("core.deletePod");
@@ -30402,7 +30406,7 @@ var SandboxCluster = class {
       add: (w) => k.addPodWatcher(w),
       remove: (w) => k.removePodWatcher(w),
       rv: () => String(k.rv),
-      current: () => this.#podRecords(namespace, opts).map(toPod),
+      current: () => this.#podRecords(namespace, opts).map((p) => toPod(p, k.unschedulable)),
       ...node2 !== void 0 && { node: node2 }
     });
   }
@@ -30728,7 +30732,12 @@ function demoScenario() {
 }
 
 // src/sandbox/sim/aws/auto-scaling.ts
-var ACTIVE = /* @__PURE__ */ new Set(["Pending", "Pending:Wait", "Pending:Proceed", "InService"]);
+var ACTIVE = /* @__PURE__ */ new Set([
+  "Pending",
+  "Pending:Wait",
+  "Pending:Proceed",
+  "InService"
+]);
 var AutoScalingSim = class {
   constructor(ctx) {
     this.ctx = ctx;
@@ -30792,14 +30801,14 @@ var AutoScalingSim = class {
     const active = this.active(g);
     if (active.length < g.desired && !g.suspended.has("Launch")) {
       const counts = this.#zoneCounts(g, active);
-      let failed2;
+      let failed;
       for (let k = active.length; k < g.desired; k++) {
         const zones = [...g.zones].sort(
           (a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0) || g.zones.indexOf(a) - g.zones.indexOf(b)
         );
         const zone = zones.find((z2) => !this.#launchBlocked(g, z2));
         if (!zone) {
-          failed2 = zones[0];
+          failed = zones[0];
           break;
         }
         if (zone !== zones[0]) {
@@ -30809,8 +30818,8 @@ var AutoScalingSim = class {
         this.launch(g, zone);
         counts.set(zone, (counts.get(zone) ?? 0) + 1);
       }
-      if (failed2 !== void 0) {
-        this.#launchFailed(g, failed2);
+      if (failed !== void 0) {
+        this.#launchFailed(g, failed);
         this.ctx.clock.after(this.ctx.timings.launchRetrySeconds * 1e3, () => this.reconcile(g));
       }
     } else if (active.length > g.desired && !g.suspended.has("Terminate")) {
@@ -32830,7 +32839,7 @@ var Scheduler = class _Scheduler {
   };
   /** Bind, and let the index follow the one node that changed. */
   #bind(pod, node2, readyNow) {
-    clearUnschedulable(pod);
+    clearUnschedulable(this.state.unschedulable, pod);
     bindVolume(this.state, pod, node2, this.ctx.clock.nowMs());
     const before2 = this.state.version;
     this.kubelet.bind(pod, node2, readyNow);
@@ -32866,7 +32875,7 @@ var Scheduler = class _Scheduler {
       if (node2) {
         this.state.pending.delete(pod);
         this.#bind(pod, node2, false);
-      } else if (markUnschedulable(pod, this.#explainer(pod))) {
+      } else if (markUnschedulable(this.state.unschedulable, pod, this.#explainer(pod))) {
         pod.rv = this.state.nextRv();
         this.state.emitPod("MODIFIED", pod);
       }
@@ -33136,6 +33145,8 @@ var KubeState = class {
   volumes = /* @__PURE__ */ new Map();
   /** Pods waiting for the scheduler, in arrival order. */
   pending = /* @__PURE__ */ new Set();
+  /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
+  unschedulable = /* @__PURE__ */ new WeakMap();
   nodeWatchers = [];
   podWatchers = [];
   /** Told of every pod event with the record itself: no conversion to a Pod object for them. */
@@ -33270,7 +33281,7 @@ var KubeState = class {
     let obj;
     for (const w of this.podWatchers) {
       if (w.node !== void 0 && w.node !== p.nodeName) continue;
-      obj ??= toPod(p);
+      obj ??= toPod(p, this.unschedulable);
       if (w.filter(obj)) w.stream.push({ type, object: obj });
     }
   }
@@ -33290,6 +33301,7 @@ var KubeSim = class {
     this.claims = state.claims;
     this.volumes = state.volumes;
     this.pending = state.pending;
+    this.unschedulable = state.unschedulable;
     this.#kubelet = new Kubelet(state, ctx, {
       wakeScheduler: () => this.#scheduler.wake(),
       queueReconcile: (w) => this.#controllers.queueReconcile(w)
@@ -33316,6 +33328,8 @@ var KubeSim = class {
   volumes;
   /** Pods waiting for the scheduler, in arrival order. */
   pending;
+  /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
+  unschedulable;
   #state;
   #nodes;
   #controllers;

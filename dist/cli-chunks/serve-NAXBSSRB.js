@@ -7,7 +7,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-KI3WJLNJ.js";
+} from "./chunk-LV76NTXC.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
@@ -2158,7 +2158,6 @@ async function startTlsFront(port, tlsPort = 0, identity = { key: SANDBOX_TLS_KE
 
 // src/sandbox/wire/serve.ts
 var isWatch = (req) => /[?&]watch=(1|true)(&|$)/.test(req.url ?? "");
-var SANDBOX_CA_DATA = Buffer.from(SANDBOX_TLS_CERT).toString("base64");
 function kubeconfigPathOf(path, cluster) {
   const base = basename(path);
   const dot = base.lastIndexOf(".");
@@ -2402,7 +2401,6 @@ function describeServer(world, url, kubeUrl, env) {
 }
 export {
   MAX_SERVED_CLUSTERS,
-  SANDBOX_CA_DATA,
   kubeconfigPathOf,
   serveSandbox
 };
