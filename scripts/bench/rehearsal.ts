@@ -3,7 +3,8 @@
 // twin to the end — in a process of its own. The policy is `sandbox generate --policy-out`'s.
 import { observeAndPlan } from "../../src/engine/observe.js";
 import { loadPolicy } from "../../src/policy/index.js";
-import { readLiveCluster, rehearsePlan } from "../../src/rehearsal/index.js";
+import { rehearsePlan } from "../../src/app/rehearse.js";
+import { readLiveCluster } from "../../src/rehearsal/index.js";
 import { generatePolicyYaml, generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { generatedCluster } from "./cluster.js";
@@ -30,7 +31,6 @@ export async function measureRehearsal(nodes: number): Promise<RehearsalFigures>
   // The live cluster (here the sandbox) is read in its own virtual time; the twin runs in its own.
   const live = await world.run(readLiveCluster(world));
   const { plan } = await rehearsePlan(
-    world,
     { policy, file: "generated.yaml", ...planned, options: {} },
     { live },
   );

@@ -5,34 +5,23 @@
 // phase, and the job summary has the outcome. Updates to GitHub are coalesced: at once when a
 // phase changes, otherwise at most every few seconds.
 import * as core from "@actions/core";
-import { stickyMarker } from "../adapters/github/sticky-comment.js";
-import { Coalescer } from "../adapters/github/coalesce.js";
-import { apply, type ApplyResult } from "../engine/apply.js";
-import { Planner } from "../engine/observe.js";
+import { applyPolicy } from "../app/apply.js";
+import type { ApplyResult } from "../engine/apply.js";
 import { hasChanges, type Plan } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
 import {
   applyCheckName,
-  applyEvent,
-  COMMENT_LIMIT,
-  cutWords,
   emptyProgress,
-  fitMarkdown,
-  heartbeatLine,
   planDrift,
-  progressCheckRun,
   readReviewed,
-  renderPlanMarkdown,
   renderPlanText,
   renderProgressMarkdown,
   reviewedMarkerIn,
   seedFromPlan,
-  type MarkdownDetail,
+  withRunReason,
   type Progress,
-  type RunInfo,
 } from "../render/index.js";
-import { EventLog, type RollEvent } from "../ports/index.js";
-import type { LivePorts } from "../adapters/connect.js";
+import { EventLog } from "../ports/index.js";
 import {
   errorMessage,
   refuseUnknownGroups,
@@ -40,7 +29,7 @@ import {
   type PolicyOutcome,
   type RunContext,
 } from "./context.js";
-import { eventLine, info } from "./log.js";
+import { info } from "./log.js";
 import {
   annotateInLog,
   annotationsOf,
@@ -49,12 +38,9 @@ import {
   loadPolicyFile,
   type PolicyFile,
 } from "./policy-file.js";
-import type { Check } from "./github.js";
-import type { PostState } from "./post-state.js";
+import { RollFollower, type Reporters } from "./follow.js";
 import { leftAlone, pendingWork } from "./pending.js";
 import { runKeyOf } from "./env.js";
-// The command line's read progress, shared: a big cluster's read says how far it has got.
-import { withReadProgress } from "../adapters/read-progress.js";
 import type { Trigger } from "./route.js";
 
 export interface ApplyTarget {
@@ -70,144 +56,6 @@ export interface ApplyTarget {
    * files are applied only when their plan has work (pending.ts); absent: all files.
    */
   changed?: string[];
-}
-
-/** Sent at once when a phase or group changes; anything else waits for the interval. */
-const URGENT = new Set<RollEvent["type"]>(["phase.start", "phase.end", "group.start", "group.end"]);
-
-export const PROGRESS_INTERVAL_MS = 5000;
-
-function withReason(title: string, p: Progress): string {
-  const tail = p.reason ? ` · reason: ${p.reason}` : p.force ? " · force" : "";
-  return cutWords(`${title}${tail}`);
-}
-
-/** The plan under the progress, collapsed: the reviewer has read it already. */
-function planBelow(plan: Plan | undefined, d: MarkdownDetail, info: RunInfo): string {
-  if (!plan) return "";
-  return `\n<details>\n<summary>The plan this roll carries out</summary>\n\n${renderPlanMarkdown(plan, d, info)}\n</details>\n`;
-}
-
-function commentBody(p: Progress, plan: Plan | undefined, r: Reporters): string {
-  const markers = `\n${r.reviewed ? `${r.reviewed}\n` : ""}${stickyMarker(r.name)}`;
-  return fitMarkdown(
-    (d) => `${renderProgressMarkdown(p, "noderoll apply", r.info)}${planBelow(plan, d, r.info)}`,
-    COMMENT_LIMIT,
-    markers,
-    r.info.runUrl,
-  );
-}
-
-/** Log groups that follow the phases: one open group at a time, as the runner allows. */
-class LogGroups {
-  private open = false;
-
-  start(title: string): void {
-    this.end();
-    core.startGroup(title);
-    this.open = true;
-  }
-
-  end(): void {
-    if (this.open) core.endGroup();
-    this.open = false;
-  }
-}
-
-interface Reporters {
-  check?: Check;
-  pullRequest?: number;
-  name: string;
-  info: RunInfo;
-  /** The reviewed plan's hidden marker, carried from the plan comment into this one. */
-  reviewed?: string;
-}
-
-async function sendProgress(
-  ctx: RunContext,
-  r: Reporters,
-  p: Progress,
-  plan?: Plan,
-): Promise<void> {
-  const payload = progressCheckRun(p, r.info);
-  await r.check?.update({ ...payload.output, title: withReason(payload.output.title, p) });
-  if (ctx.inputs.comment && r.pullRequest !== undefined)
-    await ctx.gh.comment(r.pullRequest, r.name, commentBody(p, plan, r));
-}
-
-async function finish(ctx: RunContext, r: Reporters, p: Progress, plan?: Plan): Promise<void> {
-  const payload = progressCheckRun(p, r.info);
-  await r.check?.complete(payload.conclusion ?? "neutral", {
-    ...payload.output,
-    title: withReason(payload.output.title, p),
-  });
-  if (ctx.inputs.comment && r.pullRequest !== undefined)
-    await ctx.gh.comment(r.pullRequest, r.name, commentBody(p, plan, r));
-  ctx.summary.addFitted(
-    (d) => `${renderProgressMarkdown(p, "noderoll apply", r.info)}${planBelow(plan, d, r.info)}`,
-  );
-}
-
-/** Read live state and plan, with the plan in the log and its JSON for later steps. */
-async function planFirst(
-  ctx: RunContext,
-  file: string,
-  policy: Policy,
-  target: ApplyTarget,
-  jsonNames: Set<string>,
-) {
-  const ports = await ctx.connect(policy);
-  const planner = new Planner(policy, file, {
-    force: target.force,
-    ...(target.groups && { groups: target.groups }),
-  });
-  const { plan } = await withReadProgress(
-    (l) => info(l.trimEnd()),
-    (onProgress) => planner.observe({ ...ports, signal: ctx.signal }, undefined, onProgress),
-  );
-  const planJson = writePlanJson(ctx, plan, jsonNames);
-  info(renderPlanText(plan));
-  info(`plan JSON: ${planJson}`);
-  return { ports, planner, plan, planJson };
-}
-
-/** The event log of the roll, fed to the progress, the log groups and the coalesced updates. */
-function progressLog(
-  ports: { clock: LivePorts["clock"] },
-  post: PostState,
-  policy: Policy,
-  progress: Progress,
-  groups: LogGroups,
-  updates: Coalescer<Progress>,
-): EventLog {
-  const log = new EventLog(ports.clock, false);
-  log.on((e) => {
-    post.record(e, policy);
-    applyEvent(progress, e);
-    if (e.type === "phase.start") groups.start(`${e.group}: ${e.phase}`);
-    const line = eventLine(e);
-    if (line) {
-      info(`${e.t.slice(11, 19)} ${line}`);
-      lastLogLine = Date.now();
-    }
-    if (e.type === "phase.end") groups.end();
-    if (e.type !== "roll.end") void updates.offer(structuredClone(progress), URGENT.has(e.type));
-  });
-  return log;
-}
-
-/** Nothing in the log for this long (wall time), and a heartbeat line says where the roll is. */
-export const HEARTBEAT_MS = 45_000;
-let lastLogLine = Date.now();
-
-function heartbeat(progress: Progress, clock: { now(): Date }): ReturnType<typeof setInterval> {
-  const timer = setInterval(() => {
-    if (!progress.startedAt || progress.result || Date.now() - lastLogLine < HEARTBEAT_MS) return;
-    info(`${clock.now().toISOString().slice(11, 19)} ${heartbeatLine(progress, clock.now())}`);
-    lastLogLine = Date.now();
-  }, HEARTBEAT_MS / 3);
-  timer.unref();
-  return timer;
 }
 
 const TRIGGER: Record<Trigger, string> = {
@@ -267,41 +115,38 @@ function logOutcome(name: string, outcome: ApplyResult, target: ApplyTarget): vo
   else core.warning(line);
 }
 
-/** The roll itself, once planned: reported as it goes, finished whatever happens. */
-async function roll(
+/** Plan (the plan in the log, its JSON for later steps), then roll, followed as it goes. */
+async function planAndRoll(
   ctx: RunContext,
-  first: Awaited<ReturnType<typeof planFirst>>,
-  run: {
-    policy: Policy;
-    target: ApplyTarget;
-    progress: Progress;
-    reporters: Reporters;
-    groups: LogGroups;
-  },
+  file: string,
+  policy: Policy,
+  target: ApplyTarget,
+  follower: RollFollower,
+  shown: (plan: Plan) => void,
 ): Promise<ApplyResult> {
-  const { policy, target, progress, reporters, groups } = run;
-  const updates = new Coalescer<Progress>(
-    (p) => sendProgress(ctx, reporters, p, first.plan),
-    PROGRESS_INTERVAL_MS,
+  const ports = await ctx.connect(policy);
+  const log = new EventLog(ports.clock, false);
+  return applyPolicy(
+    { ports, signal: ctx.signal, progress: (l) => info(l.trimEnd()) },
+    {
+      policy,
+      file,
+      options: { force: target.force, ...(target.groups && { groups: target.groups }) },
+      log,
+      apply: {
+        runId: runKeyOf(ctx.env),
+        ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
+        ...(target.reason && { reason: target.reason }),
+        ...(ctx.inputs.maxDurationMs !== undefined && { maxDurationMs: ctx.inputs.maxDurationMs }),
+        ignoreWindow: ctx.inputs.ignoreWindow && target.trigger === "dispatch",
+      },
+      onPlan: ({ plan }) => {
+        shown(plan);
+        follower.endGroup();
+        follower.follow(log, plan, ports.clock, policy);
+      },
+    },
   );
-  const log = progressLog(first.ports, ctx.post, policy, progress, groups, updates);
-  const beat = heartbeat(progress, first.ports.clock);
-  try {
-    return await apply(policy, first.plan, first.ports, log, {
-      runId: runKeyOf(ctx.env),
-      ...(ctx.env.runUrl && { runUrl: ctx.env.runUrl }),
-      ...(target.reason && { reason: target.reason }),
-      ...(ctx.inputs.maxDurationMs !== undefined && { maxDurationMs: ctx.inputs.maxDurationMs }),
-      ignoreWindow: ctx.inputs.ignoreWindow && target.trigger === "dispatch",
-      signal: ctx.signal,
-      planner: first.planner,
-    });
-  } finally {
-    clearInterval(beat);
-    groups.end();
-    // Whatever progress is still queued goes first, so the conclusion is the last word.
-    await updates.flush();
-  }
 }
 
 async function applyOne(
@@ -316,35 +161,37 @@ async function applyOne(
   const reporters = await reportersFor(ctx, name, target);
   await reporters.check?.start(
     {
-      title: withReason("Reading live state", progress),
+      title: withRunReason("Reading live state", progress),
       summary: renderProgressMarkdown(progress, "noderoll apply", reporters.info),
     },
     ctx.env.runUrl,
   );
-  const groups = new LogGroups();
+  const follower = new RollFollower(ctx, reporters, progress);
   let plan: Plan | undefined;
+  let planJson: string | undefined;
   try {
-    groups.start(`noderoll plan ${name}`);
-    const first = await planFirst(ctx, file, policy, target, jsonNames);
-    plan = first.plan;
-    groups.end();
-    seedFromPlan(progress, plan);
-    checkDrift(reporters, plan, progress);
-    const outcome = await roll(ctx, first, { policy, target, progress, reporters, groups });
+    follower.startGroup(`noderoll plan ${name}`);
+    const outcome = await planAndRoll(ctx, file, policy, target, follower, (p) => {
+      plan = p;
+      planJson = writePlanJson(ctx, p, jsonNames);
+      info(renderPlanText(p));
+      info(`plan JSON: ${planJson}`);
+      seedFromPlan(progress, p);
+      checkDrift(reporters, p, progress);
+    }).finally(() => follower.stop());
     if (!progress.result)
       Object.assign(progress, { result: outcome.result, message: outcome.message });
-    await finish(ctx, reporters, progress, plan);
+    await follower.finish();
     logOutcome(name, outcome, target);
     return {
       file,
       name,
       result: outcome.result,
-      hasChanges: hasChanges(plan),
-      planJson: first.planJson,
+      hasChanges: plan ? hasChanges(plan) : false,
+      ...(planJson && { planJson }),
       message: outcome.message,
     };
   } catch (e) {
-    groups.end();
     const message = errorMessage(e);
     const cancelled = ctx.signal.aborted;
     Object.assign(progress, {
@@ -352,7 +199,7 @@ async function applyOne(
       message: cancelled ? `cancelled: ${message}` : message,
     });
     core.error(`${name}: ${message}`);
-    await finish(ctx, reporters, progress, plan);
+    await follower.finish();
     return { file, name, result: cancelled ? "cancelled" : "failure", hasChanges: false, message };
   }
 }

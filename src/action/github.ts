@@ -12,12 +12,8 @@ import {
   type RepoRef,
   type RetryOptions,
 } from "../adapters/github/client.js";
-import {
-  readStickyComment,
-  stickyMarker,
-  upsertStickyComment,
-} from "../adapters/github/sticky-comment.js";
-import type { Conclusion } from "../render/index.js";
+import { readStickyComment, upsertStickyComment } from "../adapters/github/sticky-comment.js";
+import { stickyMarker, type Conclusion } from "../render/index.js";
 import type { PostState } from "./post-state.js";
 
 /**

@@ -6,7 +6,7 @@
 // plan has nodes to replace or configuration to set — never one that is merely blocked.
 import * as core from "@actions/core";
 import { info } from "./log.js";
-import { observeAndPlan } from "../engine/observe.js";
+import { planPolicy } from "../app/plan.js";
 import { hasChanges } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
 import { errorMessage, type PolicyOutcome, type RunContext } from "./context.js";
@@ -26,11 +26,9 @@ export async function pendingWork(
 ): Promise<Pending> {
   try {
     const ports = await ctx.connect(policy);
-    const { plan } = await observeAndPlan(
-      policy,
-      file,
-      { ...ports, signal: ctx.signal },
-      { force: false },
+    const { plan } = await planPolicy(
+      { ports, signal: ctx.signal },
+      { policy, file, options: { force: false } },
     );
     const s = plan.summary;
     const changes = hasChanges(plan);

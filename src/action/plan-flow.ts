@@ -4,27 +4,21 @@
 // the log and the job summary. Nothing is changed anywhere but on GitHub.
 import * as core from "@actions/core";
 import { info } from "./log.js";
-import { stickyMarker } from "../adapters/github/sticky-comment.js";
-import { observeAndPlan } from "../engine/observe.js";
-import type { Clock, Cloud, Cluster } from "../ports/index.js";
-import { REHEARSE_AUTO_MAX_NODES, rehearsePlan } from "../rehearsal/index.js";
-import { hasChanges } from "../plan/index.js";
+import { planPolicy, type Planned } from "../app/plan.js";
+import { hasChanges, type Plan } from "../plan/index.js";
+import type { Policy } from "../policy/index.js";
 import {
-  COMMENT_LIMIT,
-  fitMarkdown,
+  markedComment,
   planCheckName,
   planCheckRun,
-  renderPlanMarkdown,
-  renderPlanText,
+  planComment,
   planHeadline,
   provenance,
-  reviewedMarker,
+  renderPlanMarkdown,
+  renderPlanText,
   type RunInfo,
 } from "../render/index.js";
-import type { Plan } from "../plan/index.js";
 import type { Check } from "./github.js";
-// The command line's read progress, shared: a big cluster's read says how far it has got.
-import { withReadProgress } from "../adapters/read-progress.js";
 import {
   errorMessage,
   refuseUnknownGroups,
@@ -66,11 +60,7 @@ async function reportInvalid(ctx: RunContext, p: PolicyFile, target: PlanTarget)
   }
   if (!annotated) annotateInLog(diags, ctx.env.workspace);
   if (ctx.inputs.comment && target.pullRequest !== undefined)
-    await ctx.gh.comment(
-      target.pullRequest,
-      p.name,
-      fitMarkdown(() => markdown, COMMENT_LIMIT, `\n${stickyMarker(p.name)}`),
-    );
+    await ctx.gh.comment(target.pullRequest, p.name, markedComment(p.name, markdown));
   ctx.summary.add(markdown);
 }
 
@@ -100,38 +90,39 @@ async function reportPlan(
   else annotateInLog(notes, ctx.env.workspace);
   // The comment carries the reviewed plan (hidden), for apply to compare with on merge.
   if (ctx.inputs.comment && target.pullRequest !== undefined)
-    await ctx.gh.comment(
-      target.pullRequest,
-      name,
-      fitMarkdown(
-        (d) => renderPlanMarkdown(plan, d, info),
-        COMMENT_LIMIT,
-        `\n${reviewedMarker(plan, target.headSha)}\n${stickyMarker(name)}`,
-        ctx.env.runUrl,
-      ),
-    );
+    await ctx.gh.comment(target.pullRequest, name, planComment(plan, info));
   ctx.summary.addFitted((d) => renderPlanMarkdown(plan, d, info));
 }
 
-/** The plan with its rehearsal, when asked for (or by default, for a pull request's small cluster). */
-async function maybeRehearse(
+/** Read live state and plan, rehearsed when asked for (or by default, a pull request's small cluster). */
+async function planLive(
   ctx: RunContext,
-  ports: { cloud: Cloud; cluster: Cluster; clock: Clock },
-  input: Parameters<typeof rehearsePlan>[1],
+  file: string,
+  policy: Policy,
   target: PlanTarget,
-): Promise<Plan> {
+): Promise<Planned> {
+  const ports = await ctx.connect(policy);
   const asked = ctx.inputs.rehearse;
-  const small = input.snapshot.clusterNodeCount <= REHEARSE_AUTO_MAX_NODES;
-  if (asked === false || (asked === "auto" && (target.pullRequest === undefined || !small)))
-    return input.plan;
-  try {
-    info(`rehearsing the roll on a twin of cluster ${input.policy.cluster.name}…`);
-    return (await rehearsePlan(ports, input, { signal: ctx.signal })).plan;
-  } catch (e) {
-    // A rehearsal that cannot run leaves the plan as it is: it never stops one.
-    core.warning(`${input.file}: the rehearsal could not run: ${errorMessage(e)}`);
-    return input.plan;
-  }
+  const rehearse = asked === true || (asked === "auto" && target.pullRequest !== undefined);
+  const planned = await planPolicy(
+    { ports, signal: ctx.signal, progress: (l) => info(l.trimEnd()) },
+    {
+      policy,
+      file,
+      options: { force: ctx.inputs.force, ...(ctx.inputs.groups && { groups: ctx.inputs.groups }) },
+      ...(rehearse && {
+        rehearse: {
+          when: asked === true ? "always" : "small-cluster",
+          // A rehearsal that cannot run leaves the plan as it is: it never stops one.
+          optional: true,
+          onStart: () => info(`rehearsing the roll on a twin of cluster ${policy.cluster.name}…`),
+        },
+      }),
+    },
+  );
+  if (planned.rehearsal && "failed" in planned.rehearsal)
+    core.warning(`${file}: the rehearsal could not run: ${planned.rehearsal.failed}`);
+  return planned;
 }
 
 async function planOne(
@@ -160,19 +151,9 @@ async function planOne(
     },
     ctx.env.runUrl,
   );
-  let plan;
+  let plan: Plan;
   try {
-    const ports = await ctx.connect(policy);
-    const options = {
-      force: ctx.inputs.force,
-      ...(ctx.inputs.groups && { groups: ctx.inputs.groups }),
-    };
-    const planned = await withReadProgress(
-      (l) => info(l.trimEnd()),
-      (onProgress) =>
-        observeAndPlan(policy, file, { ...ports, signal: ctx.signal }, options, onProgress),
-    );
-    plan = await maybeRehearse(ctx, ports, { policy, file, ...planned, options }, target);
+    ({ plan } = await planLive(ctx, file, policy, target));
   } catch (e) {
     const message = `could not read the live state of cluster ${policy.cluster.name} (${policy.cluster.region}): ${errorMessage(e)}`;
     core.error(`${file}: ${message}`);

@@ -41,7 +41,7 @@ export type Decision =
 
 /** The events that may apply, and how (everything else plans). */
 const MAY_APPLY: ReadonlySet<string> = new Set(["push", "workflow_dispatch", "schedule"]);
-const PR_EVENTS = new Set(["pull_request", "pull_request_target"]);
+const PR_EVENTS: ReadonlySet<string> = new Set(["pull_request", "pull_request_target"]);
 
 interface PullRequestPayload {
   action?: string;

@@ -1,43 +1,73 @@
-// The application layer's apply, for the command line, the action, the rehearsal and tests alike:
-// plan the policy from live state, then carry that plan out (engine/apply.ts, which checks the
-// plan's decisions again before each group). A plan that cannot be made — the cluster not the
-// policy's, an API that does not answer — is the run's failure, said as apply says its own.
-import {
-  apply,
-  notStarted,
-  type ApplyOptions,
-  type ApplyPorts,
-  type ApplyResult,
-} from "../engine/apply.js";
-import { Planner, type PlanOptions } from "../engine/index.js";
+// The application layer's apply, for the command line, the action, the rehearsal and tests
+// alike: plan the policy from live state, show the plan (the caller's `onPlan`), then carry that
+// plan out (engine/apply.ts, which checks its decisions again before each group). A plan that
+// cannot be made — the cluster not the policy's, an API that does not answer — throws: nothing
+// was started, and the caller says so as it says any error.
+import { apply, notStarted, type ApplyOptions, type ApplyResult } from "../engine/apply.js";
 import type { Plan } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
 import type { Reporter } from "../ports/index.js";
+import type { PlanOptions } from "../engine/index.js";
+import { driveOf, readAndPlan, type Planned, type PlanRequest, type Session } from "./session.js";
 
-export interface PlanAndApplyOptions extends ApplyOptions, PlanOptions {}
+export interface ApplyRequest extends Omit<PlanRequest, "rehearse"> {
+  /** Where the roll's events go (an EventLog the caller listens to). */
+  log: Reporter;
+  apply: Omit<ApplyOptions, "planner" | "signal">;
+  /** The plan, before anything is changed: the caller shows it (a terminal, a log, a check run). */
+  onPlan?: (planned: Planned) => void;
+}
 
-/** Plan, then apply the plan; the plan is in the result when it was made. */
+/** Plan, show, roll. The result carries the plan it carried out. */
+export async function applyPolicy(
+  session: Session,
+  req: ApplyRequest,
+): Promise<ApplyResult & { plan: Plan }> {
+  const planned = await readAndPlan(session, req, true);
+  req.onPlan?.(planned);
+  const { policy } = req;
+  const result = await driveOf(session)(
+    apply(policy, planned.plan, session.ports, req.log, {
+      ...req.apply,
+      planner: planned.planner,
+      ...(session.signal && { signal: session.signal }),
+    }),
+  );
+  return { ...result, plan: planned.plan };
+}
+
+export interface PlanAndApplyOptions
+  extends Omit<ApplyOptions, "planner">, PlanOptions, Pick<PlanRequest, "planner"> {}
+
+/**
+ * applyPolicy in one call, for a test or the rehearsal's twin: a plan that cannot be made is
+ * the run's failure (or its cancellation), said as apply says its own.
+ */
 export async function planAndApply(
   policy: Policy,
   file: string,
-  ports: ApplyPorts,
+  ports: Session["ports"],
   log: Reporter,
   options: PlanAndApplyOptions,
 ): Promise<ApplyResult & { plan?: Plan }> {
-  const planner =
-    options.planner ??
-    new Planner(policy, file, {
-      force: options.force ?? false,
-      ...(options.groups && { groups: options.groups }),
-    });
-  let plan: Plan;
+  const { force, groups, planner, signal, ...rest } = options;
+  let planned = false;
   try {
-    ({ plan } = await planner.observe({
-      ...ports,
-      ...(options.signal && { signal: options.signal }),
-    }));
+    return await applyPolicy(
+      { ports, ...(signal && { signal }) },
+      {
+        policy,
+        file,
+        options: { force: force ?? false, ...(groups && { groups }) },
+        log,
+        apply: rest,
+        onPlan: () => (planned = true),
+        ...(planner && { planner }),
+      },
+    );
   } catch (e) {
-    return notStarted(e, options.signal);
+    // Only a plan that could not be made is an outcome; apply reports its own failures.
+    if (planned) throw e;
+    return notStarted(e, signal);
   }
-  return { ...(await apply(policy, plan, ports, log, { ...options, planner })), plan };
 }

@@ -7,30 +7,26 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { connectLive } from "./live.js";
+import { applyPolicy } from "../app/apply.js";
+import { ProgressFeed } from "../app/progress.js";
+import type { ApplyResult } from "../engine/apply.js";
+import type { Plan } from "../plan/index.js";
 import { parseDuration, type Policy } from "../policy/index.js";
-import type { OnProgress, Plan } from "../plan/index.js";
-import { Planner } from "../engine/observe.js";
+import { EventLog, type RollEvent } from "../ports/index.js";
 import {
-  applyEvent,
-  COMMENT_LIMIT,
+  applyComment,
   emptyProgress,
-  fitMarkdown,
-  foldEvents,
   progressCheckRun,
   renderPlanJson,
   renderPlanMarkdown,
   renderPlanText,
-  renderProgressMarkdown,
   reviewedMarker,
   seedFromPlan,
   type CheckRunPayload,
 } from "../render/index.js";
-import { apply, type ApplyResult } from "../engine/apply.js";
-import { EventLog, type RollEvent } from "../ports/index.js";
-import { durationArg, groupsOf, hintContext, policyOrExit, UsageError } from "./args.js";
-import { withReadProgress } from "../adapters/read-progress.js";
-import { loadWorld } from "./sandbox-world.js";
+import { durationArg, groupsOf, policyOrExit, UsageError } from "./args.js";
+import type { HintContext } from "./hints.js";
+import { liveSession, sandboxSession, type CliSession } from "./session.js";
 import { Terminal } from "./terminal.js";
 
 const OPTIONS = {
@@ -104,30 +100,18 @@ function writeOut(dir: string, plan: Plan, events: RollEvent[]): void {
   writeFileSync(join(dir, "plan.md"), renderPlanMarkdown(plan));
   writeFileSync(join(dir, "plan.json"), renderPlanJson(plan));
   writeFileSync(join(dir, "events.jsonl"), events.map((e) => JSON.stringify(e)).join("\n") + "\n");
-  // The check run as the action moves it: one payload per phase change, then the conclusion.
+  // The check run as the action moves it: each update it sends at once, then the conclusion.
   const payloads: CheckRunPayload[] = [];
-  const progress = seedFromPlan({ ...emptyProgress(), trigger: "cli" }, plan);
-  let last = "";
-  for (const e of events) {
-    applyEvent(progress, e);
-    // Sent when a phase starts and when the roll ends (the coalescer's urgent updates).
-    const key =
-      e.type === "roll.end"
-        ? "end"
-        : e.type === "phase.start"
-          ? (progress.lastPhaseChange ?? "")
-          : last;
-    if (key !== last) payloads.push(progressCheckRun(structuredClone(progress)));
-    last = key;
-  }
-  writeFileSync(join(dir, "check-runs.json"), JSON.stringify(payloads, null, 2) + "\n");
-  const final = { ...foldEvents(events, plan), trigger: "cli" };
-  const comment = fitMarkdown(
-    (d) =>
-      `${renderProgressMarkdown(final)}\n<details>\n<summary>The plan it rolled</summary>\n\n${renderPlanMarkdown(plan, d)}\n</details>\n`,
-    COMMENT_LIMIT,
-    `\n${reviewedMarker(plan)}\n<!-- noderoll:policy:${plan.policy.name} -->`,
+  const feed = new ProgressFeed(
+    seedFromPlan({ ...emptyProgress(), trigger: "cli" }, plan),
+    (p, atOnce) => {
+      if (atOnce) payloads.push(progressCheckRun(p));
+    },
   );
+  for (const e of events) feed.event(e);
+  payloads.push(progressCheckRun(feed.progress));
+  writeFileSync(join(dir, "check-runs.json"), JSON.stringify(payloads, null, 2) + "\n");
+  const comment = applyComment(plan.policy.name, feed.progress, plan, {}, reviewedMarker(plan));
   writeFileSync(join(dir, "comment.md"), comment);
 }
 
@@ -162,39 +146,37 @@ function follow(run: Run, log: EventLog, plan: Plan, clock: { now(): Date }) {
   };
 }
 
-async function roll(
-  run: Run,
-  ports: Parameters<typeof apply>[2],
-  drive: <T>(p: Promise<T>) => Promise<T>,
-): Promise<number> {
+async function roll(run: Run, session: CliSession): Promise<number> {
   const { policy, file, groups, values } = run;
-  const planner = new Planner(policy, file, { force: values.force, ...(groups && { groups }) });
-  // Planning is cancelled by the same signal as the roll.
-  const { signal } = run;
-  const observe = (onProgress: OnProgress) =>
-    drive(planner.observe({ ...ports, signal }, undefined, onProgress));
-  const { plan } = await withReadProgress((l) => process.stderr.write(l), observe);
-  if (!values.quiet) process.stdout.write(renderPlanText(plan) + "\n");
-  const log = new EventLog(ports.clock);
-  const stop = follow(run, log, plan, ports.clock);
-  const result = await drive(
-    apply(policy, plan, ports, log, {
-      runId: values["run-id"] ?? `noderoll-cli-${hostname()}-${process.pid}`,
-      ignoreWindow: values["ignore-window"],
-      signal: run.signal,
-      planner,
-      ...(values.reason && { reason: values.reason }),
-      ...(run.maxDurationMs !== undefined && { maxDurationMs: run.maxDurationMs }),
-      ...(run.lockWaitMs !== undefined && { lockWaitMs: run.lockWaitMs }),
-    }),
-  ).finally(stop);
-  if (values.out) writeOut(values.out, plan, log.events);
+  const log = new EventLog(session.ports.clock);
+  let stop = () => {};
+  const result = await applyPolicy(
+    { ...session, signal: run.signal, progress: (l) => process.stderr.write(l) },
+    {
+      policy,
+      file,
+      options: { force: values.force, ...(groups && { groups }) },
+      log,
+      apply: {
+        runId: values["run-id"] ?? `noderoll-cli-${hostname()}-${process.pid}`,
+        ignoreWindow: values["ignore-window"],
+        ...(values.reason && { reason: values.reason }),
+        ...(run.maxDurationMs !== undefined && { maxDurationMs: run.maxDurationMs }),
+        ...(run.lockWaitMs !== undefined && { lockWaitMs: run.lockWaitMs }),
+      },
+      onPlan: ({ plan }) => {
+        if (!values.quiet) process.stdout.write(renderPlanText(plan) + "\n");
+        stop = follow(run, log, plan, session.ports.clock);
+      },
+    },
+  ).finally(() => stop());
+  if (values.out) writeOut(values.out, result.plan, log.events);
   // One closing line: the result and what to do next.
   process.stdout.write(`${result.result}: ${result.message}\n`);
   return exitCodeFor(result);
 }
 
-export async function runApply(args: string[]): Promise<number> {
+export async function runApply(args: string[], hints: HintContext): Promise<number> {
   const { values } = parseArgs({ args, options: OPTIONS });
   if (values.force && !values.reason?.trim())
     throw new UsageError(
@@ -202,13 +184,13 @@ export async function runApply(args: string[]): Promise<number> {
     );
   const maxDurationMs = durationArg("--max-duration", values["max-duration"], parseDuration);
   const lockWaitMs = durationArg("--lock-wait", values["lock-wait"], parseDuration);
-  const loaded = policyOrExit(values.policy);
+  const loaded = policyOrExit(values.policy, hints);
   if ("exitCode" in loaded) return loaded.exitCode;
   const { policy } = loaded;
   const groups = groupsOf(policy, values.groups);
   // The world first: before it, the command has changed nothing (it may run again with a higher
   // heap limit, src/cli/heap.ts), and a Ctrl-C while it is built just ends the process.
-  const world = values.sandbox !== undefined ? loadWorld(values.sandbox) : undefined;
+  const sandbox = values.sandbox !== undefined ? sandboxSession(values.sandbox) : undefined;
   const controller = new AbortController();
   const adapters = new AbortController();
   onStopSignals(controller, adapters);
@@ -216,29 +198,21 @@ export async function runApply(args: string[]): Promise<number> {
     mkdirSync(dirname(values.events), { recursive: true });
     writeFileSync(values.events, "");
   }
-  const file = values.policy as string;
   const run: Run = {
     policy,
-    file,
+    file: values.policy as string,
     groups,
     values,
     signal: controller.signal,
     maxDurationMs,
     lockWaitMs,
   };
-  if (world) return roll(run, world, (p) => world.run(p));
-  if (values.kubeconfig) hintContext.kubeconfig = values.kubeconfig;
-  const ports = await connectLive({
-    clusterName: policy.cluster.name,
-    region: policy.cluster.region,
-    ...(values.kubeconfig && { kubeconfig: values.kubeconfig }),
-    // Closed CLOSE_AFTER_MS after a stop signal: in time to give the lock back first.
-    signal: adapters.signal,
-  });
+  // Live, the adapters close CLOSE_AFTER_MS after a stop signal: in time to give the lock back.
+  const session = sandbox ?? (await liveSession(policy, values.kubeconfig, hints, adapters.signal));
   try {
-    return await roll(run, ports, (p) => p);
+    return await roll(run, session);
   } finally {
     // Nothing may keep the process: requests a stopped run abandoned end here.
-    ports.close();
+    session.close();
   }
 }

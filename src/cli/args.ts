@@ -6,11 +6,14 @@ import type { HintContext } from "./hints.js";
 
 export class UsageError extends Error {}
 
-/** What a hint for a raw error may name: the policy's cluster and region, the kubeconfig. */
-export const hintContext: HintContext = {};
-
-/** A policy, or its errors printed and exit code 1 (nothing else happens). */
-export function policyOrExit(file: string | undefined): { policy: Policy } | { exitCode: number } {
+/**
+ * A policy, or its errors printed and exit code 1 (nothing else happens); `hints` learns its
+ * cluster and region, for a hint under an error that follows.
+ */
+export function policyOrExit(
+  file: string | undefined,
+  hints: HintContext,
+): { policy: Policy } | { exitCode: number } {
   if (!file) throw new UsageError("--policy FILE is required");
   const r = readPolicyFile(file);
   // A relaunched child (src/cli/heap.ts): the first process printed them.
@@ -20,7 +23,7 @@ export function policyOrExit(file: string | undefined): { policy: Policy } | { e
     process.stderr.write(`${file}: invalid policy; nothing was read or changed\n`);
     return { exitCode: 1 };
   }
-  Object.assign(hintContext, { cluster: r.policy.cluster.name, region: r.policy.cluster.region });
+  Object.assign(hints, { cluster: r.policy.cluster.name, region: r.policy.cluster.region });
   return { policy: r.policy };
 }
 

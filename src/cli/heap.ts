@@ -96,7 +96,7 @@ const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGWINCH", "SIGCON
  * memory, SIGKILL from the kernel's OOM killer, a SIGQUIT's core dump), exit 128 + n, not a
  * second core dump.
  */
-const RERAISED = new Set<string>(["SIGINT", "SIGTERM", "SIGHUP"]);
+const RERAISED: ReadonlySet<string> = new Set<string>(["SIGINT", "SIGTERM", "SIGHUP"]);
 
 /** This process's Node flags for the child: not a debugger's (its port is taken, here). */
 function nodeFlags(): string[] {

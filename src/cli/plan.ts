@@ -4,25 +4,15 @@
 // --rehearse, also what the roll does on a twin of the cluster (docs/rehearsal.md).
 // Exit: 0 (no changes, or changes without --detailed-exitcode), 2 changes with
 // --detailed-exitcode, 1 error (an invalid policy, a blocked or failing group, an API error).
-import { parseArgs } from "node:util";
-import { connectLive } from "./live.js";
-import { observeAndPlan } from "../engine/observe.js";
 import { writeFileSync } from "node:fs";
-import type { PlanOptions } from "../engine/index.js";
-import { hasChanges, type OnProgress, type Plan, type Snapshot } from "../plan/index.js";
-import type { Policy } from "../policy/index.js";
-import type { Clock, Cloud, Cluster } from "../ports/index.js";
-import {
-  parseTimingFlag,
-  physicsOf,
-  readLiveCluster,
-  rehearsePlan,
-  type LiveCluster,
-} from "../rehearsal/index.js";
+import { parseArgs } from "node:util";
+import { planPolicy, type RehearseRequest } from "../app/plan.js";
+import { hasChanges, type Plan } from "../plan/index.js";
+import { parseTimingFlag } from "../rehearsal/index.js";
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from "../render/index.js";
-import { groupsOf, hintContext, policyOrExit, UsageError } from "./args.js";
-import { withReadProgress } from "../adapters/read-progress.js";
-import { loadWorld } from "./sandbox-world.js";
+import { groupsOf, policyOrExit, UsageError } from "./args.js";
+import type { HintContext } from "./hints.js";
+import { liveSession, sandboxSession } from "./session.js";
 
 export const PLAN_OPTIONS = {
   policy: { type: "string" },
@@ -43,33 +33,51 @@ export function renderPlan(plan: Plan, format: string): string {
   return renderPlanText(plan);
 }
 
-export async function runPlan(args: string[]): Promise<number> {
+export async function runPlan(args: string[], hints: HintContext): Promise<number> {
   const { values } = parseArgs({ args, options: PLAN_OPTIONS });
   if (!["text", "markdown", "json"].includes(values.format))
     throw new UsageError(`--format must be text, markdown or json, not ${values.format}`);
-  const loaded = policyOrExit(values.policy);
+  const loaded = policyOrExit(values.policy, hints);
   if ("exitCode" in loaded) return loaded.exitCode;
   const { policy } = loaded;
   const groups = groupsOf(policy, values.groups);
-  const options = { force: values.force, ...(groups && { groups }) };
-  const rehearsal = rehearseOptions(values);
-  const plan =
+  const rehearse = rehearseOptions(values);
+  const session =
     values.sandbox !== undefined
-      ? await planSandbox(policy, values.policy as string, values.sandbox, options, rehearsal)
-      : await planLive(policy, values.policy as string, values.kubeconfig, options, rehearsal);
+      ? sandboxSession(values.sandbox, rehearse ? 2 : 1)
+      : await liveSession(policy, values.kubeconfig, hints);
+  let plan: Plan;
+  try {
+    const planned = await planPolicy(
+      { ...session, progress: (l) => process.stderr.write(l) },
+      {
+        policy,
+        file: values.policy as string,
+        options: { force: values.force, ...(groups && { groups }) },
+        ...(rehearse && { rehearse }),
+      },
+    );
+    plan = planned.plan;
+    const events = planned.rehearsal && "events" in planned.rehearsal && planned.rehearsal.events;
+    if (events && values["rehearse-events"])
+      writeFileSync(
+        values["rehearse-events"],
+        events.map((e) => JSON.stringify(e)).join("\n") + "\n",
+      );
+  } finally {
+    session.close();
+  }
   process.stdout.write(renderPlan(plan, values.format));
   if (plan.summary.errors > 0) return 1;
   return values["detailed-exitcode"] && hasChanges(plan) ? 2 : 0;
 }
-
-type Rehearsing = { timings?: Record<string, string>; events?: string } | undefined;
 
 /** --rehearse and its flags, checked before anything is read. */
 function rehearseOptions(values: {
   rehearse?: boolean;
   "rehearse-events"?: string;
   "rehearse-timing"?: string;
-}): Rehearsing {
+}): RehearseRequest | undefined {
   if (!values.rehearse) {
     if (values["rehearse-events"] || values["rehearse-timing"])
       throw new UsageError("--rehearse-events and --rehearse-timing go with --rehearse");
@@ -77,67 +85,5 @@ function rehearseOptions(values: {
   }
   const timings = values["rehearse-timing"] ? parseTimingFlag(values["rehearse-timing"]) : {};
   if (typeof timings === "string") throw new UsageError(`--rehearse-timing: ${timings}`);
-  return { timings, ...(values["rehearse-events"] && { events: values["rehearse-events"] }) };
-}
-
-async function rehearsed(
-  ports: { cloud: Cloud; cluster: Cluster; clock: Clock },
-  policy: Policy,
-  file: string,
-  planned: { plan: Plan; snapshot: Snapshot },
-  options: PlanOptions,
-  r: NonNullable<Rehearsing>,
-  sandbox?: { physics: ReturnType<typeof physicsOf>; live: LiveCluster },
-): Promise<Plan> {
-  const { plan, events } = await rehearsePlan(
-    ports,
-    { policy, file, ...planned, options },
-    { ...(r.timings && { timings: r.timings }), ...sandbox },
-  );
-  if (r.events) writeFileSync(r.events, events.map((e) => JSON.stringify(e)).join("\n") + "\n");
-  return plan;
-}
-
-const progress = (l: string) => process.stderr.write(l);
-
-async function planSandbox(
-  policy: Policy,
-  file: string,
-  scenario: string,
-  options: PlanOptions,
-  r: Rehearsing,
-): Promise<Plan> {
-  const world = loadWorld(scenario, r ? 2 : 1);
-  const read = (onProgress: OnProgress) =>
-    world.run(observeAndPlan(policy, file, world, options, onProgress));
-  const planned = await withReadProgress(progress, read);
-  if (!r) return planned.plan;
-  // The sandbox is read in its own virtual time; the twin then runs in its own.
-  const live = await world.run(readLiveCluster(world));
-  return rehearsed(world, policy, file, planned, options, r, {
-    physics: physicsOf(world),
-    live,
-  });
-}
-
-async function planLive(
-  policy: Policy,
-  file: string,
-  kubeconfig: string | undefined,
-  options: PlanOptions,
-  r: Rehearsing,
-): Promise<Plan> {
-  if (kubeconfig) hintContext.kubeconfig = kubeconfig;
-  const ports = await connectLive({
-    clusterName: policy.cluster.name,
-    region: policy.cluster.region,
-    ...(kubeconfig && { kubeconfig }),
-  });
-  const read = (onProgress: OnProgress) => observeAndPlan(policy, file, ports, options, onProgress);
-  try {
-    const planned = await withReadProgress(progress, read);
-    return r ? await rehearsed(ports, policy, file, planned, options, r) : planned.plan;
-  } finally {
-    ports.close();
-  }
+  return { when: "always", timings };
 }

@@ -9,7 +9,7 @@ import {
   applyEvent,
   emptyProgress,
   eventLine,
-  heartbeatLine,
+  heartbeatDue,
   seedFromPlan,
   statusLine,
   type Progress,
@@ -19,9 +19,6 @@ export interface Screen {
   write(text: string): unknown;
   isTTY?: boolean;
 }
-
-/** Off a TTY, a heartbeat when nothing was printed for this long (of the roll's clock). */
-export const HEARTBEAT_MS = 45_000;
 
 const COLOURS = { red: 31, green: 32, yellow: 33, dim: 2 } as const;
 
@@ -86,9 +83,10 @@ export class Terminal {
 
   /** Off a TTY: a heartbeat line when nothing was printed for HEARTBEAT_MS. */
   beat(now: Date): void {
-    if (this.screen.isTTY || this.progress.result || !this.progress.startedAt) return;
-    if (this.lastPrint !== undefined && now.getTime() - this.lastPrint < HEARTBEAT_MS) return;
-    this.screen.write(`${now.toISOString().slice(11, 19)} ${heartbeatLine(this.progress, now)}\n`);
+    if (this.screen.isTTY) return;
+    const line = heartbeatDue(this.progress, now, this.lastPrint);
+    if (!line) return;
+    this.screen.write(`${line}\n`);
     this.lastPrint = now.getTime();
   }
 

@@ -1,6 +1,8 @@
 // `noderoll validate POLICY...`: exit 0 when every file is valid, 1 when any is not.
+import { parseArgs } from "node:util";
 import { formatDiagnostic, type Diagnostic } from "../policy/index.js";
 import { readPolicyFile } from "../adapters/files/read-policy.js";
+import { UsageError } from "./args.js";
 
 export interface FileReport {
   file: string;
@@ -42,4 +44,23 @@ export function renderValidationText(reports: readonly FileReport[]): string {
       `${errorCount} error${errorCount === 1 ? "" : "s"} in ${bad.length} of ${reports.length} file${reports.length === 1 ? "" : "s"}`,
     );
   return `${lines.join("\n")}\n`;
+}
+
+/** `noderoll validate POLICY... [--format text|json]`. */
+export function runValidate(args: string[]): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { format: { type: "string", default: "text" } },
+  });
+  if (positionals.length === 0) throw new UsageError("validate needs at least one policy file");
+  if (values.format !== "text" && values.format !== "json")
+    throw new UsageError(`--format must be text or json, not ${values.format}`);
+  const reports = validateFiles(positionals);
+  process.stdout.write(
+    values.format === "json"
+      ? `${JSON.stringify({ files: reports }, null, 2)}\n`
+      : renderValidationText(reports),
+  );
+  return reports.every((r) => r.valid) ? 0 : 1;
 }

@@ -61,7 +61,20 @@ const ENDED = {
   skipped: "Skipped",
 } as const;
 
+/**
+ * A roll's title with why it runs: a forced roll's reason (or just "force"), so the checks list
+ * says why a roll went past PodDisruptionBudgets without opening it.
+ */
+export function withRunReason(title: string, p: Pick<Progress, "reason" | "force">): string {
+  const tail = p.reason ? ` · reason: ${p.reason}` : p.force ? " · force" : "";
+  return cutWords(`${title}${tail}`);
+}
+
 function progressTitle(p: Progress): string {
+  return withRunReason(progressState(p), p);
+}
+
+function progressState(p: Progress): string {
   const { done, total } = nodeCounts(p);
   const nodes = `${done}/${total} nodes`;
   if (p.result) {

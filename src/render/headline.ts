@@ -13,8 +13,8 @@ export interface StopPoint {
   notRolled: GroupPlan[];
 }
 
-const STOPS = new Set<GroupPlan["status"]>(["blocked", "error"]);
-const DOES_SOMETHING = new Set<GroupPlan["status"]>([
+const STOPS: ReadonlySet<GroupPlan["status"]> = new Set<GroupPlan["status"]>(["blocked", "error"]);
+const DOES_SOMETHING: ReadonlySet<GroupPlan["status"]> = new Set<GroupPlan["status"]>([
   "roll",
   "config-only",
   "cleanup",

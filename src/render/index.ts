@@ -10,5 +10,6 @@ export * from "./headline.js";
 export * from "./limits.js";
 export * from "./lines.js";
 export * from "./reviewed.js";
+export * from "./comment.js";
 export * from "./time.js";
 export * from "./status.js";

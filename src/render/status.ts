@@ -61,3 +61,20 @@ export function heartbeatLine(p: Progress, now: Date): string {
   const what = doing.length > 0 ? `: ${doing.join("; ")}` : "";
   return `still rolling · ${statusLine(p, now)} · ${done}/${total} nodes in all${what}`;
 }
+
+/** A log nobody watches live gets a heartbeat when nothing was written to it for this long. */
+export const HEARTBEAT_MS = 45_000;
+
+/**
+ * The heartbeat due `now`, or undefined: none before the roll starts or after it ends, none
+ * within HEARTBEAT_MS of the last line written (`lastWritten`, ms on the clock of `now`).
+ */
+export function heartbeatDue(
+  p: Progress,
+  now: Date,
+  lastWritten: number | undefined,
+): string | undefined {
+  if (p.result || !p.startedAt) return undefined;
+  if (lastWritten !== undefined && now.getTime() - lastWritten < HEARTBEAT_MS) return undefined;
+  return `${now.toISOString().slice(11, 19)} ${heartbeatLine(p, now)}`;
+}

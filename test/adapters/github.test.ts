@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckRun, type Annotation } from "../../src/adapters/github/check-run.js";
 import { isForbidden, withRateLimitRetry } from "../../src/adapters/github/client.js";
 import { Coalescer, type Timers } from "../../src/adapters/github/coalesce.js";
-import { stickyMarker, upsertStickyComment } from "../../src/adapters/github/sticky-comment.js";
+import { upsertStickyComment } from "../../src/adapters/github/sticky-comment.js";
+import { stickyMarker } from "../../src/render/index.js";
 import { GitHubFace } from "../../src/sandbox/wire/github-face.js";
 import { startWireServer, type WireServer } from "../../src/sandbox/wire/http-server.js";
 

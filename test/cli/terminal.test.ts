@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readPolicyFile } from "../../src/adapters/files/read-policy.js";
-import { readLine, withReadProgress } from "../../src/adapters/read-progress.js";
+import { readLine, withReadProgress } from "../../src/app/read-progress.js";
 import { Terminal, type Screen } from "../../src/cli/terminal.js";
 import { planAndApply } from "../../src/app/apply.js";
 import { Planner } from "../../src/engine/observe.js";

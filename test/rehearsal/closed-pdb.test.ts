@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { readLiveCluster } from "../../src/rehearsal/live.js";
-import { rehearse } from "../../src/rehearsal/rehearse.js";
+import { rehearse } from "../../src/app/rehearse.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "../sandbox/helpers.js";
 import { policyFor } from "../roll/scenarios.js";

@@ -9,7 +9,7 @@ import { planAndApply as apply } from "../../src/app/apply.js";
 import { loadPolicy } from "../../src/policy/index.js";
 import { EventLog } from "../../src/ports/index.js";
 import { physicsOf, readLiveCluster } from "../../src/rehearsal/live.js";
-import { rehearse } from "../../src/rehearsal/rehearse.js";
+import { rehearse } from "../../src/app/rehearse.js";
 import { World } from "../../src/sandbox/world/world.js";
 
 const loaded = loadPolicy(readFileSync("policies/demo.yaml", "utf8"), "policies/demo.yaml");

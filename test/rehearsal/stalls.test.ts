@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { readLiveCluster } from "../../src/rehearsal/live.js";
-import { rehearse } from "../../src/rehearsal/rehearse.js";
+import { rehearse } from "../../src/app/rehearse.js";
 import type { World } from "../../src/sandbox/world/world.js";
 import { policyFor, selfManagedWorld } from "../roll/scenarios.js";
 import type { Policy } from "../../src/policy/index.js";

@@ -1,10 +1,6 @@
-// One sticky comment per policy on a pull request: found by a hidden marker, replaced in place,
-// never duplicated.
+// One sticky comment per policy on a pull request: found by a hidden marker (src/render/comment.ts),
+// replaced in place, never duplicated.
 import { withRateLimitRetry, type Octokit, type RepoRef, type RetryOptions } from "./client.js";
-
-export function stickyMarker(policyName: string): string {
-  return `<!-- noderoll:policy:${policyName} -->`;
-}
 
 export interface StickyResult {
   id: number;

@@ -3,18 +3,20 @@
 // engine, policy and budgets roll it in virtual time; nothing is written to the live cluster —
 // the rehearsal's requests never leave the process.
 import type { PlanOptions } from "../engine/index.js";
-import { planAndApply } from "../app/apply.js";
-import type { Snapshot } from "../plan/index.js";
+import { withRehearsal, type Plan, type Rehearsal, type Snapshot } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
 import { EventLog, type RollEvent } from "../ports/index.js";
+import {
+  givenTimings,
+  rehearsalReport,
+  RehearsalWatch,
+  twinScenario,
+  NEVER_READY_TWIN_S,
+  type LiveCluster,
+} from "../rehearsal/index.js";
 import { World } from "../sandbox/world/world.js";
-import type { LiveCluster } from "./live.js";
-import { rehearsalReport } from "./report.js";
-import { twinScenario } from "./twin.js";
-import { NEVER_READY_TWIN_S } from "./workloads.js";
 import type { ScenarioInput } from "../sandbox/scenarios/schema.js";
-import type { Rehearsal } from "../plan/index.js";
-import { RehearsalWatch } from "./watch.js";
+import { planAndApply } from "./apply.js";
 
 /**
  * A scenario starts with every pod Ready; the pods of a workload that is not Ready live (and
@@ -73,4 +75,31 @@ export async function rehearse(
     },
     events: log.events,
   };
+}
+
+export interface RehearseOptions {
+  /** The whole cluster, read (src/rehearsal/live.ts); a sandbox's with its own physics. */
+  live: LiveCluster;
+  /** `k=duration` pairs from a flag (`boot=90s,podStart=20s`), over the policy's timings. */
+  timings?: Record<string, string>;
+  /** A cancelled run: the twin's roll stops at once. */
+  signal?: AbortSignal;
+}
+
+/** The plan with its rehearsal, and the twin's event log. */
+export async function rehearsePlan(
+  input: { policy: Policy; file: string; plan: Plan; snapshot: Snapshot; options: PlanOptions },
+  o: RehearseOptions,
+): Promise<{ plan: Plan; events: RollEvent[] }> {
+  const timings = {
+    ...givenTimings(input.policy.rehearsal?.timings),
+    ...givenTimings(o.timings),
+  };
+  const { rehearsal, events } = await rehearse({
+    ...input,
+    live: o.live,
+    timings,
+    ...(o.signal && { signal: o.signal }),
+  });
+  return { plan: withRehearsal(input.plan, rehearsal), events };
 }

@@ -1,0 +1,279 @@
+// One run of the action, once the process is set up (main.ts): the event routed (route.ts), the
+// policy files chosen for it, each planned (plan-flow.ts) or applied (apply-flow.ts) through the
+// application layer (src/app), and the run's result, outputs and summary table from what each
+// policy came to.
+import * as core from "@actions/core";
+import { info } from "./log.js";
+import { connectLive } from "../adapters/connect.js";
+import { applyFlow } from "./apply-flow.js";
+import type { PolicyOutcome, PolicyResult, RunContext } from "./context.js";
+import { readRunEnv, runKeyOf, type RunEnv } from "./env.js";
+import { PostState } from "./post-state.js";
+import { GitHubOut } from "./github.js";
+import { inputFromEnv, InputError, readInputs, type ActionInputs } from "./inputs.js";
+import { planFlow } from "./plan-flow.js";
+import { expandPolicies, isGlob, narrowToChanged } from "./policies.js";
+import { route, type Decision } from "./route.js";
+import type { JobSummary } from "./summary.js";
+
+/** The step's outputs, set once at the end whatever happened. */
+export type Outputs = Record<"plan-json" | "has-changes" | "valid", string>;
+
+export function emptyOutputs(): Outputs {
+  return { "plan-json": "", "has-changes": "false", valid: "true" };
+}
+
+/** The `result` output: the worst of the policies' results, or what the run as a whole did. */
+export type RunResult = PolicyResult;
+
+const SEVERITY: RunResult[] = [
+  "refused",
+  "invalid",
+  "error",
+  "failure",
+  "cancelled",
+  "success",
+  "planned",
+  "skipped",
+];
+
+export function overallResult(outcomes: readonly PolicyOutcome[]): RunResult {
+  if (outcomes.length === 0) return "skipped";
+  return SEVERITY.find((r) => outcomes.some((o) => o.result === r)) ?? "skipped";
+}
+
+const FAILING: ReadonlySet<RunResult> = new Set<RunResult>([
+  "refused",
+  "invalid",
+  "error",
+  "failure",
+  "cancelled",
+]);
+
+function maskSecrets(inputs: ActionInputs): void {
+  if (inputs.token) core.setSecret(inputs.token);
+  for (const name of [
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+  ])
+    if (process.env[name]) core.setSecret(process.env[name] as string);
+}
+
+function resultTable(outcomes: readonly PolicyOutcome[], d: Decision, reason?: string): string {
+  const what = d.kind === "apply" ? `apply (${d.trigger})` : d.kind;
+  const lines = [
+    `## noderoll ${what}${reason ? ` · reason: ${reason}` : ""}`,
+    "",
+    "| policy | file | result | |",
+    "| --- | --- | --- | --- |",
+    ...outcomes.map(
+      (o) =>
+        `| \`${o.name}\` | \`${o.file}\` | ${o.result} | ${(o.message ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ").slice(0, 300)} |`,
+    ),
+    "",
+  ];
+  return lines.join("\n");
+}
+
+async function selectFiles(
+  inputs: ActionInputs,
+  env: RunEnv,
+  gh: GitHubOut,
+  decision: Decision,
+): Promise<{ files: string[]; pullRequest?: number; note?: string; changed?: string[] }> {
+  const expanded = expandPolicies(inputs.policy, env.workspace);
+  if (decision.kind === "plan" && decision.pullRequest !== undefined) {
+    if (!inputs.policy.some(isGlob)) return { files: expanded };
+    const changed = await gh.pullFiles(decision.pullRequest);
+    if (!changed) {
+      core.warning(
+        "the pull request's files could not be listed: planning every policy the input names",
+      );
+      return { files: expanded };
+    }
+    const n = narrowToChanged(inputs.policy, expanded, changed, true);
+    if (n.unchanged.length > 0)
+      info(`not planned (this pull request does not change them): ${n.unchanged.join(", ")}`);
+    return {
+      files: n.files,
+      ...(n.files.length === 0 && {
+        note: `pull request #${decision.pullRequest} changes no policy file that \`${inputs.policy.join(", ")}\` names`,
+      }),
+    };
+  }
+  if (decision.kind === "apply" && decision.trigger === "push") {
+    // Every named policy is considered, not only the changed ones: a merge whose job GitHub
+    // cancelled while it waited in the concurrency group is applied by the next run (pending.ts).
+    const pullRequest = await gh.pullOfCommit(decision.sha);
+    let changed = decision.changedFiles;
+    if (!changed && pullRequest !== undefined) changed = await gh.pullFiles(pullRequest);
+    if (!changed) {
+      info("the push's changed files are not all known: applying every policy the input names");
+      return { files: expanded, ...(pullRequest !== undefined && { pullRequest }) };
+    }
+    const n = narrowToChanged(inputs.policy, expanded, changed, false);
+    if (n.unchanged.length > 0)
+      info(
+        `not changed by this push, applied only if their plan has work: ${n.unchanged.join(", ")}`,
+      );
+    return {
+      files: [...new Set([...n.files, ...expanded])],
+      changed: n.files,
+      ...(pullRequest !== undefined && { pullRequest }),
+    };
+  }
+  // A schedule came for no file in particular: each is applied only if its plan has work.
+  if (decision.kind === "apply" && decision.trigger === "schedule")
+    return { files: expanded, changed: [] };
+  return { files: expanded };
+}
+
+function runContext(
+  inputs: ActionInputs,
+  env: RunEnv,
+  gh: GitHubOut,
+  summary: JobSummary,
+  signal: AbortSignal,
+  closed: AbortSignal,
+): RunContext {
+  return {
+    inputs,
+    env,
+    gh,
+    summary,
+    post: gh.post ?? new PostState(),
+    signal,
+    connect: (policy) =>
+      connectLive({
+        clusterName: policy.cluster.name,
+        region: policy.cluster.region,
+        ...(inputs.kubeconfig && { kubeconfig: inputs.kubeconfig }),
+        // Not the run's signal: a cancelled run still gives the cluster lock back through them
+        // (the engine's calls stop at once on `signal`); they close when the run is over.
+        signal: closed,
+        onRetry: (r) =>
+          info(
+            `throttled (HTTP ${r.status}): retry ${r.attempt} in ${Math.round(r.waitMs / 100) / 10} s`,
+          ),
+      }),
+  };
+}
+
+function runFlow(
+  ctx: RunContext,
+  decision: Extract<Decision, { kind: "plan" | "apply" }>,
+  files: string[],
+  pullRequest: number | undefined,
+  changed?: string[],
+): Promise<PolicyOutcome[]> {
+  if (decision.kind === "plan")
+    return planFlow(ctx, files, {
+      headSha: decision.headSha,
+      ...(decision.pullRequest !== undefined && { pullRequest: decision.pullRequest }),
+    });
+  return applyFlow(ctx, files, {
+    sha: decision.sha,
+    trigger: decision.trigger,
+    force: decision.force,
+    ...(decision.groups && { groups: decision.groups }),
+    ...(decision.reason && { reason: decision.reason }),
+    ...(pullRequest !== undefined && { pullRequest }),
+    ...(changed && { changed }),
+  });
+}
+
+/** Outputs, the summary's result table and the step's failure, from what each policy came to. */
+function conclude(
+  summary: JobSummary,
+  outcomes: PolicyOutcome[],
+  decision: Extract<Decision, { kind: "plan" | "apply" }>,
+  outputs: Outputs,
+): RunResult {
+  summary.add(
+    resultTable(outcomes, decision, decision.kind === "apply" ? decision.reason : undefined),
+  );
+  const result = overallResult(outcomes);
+  outputs["plan-json"] = outcomes.flatMap((o) => (o.planJson ? [o.planJson] : [])).join("\n");
+  outputs["has-changes"] = String(outcomes.some((o) => o.hasChanges));
+  outputs.valid = String(!outcomes.some((o) => o.result === "invalid"));
+  if (FAILING.has(result)) {
+    const bad = outcomes.filter((o) => FAILING.has(o.result));
+    core.setFailed(
+      result === "invalid"
+        ? `invalid policy: ${bad
+            .filter((o) => o.result === "invalid")
+            .map((o) => o.file)
+            .join(", ")}`
+        : `noderoll ${decision.kind}: ${bad.map((o) => `${o.name} ${o.result}${o.message ? ` (${o.message})` : ""}`).join("; ")}`,
+    );
+  }
+  return result;
+}
+
+function inputsOrRefuse(summary: JobSummary): ActionInputs | undefined {
+  try {
+    return readInputs(inputFromEnv());
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    core.setFailed(e.message);
+    summary.add(`## noderoll\n\n❌ ${e.message}\n`);
+    return undefined;
+  }
+}
+
+function nothingToDo(summary: JobSummary, why: string): RunResult {
+  core.notice(`noderoll: nothing to do: ${why}`);
+  summary.add(`## noderoll\n\nNothing to do: ${why}.\n`);
+  return "skipped";
+}
+
+/**
+ * One run of the action: the inputs read (or refused), the event routed, the policy files chosen,
+ * each planned or applied, and what they came to — in the job summary, the step's failure and
+ * `outputs` (set by the caller whatever happens).
+ */
+export async function run(
+  summary: JobSummary,
+  outputs: Outputs,
+  controller: AbortController,
+  closed: AbortSignal,
+): Promise<RunResult> {
+  const env = readRunEnv();
+  const inputs = inputsOrRefuse(summary);
+  if (!inputs) return "refused";
+  maskSecrets(inputs);
+  const post = new PostState();
+  const gh = new GitHubOut(
+    inputs.token,
+    env.apiUrl,
+    env.repo,
+    controller.signal,
+    runKeyOf(env),
+    post,
+  );
+  const decision = route(
+    { eventName: env.eventName, payload: env.payload, sha: env.sha, ref: env.ref },
+    {
+      mode: inputs.mode,
+      force: inputs.force,
+      ...(inputs.groups && { groups: inputs.groups }),
+      ...(inputs.reason && { reason: inputs.reason }),
+      applyRefs: inputs.applyRefs,
+    },
+  );
+  info(`event ${env.eventName || "(none)"}, mode ${inputs.mode}: ${decision.kind}`);
+  if (decision.kind === "skip") return nothingToDo(summary, decision.why);
+  if (decision.kind === "refuse") {
+    core.setFailed(`noderoll refused: ${decision.why}`);
+    summary.add(`## noderoll\n\n❌ Refused, nothing was read or changed: ${decision.why}.\n`);
+    return "refused";
+  }
+  if (decision.kind === "plan" && decision.warning) core.warning(decision.warning);
+  const { files, pullRequest, note, changed } = await selectFiles(inputs, env, gh, decision);
+  if (files.length === 0)
+    return nothingToDo(summary, note ?? `no policy file matches \`${inputs.policy.join(", ")}\``);
+  const ctx = runContext(inputs, env, gh, summary, controller.signal, closed);
+  const outcomes = await runFlow(ctx, decision, files, pullRequest, changed);
+  return conclude(summary, outcomes, decision, outputs);
+}

@@ -1,0 +1,84 @@
+// `noderoll sandbox serve` (the sandbox over HTTP, one cluster or an account of several) and
+// `noderoll sandbox generate` (a large synthetic scenario, and a policy for it).
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { generatePolicyYaml, generateScenarioYaml } from "../sandbox/scenarios/generate.js";
+import { UsageError } from "./args.js";
+import { loadAccount, loadWorld } from "./sandbox-world.js";
+
+function count(name: string, value: string | undefined, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} takes a whole number >= 1`);
+  return n;
+}
+
+/** Serve until SIGINT/SIGTERM; the endpoints and the variables to export go to stdout. */
+async function serve(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      scenario: { type: "string", multiple: true },
+      port: { type: "string" },
+      kubeconfig: { type: "string" },
+      speed: { type: "string" },
+    },
+  });
+  const speed = values.speed === undefined ? 1 : Number(values.speed);
+  if (!Number.isFinite(speed) || speed < 0)
+    throw new UsageError("--speed takes a number >= 0 (virtual seconds per real second)");
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError("--port takes a port number");
+  // Loaded here, not at start-up: its HTTP server's module (node:http) brings in undici when
+  // imported, ~50 ms before any other command could begin.
+  const { MAX_SERVED_CLUSTERS, serveSandbox } = await import("../sandbox/wire/serve.js");
+  const scenarios = values.scenario ?? [];
+  if (scenarios.length > MAX_SERVED_CLUSTERS)
+    throw new UsageError(
+      `--scenario: at most ${MAX_SERVED_CLUSTERS} clusters are served at once (each has a TLS identity, a certificate authority, of its own), not ${scenarios.length}`,
+    );
+  const served = scenarios.length > 1 ? loadAccount(scenarios) : loadWorld(scenarios[0]);
+  const server = await serveSandbox(served, {
+    port,
+    speed,
+    ...(values.kubeconfig && { kubeconfigPath: values.kubeconfig }),
+  });
+  process.stdout.write(server.describe());
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await server.close();
+  return 0;
+}
+
+export async function runSandbox(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === "generate") {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        nodes: { type: "string" },
+        groups: { type: "string" },
+        "pods-per-node": { type: "string" },
+        seed: { type: "string" },
+        "policy-out": { type: "string" },
+      },
+    });
+    const opts = {
+      nodes: count("nodes", values.nodes),
+      groups: count("groups", values.groups, 4),
+      podsPerNode: count("pods-per-node", values["pods-per-node"], 30),
+      seed: count("seed", values.seed, 1),
+    };
+    // The policy first: a path that cannot be written fails before the scenario is printed.
+    if (values["policy-out"]) writeFileSync(values["policy-out"], generatePolicyYaml(opts));
+    process.stdout.write(generateScenarioYaml(opts));
+    return 0;
+  }
+  if (sub === "serve") return serve(rest);
+  throw new UsageError(
+    sub ? `unknown sandbox command "${sub}"` : "sandbox needs a command: serve or generate",
+  );
+}

@@ -1,0 +1,52 @@
+// What each command takes and does: `noderoll help`, `noderoll CMD --help`, and the usage after
+// a mistake.
+import { UsageError } from "./args.js";
+
+/** Each command's usage, for `noderoll CMD --help` and `noderoll help CMD`. */
+export const COMMANDS: Record<string, string> = {
+  validate: `validate POLICY... [--format text|json]
+    Check policy files; every error as file:line:col: path: message.
+    Exit 0 valid, 1 invalid, 2 usage.`,
+  plan: `plan --policy P [--sandbox S] [--format text|markdown|json] [--detailed-exitcode]
+     [--groups a,b] [--force] [--kubeconfig PATH]
+     [--rehearse [--rehearse-events FILE.jsonl] [--rehearse-timing boot=90s,...]]
+    What apply would do; changes nothing. Exit 0 (with --detailed-exitcode: 0 no changes,
+    2 changes), 1 error. --rehearse also runs the roll on a sandbox twin of the cluster
+    in virtual time and shows what it does to every workload (docs/rehearsal.md).`,
+  apply: `apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b] [--force --reason TEXT]
+      [--max-duration 5h30m] [--ignore-window] [--lock-wait 10m] [--out DIR] [--kubeconfig PATH]
+      [--quiet]
+    Roll the nodes, with live progress. Exit 0 done, 1 failed, 3 stopped early (cancelled,
+    --max-duration, window closed: run it again to continue), 2 usage.`,
+  sandbox: `sandbox serve [--scenario S]... [--port N] [--kubeconfig PATH] [--speed X]
+    The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, STS, GitHub);
+    Ctrl-C stops it. --scenario again: several clusters in one AWS account and region, each
+    Kubernetes API on a TLS port and with a CA of its own; --kubeconfig PATH is the first
+    cluster's, each other's is PATH with its name inserted (kc.yaml: kc.NAME.yaml).
+sandbox generate --nodes N --groups G --pods-per-node P [--seed S] [--policy-out FILE]
+    A large synthetic scenario on stdout; with --policy-out, a policy covering its groups
+    (plan it: plan --policy FILE --sandbox SCENARIO).`,
+  schema: `schema
+    The policy's JSON Schema (for editors without network: save it and point
+    "# yaml-language-server: $schema=./upgrade-policy.schema.json" at the file).`,
+  help: `help [COMMAND]
+    This text, or one command's.`,
+};
+
+export const USAGE = `usage: noderoll <command> [options]     (noderoll help <command>, noderoll --version)
+
+${Object.values(COMMANDS)
+  .map((u) => `  ${u.replace(/\n/g, "\n  ")}`)
+  .join("\n")}
+
+Without --sandbox, plan and apply read the live cluster: AWS from the default credential chain,
+Kubernetes from --kubeconfig or from EKS itself. --sandbox demo is the built-in demo cluster.
+`;
+
+export function usageOf(command: string | undefined): string {
+  if (command === undefined) return USAGE;
+  const text = COMMANDS[command];
+  if (!text)
+    throw new UsageError(`no command "${command}"; commands: ${Object.keys(COMMANDS).join(", ")}`);
+  return `usage: noderoll ${text}\n`;
+}
