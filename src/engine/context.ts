@@ -8,7 +8,7 @@ import {
   type RetryInfo,
 } from "../ports/index.js";
 import type { Cloud, Cluster } from "../ports/index.js";
-import type { RollContext } from "../roll/context.js";
+import { RunState, type RollContext } from "../roll/context.js";
 
 /** How often, at most, the log says that one API keeps asking the run to slow down or wait. */
 const RETRY_NOTE_EVERY_MS = 5 * 60_000;
@@ -53,6 +53,7 @@ export function rollContext(
     clock: ports.clock,
     emit: log.emit,
     signal,
+    state: new RunState(),
     ...(options.maxDurationMs !== undefined && {
       deadline: new Date(start.getTime() + options.maxDurationMs),
     }),

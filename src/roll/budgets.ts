@@ -19,7 +19,7 @@ import {
   type WatchOptions,
 } from "../ports/index.js";
 import { matchesSelector } from "../plan/index.js";
-import type { RollContext } from "./context.js";
+import { RunPart, type RollContext } from "./context.js";
 import { Informer } from "./informer.js";
 
 /**
@@ -216,15 +216,20 @@ interface Held {
   holders: number;
   idle?: AbortController;
 }
-const heldBy = new WeakMap<RollContext, Held>();
 
-/** Close the run's budget cache now (the run is over). */
-export async function closeBudgets(ctx: RollContext): Promise<void> {
-  const h = heldBy.get(ctx);
-  if (!h) return;
-  heldBy.delete(ctx);
+async function close(h: Held): Promise<void> {
   h.idle?.abort(SETTLED);
   await h.cache.close();
+}
+
+/** The run's cache, while a drain holds it or it lingers; closed with the run at the latest. */
+const BUDGETS = new RunPart<Held>("PodDisruptionBudgets", close);
+
+/** Close the run's budget cache now (no drain has held it for LINGER_MS). */
+async function closeBudgets(ctx: RollContext, h: Held): Promise<void> {
+  if (ctx.state.peek(BUDGETS) !== h) return;
+  ctx.state.drop(BUDGETS);
+  await close(h);
 }
 
 /**
@@ -234,16 +239,14 @@ export async function closeBudgets(ctx: RollContext): Promise<void> {
 export async function holdBudgets(
   ctx: RollContext,
 ): Promise<{ cache: BudgetCache | undefined; release: () => void }> {
-  let held = heldBy.get(ctx);
-  if (!held) {
+  const h = ctx.state.of(BUDGETS, (): Held => {
     const cache = new BudgetCache(ctx);
     const started = cache.start().then(
       () => true,
       () => false,
     );
-    heldBy.set(ctx, (held = { cache, started, holders: 0 }));
-  }
-  const h = held;
+    return { cache, started, holders: 0 };
+  });
   h.holders++;
   h.idle?.abort(SETTLED);
   h.idle = undefined;
@@ -251,16 +254,16 @@ export async function holdBudgets(
   const release = () => {
     if (released) return;
     released = true;
-    if (--h.holders > 0 || heldBy.get(ctx) !== h) return;
+    if (--h.holders > 0 || ctx.state.peek(BUDGETS) !== h) return;
     const idle = (h.idle = new AbortController());
     void ctx.clock.sleep(LINGER_MS, idle.signal).then(
       async () => {
-        if (heldBy.get(ctx) === h && h.holders === 0) await closeBudgets(ctx);
+        if (h.holders === 0) await closeBudgets(ctx, h);
       },
       () => undefined,
     );
   };
   const ok = await h.started;
-  if (!ok && heldBy.get(ctx) === h && h.holders === 1) heldBy.delete(ctx);
+  if (!ok && ctx.state.peek(BUDGETS) === h && h.holders === 1) ctx.state.drop(BUDGETS);
   return { cache: ok ? h.cache : undefined, release };
 }

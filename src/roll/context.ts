@@ -13,6 +13,51 @@ export interface RollContext {
   signal: AbortSignal;
   /** Start no new node after this instant (GitHub's 6-hour job limit); undefined: no limit. */
   deadline?: Date;
+  /** What the run keeps across its groups (watched caches, budgets' turns); closed with it. */
+  state: RunState;
+}
+
+/**
+ * A part of a run's state, named by the module that keeps it (`const PART = new RunPart(…)`):
+ * how to close it when the run is over.
+ */
+export class RunPart<T> {
+  constructor(
+    readonly name: string,
+    readonly close: (part: T) => Promise<void> | void = () => {},
+  ) {}
+}
+
+/**
+ * The run's state, owned by the run (made with its context, closed once when it ends): each part
+ * is made the first time it is asked for and lives until it is dropped or the run ends. Nothing
+ * of one run reaches another, whatever else runs in the process.
+ */
+export class RunState {
+  private readonly parts = new Map<RunPart<never>, unknown>();
+
+  /** The run's `part`, made by `make` the first time. */
+  of<T>(part: RunPart<T>, make: () => T): T {
+    if (!this.parts.has(part as RunPart<never>)) this.parts.set(part as RunPart<never>, make());
+    return this.parts.get(part as RunPart<never>) as T;
+  }
+
+  /** The run's `part`, if it has one now. */
+  peek<T>(part: RunPart<T>): T | undefined {
+    return this.parts.get(part as RunPart<never>) as T | undefined;
+  }
+
+  /** Forget `part` (the caller has closed it, or it never started): the next ask makes it anew. */
+  drop<T>(part: RunPart<T>): void {
+    this.parts.delete(part as RunPart<never>);
+  }
+
+  /** Close every part, in the order they were made; the state is empty after. */
+  async close(): Promise<void> {
+    const parts = [...this.parts];
+    this.parts.clear();
+    for (const [part, value] of parts) await part.close(value as never);
+  }
 }
 
 /** Raised to stop a group or the roll with a named reason (PodEvictionFailure, …). */

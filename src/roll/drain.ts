@@ -21,7 +21,7 @@ import {
   watchFromList,
   type EarlyWatch,
 } from "./drain-wait.js";
-import { RollError, isAbort, type RollContext } from "./context.js";
+import { RollError, RunPart, isAbort, type RollContext } from "./context.js";
 import { movedPods, type MovedPod } from "./rescheduled.js";
 
 export interface DrainOptions {
@@ -117,11 +117,10 @@ class BudgetTurns {
   }
 }
 
-const turnsOf = new WeakMap<RollContext, BudgetTurns>();
+/** The turns are the run's: drains of every group take them, one queue per budget. */
+const TURNS = new RunPart<BudgetTurns>("budgets' turns");
 function budgetTurns(ctx: RollContext): BudgetTurns {
-  let t = turnsOf.get(ctx);
-  if (!t) turnsOf.set(ctx, (t = new BudgetTurns()));
-  return t;
+  return ctx.state.of(TURNS, () => new BudgetTurns());
 }
 
 /**

@@ -5,7 +5,7 @@
 // The cache answers only while its watch works: after a failed watch or list it answers nothing
 // until it has heard from the API server again, and validation lists the pods itself.
 import { listAll, pageOf, type Pod, type WatchEvent, type WatchOptions } from "../ports/index.js";
-import type { RollContext } from "./context.js";
+import { RunPart, type RollContext } from "./context.js";
 import { Informer } from "./informer.js";
 
 export const SYSTEM_NAMESPACE = "kube-system";
@@ -45,28 +45,22 @@ export class SystemPods extends Informer<Pod> {
   }
 }
 
-const heldBy = new WeakMap<RollContext, Promise<SystemPods | undefined>>();
+/** The run's cache, once its first validation has asked for it. */
+const SYSTEM_PODS = new RunPart<Promise<SystemPods | undefined>>("kube-system pods", async (held) =>
+  (await held)?.close(),
+);
 
 /** The run's cache of kube-system pods, started at the first validation; undefined when it could
  * not be listed (that validation lists the pods itself, the next tries the cache again). */
 export async function systemPodsOf(ctx: RollContext): Promise<SystemPods | undefined> {
-  let held = heldBy.get(ctx);
-  if (!held) {
+  const held = ctx.state.of(SYSTEM_PODS, () => {
     const cache = new SystemPods(ctx);
-    held = cache.start().then(
+    return cache.start().then(
       () => cache,
       () => undefined,
     );
-    heldBy.set(ctx, held);
-  }
+  });
   const cache = await held;
-  if (!cache && heldBy.get(ctx) === held) heldBy.delete(ctx);
+  if (!cache && ctx.state.peek(SYSTEM_PODS) === held) ctx.state.drop(SYSTEM_PODS);
   return cache;
-}
-
-/** Close the run's cache (the run is over). */
-export async function closeSystemPods(ctx: RollContext): Promise<void> {
-  const held = heldBy.get(ctx);
-  heldBy.delete(ctx);
-  await (await held)?.close();
 }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { EventLog, KubeApiError, type RollEvent } from "../../src/ports/index.js";
 import { eventLine } from "../../src/render/index.js";
-import { RollError, type RollContext } from "../../src/roll/context.js";
+import { RollError, RunState, type RollContext } from "../../src/roll/context.js";
 import { drainNode } from "../../src/roll/drain.js";
 import { cordon } from "../../src/roll/marks.js";
 import { podUid } from "../../src/sandbox/model/records.js";
@@ -23,6 +23,7 @@ function setup(workloads: Workloads, extra: Partial<ScenarioInput> = {}, nodes =
     clock: world.clock,
     emit: log.emit,
     signal: new AbortController().signal,
+    state: new RunState(),
   };
   return { world, ctx, events: log.events };
 }

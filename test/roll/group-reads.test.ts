@@ -14,7 +14,8 @@ import {
 } from "../../src/ports/index.js";
 import type { GroupJob } from "../../src/kinds/kind.js";
 import { capacityRoom, groupWritten } from "../../src/kinds/self-managed/capacity.js";
-import type { RollContext } from "../../src/roll/context.js";
+import { selfManagedJob } from "../../src/kinds/self-managed/job.js";
+import { RunState, type RollContext } from "../../src/roll/context.js";
 import { NodeCache } from "../../src/roll/nodes.js";
 import { VirtualClock } from "../../src/sandbox/model/clock.js";
 import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
@@ -34,14 +35,15 @@ async function setUp(maxUnavailable = 0) {
     clock: world.clock,
     emit: (e) => log.emit(e),
     signal: new AbortController().signal,
+    state: new RunState(),
   };
   const nodes = new NodeCache(ctx);
   await world.run(nodes.start());
-  const job = {
+  const job = selfManagedJob({
     plan: { name: "w", budgets: { maxSurge: 1, maxUnavailable }, replacements: [] },
     nodes,
     runId: "reads",
-  } as unknown as GroupJob<SelfManagedGroupInfo>;
+  } as unknown as GroupJob<SelfManagedGroupInfo>);
   const reads = () => world.calls.get(READS) ?? 0;
   const room = () => world.run(capacityRoom(ctx, job, new Set()));
   /** Let `ms` of virtual time pass, then ask. */
@@ -181,6 +183,7 @@ describe("answers that act on the group", () => {
       clock: world.clock,
       emit: () => {},
       signal: new AbortController().signal,
+      state: new RunState(),
     } as RollContext;
     expect((await room()).room).toBe(1);
     // Someone detaches a member by hand; its node stays Ready (and nothing joins for a while).

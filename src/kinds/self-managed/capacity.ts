@@ -1,14 +1,12 @@
 // The group's capacity as the roll sees it: how many Ready nodes back its instances, waiting
 // (by the node watch, not by polling the API server) until enough do, and keeping the cluster
 // autoscaler off the new nodes while the roll still needs them.
-import type { SelfManagedGroupInfo } from "../../plan/index.js";
 import {
   instanceIdOf,
   isReady,
   listAll,
   monotonicMs,
   pageOf,
-  type AutoScalingGroup,
   type Node,
 } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
@@ -18,10 +16,8 @@ import {
   SCALE_DOWN_DISABLED,
   updateNode,
 } from "../../roll/marks.js";
-import type { GroupJob } from "../kind.js";
 import { isDownReplacement, isNoNode } from "./down.js";
-
-type Job = GroupJob<SelfManagedGroupInfo>;
+import type { GroupRead, Job } from "./job.js";
 
 /** How often a wait re-reads the group when the node watch has nothing new. */
 const POLL_MS = 10_000;
@@ -33,23 +29,9 @@ const POLL_MS = 10_000;
  */
 const STALE_MS = 60_000;
 
-/**
- * The group as last read: when (monotonic ms), how many of our writes to it there had been,
- * how many nodes had joined the cluster (NodeCache), and its instances.
- */
-interface GroupRead {
-  at: number;
-  writes: number;
-  joins: number;
-  members: ReadonlySet<string>;
-  asg: AutoScalingGroup;
-}
-const lastRead = new WeakMap<Job, GroupRead>();
-const writesTo = new WeakMap<Job, number>();
-
 /** The roll changed the group's members (detached or terminated one): read it again next. */
 export function groupWritten(job: Job): void {
-  writesTo.set(job, (writesTo.get(job) ?? 0) + 1);
+  job.roll.writes++;
 }
 
 /**
@@ -64,7 +46,7 @@ export function groupWritten(job: Job): void {
  * period alone. Which members have a Ready node is always the node watch's answer of the moment.
  */
 function stillGood(job: Job, last: GroupRead, now: number, toAct: boolean): boolean {
-  if (last.writes !== (writesTo.get(job) ?? 0)) return false;
+  if (last.writes !== job.roll.writes) return false;
   const age = now - last.at;
   if (age < POLL_MS) return true;
   if (toAct || age >= STALE_MS) return false;
@@ -73,9 +55,9 @@ function stillGood(job: Job, last: GroupRead, now: number, toAct: boolean): bool
 
 async function readGroup(ctx: RollContext, job: Job, toAct: boolean): Promise<GroupRead> {
   const now = monotonicMs(ctx.clock);
-  const last = lastRead.get(job);
+  const last = job.roll.lastRead;
   if (last && stillGood(job, last, now, toAct)) return last;
-  const writes = writesTo.get(job) ?? 0;
+  const writes = job.roll.writes;
   const joins = job.nodes.joins;
   const asgName = job.plan.name;
   const [asg] = await ctx.cloud.autoScaling.describeAutoScalingGroups({
@@ -84,7 +66,7 @@ async function readGroup(ctx: RollContext, job: Job, toAct: boolean): Promise<Gr
   if (!asg) throw new RollError("NodeCreationFailure", `Auto Scaling group ${asgName} is gone`);
   const members = new Set(asg.Instances.map((i) => i.InstanceId));
   const read = { at: now, writes, joins, members, asg };
-  lastRead.set(job, read);
+  job.roll.lastRead = read;
   return read;
 }
 
@@ -97,7 +79,7 @@ async function readGroup(ctx: RollContext, job: Job, toAct: boolean): Promise<Gr
  * left never comes back.
  */
 export function leftGroup(job: Job, instance: string): Left | undefined {
-  const read = lastRead.get(job);
+  const read = job.roll.lastRead;
   if (!read) return undefined;
   if (!read.members.has(instance)) return "absent";
   const i = read.asg.Instances.find((x) => x.InstanceId === instance);

@@ -5,37 +5,12 @@
 // for the group's capacity does not wait for them (capacity.ts): a dead node must not stop the
 // roll that replaces it. Once the roll has terminated its instance, such a node is like any it
 // terminated: the group's last validation waits for it to go.
-import type { SelfManagedGroupInfo } from "../../plan/index.js";
 import { isReady, type Node } from "../../ports/index.js";
-import type { GroupJob } from "../kind.js";
-
-type Job = GroupJob<SelfManagedGroupInfo>;
-
-interface Marks {
-  /** The nodes the job is to replace. */
-  replaced: ReadonlySet<string>;
-  /** The instances the job is to replace that had no node when planned. */
-  noNode: ReadonlySet<string>;
-  /** Those whose instances the roll has terminated. */
-  terminated: Set<string>;
-}
-const marksOf = new WeakMap<Job, Marks>();
-
-function marks(job: Job): Marks {
-  let m = marksOf.get(job);
-  if (!m) {
-    const replaced = new Set(job.plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
-    const noNode = new Set(
-      job.plan.replacements.flatMap((r) => (r.down === "no-node" ? [r.instance] : [])),
-    );
-    marksOf.set(job, (m = { replaced, noNode, terminated: new Set() }));
-  }
-  return m;
-}
+import type { Job } from "./job.js";
 
 /** Whether `n` is one of the job's nodes to replace, not Ready now, its instance still running. */
 export function isDownReplacement(job: Job, n: Node): boolean {
-  const { replaced, terminated } = marks(job);
+  const { replaced, terminated } = job.roll;
   const name = n.metadata.name;
   return replaced.has(name) && !terminated.has(name) && !isReady(n);
 }
@@ -46,10 +21,10 @@ export function isDownReplacement(job: Job, n: Node): boolean {
  * does not wait for it either).
  */
 export function isNoNode(job: Job, id: string): boolean {
-  return marks(job).noNode.has(id) && !job.nodes.byInstance(id);
+  return job.roll.noNode.has(id) && !job.nodes.byInstance(id);
 }
 
 /** The roll terminated the instance of `node`. */
 export function noteTerminated(job: Job, node: string): void {
-  marks(job).terminated.add(node);
+  job.roll.terminated.add(node);
 }

@@ -4,22 +4,17 @@
 // detach or terminate any more, and its going is not an error. The roll notes who took it,
 // leaves the capacity budget to the group's new desired capacity (capacity.ts reads it), and
 // takes its marks off a node that lives on outside the group.
-import { DETACHED_LABEL, type Replacement, type SelfManagedGroupInfo } from "../../plan/index.js";
+import { DETACHED_LABEL, type Replacement } from "../../plan/index.js";
 import { AwsApiError } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
 import { clearMarks } from "../../roll/marks.js";
-import type { GroupJob } from "../kind.js";
 import { groupWritten, type Left } from "./capacity.js";
-
-type Job = GroupJob<SelfManagedGroupInfo>;
+import type { Job } from "./job.js";
 
 const RUNS: ReadonlySet<string> = new Set(["pending", "running", "stopping", "stopped"]);
 
-/** The instances each roll found gone: the upgrade does not come back to them. */
-const leftOf = new WeakMap<Job, Set<string>>();
-
-export const hasLeft = (job: Job, instance: string): boolean =>
-  leftOf.get(job)?.has(instance) === true;
+/** Whether the roll found the instance gone: the upgrade does not come back to it. */
+export const hasLeft = (job: Job, instance: string): boolean => job.roll.left.has(instance);
 
 /** Whether the instance still runs, by EC2 (not found: terminated long ago). */
 async function stillRuns(ctx: RollContext, instance: string): Promise<boolean> {
@@ -46,9 +41,7 @@ export async function leftByOthers(
   left: Left,
   when: string,
 ): Promise<void> {
-  let gone = leftOf.get(job);
-  if (!gone) leftOf.set(job, (gone = new Set()));
-  gone.add(r.instance);
+  job.roll.left.add(r.instance);
   const detached =
     left === "detaching" || (left === "absent" && (await stillRuns(ctx, r.instance)));
   if (detached) {

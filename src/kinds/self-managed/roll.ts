@@ -15,6 +15,7 @@ import {
 } from "../../roll/marks.js";
 import { runPhase } from "../../roll/phase.js";
 import type { GroupJob } from "../kind.js";
+import { selfManagedJob, type Job } from "./job.js";
 import { groupWritten, protectNewNodes, releaseNewNodes, waitForCapacity } from "./capacity.js";
 import { validateGroup } from "./validate.js";
 import { hasLeft, leftByOthers } from "./left.js";
@@ -22,8 +23,6 @@ import { holdProcesses, restoreProcesses } from "./processes.js";
 import { upgrade } from "./window.js";
 import { tagForSurge, untagStale } from "./surge-tag.js";
 import { detachConfirmed } from "./writes.js";
-
-type Job = GroupJob<SelfManagedGroupInfo>;
 
 async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<void> {
   const bastion = job.plan.role === "bastion";
@@ -162,7 +161,12 @@ function upgradeQueue(job: Job, attached: Replacement[], detached: Replacement[]
  * left on the group is the next run's to act on. A group with nothing to replace gets back what
  * an earlier run left suspended.
  */
-export async function rollSelfManaged(ctx: RollContext, job: Job): Promise<void> {
+/** The kind's roll of one group: its own state made here, gone when the group is done. */
+export async function rollSelfManaged(
+  ctx: RollContext,
+  group: GroupJob<SelfManagedGroupInfo>,
+): Promise<void> {
+  const job = selfManagedJob(group);
   // What is ours to resume: the earlier run's, or what setup holds.
   const held = job.plan.replacements.length > 0 ? [] : [...(job.live.suspendedByNoderoll ?? [])];
   try {

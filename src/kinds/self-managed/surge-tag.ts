@@ -2,14 +2,10 @@
 // (DETACHED_LABEL), set before the instance is detached, so that a later run finds a detached
 // instance even when its node object is gone (kinds/self-managed/observe.ts), and taken off a
 // member the mark stayed on when a run died before detaching it.
-import { DETACHED_LABEL, type Replacement, type SelfManagedGroupInfo } from "../../plan/index.js";
+import { DETACHED_LABEL, type Replacement } from "../../plan/index.js";
 import { AwsApiError } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
-import type { GroupJob } from "../kind.js";
-
-type Job = GroupJob<SelfManagedGroupInfo>;
-
-const untagged = new WeakSet<Job>();
+import type { Job } from "./job.js";
 
 /**
  * Without ec2:CreateTags or ec2:DeleteTags (a policy granted before the tag existed) the roll
@@ -17,8 +13,8 @@ const untagged = new WeakSet<Job>();
  */
 function denied(ctx: RollContext, job: Job, e: unknown): void {
   if (!(e instanceof AwsApiError) || !DENIED.has(e.code)) throw e;
-  if (untagged.has(job)) return;
-  untagged.add(job);
+  if (job.roll.untagged) return;
+  job.roll.untagged = true;
   ctx.emit({
     type: "note",
     group: job.plan.name,
@@ -33,7 +29,7 @@ const DENIED: ReadonlySet<string> = new Set([
 
 /** The surge mark on the instance itself (an EC2 tag), before it is detached. */
 export async function tagForSurge(ctx: RollContext, job: Job, instance: string): Promise<void> {
-  if (untagged.has(job)) return;
+  if (job.roll.untagged) return;
   const tag = { Key: DETACHED_LABEL, Value: job.plan.name };
   await ctx.cloud.ec2.createTags({ Resources: [instance], Tags: [tag] }).catch((e: unknown) => {
     denied(ctx, job, e);

@@ -1,12 +1,9 @@
 // Cluster validation for a self-managed group's roll, from the engine's watched node cache.
 import type { Node } from "../../ports/index.js";
-import type { SelfManagedGroupInfo } from "../../plan/index.js";
 import type { RollContext } from "../../roll/context.js";
 import { concerns, nodeFailures, validateUntilStable } from "../../roll/validate.js";
-import type { GroupJob } from "../kind.js";
+import type { Job } from "./job.js";
 import { isDownReplacement } from "./down.js";
-
-type Job = GroupJob<SelfManagedGroupInfo>;
 
 /**
  * The group's nodes as validation sees them: without the nodes whose instances this roll has

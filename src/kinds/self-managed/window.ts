@@ -4,13 +4,13 @@
 // by interval; a new node starts only after a completion has been validated. Drained nodes
 // terminate together (terminations.ts), so that such validations come often.
 import { rollWindow } from "../../policy/index.js";
-import { isDetached, type Replacement, type SelfManagedGroupInfo } from "../../plan/index.js";
+import { isDetached, type Replacement } from "../../plan/index.js";
 import { isReady, isUnreachable } from "../../ports/index.js";
 import { RollError, Stopped, type RollContext, type StopReason } from "../../roll/context.js";
 import { drainNode } from "../../roll/drain.js";
 import { awaitRescheduled, type MovedPod } from "../../roll/rescheduled.js";
 import { cordon, EXCLUDE_LB_LABEL } from "../../roll/marks.js";
-import type { GroupJob } from "../kind.js";
+import type { Job } from "./job.js";
 import {
   capacityRoom,
   creationFailure,
@@ -24,8 +24,6 @@ import { leftByOthers } from "./left.js";
 import { TerminationBatch } from "./terminations.js";
 import { nodesValid, validateGroup } from "./validate.js";
 import { leftNow, terminateConfirmed } from "./writes.js";
-
-type Job = GroupJob<SelfManagedGroupInfo>;
 
 /** How often a free slot re-checks capacity when the node watch has nothing new. */
 const POLL_MS = 10_000;
