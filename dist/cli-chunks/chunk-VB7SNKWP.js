@@ -34229,7 +34229,8 @@ export {
   NOT_A_POLICY,
   sizeMessage,
   locate,
-  Random,
+  matchesSelector,
+  v8FlagGiven,
   parseCpu,
   parseMemory,
   formatCpu,
@@ -34238,12 +34239,11 @@ export {
   demoScenario,
   scenarioScale,
   uncheckedScale,
+  Random,
   parseLabelSelector,
   parseFieldSelector,
   WatchHub,
   watchStream,
-  matchesSelector,
-  v8FlagGiven,
   World,
   Account
 };

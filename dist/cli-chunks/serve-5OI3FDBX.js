@@ -7,7 +7,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-LV76NTXC.js";
+} from "./chunk-VB7SNKWP.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
