@@ -14,7 +14,6 @@ import {
 } from "../plan/index.js";
 import {
   describeFailure,
-  instanceIdOf,
   resilient,
   type Cloud,
   type Cluster,
@@ -24,7 +23,7 @@ import {
   type Result,
 } from "../ports/index.js";
 import type { ReadyPlan } from "../kinds/kind.js";
-import { kindOf } from "../kinds/registry.js";
+import { groupOfNode, kindOf } from "../kinds/registry.js";
 import {
   describeStop,
   resultOfStop,
@@ -34,7 +33,7 @@ import {
   type StopReason,
 } from "../roll/context.js";
 import { ClusterLock, holderIdentity, LEASE_DURATION_SECONDS } from "../roll/lease.js";
-import { clearStaleMarks, DETACHED_LABEL, releaseScaleDown } from "../roll/marks.js";
+import { clearStaleMarks, releaseScaleDown } from "../roll/marks.js";
 import { NodeCache } from "../roll/nodes.js";
 import { plannedMoves } from "../roll/rescheduled.js";
 import type { NodeOwner } from "../roll/validate.js";
@@ -86,18 +85,14 @@ interface Run {
   abortedBy?: StopReason;
 }
 
+/** Whose a node is, for validation: its group (kinds/registry.ts) and whether that is the control plane's. */
 function ownerResolver(groups: LiveGroup[], policy: Policy): (n: Node) => NodeOwner {
-  const byInstance = new Map<string, string>();
-  for (const g of groups) for (const i of g.instances) byInstance.set(i.id, g.name);
+  const groupOf = groupOfNode(groups);
   const controlPlane = new Set(
     policy.groups.filter((g) => g.role === "control-plane").map((g) => g.name),
   );
   return (n) => {
-    const id = instanceIdOf(n);
-    const group =
-      (id && byInstance.get(id)) ||
-      n.metadata.labels?.[DETACHED_LABEL] ||
-      n.metadata.labels?.["eks.amazonaws.com/nodegroup"];
+    const group = groupOf(n);
     return {
       ...(group && { group }),
       ...(group && controlPlane.has(group) && { controlPlane: true }),

@@ -17,7 +17,7 @@ import {
   type Snapshot,
 } from "../plan/index.js";
 import { listAll, pageOf, resilient, type Node } from "../ports/index.js";
-import { observeGroups } from "../kinds/registry.js";
+import { groupOfNode, observeGroups } from "../kinds/registry.js";
 import { buildPlan, type PlanOptions, type SettingsMemo } from "./plan.js";
 import { verifyCluster } from "./verify.js";
 
@@ -60,9 +60,7 @@ export async function observe(
   const verified = await verifyCluster(policy, ports, { eks: eksCluster, nodes, groups, now });
   const latest = (await ports.cloud.eks.latestReleaseVersions?.()) ?? {};
   onProgress?.({ phase: "groups", done: total, total });
-  const groupOf = new Map(
-    groups.flatMap((g) => g.instances.map((i) => [i.id, g.name] as [string, string])),
-  );
+  const groupOf = groupOfNode(groups);
   return {
     cluster: {
       name: policy.cluster.name,

@@ -118,6 +118,12 @@ export interface InFlightWork {
 
 export interface GroupKind<L extends LiveGroup = LiveGroup> {
   readonly id: L["kind"];
+  /**
+   * The group a node names by a label the kind's own machinery puts on it, for a node whose
+   * instance is in no group read (an instance detached for surge; one EKS is taking away):
+   * the registry's `groupOfNode` asks it after the instance ids.
+   */
+  labelledGroup(n: Node): string | undefined;
   /** How to launch fewer nodes at once, for the surge-burst finding. */
   readonly surgeAdvice: string;
   /** How a drain may wait for pods slower to stop than its timeout ("LONGEST": the longest). */

@@ -2,7 +2,7 @@
 // lists as a managed node group is one; any other is looked up as an Auto Scaling group. The
 // core picks a group's kind here, once.
 import type { LiveGroup } from "../plan/index.js";
-import type { GroupKindId } from "../ports/index.js";
+import { instanceIdOf, type GroupKindId, type Node } from "../ports/index.js";
 import type { GroupKind, ObserveInput } from "./kind.js";
 import { managedKind } from "./managed/index.js";
 import { selfManagedKind } from "./self-managed/index.js";
@@ -25,4 +25,23 @@ export async function observeGroups(input: ObserveInput): Promise<LiveGroup[]> {
     out.push(...found);
   }
   return out;
+}
+
+/**
+ * Which group a node is in — the one rule, for the plan and the roll alike: the group read with
+ * its instance (by `spec.providerID`), else the group a kind's own label on it names.
+ */
+export function groupOfNode(groups: readonly LiveGroup[]): (n: Node) => string | undefined {
+  const byInstance = new Map<string, string>();
+  for (const g of groups) for (const i of g.instances) byInstance.set(i.id, g.name);
+  return (n) => {
+    const id = instanceIdOf(n);
+    const read = id ? byInstance.get(id) : undefined;
+    if (read) return read;
+    for (const kind of KINDS) {
+      const named = kind.labelledGroup(n);
+      if (named) return named;
+    }
+    return undefined;
+  };
 }

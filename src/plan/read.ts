@@ -105,9 +105,10 @@ export async function launchTimes(cloud: Cloud, ids: string[]): Promise<Map<stri
   return out;
 }
 
-export function nodeInfo(n: Node, groupOf: Map<string, string>): NodeInfo {
+/** `groupOf`: which group a node is in (the kinds' registry decides; the plan only records it). */
+export function nodeInfo(n: Node, groupOf: (n: Node) => string | undefined): NodeInfo {
   const instanceId = instanceIdOf(n);
-  const group = instanceId ? groupOf.get(instanceId) : undefined;
+  const group = groupOf(n);
   const zone = n.metadata.labels?.["topology.kubernetes.io/zone"];
   return {
     name: n.metadata.name,

@@ -11,6 +11,9 @@ import { managedInFlight } from "./updates.js";
 
 export const managedKind: GroupKind<ManagedGroupInfo> = {
   id: "managed",
+  // The label EKS puts on every node of a managed node group (EKS user guide, "Managed node
+  // groups": the eks.amazonaws.com/nodegroup label).
+  labelledGroup: (n) => n.metadata.labels?.["eks.amazonaws.com/nodegroup"],
   surgeAdvice: MANAGED_SURGE_ADVICE,
   // EKS user guide, "Understand each phase of node updates": 15 minutes a drain, fixed.
   drainTimeoutAdvice:

@@ -34,8 +34,6 @@ import {
   waitForUpdate,
 } from "./updates.js";
 
-const NODEGROUP_LABEL = "eks.amazonaws.com/nodegroup";
-
 type Job = GroupJob<ManagedGroupInfo>;
 
 function sameConfig(want: UpdateConfig | undefined, have: UpdateConfig): boolean {
@@ -345,7 +343,7 @@ async function follow(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegro
   });
   watch.tracker.finish("success");
   const ready = [...job.nodes.byName.values()].filter(
-    (n) => n.metadata.labels?.[NODEGROUP_LABEL] === job.plan.name && isReady(n),
+    (n) => job.ownerOf(n).group === job.plan.name && isReady(n),
   ).length;
   ctx.emit({ type: "note", message: `${job.plan.name}: ${ready} Ready nodes after the update` });
 }

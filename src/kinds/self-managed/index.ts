@@ -1,5 +1,10 @@
 // The self-managed Auto Scaling group kind: noderoll rolls it itself, with kOps' semantics.
-import { suspendedFindings, type GroupPlan, type SelfManagedGroupInfo } from "../../plan/index.js";
+import {
+  DETACHED_LABEL,
+  suspendedFindings,
+  type GroupPlan,
+  type SelfManagedGroupInfo,
+} from "../../plan/index.js";
 import type { GroupKind } from "../kind.js";
 import { observeSelfManaged } from "./observe.js";
 import { rollSelfManaged } from "./roll.js";
@@ -28,6 +33,9 @@ function notes(plan: GroupPlan, _group: unknown, live: SelfManagedGroupInfo): st
 
 export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
   id: "self-managed",
+  // A node whose instance the roll detached for surge is in no Auto Scaling group any more: the
+  // mark the roll put on it names the group (kinds/self-managed/roll.ts, detach).
+  labelledGroup: (n) => n.metadata.labels?.[DETACHED_LABEL],
   surgeAdvice: "lower maxSurge",
   drainTimeoutAdvice:
     "raise the group's drainTimeout above LONGEST, or shorten the pods' terminationGracePeriodSeconds (and preStop)",
