@@ -131,19 +131,4 @@ export default tseslint.config(
     ignores: ["src/adapters/**"],
     rules: { "no-restricted-syntax": ["error", ...moduleState] },
   },
-  {
-    // Caches of pure functions, keyed by the immutable objects they describe (or, for render/
-    // time.ts, Intl's date formatters by time zone, costly to make): a snapshot's lists
-    // (whose owner, the Snapshot, is made in src/engine/observe.ts) and the sandbox's records (on
-    // the simulator's hot paths). Not any run's state; an owner for each is a change of its own.
-    files: [
-      "src/plan/pdb-index.ts",
-      "src/render/time.ts",
-      "src/plan/snapshot.ts",
-      "src/sandbox/sim/kube/convert.ts",
-      "src/sandbox/sim/kube/placement.ts",
-      "src/sandbox/sim/kube/scheduler-rules.ts",
-    ],
-    rules: { "no-restricted-syntax": "off" },
-  },
 );

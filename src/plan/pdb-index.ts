@@ -1,5 +1,6 @@
 // The budgets that select each pod, found through an index built once per snapshot: by
 // namespace and by one matchLabels pair of each budget, each labels object answered once.
+import { derived } from "../ports/index.js";
 import { matchesSelector } from "./selector.js";
 import type { PdbInfo, PodInfo } from "./snapshot.js";
 
@@ -134,16 +135,14 @@ function matching(
   return out;
 }
 
-/**
- * One index per snapshot, however many groups are planned from it: built per group, it made
- * planning a cluster of many groups grow with groups × PDBs.
- */
-const pdbIndexes = new WeakMap<PdbInfo[], PdbIndex>();
+const PDB_INDEX = Symbol("pdbIndex");
 
+/**
+ * One index per snapshot's list of budgets, kept on the list, however many groups are planned
+ * from it: built per group, it made planning a cluster of many groups grow with groups × PDBs.
+ */
 export function pdbIndexOf(pdbs: PdbInfo[]): PdbIndex {
-  let index = pdbIndexes.get(pdbs);
-  if (!index) pdbIndexes.set(pdbs, (index = new PdbIndex(pdbs)));
-  return index;
+  return derived(pdbs, PDB_INDEX, (list) => new PdbIndex(list));
 }
 
 /**

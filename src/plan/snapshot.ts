@@ -3,6 +3,7 @@
 // groups of one policy and the pods on nodes that would be replaced.
 
 import {
+  derived,
   isFinished,
   type LabelSelector,
   type NodeSelectorTerm,
@@ -303,17 +304,19 @@ export interface WorkloadInfo {
   replicas: number;
 }
 
-const replicasByWorkload = new WeakMap<readonly WorkloadInfo[], ReadonlyMap<string, number>>();
+const REPLICAS = Symbol("replicas");
 
 /**
- * Each workload's replicas, by id: one map per list of workloads, made once however many ask (the
- * read's store, for the pods it makes, and preflight, for each group planned from the snapshot).
+ * Each workload's replicas, by id: one map per list of workloads, kept on the list and made once
+ * however many ask (the read's store, for the pods it makes, and preflight, for each group
+ * planned from the snapshot).
  */
 export function workloadReplicas(workloads: readonly WorkloadInfo[]): ReadonlyMap<string, number> {
-  let map = replicasByWorkload.get(workloads);
-  if (!map)
-    replicasByWorkload.set(workloads, (map = new Map(workloads.map((w) => [w.id, w.replicas]))));
-  return map;
+  return derived(
+    workloads,
+    REPLICAS,
+    (list): ReadonlyMap<string, number> => new Map(list.map((w) => [w.id, w.replicas])),
+  );
 }
 
 /**

@@ -8,4 +8,5 @@ export * from "./errors.js";
 export * from "./resilient.js";
 export * from "./paginate.js";
 export * from "./objects.js";
+export * from "./derived.js";
 export * from "./reporter.js";

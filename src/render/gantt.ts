@@ -7,7 +7,7 @@
 // Many waves would make a chart too long to read (and to fit a comment), so past MAX_BARS it
 // draws one bar per group instead.
 import type { GroupPlan, Plan } from "../plan/index.js";
-import { localStamp, shortTime } from "./time.js";
+import { shortTime, ZoneTime } from "./time.js";
 import { surgeBar } from "./words.js";
 
 /** Above this many bars the chart shows one bar per group. */
@@ -69,7 +69,8 @@ export function gantt(plan: Plan, detail: GanttDetail = "waves"): string[] {
   const groups = plan.groups.filter((g) => g.schedule.waves.length > 0);
   if (groups.length === 0) return [];
   const { at: start, timeZone } = scheduleStart(plan);
-  const at = (ms: number) => localStamp(start + ms, timeZone);
+  const zone = new ZoneTime(timeZone);
+  const at = (ms: number) => zone.stamp(start + ms);
   const bars = groups.reduce((n, g) => n + g.schedule.waves.length + 1, 0);
   const perGroup = detail === "groups" || bars > MAX_BARS;
   const total = groups.reduce((n, g) => n + g.schedule.estimatedMs, 0);
@@ -98,7 +99,8 @@ export function gantt(plan: Plan, detail: GanttDetail = "waves"): string[] {
 
 function rehearsedGantt(plan: Plan, detail: GanttDetail): string[] {
   const { at: start, timeZone } = scheduleStart(plan);
-  const at = (ms: number) => localStamp(start + ms, timeZone);
+  const zone = new ZoneTime(timeZone);
+  const at = (ms: number) => zone.stamp(start + ms);
   const r = plan.rehearsal!;
   const bars = r.groups.reduce((n, g) => n + g.phases.length, 0);
   return [

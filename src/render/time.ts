@@ -3,12 +3,17 @@
 // time comes from Intl, so daylight-saving rules are the time zone database's business.
 import { formatDuration } from "../policy/index.js";
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-function parts(at: Date, timeZone: string): Record<string, string> {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-GB", {
+/**
+ * Wall-clock times in one zone, from one Intl formatter (making one costs about ten times
+ * formatting with it): a chart makes one for its bars; a single time makes its own.
+ */
+export class ZoneTime {
+  private readonly format: Intl.DateTimeFormat;
+
+  constructor(readonly timeZone: string) {
+    this.format = new Intl.DateTimeFormat("en-GB", {
       timeZone,
       weekday: "short",
       year: "numeric",
@@ -19,32 +24,42 @@ function parts(at: Date, timeZone: string): Record<string, string> {
       second: "2-digit",
       hourCycle: "h23",
     });
-    formatters.set(timeZone, f);
   }
-  const out: Record<string, string> = {};
-  for (const p of f.formatToParts(at)) out[p.type] = p.value;
-  return out;
-}
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  private parts(at: Date | string | number): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const p of this.format.formatToParts(new Date(at))) out[p.type] = p.value;
+    return out;
+  }
+
+  /** "Mon 5 Jan 2026 09:00 UTC". */
+  readable(at: Date | string | number): string {
+    const p = this.parts(at);
+    return `${p.weekday} ${p.day} ${p.month} ${p.year} ${p.hour}:${p.minute} ${this.timeZone}`;
+  }
+
+  /** "Mon 5 Jan 09:00". */
+  short(at: Date | string | number): string {
+    const p = this.parts(at);
+    return `${p.weekday} ${p.day} ${p.month} ${p.hour}:${p.minute}`;
+  }
+
+  /** "2026-01-05 09:02:30", as Mermaid's dateFormat reads it. */
+  stamp(at: Date | number): string {
+    const p = this.parts(at);
+    const month = String(MONTHS.indexOf(p.month ?? "") + 1).padStart(2, "0");
+    return `${p.year}-${month}-${(p.day ?? "").padStart(2, "0")} ${p.hour}:${p.minute}:${p.second}`;
+  }
+}
 
 /** "Mon 5 Jan 2026 09:00 UTC": a timestamp for a person, in a named zone. */
 export function readableTime(at: Date | string | number, timeZone = "UTC"): string {
-  const p = parts(new Date(at), timeZone);
-  return `${p.weekday} ${p.day} ${p.month} ${p.year} ${p.hour}:${p.minute} ${timeZone}`;
+  return new ZoneTime(timeZone).readable(at);
 }
 
 /** "Mon 09:00": a time within the next days, in a zone the caller names nearby. */
 export function shortTime(at: Date | string | number, timeZone = "UTC"): string {
-  const p = parts(new Date(at), timeZone);
-  return `${p.weekday} ${p.day} ${p.month} ${p.hour}:${p.minute}`;
-}
-
-/** "2026-01-05 09:02:30": local wall-clock time in a zone, as Mermaid's dateFormat reads it. */
-export function localStamp(at: Date | number, timeZone: string): string {
-  const p = parts(new Date(at), timeZone);
-  const month = String(MONTHS.indexOf(p.month ?? "") + 1).padStart(2, "0");
-  return `${p.year}-${month}-${(p.day ?? "").padStart(2, "0")} ${p.hour}:${p.minute}:${p.second}`;
+  return new ZoneTime(timeZone).short(at);
 }
 
 /** "~38h", "~12m30s": rounded to what a reader can use (minutes above an hour). */

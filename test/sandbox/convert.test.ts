@@ -9,7 +9,10 @@ import {
   type WorkloadRec,
 } from "../../src/sandbox/model/records.js";
 import type { Pod } from "../../src/ports/cluster.js";
-import { toPod } from "../../src/sandbox/sim/kube/convert.js";
+import { IsoStamps, toPod as shownBy } from "../../src/sandbox/sim/kube/convert.js";
+
+const stamps = new IsoStamps();
+const toPod = (p: Parameters<typeof shownBy>[0]) => shownBy(p, stamps);
 
 const template = (extra: Partial<PodRec["template"]> = {}): PodRec["template"] => ({
   labels: { app: "web" },

@@ -233,14 +233,15 @@ export class SandboxCluster implements SandboxClusterApi {
   async listNodes(opts?: ListOptions): Promise<List<Node>> {
     this.#gate("core.listNodes");
     const keep = this.#nodeRecordFilter(opts);
-    return this.#page(this.view.kube.nodeList(), keep, toNode, opts);
+    const k = this.view.kube;
+    return this.#page(k.nodeList(), keep, (n) => toNode(n, k.stamps), opts);
   }
 
   async getNode(name: string): Promise<Node> {
     this.#gate("core.getNode");
     const n = this.view.kube.nodes.get(name);
     if (!n) throw new KubeApiError(404, "NotFound", `nodes "${name}" not found`);
-    return toNode(n);
+    return toNode(n, this.view.kube.stamps);
   }
 
   watchNodes(opts?: WatchOptions): AsyncIterable<WatchEvent<Node>> {
@@ -253,14 +254,14 @@ export class SandboxCluster implements SandboxClusterApi {
       add: (w) => k.addNodeWatcher(w),
       remove: (w) => k.removeNodeWatcher(w),
       rv: () => String(k.rv),
-      current: () => k.nodeList().map(toNode),
+      current: () => k.nodeList().map((n) => toNode(n, k.stamps)),
     });
   }
 
   async patchNode(name: string, patch: NodePatch): Promise<Node> {
     this.#gate("core.patchNode");
     const k = this.view.kube;
-    return toNode(k.patchNode(name, patch) as NodeRec);
+    return toNode(k.patchNode(name, patch) as NodeRec, k.stamps);
   }
 
   /**
@@ -284,15 +285,20 @@ export class SandboxCluster implements SandboxClusterApi {
   async listPods(namespace: string | undefined, opts?: ListOptions): Promise<List<Pod>> {
     this.#gate("core.listPods");
     const keep = this.#podRecordFilter(namespace, opts);
-    const failed = this.view.kube.unschedulable;
-    return this.#page(this.#podRecords(namespace, opts), keep, (p) => toPod(p, failed), opts);
+    const k = this.view.kube;
+    return this.#page(
+      this.#podRecords(namespace, opts),
+      keep,
+      (p) => toPod(p, k.stamps, k.unschedulable),
+      opts,
+    );
   }
 
   async getPod(namespace: string, name: string): Promise<Pod> {
     this.#gate("core.getPod");
     const p = this.view.kube.pods.get(`${namespace}/${name}`);
     if (!p) throw new KubeApiError(404, "NotFound", `pods "${name}" not found`);
-    return toPod(p, this.view.kube.unschedulable);
+    return toPod(p, this.view.kube.stamps, this.view.kube.unschedulable);
   }
 
   async deletePod(
@@ -326,7 +332,8 @@ export class SandboxCluster implements SandboxClusterApi {
       add: (w) => k.addPodWatcher(w),
       remove: (w) => k.removePodWatcher(w),
       rv: () => String(k.rv),
-      current: () => this.#podRecords(namespace, opts).map((p) => toPod(p, k.unschedulable)),
+      current: () =>
+        this.#podRecords(namespace, opts).map((p) => toPod(p, k.stamps, k.unschedulable)),
       ...(node !== undefined && { node }),
     });
   }

@@ -6,6 +6,7 @@
 // owner reference, made once per owner, and its conditions, one list per state: all frozen, since
 // listing a large cluster converts millions of pods that share them.
 import type { Node, Pod, PodDisruptionBudget } from "../../../ports/cluster.js";
+import { derived } from "../../../ports/derived.js";
 import {
   podUid,
   type NodeRec,
@@ -20,16 +21,22 @@ import { UNSCHEDULABLE_TAINT } from "./scheduler-rules.js";
 import { unschedulableMessage, type UnschedulablePods } from "./unschedulable.js";
 import { podVolumes } from "./volumes.js";
 
-/** RFC 3339 text of a time, from a small cache (pods created or started together share it). */
-const isoCache = new Map<number, string>();
-function iso(ms: number): string {
-  let text = isoCache.get(ms);
-  if (text === undefined) {
-    if (isoCache.size >= 4096) isoCache.clear();
-    text = new Date(ms).toISOString();
-    isoCache.set(ms, text);
+/**
+ * RFC 3339 text of times, from a small cache (pods created or started together share it), held
+ * by the cluster's state (KubeState.stamps) for the objects it shows.
+ */
+export class IsoStamps {
+  private readonly texts = new Map<number, string>();
+
+  of(ms: number): string {
+    let text = this.texts.get(ms);
+    if (text === undefined) {
+      if (this.texts.size >= 4096) this.texts.clear();
+      text = new Date(ms).toISOString();
+      this.texts.set(ms, text);
+    }
+    return text;
   }
-  return text;
 }
 
 /** The readiness probe of every pod that has one (the sandbox's pods all probe alike). */
@@ -45,9 +52,7 @@ interface TemplateParts {
   labels: Record<string, string>;
 }
 
-const partsOf = new WeakMap<PodTemplate, TemplateParts>();
-/** The template asked last and its parts: a list goes by name, so mostly one workload's pods. */
-let last: { template: PodTemplate; parts: TemplateParts } | undefined;
+const PARTS = Symbol("templateParts");
 
 /**
  * The parts of a pod its template decides, made at the template's first pod and frozen, each
@@ -56,10 +61,7 @@ let last: { template: PodTemplate; parts: TemplateParts } | undefined;
  * of 600,000 pods made (its time did not separate from the host's noise).
  */
 function templateParts(t: PodTemplate): TemplateParts {
-  if (last?.template === t) return last.parts;
-  const parts = partsOf.get(t) ?? madeParts(t);
-  last = { template: t, parts };
-  return parts;
+  return derived(t, PARTS, madeParts);
 }
 
 function madeParts(t: PodTemplate): TemplateParts {
@@ -77,7 +79,7 @@ function madeParts(t: PodTemplate): TemplateParts {
     lifecycle:
       seconds > 0 ? freeze({ preStop: freeze({ sleep: freeze({ seconds }) }) }) : undefined,
   });
-  const parts = {
+  return {
     containers: freeze([container]) as unknown as TemplateParts["containers"],
     tolerations: freeze(t.tolerations.map((x) => freeze({ ...x }))) as TemplateParts["tolerations"],
     nodeSelector: Object.keys(t.nodeSelector).length ? freeze({ ...t.nodeSelector }) : undefined,
@@ -92,8 +94,6 @@ function madeParts(t: PodTemplate): TemplateParts {
       : undefined,
     labels: freeze({ ...t.labels }),
   };
-  partsOf.set(t, parts);
-  return parts;
 }
 
 /** `o` and everything in it frozen. */
@@ -103,14 +103,14 @@ function deepFreeze<T extends object>(o: T): T {
 }
 
 /** A node record as the API server shows it. */
-export function toNode(n: NodeRec): Node {
+export function toNode(n: NodeRec, stamps: IsoStamps): Node {
   const taints = n.taints.map((t) => ({ ...t }));
   return {
     metadata: {
       name: n.name,
       uid: n.uid,
       resourceVersion: String(n.rv),
-      creationTimestamp: iso(n.createdAt),
+      creationTimestamp: stamps.of(n.createdAt),
       labels: { ...n.labels },
       annotations: { ...n.annotations },
     },
@@ -160,43 +160,50 @@ export function toNode(n: NodeRec): Node {
  * millions of pods, and a conditional spread is copied key by key through a temporary object,
  * while a field added after the literal needs a second allocation for the object's properties.
  */
-export function toPod(p: PodRec, unschedulable?: UnschedulablePods): Pod {
+export function toPod(p: PodRec, stamps: IsoStamps, unschedulable?: UnschedulablePods): Pod {
   const parts = templateParts(p.template);
   return {
-    metadata: podMeta(p, parts),
+    metadata: podMeta(p, parts, stamps),
     spec: podSpec(p, parts),
-    status: podStatus(p, unschedulable),
+    status: podStatus(p, unschedulable, stamps),
   };
 }
 
-function podMeta(p: PodRec, parts: TemplateParts): Pod["metadata"] {
+function podMeta(p: PodRec, parts: TemplateParts, stamps: IsoStamps): Pod["metadata"] {
   const w = p.workload;
   return {
     name: p.name,
     namespace: p.namespace,
     uid: podUid(p),
     resourceVersion: String(p.rv),
-    creationTimestamp: iso(p.createdAt),
-    deletionTimestamp: p.deletionAt === undefined ? undefined : iso(p.deletionAt),
+    creationTimestamp: stamps.of(p.createdAt),
+    deletionTimestamp: p.deletionAt === undefined ? undefined : stamps.of(p.deletionAt),
     labels: p.labels === p.template.labels ? parts.labels : { ...p.labels },
     ownerReferences: w && w.kind !== "Pod" ? ownerReferences(w) : undefined,
   };
 }
 
 type OwnerReferences = NonNullable<Pod["metadata"]["ownerReferences"]>;
-const ownersOf = new WeakMap<WorkloadRec, OwnerReferences>();
+const OWNERS = Symbol("ownerReferences");
 
 /** A controller's pods' owner references: made again only when it names another ReplicaSet. */
 function ownerReferences(w: WorkloadRec): OwnerReferences {
-  const name = w.kind === "Deployment" ? (w.replicaSet as string) : w.name;
-  let refs = ownersOf.get(w);
-  if (refs?.[0]?.name === name) return refs;
+  return derived(w, OWNERS, madeOwners, (refs, of) => refs[0]?.name === ownerName(of));
+}
+
+const ownerName = (w: WorkloadRec) => (w.kind === "Deployment" ? (w.replicaSet as string) : w.name);
+
+function madeOwners(w: WorkloadRec): OwnerReferences {
   const { freeze } = Object;
   const kind = w.kind === "Deployment" ? "ReplicaSet" : w.kind;
-  const ref = freeze({ apiVersion: "apps/v1", kind, name, uid: w.uid, controller: true });
-  refs = freeze([ref]) as unknown as OwnerReferences;
-  ownersOf.set(w, refs);
-  return refs;
+  const ref = freeze({
+    apiVersion: "apps/v1",
+    kind,
+    name: ownerName(w),
+    uid: w.uid,
+    controller: true,
+  });
+  return freeze([ref]) as unknown as OwnerReferences;
 }
 
 /** A pod's conditions by state: [scheduled][ready]. */
@@ -224,7 +231,11 @@ function podSpec(p: PodRec, parts: TemplateParts): Pod["spec"] {
   };
 }
 
-function podStatus(p: PodRec, failed: UnschedulablePods | undefined): Pod["status"] {
+function podStatus(
+  p: PodRec,
+  failed: UnschedulablePods | undefined,
+  stamps: IsoStamps,
+): Pod["status"] {
   const unschedulable = p.nodeName ? undefined : unschedulableMessage(failed, p);
   return {
     phase: p.phase,
@@ -240,7 +251,7 @@ function podStatus(p: PodRec, failed: UnschedulablePods | undefined): Pod["statu
             },
             CONDITIONS[0]![0]![1]!,
           ],
-    startTime: p.startedAt === undefined ? undefined : iso(p.startedAt),
+    startTime: p.startedAt === undefined ? undefined : stamps.of(p.startedAt),
   };
 }
 

@@ -27,6 +27,7 @@ import { NodeLifecycle, type NodePatchInput, type NodeRegistration } from "./nod
 import { Scheduler } from "./scheduler.js";
 import { KubeState, type KubeContext, type Watcher } from "./state.js";
 import type { UnschedulablePods } from "./unschedulable.js";
+import type { IsoStamps } from "./convert.js";
 
 export type { KubeContext, KubeTimings, Watcher, WatchSink } from "./state.js";
 
@@ -45,6 +46,8 @@ export class KubeSim {
   readonly pending: Set<PodRec>;
   /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
   readonly unschedulable: UnschedulablePods;
+  /** The text of the times the objects it shows carry (convert.ts). */
+  readonly stamps: IsoStamps;
   readonly #state: KubeState;
   readonly #nodes: NodeLifecycle;
   readonly #controllers: Controllers;
@@ -65,6 +68,7 @@ export class KubeSim {
     this.volumes = state.volumes;
     this.pending = state.pending;
     this.unschedulable = state.unschedulable;
+    this.stamps = state.stamps;
     this.#kubelet = new Kubelet(state, ctx, {
       wakeScheduler: () => this.#scheduler.wake(),
       queueReconcile: (w) => this.#controllers.queueReconcile(w),

@@ -14,6 +14,7 @@
 // (a nodeSelector or node affinity, the zone a pod's volume pins, a node that is not plain, a
 // PreferNoSchedule taint) is decided on the record itself, by the same rules the record scan
 // uses (scheduler-rules.ts).
+import { derived } from "../../../ports/derived.js";
 import type { NodeRec, PodRec, PodTemplate } from "../../model/records.js";
 import { fits, loadOf, preferPenalty } from "./scheduler-rules.js";
 import type { KubeState } from "./state.js";
@@ -222,17 +223,15 @@ export class PlacementIndex {
   }
 }
 
-const selectorless = new WeakMap<PodTemplate, boolean>();
+const SELECTORLESS = Symbol("selectorless");
 
 /** The template has no nodeSelector or node affinity (asked once per template, not per pod). */
 function withoutSelector(t: PodTemplate): boolean {
-  let free = selectorless.get(t);
-  if (free === undefined)
-    selectorless.set(
-      t,
-      (free = Object.keys(t.nodeSelector).length === 0 && t.nodeAffinity === undefined),
-    );
-  return free;
+  return derived(
+    t,
+    SELECTORLESS,
+    (x) => Object.keys(x.nodeSelector).length === 0 && x.nodeAffinity === undefined,
+  );
 }
 
 /** 0: the record must be asked; 1: plain; 2: plain but with a PreferNoSchedule taint. */

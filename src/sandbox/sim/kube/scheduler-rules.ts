@@ -3,6 +3,7 @@
 // nodes, NoSchedule / NoExecute taints, PreferNoSchedule as a preference, tolerations
 // (including the empty-key Exists that tolerates everything), nodeSelector, required node
 // affinity, capacity, and the zone a pod's bound volume pins (`zone`, volumes.ts).
+import { derived } from "../../../ports/derived.js";
 import type { NodeSelectorTerm, Taint, Toleration } from "../../../ports/cluster.js";
 import type { NodeRec, PodTemplate } from "../../model/records.js";
 import { ZONE_LABEL } from "./volumes.js";
@@ -19,7 +20,7 @@ export function tolerates(t: Toleration, taint: Taint): boolean {
   return (t.value ?? "") === (taint.value ?? "");
 }
 
-const selectorEntries = new WeakMap<PodTemplate, [string, string][]>();
+const SELECTOR_ENTRIES = Symbol("selectorEntries");
 
 /** Whether a node's labels meet one of the terms (ORed; a term's expressions ANDed). */
 export function meetsAffinity(terms: readonly NodeSelectorTerm[], labels: Record<string, string>) {
@@ -60,8 +61,7 @@ export function fits(node: NodeRec, pod: PodTemplate, zone?: string): boolean {
       }
     if (!ok) return false;
   }
-  let entries = selectorEntries.get(pod);
-  if (!entries) selectorEntries.set(pod, (entries = Object.entries(pod.nodeSelector)));
+  const entries = derived(pod, SELECTOR_ENTRIES, (t) => Object.entries(t.nodeSelector));
   for (const [k, v] of entries) if (node.labels[k] !== v) return false;
   if (pod.nodeAffinity && !meetsAffinity(pod.nodeAffinity, node.labels)) return false;
   return inVolumeZone(node, zone);

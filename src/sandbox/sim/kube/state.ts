@@ -16,7 +16,7 @@ import type {
   WorkloadRec,
 } from "../../model/records.js";
 import { UID_DRAWS, uidOf } from "../../model/uid.js";
-import { toNode, toPod } from "./convert.js";
+import { IsoStamps, toNode, toPod } from "./convert.js";
 import type { UnschedulablePods } from "./unschedulable.js";
 
 export interface KubeTimings {
@@ -77,6 +77,8 @@ export class KubeState {
   readonly pending = new Set<PodRec>();
   /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
   readonly unschedulable: UnschedulablePods = new WeakMap();
+  /** The text of the times the objects this state shows carry (convert.ts). */
+  readonly stamps = new IsoStamps();
   nodeWatchers: Watcher<Node>[] = [];
   podWatchers: Watcher<Pod>[] = [];
   /** Told of every pod event with the record itself: no conversion to a Pod object for them. */
@@ -222,7 +224,7 @@ export class KubeState {
 
   emitNode(type: WatchEvent<Node>["type"], n: NodeRec): void {
     if (this.nodeWatchers.length === 0) return;
-    const obj = toNode(n);
+    const obj = toNode(n, this.stamps);
     for (const w of this.nodeWatchers) if (w.filter(obj)) w.stream.push({ type, object: obj });
   }
   emitPod(type: WatchEvent<Pod>["type"], p: PodRec): void {
@@ -230,7 +232,7 @@ export class KubeState {
     let obj: Pod | undefined;
     for (const w of this.podWatchers) {
       if (w.node !== undefined && w.node !== p.nodeName) continue;
-      obj ??= toPod(p, this.unschedulable);
+      obj ??= toPod(p, this.stamps, this.unschedulable);
       if (w.filter(obj)) w.stream.push({ type, object: obj });
     }
   }
