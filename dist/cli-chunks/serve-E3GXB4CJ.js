@@ -7,7 +7,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-VB7SNKWP.js";
+} from "./chunk-JMSG7PY5.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
@@ -18,7 +18,7 @@ import {
   AwsApiError,
   KubeApiError,
   NetworkError
-} from "./chunk-6Y5V3LV3.js";
+} from "./chunk-RM4JAXMQ.js";
 import "./chunk-YHLYX75L.js";
 import "./chunk-E63FPB5A.js";
 

@@ -5,8 +5,9 @@ import {
   AwsApiError,
   KubeApiError,
   NetworkError,
-  abortError
-} from "./chunk-6Y5V3LV3.js";
+  abortError,
+  derived
+} from "./chunk-RM4JAXMQ.js";
 import {
   __commonJS,
   __export,
@@ -3858,8 +3859,8 @@ var require_resolve_props = __commonJS({
             hasSpace = false;
         }
       }
-      const last2 = tokens[tokens.length - 1];
-      const end = last2 ? last2.offset + last2.source.length : offset;
+      const last = tokens[tokens.length - 1];
+      const end = last ? last.offset + last.source.length : offset;
       if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
         onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
       }
@@ -4707,9 +4708,9 @@ var require_resolve_flow_scalar = __commonJS({
         }
         pos = line.lastIndex;
       }
-      const last2 = /[ \t]*(.*)/sy;
-      last2.lastIndex = pos;
-      match = last2.exec(source);
+      const last = /[ \t]*(.*)/sy;
+      last.lastIndex = pos;
+      match = last.exec(source);
       return res + sep + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
@@ -6616,12 +6617,12 @@ var require_parser = __commonJS({
               yield* this.pop(token);
           }
           if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
-            const last2 = token.items[token.items.length - 1];
-            if (last2 && !last2.sep && !last2.value && last2.start.length > 0 && findNonEmptyIndex(last2.start) === -1 && (token.indent === 0 || last2.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
+            const last = token.items[token.items.length - 1];
+            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
               if (top.type === "document")
-                top.end = last2.start;
+                top.end = last.start;
               else
-                top.items.push({ start: last2.start });
+                top.items.push({ start: last.start });
               token.items.splice(-1, 1);
             }
           }
@@ -6745,8 +6746,8 @@ var require_parser = __commonJS({
             this.onKeyLine = false;
             if (it.value) {
               const end = "end" in it.value ? it.value.end : void 0;
-              const last2 = Array.isArray(end) ? end[end.length - 1] : void 0;
-              if (last2?.type === "comment")
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
                 end?.push(this.sourceToken);
               else
                 map2.items.push({ start: [this.sourceToken] });
@@ -6938,8 +6939,8 @@ var require_parser = __commonJS({
           case "newline":
             if (it.value) {
               const end = "end" in it.value ? it.value.end : void 0;
-              const last2 = Array.isArray(end) ? end[end.length - 1] : void 0;
-              if (last2?.type === "comment")
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
                 end?.push(this.sourceToken);
               else
                 seq.items.push({ start: [this.sourceToken] });
@@ -7502,19 +7503,19 @@ var VirtualClock = class {
   #popRaw() {
     const h = this.#heap;
     const top = h[0];
-    const last2 = h.pop();
-    if (top === void 0 || last2 === void 0 || h.length === 0) return top;
+    const last = h.pop();
+    if (top === void 0 || last === void 0 || h.length === 0) return top;
     let i = 0;
     for (; ; ) {
       const l = 2 * i + 1;
       if (l >= h.length) break;
       const r = l + 1;
       const c = r < h.length && this.#less(h[r], h[l]) ? r : l;
-      if (!this.#less(h[c], last2)) break;
+      if (!this.#less(h[c], last)) break;
       h[i] = h[c];
       i = c;
     }
-    h[i] = last2;
+    h[i] = last;
     return top;
   }
   #dropCancelled() {
@@ -8360,7 +8361,7 @@ __export(util_exports, {
   createTransparentProxy: () => createTransparentProxy,
   defineLazy: () => defineLazy,
   defineLazyInternal: () => defineLazyInternal,
-  derived: () => derived,
+  derived: () => derived2,
   esc: () => esc,
   escapeRegex: () => escapeRegex,
   explicitlyAborted: () => explicitlyAborted,
@@ -9090,7 +9091,7 @@ function hide(inst, key, value) {
   return own(inst, key, value, false);
 }
 // @__NO_SIDE_EFFECTS__
-function derived(computes, table) {
+function derived2(computes, table) {
   for (const key in computes) {
     const compute = computes[key];
     Object.defineProperty(table, key, {
@@ -17106,11 +17107,11 @@ var capitalizeFirstCharacter = (text) => {
 };
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
-  const last2 = abs % 10;
-  const last22 = abs % 100;
-  if (last22 >= 11 && last22 <= 19 || last2 === 0)
+  const last = abs % 10;
+  const last2 = abs % 100;
+  if (last2 >= 11 && last2 <= 19 || last === 0)
     return "many";
-  if (last2 === 1)
+  if (last === 1)
     return "one";
   return "few";
 }
@@ -28411,10 +28412,10 @@ function parseScenario(text, file2 = "scenario.yaml", json2 = scenarioJson(text)
       file2,
       (path, key) => locateInJson(text, path, key, from)
     );
-    const last2 = placed.at(-1);
+    const last = placed.at(-1);
     if (issues.length > MAX_PLACED_IN_JSON)
       placed.push({
-        ...last2,
+        ...last,
         path: "",
         message: `and ${issues.length - MAX_PLACED_IN_JSON} more problems: mend these first`
       });
@@ -29337,7 +29338,7 @@ function tolerates(t, taint2) {
   if (t.operator === "Exists") return true;
   return (t.value ?? "") === (taint2.value ?? "");
 }
-var selectorEntries = /* @__PURE__ */ new WeakMap();
+var SELECTOR_ENTRIES = /* @__PURE__ */ Symbol("selectorEntries");
 function meetsAffinity(terms, labels2) {
   return terms.some(
     (t) => (t.matchExpressions ?? []).every((e) => {
@@ -29371,8 +29372,7 @@ function fits(node2, pod, zone) {
       }
     if (!ok) return false;
   }
-  let entries = selectorEntries.get(pod);
-  if (!entries) selectorEntries.set(pod, entries = Object.entries(pod.nodeSelector));
+  const entries = derived(pod, SELECTOR_ENTRIES, (t) => Object.entries(t.nodeSelector));
   for (const [k, v] of entries) if (node2.labels[k] !== v) return false;
   if (pod.nodeAffinity && !meetsAffinity(pod.nodeAffinity, node2.labels)) return false;
   return inVolumeZone(node2, zone);
@@ -29448,24 +29448,22 @@ function schedulingMessage(nodes, reasons) {
 var reasonOf = (counted) => counted.replace(/^\d+ /, "");
 
 // src/sandbox/sim/kube/convert.ts
-var isoCache = /* @__PURE__ */ new Map();
-function iso(ms) {
-  let text = isoCache.get(ms);
-  if (text === void 0) {
-    if (isoCache.size >= 4096) isoCache.clear();
-    text = new Date(ms).toISOString();
-    isoCache.set(ms, text);
+var IsoStamps = class {
+  texts = /* @__PURE__ */ new Map();
+  of(ms) {
+    let text = this.texts.get(ms);
+    if (text === void 0) {
+      if (this.texts.size >= 4096) this.texts.clear();
+      text = new Date(ms).toISOString();
+      this.texts.set(ms, text);
+    }
+    return text;
   }
-  return text;
-}
+};
 var PROBE = Object.freeze({ httpGet: Object.freeze({ path: "/healthz", port: 8080 }) });
-var partsOf = /* @__PURE__ */ new WeakMap();
-var last;
+var PARTS = /* @__PURE__ */ Symbol("templateParts");
 function templateParts(t) {
-  if (last?.template === t) return last.parts;
-  const parts = partsOf.get(t) ?? madeParts(t);
-  last = { template: t, parts };
-  return parts;
+  return derived(t, PARTS, madeParts);
 }
 function madeParts(t) {
   const { freeze } = Object;
@@ -29481,7 +29479,7 @@ function madeParts(t) {
     readinessProbe: t.readinessProbe ? PROBE : void 0,
     lifecycle: seconds2 > 0 ? freeze({ preStop: freeze({ sleep: freeze({ seconds: seconds2 }) }) }) : void 0
   });
-  const parts = {
+  return {
     containers: freeze([container]),
     tolerations: freeze(t.tolerations.map((x) => freeze({ ...x }))),
     nodeSelector: Object.keys(t.nodeSelector).length ? freeze({ ...t.nodeSelector }) : void 0,
@@ -29494,21 +29492,19 @@ function madeParts(t) {
     }) : void 0,
     labels: freeze({ ...t.labels })
   };
-  partsOf.set(t, parts);
-  return parts;
 }
 function deepFreeze(o) {
   for (const v of Object.values(o)) if (v && typeof v === "object") deepFreeze(v);
   return Object.freeze(o);
 }
-function toNode(n) {
+function toNode(n, stamps) {
   const taints = n.taints.map((t) => ({ ...t }));
   return {
     metadata: {
       name: n.name,
       uid: n.uid,
       resourceVersion: String(n.rv),
-      creationTimestamp: iso(n.createdAt),
+      creationTimestamp: stamps.of(n.createdAt),
       labels: { ...n.labels },
       annotations: { ...n.annotations }
     },
@@ -29541,38 +29537,43 @@ function toNode(n) {
     }
   };
 }
-function toPod(p, unschedulable) {
+function toPod(p, stamps, unschedulable) {
   const parts = templateParts(p.template);
   return {
-    metadata: podMeta(p, parts),
+    metadata: podMeta(p, parts, stamps),
     spec: podSpec(p, parts),
-    status: podStatus(p, unschedulable)
+    status: podStatus(p, unschedulable, stamps)
   };
 }
-function podMeta(p, parts) {
+function podMeta(p, parts, stamps) {
   const w = p.workload;
   return {
     name: p.name,
     namespace: p.namespace,
     uid: podUid(p),
     resourceVersion: String(p.rv),
-    creationTimestamp: iso(p.createdAt),
-    deletionTimestamp: p.deletionAt === void 0 ? void 0 : iso(p.deletionAt),
+    creationTimestamp: stamps.of(p.createdAt),
+    deletionTimestamp: p.deletionAt === void 0 ? void 0 : stamps.of(p.deletionAt),
     labels: p.labels === p.template.labels ? parts.labels : { ...p.labels },
     ownerReferences: w && w.kind !== "Pod" ? ownerReferences(w) : void 0
   };
 }
-var ownersOf = /* @__PURE__ */ new WeakMap();
+var OWNERS = /* @__PURE__ */ Symbol("ownerReferences");
 function ownerReferences(w) {
-  const name = w.kind === "Deployment" ? w.replicaSet : w.name;
-  let refs = ownersOf.get(w);
-  if (refs?.[0]?.name === name) return refs;
+  return derived(w, OWNERS, madeOwners, (refs, of) => refs[0]?.name === ownerName(of));
+}
+var ownerName = (w) => w.kind === "Deployment" ? w.replicaSet : w.name;
+function madeOwners(w) {
   const { freeze } = Object;
   const kind = w.kind === "Deployment" ? "ReplicaSet" : w.kind;
-  const ref = freeze({ apiVersion: "apps/v1", kind, name, uid: w.uid, controller: true });
-  refs = freeze([ref]);
-  ownersOf.set(w, refs);
-  return refs;
+  const ref = freeze({
+    apiVersion: "apps/v1",
+    kind,
+    name: ownerName(w),
+    uid: w.uid,
+    controller: true
+  });
+  return freeze([ref]);
 }
 var CONDITIONS = [false, true].map(
   (scheduled) => [false, true].map(
@@ -29595,7 +29596,7 @@ function podSpec(p, parts) {
     priorityClassName: t.priorityClassName || void 0
   };
 }
-function podStatus(p, failed) {
+function podStatus(p, failed, stamps) {
   const unschedulable = p.nodeName ? void 0 : unschedulableMessage(failed, p);
   return {
     phase: p.phase,
@@ -29608,7 +29609,7 @@ function podStatus(p, failed) {
       },
       CONDITIONS[0][0][1]
     ],
-    startTime: p.startedAt === void 0 ? void 0 : iso(p.startedAt)
+    startTime: p.startedAt === void 0 ? void 0 : stamps.of(p.startedAt)
   };
 }
 function toPdb(b, now) {
@@ -30240,8 +30241,8 @@ var SandboxCluster = class {
     if (rv === void 0 || rv === "" || rv === "0") return () => [];
     const since = hub.since(Number(rv), kind, filter);
     if (since) return () => since;
-    const last2 = this.#lastChange[kind];
-    if (Number(rv) < last2 || hub.floor !== from)
+    const last = this.#lastChange[kind];
+    if (Number(rv) < last || hub.floor !== from)
       throw new KubeApiError(410, "Expired", `too old resource version: ${rv} (${hub.floor})`);
     return () => [];
   }
@@ -30331,13 +30332,14 @@ var SandboxCluster = class {
   async listNodes(opts) {
     this.#gate("core.listNodes");
     const keep = this.#nodeRecordFilter(opts);
-    return this.#page(this.view.kube.nodeList(), keep, toNode, opts);
+    const k = this.view.kube;
+    return this.#page(k.nodeList(), keep, (n) => toNode(n, k.stamps), opts);
   }
   async getNode(name) {
     this.#gate("core.getNode");
     const n = this.view.kube.nodes.get(name);
     if (!n) throw new KubeApiError(404, "NotFound", `nodes "${name}" not found`);
-    return toNode(n);
+    return toNode(n, this.view.kube.stamps);
   }
   watchNodes(opts) {
     this.#gate("core.watchNodes");
@@ -30349,13 +30351,13 @@ var SandboxCluster = class {
       add: (w) => k.addNodeWatcher(w),
       remove: (w) => k.removeNodeWatcher(w),
       rv: () => String(k.rv),
-      current: () => k.nodeList().map(toNode)
+      current: () => k.nodeList().map((n) => toNode(n, k.stamps))
     });
   }
   async patchNode(name, patch) {
     this.#gate("core.patchNode");
     const k = this.view.kube;
-    return toNode(k.patchNode(name, patch));
+    return toNode(k.patchNode(name, patch), k.stamps);
   }
   /**
    * The pods a list or watch may return, in the order the API server lists them (by
@@ -30376,14 +30378,19 @@ var SandboxCluster = class {
   async listPods(namespace, opts) {
     this.#gate("core.listPods");
     const keep = this.#podRecordFilter(namespace, opts);
-    const failed = this.view.kube.unschedulable;
-    return this.#page(this.#podRecords(namespace, opts), keep, (p) => toPod(p, failed), opts);
+    const k = this.view.kube;
+    return this.#page(
+      this.#podRecords(namespace, opts),
+      keep,
+      (p) => toPod(p, k.stamps, k.unschedulable),
+      opts
+    );
   }
   async getPod(namespace, name) {
     this.#gate("core.getPod");
     const p = this.view.kube.pods.get(`${namespace}/${name}`);
     if (!p) throw new KubeApiError(404, "NotFound", `pods "${name}" not found`);
-    return toPod(p, this.view.kube.unschedulable);
+    return toPod(p, this.view.kube.stamps, this.view.kube.unschedulable);
   }
   async deletePod(namespace, name, opts) {
     this.#gate("core.deletePod");
@@ -30406,7 +30413,7 @@ var SandboxCluster = class {
       add: (w) => k.addPodWatcher(w),
       remove: (w) => k.removePodWatcher(w),
       rv: () => String(k.rv),
-      current: () => this.#podRecords(namespace, opts).map((p) => toPod(p, k.unschedulable)),
+      current: () => this.#podRecords(namespace, opts).map((p) => toPod(p, k.stamps, k.unschedulable)),
       ...node2 !== void 0 && { node: node2 }
     });
   }
@@ -32788,15 +32795,13 @@ var PlacementIndex = class {
     }
   }
 };
-var selectorless = /* @__PURE__ */ new WeakMap();
+var SELECTORLESS = /* @__PURE__ */ Symbol("selectorless");
 function withoutSelector(t) {
-  let free = selectorless.get(t);
-  if (free === void 0)
-    selectorless.set(
-      t,
-      free = Object.keys(t.nodeSelector).length === 0 && t.nodeAffinity === void 0
-    );
-  return free;
+  return derived(
+    t,
+    SELECTORLESS,
+    (x) => Object.keys(x.nodeSelector).length === 0 && x.nodeAffinity === void 0
+  );
 }
 function plainness(node2) {
   if (node2.deleted || !node2.ready || node2.unschedulable) return 0;
@@ -33147,6 +33152,8 @@ var KubeState = class {
   pending = /* @__PURE__ */ new Set();
   /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
   unschedulable = /* @__PURE__ */ new WeakMap();
+  /** The text of the times the objects this state shows carry (convert.ts). */
+  stamps = new IsoStamps();
   nodeWatchers = [];
   podWatchers = [];
   /** Told of every pod event with the record itself: no conversion to a Pod object for them. */
@@ -33273,7 +33280,7 @@ var KubeState = class {
   }
   emitNode(type, n) {
     if (this.nodeWatchers.length === 0) return;
-    const obj = toNode(n);
+    const obj = toNode(n, this.stamps);
     for (const w of this.nodeWatchers) if (w.filter(obj)) w.stream.push({ type, object: obj });
   }
   emitPod(type, p) {
@@ -33281,7 +33288,7 @@ var KubeState = class {
     let obj;
     for (const w of this.podWatchers) {
       if (w.node !== void 0 && w.node !== p.nodeName) continue;
-      obj ??= toPod(p, this.unschedulable);
+      obj ??= toPod(p, this.stamps, this.unschedulable);
       if (w.filter(obj)) w.stream.push({ type, object: obj });
     }
   }
@@ -33302,6 +33309,7 @@ var KubeSim = class {
     this.volumes = state.volumes;
     this.pending = state.pending;
     this.unschedulable = state.unschedulable;
+    this.stamps = state.stamps;
     this.#kubelet = new Kubelet(state, ctx, {
       wakeScheduler: () => this.#scheduler.wake(),
       queueReconcile: (w) => this.#controllers.queueReconcile(w)
@@ -33330,6 +33338,8 @@ var KubeSim = class {
   pending;
   /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
   unschedulable;
+  /** The text of the times the objects it shows carry (convert.ts). */
+  stamps;
   #state;
   #nodes;
   #controllers;

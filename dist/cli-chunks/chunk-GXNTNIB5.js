@@ -13,7 +13,7 @@ import {
   monotonicMs,
   retryAfterMs,
   tagCall
-} from "./chunk-6Y5V3LV3.js";
+} from "./chunk-RM4JAXMQ.js";
 
 // src/ports/resilient.ts
 var ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 };

@@ -171,6 +171,17 @@ function describeFailure(e) {
   return info ? `${info.api} ${info.call} failed: ${describeCause(e) || text}` : text;
 }
 
+// src/ports/derived.ts
+function derived(of, slot, make, holds) {
+  const held = of[slot];
+  if (held !== void 0 && (!holds || holds(held, of))) return held;
+  const value = make(of);
+  if (held !== void 0) of[slot] = value;
+  else if (Object.isExtensible(of))
+    Object.defineProperty(of, slot, { value, writable: true, configurable: false });
+  return value;
+}
+
 export {
   monotonicMs,
   abortError,
@@ -187,5 +198,6 @@ export {
   ApiCallError,
   isLostAnswer,
   tagCall,
-  describeFailure
+  describeFailure,
+  derived
 };
