@@ -314,8 +314,8 @@ export class ClusterLock {
   /**
    * Renew before `deadline` (monotonic ms): undefined when renewed, else why the lock is lost.
    * An attempt that fails once the deadline has passed loses the lock, and so does one still
-   * unanswered when it passes: the port may retry underneath (the Kubernetes adapter waits out
-   * a 429's Retry-After up to 8 times), and a renewal that outlasts the deadline must not keep
+   * unanswered when it passes: the port may retry underneath (the Kubernetes adapter backs off
+   * from a 500, 503 or 504), and a renewal that outlasts the deadline must not keep
    * the run going while another may take the Lease (client-go's leader election bounds its
    * renewal by its renew deadline the same way). A renewal that succeeds before the deadline
    * holds it, however late in the wait: the record changed, so no other run can have seen it
