@@ -19,11 +19,10 @@ import {
   type Cluster,
   type Clock,
   type Reporter,
-  type Node,
   type Result,
 } from "../ports/index.js";
 import type { ReadyPlan } from "../kinds/kind.js";
-import { groupOfNode, kindOf } from "../kinds/registry.js";
+import { kindOf } from "../kinds/registry.js";
 import {
   describeStop,
   resultOfStop,
@@ -36,8 +35,8 @@ import { ClusterLock, holderIdentity, LEASE_DURATION_SECONDS } from "../roll/lea
 import { clearStaleMarks, releaseScaleDown } from "../roll/marks.js";
 import { NodeCache } from "../roll/nodes.js";
 import { plannedMoves } from "../roll/rescheduled.js";
-import type { NodeOwner } from "../roll/validate.js";
 import { observe, Planner } from "./observe.js";
+import { nodeOwners } from "./owners.js";
 import { resolvePending, settleInFlight, stillGoing } from "./in-flight.js";
 import { rollContext } from "./context.js";
 import { carriedOut, checkCovers, readyPlan } from "./contract.js";
@@ -85,21 +84,6 @@ interface Run {
   abortedBy?: StopReason;
 }
 
-/** Whose a node is, for validation: its group (kinds/registry.ts) and whether that is the control plane's. */
-function ownerResolver(groups: LiveGroup[], policy: Policy): (n: Node) => NodeOwner {
-  const groupOf = groupOfNode(groups);
-  const controlPlane = new Set(
-    policy.groups.filter((g) => g.role === "control-plane").map((g) => g.name),
-  );
-  return (n) => {
-    const group = groupOf(n);
-    return {
-      ...(group && { group }),
-      ...(group && controlPlane.has(group) && { controlPlane: true }),
-    };
-  };
-}
-
 /** Why no new node may start now, decided here and nowhere else; undefined while it may. */
 function stopReason(run: Run): StopReason | undefined {
   const { ctx, policy, options } = run;
@@ -138,7 +122,7 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     if (live) await kindOf(live).release?.(ctx, live);
     throw e;
   }
-  const { ownerOf, moving } = await clearLeftMarks(run, plan, snapshot);
+  const { owners, moving } = await clearLeftMarks(run, plan, snapshot);
   const at = ctx.clock.now().getTime();
   await kindOf(live as LiveGroup).roll(ctx, {
     plan: ready,
@@ -146,7 +130,7 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     cluster: policy.cluster.name,
     runId: run.options.runId,
     nodes,
-    ownerOf,
+    ...owners,
     stopReason: () => stopReason(run),
     track: (w) => run.lock.track(w),
     untrack: (w) => run.lock.untrack(w),
@@ -164,13 +148,15 @@ async function rollGroup(run: Run, name: string): Promise<void> {
 async function clearLeftMarks(run: Run, plan: GroupPlan, snapshot: Snapshot) {
   const { ctx, nodes, policy } = run;
   const live = snapshot.groups.find((g) => g.name === plan.name);
-  const ownerOf = ownerResolver(snapshot.groups, policy);
-  const groupNodes = [...nodes.byName.values()].filter((n) => ownerOf(n).group === plan.name);
+  const owners = nodeOwners(ctx, snapshot.groups, policy);
+  const groupNodes = [...nodes.byName.values()].filter(
+    (n) => owners.ownerOf(n).group === plan.name,
+  );
   const moving = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
   const members = new Set(live?.instances.filter((i) => !i.detachedForSurge).map((i) => i.id));
   await clearStaleMarks(ctx, moving, groupNodes, members);
   if (plan.replacements.length === 0) await releaseScaleDown(ctx, groupNodes);
-  return { ownerOf, moving };
+  return { owners, moving };
 }
 
 function saidCleared(ctx: RollContext, plan: GroupPlan): void {

@@ -11,7 +11,7 @@ import type {
   RollSettings,
   WrittenSettings,
 } from "../policy/index.js";
-import type { Cloud, Node, UpdateConfig } from "../ports/index.js";
+import type { Cloud, Ec2Tag, Node, UpdateConfig } from "../ports/index.js";
 import type {
   ConfigChange,
   Finding,
@@ -83,6 +83,8 @@ export interface GroupJob<L extends LiveGroup = LiveGroup> {
   runId: string;
   nodes: NodeCache;
   ownerOf: (n: Node) => NodeOwner;
+  /** Find out the groups of nodes `ownerOf` cannot place yet, from their instances' tags. */
+  learnOwners: (nodes: Iterable<Node>) => Promise<void>;
   /** Why no new node may start now (window closed, deadline, cancelled), or undefined. */
   stopReason: () => StopReason | undefined;
   /**
@@ -124,6 +126,12 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
    * the registry's `groupOfNode` asks it after the instance ids.
    */
   labelledGroup(n: Node): string | undefined;
+  /**
+   * The group an EC2 instance's own tags name (the tags its group's launches carry), for a node
+   * of a group the policy does not name — so validation can tell another group's failure from
+   * this roll's (registry.ts groupOfInstance).
+   */
+  taggedGroup(tags: readonly Ec2Tag[]): string | undefined;
   /** How to launch fewer nodes at once, for the surge-burst finding. */
   readonly surgeAdvice: string;
   /** How a drain may wait for pods slower to stop than its timeout ("LONGEST": the longest). */

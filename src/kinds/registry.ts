@@ -2,7 +2,7 @@
 // lists as a managed node group is one; any other is looked up as an Auto Scaling group. The
 // core picks a group's kind here, once.
 import type { LiveGroup } from "../plan/index.js";
-import { instanceIdOf, type GroupKindId, type Node } from "../ports/index.js";
+import { instanceIdOf, type Ec2Tag, type GroupKindId, type Node } from "../ports/index.js";
 import type { GroupKind, ObserveInput } from "./kind.js";
 import { managedKind } from "./managed/index.js";
 import { selfManagedKind } from "./self-managed/index.js";
@@ -44,4 +44,13 @@ export function groupOfNode(groups: readonly LiveGroup[]): (n: Node) => string |
     }
     return undefined;
   };
+}
+
+/** The group an instance's tags name, asked of each kind in turn (a managed node group first). */
+export function groupOfInstance(tags: readonly Ec2Tag[]): string | undefined {
+  for (const kind of KINDS) {
+    const named = kind.taggedGroup(tags);
+    if (named) return named;
+  }
+  return undefined;
 }

@@ -47,6 +47,7 @@ export async function validateCluster(
   ctx: RollContext,
   ownerOf: (node: Node) => NodeOwner,
   cached?: () => Iterable<Node>,
+  learn?: (nodes: Iterable<Node>) => Promise<void>,
 ): Promise<ValidationFailure[]> {
   const [nodes, system] = await Promise.all([
     cached
@@ -54,6 +55,8 @@ export async function validateCluster(
       : listAll((cont) => ctx.cluster.listNodes(pageOf(cont))).then((r) => r.items),
     systemPods(ctx),
   ]);
+  // Nodes no group read places are looked up first: another group's failure is not this one's.
+  await learn?.(nodes);
   const failures = nodeFailures(nodes, ownerOf);
   const nodeNames = new Set(nodes.map((n) => n.metadata.name));
   for (const p of system) {
@@ -96,13 +99,19 @@ export async function validateUntilStable(
   ctx: RollContext,
   ownerOf: (n: Node) => NodeOwner,
   group: string | undefined,
-  o: { count: number; timeoutMs: number; nodes?: () => Iterable<Node>; startedAt?: number },
+  o: {
+    count: number;
+    timeoutMs: number;
+    nodes?: () => Iterable<Node>;
+    startedAt?: number;
+    learn?: (nodes: Iterable<Node>) => Promise<void>;
+  },
 ): Promise<void> {
   const deadline = (o.startedAt ?? ctx.clock.now().getTime()) + o.timeoutMs;
   let streak = 0;
   let last: ValidationFailure[];
   for (;;) {
-    const failures = await validateCluster(ctx, ownerOf, o.nodes);
+    const failures = await validateCluster(ctx, ownerOf, o.nodes, o.learn);
     last = failures.filter((f) => concerns(f, group));
     ctx.emit({
       type: "validation",

@@ -14,6 +14,8 @@ export const managedKind: GroupKind<ManagedGroupInfo> = {
   // The label EKS puts on every node of a managed node group (EKS user guide, "Managed node
   // groups": the eks.amazonaws.com/nodegroup label).
   labelledGroup: (n) => n.metadata.labels?.["eks.amazonaws.com/nodegroup"],
+  // EKS tags a managed node group's instances with its name (eks:nodegroup-name).
+  taggedGroup: (tags) => tags.find((t) => t.Key === "eks:nodegroup-name")?.Value,
   surgeAdvice: MANAGED_SURGE_ADVICE,
   // EKS user guide, "Understand each phase of node updates": 15 minutes a drain, fixed.
   drainTimeoutAdvice:

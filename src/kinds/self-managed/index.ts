@@ -36,6 +36,9 @@ export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
   // A node whose instance the roll detached for surge is in no Auto Scaling group any more: the
   // mark the roll put on it names the group (kinds/self-managed/roll.ts, detach).
   labelledGroup: (n) => n.metadata.labels?.[DETACHED_LABEL],
+  // EC2 Auto Scaling tags every instance it launches with its group's name (the EC2 Auto
+  // Scaling user guide, "Tag Auto Scaling groups and instances": aws:autoscaling:groupName).
+  taggedGroup: (tags) => tags.find((t) => t.Key === "aws:autoscaling:groupName")?.Value,
   surgeAdvice: "lower maxSurge",
   drainTimeoutAdvice:
     "raise the group's drainTimeout above LONGEST, or shorten the pods' terminationGracePeriodSeconds (and preStop)",

@@ -40,7 +40,9 @@ async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<v
     });
   }
   await untagStale(ctx, job, todo);
-  if (!bastion) await validateGroup(ctx, job, 1);
+  // kOps returns before validating a group with nothing to update (pkg/instancegroups,
+  // rollingUpdateInstanceGroup): its own NotReady node is not a reason to fail the apply.
+  if (!bastion && todo.length > 0) await validateGroup(ctx, job, 1);
   for (const r of todo) {
     if (bastion || !r.node || !job.nodes.byName.has(r.node)) continue;
     if (await addTaint(ctx, r.node, SCHEDULED_TAINT, job.nodes.byName.get(r.node)))
@@ -206,12 +208,14 @@ async function rollPhases(ctx: RollContext, job: Job, held: string[]): Promise<v
     group,
     "upgrade",
     async () => {
-      if (!job.plan.settings.drainAndTerminate) return "skipped";
+      if (!job.plan.settings.drainAndTerminate || todo.length === 0) return "skipped";
       const queue = upgradeQueue(job, attached, detached);
       await upgrade(ctx, job, queue, canary && job.plan.budgets.maxSurge === 0);
       return "done";
     },
-    "drainAndTerminate is false: nodes stay tainted, nothing is drained or terminated",
+    todo.length === 0
+      ? "nothing to replace: the group is neither drained nor validated"
+      : "drainAndTerminate is false: nodes stay tainted, nothing is drained or terminated",
   );
   await runPhase(
     ctx,

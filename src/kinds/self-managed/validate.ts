@@ -34,6 +34,7 @@ export function validateGroup(
 ): Promise<void> {
   return validateUntilStable(ctx, job.ownerOf, job.plan.name, {
     count,
+    learn: job.learnOwners,
     timeoutMs: job.plan.settings.validation.timeoutMs,
     nodes: seen(job, gone),
     ...(startedAt !== undefined && { startedAt }),
@@ -41,10 +42,13 @@ export function validateGroup(
 }
 
 /**
- * Whether the nodes' part of validation would pass now, from the watched cache and without a
- * request: the window asks this on every node change and validates only once it holds, so a
+ * Whether the nodes' part of validation would pass now, from the watched cache (a request only
+ * for a node not Ready that no group read places, once per run): the window asks this on every node change and validates only once it holds, so a
  * validation runs as soon as it can pass instead of on a fixed period.
  */
-export function nodesValid(job: Job, gone: ReadonlySet<string>): boolean {
-  return nodeFailures(seen(job, gone)(), job.ownerOf).every((f) => !concerns(f, job.plan.name));
+export async function nodesValid(job: Job, gone: ReadonlySet<string>): Promise<boolean> {
+  const nodes = [...seen(job, gone)()];
+  // A node no group read places (another group's) is looked up once, then known.
+  await job.learnOwners(nodes);
+  return nodeFailures(nodes, job.ownerOf).every((f) => !concerns(f, job.plan.name));
 }

@@ -185,7 +185,7 @@ async function startable(
 ): Promise<number> {
   // Validation would fail on the nodes (the cache shows one not Ready): nothing can start,
   // and the group need not be read to know it.
-  if (validate && !nodesValid(job, w.gone)) return 0;
+  if (validate && !(await nodesValid(job, w.gone))) return 0;
   // Starting a node that costs the budget acts on the room: from a fresh read of the group.
   const room = await capacityRoom(ctx, job, busyNodes(w), (x) => fit(job, next, x.room).costly);
   await protectNewNodes(ctx, job, room.ready, old);
@@ -407,7 +407,11 @@ async function settled(ctx: RollContext, job: Job, old: Set<string>): Promise<vo
   // once, for the failure's message (cancelled: its own wait ends it).
   const start = ctx.clock.now().getTime();
   const deadline = start + job.plan.settings.validation.timeoutMs;
-  while (!nodesValid(job, new Set()) && ctx.clock.now().getTime() < deadline && !ctx.signal.aborted)
+  while (
+    !(await nodesValid(job, new Set())) &&
+    ctx.clock.now().getTime() < deadline &&
+    !ctx.signal.aborted
+  )
     await job.nodes.changed(POLL_MS, ctx.signal);
   await validateGroup(ctx, job, job.plan.settings.validation.count, new Set(), start);
 }

@@ -1,0 +1,85 @@
+// Validation checks the set kOps checks (issue 46, item 1), every invariant held after every
+// event. kOps ignores failures of instance groups it is not rolling (pkg/instancegroups,
+// hasFailureRelevantToGroup) and returns before validating a group with nothing to update
+// (rollingUpdateInstanceGroup: `if len(update) == 0 { return nil }`).
+import { describe, expect, it } from "vitest";
+import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
+import { World } from "../../src/sandbox/world/world.js";
+import { ofType, policyFor, roll, selfManagedWorld, type GroupSpec } from "./scenarios.js";
+
+/** `w` needs a roll; `dark` is `others`' node whose kubelet stopped reporting from the start. */
+function world(others: GroupSpec[], dark: string): World {
+  return selfManagedWorld([{ name: "w", nodes: 4 }, ...others], {
+    workloads: [{ kind: "Deployment", name: "web", replicas: 4, pdb: { minAvailable: 2 } }],
+    faults: { nodesUnreachable: [{ group: dark, at: 0, count: 1 }] },
+  } as Partial<ScenarioInput>);
+}
+
+const darkNode = (w: World) => w.timeline.of("node.unreachable")[0]?.node as string;
+
+describe("validation, as kOps validates", () => {
+  it("ignores a NotReady node of an Auto Scaling group the policy does not name", async () => {
+    const w = world([{ name: "batch", nodes: 2, upToDate: 2 }], "batch");
+    await w.advance(60_000);
+    const dark = darkNode(w);
+    const r = await roll(
+      w,
+      policyFor(`groups: [{ name: w, rollingUpdate: { maxSurge: 1, postDrainDelay: 0s } }]\n`),
+    );
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("success");
+    // It was seen, and reported, but did not count against the roll.
+    const seen = ofType(r.events, "validation").filter((v) => v.failures.join().includes(dark));
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((v) => v.ok)).toBe(true);
+    // Nothing left detached: every instance of w is a member again, on the target.
+    expect(w.nodes("w").filter((n) => !n.deleted && n.ready)).toHaveLength(4);
+  });
+
+  it("does not validate a group with nothing to replace, so its own NotReady node does not stop the apply", async () => {
+    const w = world([{ name: "done", nodes: 2, upToDate: 2 }], "done");
+    await w.advance(60_000);
+    const r = await roll(
+      w,
+      policyFor(
+        `order: [done, w]\ngroups:\n  - { name: done }\n  - { name: w, rollingUpdate: { maxSurge: 1, postDrainDelay: 0s } }\n`,
+      ),
+    );
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("success");
+    expect(ofType(r.events, "validation").filter((v) => v.group === "done")).toEqual([]);
+    const upgrade = ofType(r.events, "phase.end").find(
+      (e) => e.group === "done" && e.phase === "upgrade",
+    );
+    expect(upgrade).toMatchObject({
+      result: "skipped",
+      message: expect.stringMatching(/nothing to replace/),
+    });
+    // The group that needed it rolled after it.
+    const groups = ofType(r.events, "group.end").map((e) => [e.group, e.result]);
+    expect(groups).toEqual([
+      ["done", "success"],
+      ["w", "success"],
+    ]);
+  });
+
+  it("still fails on a NotReady node nothing places: nothing shows it is not this roll's", async () => {
+    // The same dark node, but its instance carries no group tag a kind knows (a hand-made
+    // instance joined to the cluster): the roll cannot tell it from one of its own.
+    const w = world([{ name: "batch", nodes: 2, upToDate: 2 }], "batch");
+    await w.advance(60_000);
+    const dark = darkNode(w);
+    const id = w.kube.nodes.get(dark)!.instanceId;
+    await w.run(
+      w.cloud.ec2.deleteTags({ Resources: [id], Tags: [{ Key: "aws:autoscaling:groupName" }] }),
+    );
+    const r = await roll(
+      w,
+      policyFor(
+        `groups: [{ name: w, rollingUpdate: { maxSurge: 1, postDrainDelay: 0s, validation: { timeout: 2m } } }]\n`,
+      ),
+    );
+    expect(r.result.result).toBe("failure");
+    expect(r.result.message).toMatch(new RegExp(`ValidationFailed.*${dark}`));
+  });
+});
