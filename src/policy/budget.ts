@@ -69,13 +69,13 @@ export function roundedDown(value: `${number}%`, groupSize: number): number {
 }
 
 /**
- * maxUnavailable as a node count: percentages round down, but a percentage never rounds to
- * zero when there is no surge, or the roll could never make progress.
+ * maxUnavailable as a node count: percentages round down, and resolve to at least 1 whatever
+ * the surge — kOps' pkg/instancegroups/settings.go ("While we round down, percentages should
+ * resolve to a minimum of 1"), "0%" included. An integer is taken as written.
  */
-export function resolveUnavailable(value: Budget, groupSize: number, surge: number): number {
+export function resolveUnavailable(value: Budget, groupSize: number): number {
   if (!isPercent(value)) return value;
-  const down = roundedDown(value, groupSize);
-  return surge === 0 ? Math.max(1, down) : down;
+  return Math.max(1, roundedDown(value, groupSize));
 }
 
 /** Whether a maxSurge value can only ever resolve to zero. */

@@ -339,7 +339,7 @@ function checkPolicy(policy: Policy, at: At): { errors: Diagnostic[]; warnings: 
 /**
  * Both budgets resolving to zero would leave the roll nothing it may do. maxSurge resolves to
  * zero only for 0 or "0%" (or on a control plane); maxUnavailable then resolves to zero only
- * for the integer 0, since a percentage never rounds below 1 without surge.
+ * for the integer 0, since a percentage never resolves below 1 (kOps' settings.go).
  */
 function budgetErrors(
   settings: RollingUpdate | undefined,

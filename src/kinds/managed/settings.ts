@@ -166,14 +166,25 @@ function budgetInForce(
   return { budget: 1, from: "default" };
 }
 
+/**
+ * The most nodes EKS updates at once: maxUnavailable is 1–100, and a percentage's nodes are
+ * "updated in parallel, up to 100 nodes at once" (EKS API reference, NodegroupUpdateConfig).
+ */
+export const EKS_MAX_PARALLEL = 100;
+
 export function managedBudgets(
   s: GroupSettings,
   facts: BudgetFacts,
   live?: { updateConfig: UpdateConfig },
 ): ResolvedBudgets {
   const { budget, from } = budgetInForce(s, live);
-  const unavailable = isPercent(budget) ? Math.max(1, roundedDown(budget, facts.size)) : budget;
-  const how = describeBudget(budget, facts.size, "down", unavailable);
+  const share = isPercent(budget) ? Math.max(1, roundedDown(budget, facts.size)) : budget;
+  const unavailable = Math.min(EKS_MAX_PARALLEL, share);
+  const how =
+    describeBudget(budget, facts.size, "down", share) +
+    (unavailable < share
+      ? `, capped at ${EKS_MAX_PARALLEL} (EKS updates at most ${EKS_MAX_PARALLEL} nodes at once)`
+      : "");
   return {
     maxUnavailable: unavailable,
     maxSurge: 0,

@@ -1,8 +1,8 @@
 // A self-managed Auto Scaling group's settings, with kOps' semantics
 // (https://kops.sigs.k8s.io/operations/rolling-update/): maxSurge defaults to 1 and rounds up,
 // never past the nodes that need update; maxUnavailable defaults to 1 when maxSurge is 0 (else
-// 0), rounds down, and a percentage never rounds to 0 without surge. A control-plane group never
-// surges.
+// 0), rounds down, and a percentage resolves to at least 1 (kOps' settings.go). A control-plane
+// group never surges.
 import {
   defaultUnavailable,
   describeBudget,
@@ -42,11 +42,10 @@ function surgeBudget(s: GroupSettings, facts: BudgetFacts): { surge: number; tex
 
 function unavailableText(value: Budget | undefined, resolved: number, surge: number, size: number) {
   if (value === undefined) return `kOps default when maxSurge is ${surge === 0 ? "0" : "not 0"}`;
-  const atLeastOne =
-    isPercent(value) && surge === 0 && resolved === 1 && roundedDown(value, size) === 0;
+  const atLeastOne = isPercent(value) && resolved === 1 && roundedDown(value, size) === 0;
   return (
     describeBudget(value, size, "down", resolved) +
-    (atLeastOne ? " (at least 1 without surge)" : "")
+    (atLeastOne ? " (a percentage: at least 1)" : "")
   );
 }
 
@@ -54,7 +53,7 @@ export function selfManagedBudgets(s: GroupSettings, facts: BudgetFacts): Resolv
   const { surge, text } = surgeBudget(s, facts);
   const written = s.written.merged.maxUnavailable;
   const value: Budget = written ?? defaultUnavailable(surge === 0);
-  const unavailable = resolveUnavailable(value, facts.size, surge);
+  const unavailable = resolveUnavailable(value, facts.size);
   return {
     maxUnavailable: unavailable,
     maxSurge: surge,
