@@ -45,10 +45,14 @@ export interface Stale {
   detail: string;
 }
 
-const describe = (o: Record<string, string>) =>
-  Object.entries(o)
-    .map(([k, v]) => `${k} ${v}`)
-    .join(", ") || "none";
+/** The keys of two targets that differ, each as it was and as it is ("none" where absent). */
+function targetChange(was: Record<string, string>, now: Record<string, string>): string {
+  const keys = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter(
+    (k) => was[k] !== now[k],
+  );
+  const side = (o: Record<string, string>) => keys.map((k) => `${k} ${o[k] ?? "none"}`).join(", ");
+  return `planned ${side(was)}, now ${side(now)}`;
+}
 
 const blockers = (fs: readonly Finding[]) => fs.filter((f) => f.severity === "blocker");
 
@@ -72,7 +76,7 @@ export function staleDecisions(planned: GroupPlan, fresh: GroupPlan): Stale[] {
   if (JSON.stringify(was.target) !== JSON.stringify(now.target))
     out.push({
       decision: "target",
-      detail: `planned ${describe(was.target)}, now ${describe(now.target)}`,
+      detail: targetChange(was.target, now.target),
     });
   const b = (x: GroupDecisions["budgets"]) =>
     `maxUnavailable ${x.maxUnavailable}, maxSurge ${x.maxSurge}`;

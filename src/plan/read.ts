@@ -69,6 +69,9 @@ export function instancesOf(asg: AutoScalingGroup, launchTimes: Map<string, Date
         /^\d+$/.test(i.LaunchTemplate.Version) && {
           launchTemplateVersion: Number(i.LaunchTemplate.Version),
         }),
+      ...(i.LaunchTemplate?.LaunchTemplateId && {
+        launchTemplate: i.LaunchTemplate.LaunchTemplateId,
+      }),
       lifecycleState: i.LifecycleState,
       ...(launchTime && { launchTime }),
     };

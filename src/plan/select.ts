@@ -87,7 +87,9 @@ export const isDetached = (r: Replacement) =>
 export function describeReason(r: ReplaceReason): string {
   switch (r.kind) {
     case "launch-template":
-      return `launch template ${r.from ?? "?"} → ${r.to}`;
+      return r.fromTemplate !== r.toTemplate
+        ? `launch template ${r.fromTemplate ?? "?"} version ${r.from ?? "?"} → ${r.toTemplate} version ${r.to}`
+        : `launch template ${r.from ?? "?"} → ${r.to}`;
     case "kubernetes-version":
       return `Kubernetes ${r.from} → ${r.to}`;
     case "release-version":

@@ -34,6 +34,8 @@ export interface InstanceInfo {
   zone: string;
   /** The launch template version it was launched from (resolved to a number). */
   launchTemplateVersion?: number;
+  /** The launch template (its id) it was launched from, as its Auto Scaling group reports it. */
+  launchTemplate?: string;
   lifecycleState: string;
   /**
    * From EC2, only for an instance no node has registered for yet: one that has a node is as

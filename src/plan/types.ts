@@ -5,7 +5,15 @@ import type { GroupKindId, UpdateConfig } from "../ports/index.js";
 import type { ClusterInfo } from "./snapshot.js";
 
 export type ReplaceReason =
-  | { kind: "launch-template"; from: number | undefined; to: number }
+  | {
+      kind: "launch-template";
+      from: number | undefined;
+      to: number;
+      /** Set when the instance was launched from another launch template (its id) than the
+       * group's now: version numbers of two templates say nothing of each other. */
+      fromTemplate?: string;
+      toTemplate?: string;
+    }
   | { kind: "kubernetes-version"; from: string; to: string }
   | { kind: "release-version"; from: string; to: string }
   | { kind: "max-node-age"; ageMs: number; maxMs: number }
@@ -103,6 +111,8 @@ export interface Cleanup {
 export interface Target {
   kubernetesVersion?: string;
   releaseVersion?: string;
+  /** The launch template (its id) a self-managed group's instances must come from. */
+  launchTemplate?: string;
   launchTemplateVersion?: number;
 }
 

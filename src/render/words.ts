@@ -80,7 +80,9 @@ export function shortReason(r: ReplaceReason): string {
     case "kubernetes-version":
       return `Kubernetes ${r.from} → ${r.to}`;
     case "launch-template":
-      return `launch template ${r.from ?? "?"} → ${r.to}`;
+      return r.fromTemplate !== r.toTemplate
+        ? `another launch template (${r.fromTemplate ?? "?"})`
+        : `launch template ${r.from ?? "?"} → ${r.to}`;
     case "max-node-age":
       return `older than ${Math.floor(r.maxMs / 86_400_000)}d`;
     case "annotated":

@@ -19,22 +19,46 @@ export function selfManagedTarget(group: Group, live: SelfManagedGroupInfo): Tar
   const lt = live.launchTemplate;
   if (!lt) return {};
   const v = group.target?.launchTemplateVersion;
-  if (v === undefined) return { launchTemplateVersion: lt.resolved };
-  return {
-    launchTemplateVersion: v === "$Latest" ? lt.latest : v === "$Default" ? lt.default : Number(v),
-  };
+  const version =
+    v === undefined
+      ? lt.resolved
+      : v === "$Latest"
+        ? lt.latest
+        : v === "$Default"
+          ? lt.default
+          : Number(v);
+  return { ...(lt.id && { launchTemplate: lt.id }), launchTemplateVersion: version };
+}
+
+/**
+ * Another template than the target's: kOps compares an instance's template id and version with
+ * its group's, as "id:version" (upup/pkg/fi/cloudup/awsup/aws_cloud.go,
+ * findInstanceLaunchConfiguration): version numbers of two templates say nothing of each other.
+ * An instance its group reports no template id for is judged by its version alone.
+ */
+function otherTemplate(instance: InstanceInfo, target: Target): boolean {
+  return (
+    target.launchTemplate !== undefined &&
+    instance.launchTemplate !== undefined &&
+    instance.launchTemplate !== target.launchTemplate
+  );
 }
 
 function instanceReasons(instance: InstanceInfo, target: Target): ReplaceReason[] {
   const reasons: ReplaceReason[] = [];
+  const other = otherTemplate(instance, target);
   if (
     target.launchTemplateVersion !== undefined &&
-    instance.launchTemplateVersion !== target.launchTemplateVersion
+    (other || instance.launchTemplateVersion !== target.launchTemplateVersion)
   ) {
     reasons.push({
       kind: "launch-template",
       from: instance.launchTemplateVersion,
       to: target.launchTemplateVersion,
+      ...(other && {
+        fromTemplate: instance.launchTemplate,
+        toTemplate: target.launchTemplate,
+      }),
     });
   }
   if (instance.detachedForSurge) reasons.push({ kind: "detached-for-surge" });

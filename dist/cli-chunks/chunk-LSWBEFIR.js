@@ -29074,9 +29074,11 @@ function groupRecord(view, g) {
     AvailabilityZone: i.zone,
     LifecycleState: i.lifecycle,
     HealthStatus: i.health,
+    // The template the instance was launched from, as Auto Scaling reports it: not
+    // necessarily the group's now.
     LaunchTemplate: {
-      LaunchTemplateId: t.id,
-      LaunchTemplateName: t.name,
+      LaunchTemplateId: i.ltId,
+      LaunchTemplateName: view.ec2.template(i.ltId).name,
       Version: String(i.ltVersion)
     },
     InstanceType: i.instanceType,

@@ -7,7 +7,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-JMSG7PY5.js";
+} from "./chunk-LSWBEFIR.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
