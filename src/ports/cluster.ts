@@ -215,7 +215,8 @@ export type EvictionOutcome =
   | { status: 429; message: string; pdb?: string; causes: string[]; retryAfterSeconds?: number }
   | { status: 500; message: string }
   | { status: 404; message: string }
-  | { status: 403; message: string };
+  /** Forbidden: fatal to the drain (kubectl's), unless the pod's namespace is being deleted. */
+  | { status: 403; message: string; namespaceTerminating?: true };
 
 /** A strategic-ish patch: only the fields given change; `null` removes a label/annotation. */
 export interface NodePatch {

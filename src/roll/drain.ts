@@ -4,8 +4,8 @@
 // evicted through the eviction API, so PodDisruptionBudgets decide. A budget's 429 is retried
 // after its Retry-After (the API server sends 10 s); a 500 — more than one budget selects the
 // pod, which the eviction subresource refuses — fails the drain at once, naming the budgets (with
-// force the pod is deleted). Deletion is awaited by a watch on the pods' UIDs (drain-wait.ts);
-// on an unreachable node a pod is awaited only until its deletion is 5 minutes past due. Past
+// force the pod is deleted), and so does a 403 Forbidden, as kubectl's does. Deletion is awaited
+// by a watch on the pods' UIDs (drain-wait.ts); on an unreachable node a pod is awaited only until its deletion is 5 minutes past due. Past
 // drainTimeout the drain fails with PodEvictionFailure naming pods and budgets — unless force,
 // which deletes what is left and says so. API throttling never reaches the drain as a refusal:
 // it is retried below it (src/ports/resilient.ts).
@@ -235,6 +235,13 @@ async function refused(
   s.atOnce = undefined;
   const ns = pod.metadata.namespace ?? "default";
   const id = podId(pod);
+  // kubectl drain gives up on a Forbidden eviction at once (k8s.io/kubectl/pkg/drain, evictPods):
+  // retrying it for the whole drain timeout changes nothing. A namespace being deleted is the
+  // exception, waited out like a budget's refusal.
+  if (r.status === 403 && !r.namespaceTerminating) {
+    const why = `the eviction API refused it (403 Forbidden: ${r.message})`;
+    return { pod: id, why, final: true };
+  }
   if (r.status === 500) {
     const pdbs = await budgetsOf(ctx, pod);
     const named = pdbs.length > 0 ? pdbs.join(", ") : "several";

@@ -349,4 +349,44 @@ describe("drain, as kubectl drain does it", () => {
     expect(tries.length).toBeGreaterThanOrEqual(2);
     expect(tries[1]! - tries[0]!).toBeLessThanOrEqual(60_000);
   });
+
+  it("gives up at once on a Forbidden eviction, as kubectl drain does, naming the pod and the refusal", async () => {
+    const { world, ctx } = setup([{ kind: "Deployment", name: "web", replicas: 3 }]);
+    const tries: number[] = [];
+    ctx.cluster = withMethod(world.cluster, "evictPod", async () => {
+      tries.push(world.clock.nowMs());
+      return {
+        status: 403 as const,
+        message:
+          'pods "web-0" is forbidden: User "noderoll" cannot create resource "pods/eviction"',
+      };
+    });
+    const started = world.clock.nowMs();
+    const r = await drain(world, ctx, nodeOf(world, "web"), { timeoutMs: 15 * 60_000 });
+    expect(r).toBeInstanceOf(RollError);
+    expect((r as RollError).code).toBe("PodEvictionFailure");
+    expect((r as RollError).message).toMatch(/403 Forbidden: pods "web-0" is forbidden/);
+    // Asked once, not for the drain's fifteen minutes.
+    expect(tries).toHaveLength(1);
+    expect(world.clock.nowMs() - started).toBeLessThan(60_000);
+  });
+
+  it("waits out a Forbidden eviction in a namespace being deleted, then evicts", async () => {
+    const { world, ctx } = setup([{ kind: "Deployment", name: "web", replicas: 3 }]);
+    let tries = 0;
+    const cluster = world.cluster;
+    ctx.cluster = withMethod(cluster, "evictPod", async (ns, name, opts) => {
+      if (++tries === 1)
+        return {
+          status: 403 as const,
+          message:
+            "pods is forbidden: unable to create new content in namespace default because it is being terminated",
+          namespaceTerminating: true as const,
+        };
+      return cluster.evictPod(ns, name, opts);
+    });
+    const r = await drain(world, ctx, nodeOf(world, "web"));
+    expect(r).toMatchObject({ evicted: 1 });
+    expect(tries).toBeGreaterThanOrEqual(2);
+  });
 });

@@ -126,8 +126,17 @@ function evictionOutcome(e: unknown): EvictionOutcome {
       if (!isSeveralBudgets(e)) throw e;
       return { status: 500, message: e.message };
     case 404:
-    case 403:
-      return { status: e.status, message: e.message };
+      return { status: 404, message: e.message };
+    case 403: {
+      // An eviction in a namespace being deleted is refused with this cause (Kubernetes API:
+      // StatusCause NamespaceTerminating); kubectl drain waits that one out.
+      const reasons = (e as KubeApiError & { causeReasons?: string[] }).causeReasons ?? [];
+      return {
+        status: 403,
+        message: e.message,
+        ...(reasons.includes("NamespaceTerminating") && { namespaceTerminating: true as const }),
+      };
+    }
     default:
       throw e;
   }

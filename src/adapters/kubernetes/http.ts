@@ -314,6 +314,7 @@ export function kubeError(status: number, text: string, retryAfter?: number): Ku
   Object.assign(err, {
     code: status,
     causes: causes.map((c) => c.message ?? ""),
+    causeReasons: causes.map((c) => c.reason ?? ""),
     // A budget's refusal of an eviction, as opposed to the API server shedding load.
     budget: causes.some((c) => c.reason === "DisruptionBudget"),
   });
