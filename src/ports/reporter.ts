@@ -82,6 +82,16 @@ export type RollEvent = Base &
     | { type: "validation"; group?: string; ok: boolean; failures: string[] }
     | { type: "asg.resize"; group: string; from: Capacity; to: Capacity }
     | { type: "instance.detach"; group: string; instance: string }
+    | {
+        /** Auto Scaling refused a detach: the surge not yet made (`nodes`) is given up, and that
+         * many more nodes may be out of service at once (`maxUnavailable` now). */
+        type: "surge.given-up";
+        group: string;
+        instance: string;
+        nodes: number;
+        reason: string;
+        maxUnavailable: number;
+      }
     | { type: "node.taint"; group: string; node: string; taint: string }
     | { type: "node.cordon"; group: string; node: string }
     | { type: "node.label"; group: string; node: string; label: string }

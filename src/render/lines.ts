@@ -50,6 +50,8 @@ export function nodeLine(e: RollEvent): string | undefined {
       return `${e.group}: Auto Scaling group ${cap(e.from)} → ${cap(e.to)}`;
     case "instance.detach":
       return `${e.group}: detached ${e.instance} (surge: the group launches a replacement)`;
+    case "surge.given-up":
+      return `${e.group}: surge given up, Auto Scaling refused to detach ${e.instance} (${e.reason}); replacing in place, up to ${e.maxUnavailable} node${e.maxUnavailable === 1 ? "" : "s"} out of service at once`;
     case "node.taint":
       return `${e.group}: tainted ${e.node} ${e.taint}`;
     case "node.cordon":

@@ -22,6 +22,12 @@ export class Invariants {
   /** Nodes whose instances another actor terminated (a scale-in), and how far the timeline was read. */
   private readonly takenByOthers = new Set<string>();
   private timelineRead = 0;
+  /**
+   * Per group, maxUnavailable as the roll announced it after Auto Scaling refused a detach
+   * (surge.given-up): the surge it could not make may be out of service instead, as in kOps.
+   * Only ever raised by that event, never silently.
+   */
+  private readonly unavailable = new Map<string, number>();
 
   constructor(
     private readonly world: World,
@@ -44,11 +50,25 @@ export class Invariants {
   }
 
   check = (e: RollEvent): void => {
+    if (e.type === "surge.given-up") this.givenUp(e);
     this.checkOrder(e);
     this.checkCapacity(e);
     this.checkInFlight(e);
     if (!this.options.force) this.checkBudgets(e);
   };
+
+  private givenUp(e: Extract<RollEvent, { type: "surge.given-up" }>): void {
+    const g = this.plan.groups.find((x) => x.name === e.group);
+    if (!g) return this.fail(e, `surge given up for ${e.group}, a group not in the plan`);
+    const { maxSurge, maxUnavailable } = g.budgets;
+    // No more than the surge planned may turn into unavailability.
+    if (e.maxUnavailable > maxUnavailable + maxSurge || e.nodes > maxSurge)
+      this.fail(
+        e,
+        `${e.group}: maxUnavailable raised to ${e.maxUnavailable}, past ${maxUnavailable} + maxSurge ${maxSurge}`,
+      );
+    this.unavailable.set(e.group, e.maxUnavailable);
+  }
 
   private checkOrder(e: RollEvent): void {
     if (e.type === "group.start") {
@@ -89,14 +109,15 @@ export class Invariants {
           (i) => noNode.has(i.id) && i.state === "running" && i.lifecycle === "InService",
         ).length;
       const ready = nodes.filter((n) => n.ready && !n.unschedulable).length + unseen;
-      const floor = desired - g.budgets.maxUnavailable;
+      const budget = this.unavailable.get(g.name) ?? g.budgets.maxUnavailable;
+      const floor = desired - budget;
       const lost = nodes.filter((n) => n.unreachable).length;
       const forgiven = ready >= floor - lost ? lost : Math.max(lost, this.lost.get(g.name) ?? 0);
       this.lost.set(g.name, forgiven);
       if (ready < floor - forgiven)
         this.fail(
           e,
-          `${g.name} has ${ready} ready schedulable nodes, below ${desired} − ${g.budgets.maxUnavailable} = ${floor}${forgiven ? ` (less ${forgiven} lost)` : ""}`,
+          `${g.name} has ${ready} ready schedulable nodes, below ${desired} − ${budget} = ${floor}${forgiven ? ` (less ${forgiven} lost)` : ""}`,
         );
     }
   }

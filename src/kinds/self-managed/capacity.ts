@@ -222,7 +222,7 @@ function roomOf(job: Job, r: Readiness, busy: ReadonlySet<string>): Room {
       schedulable(n)
     )
       count++;
-  const floor = r.desired - job.plan.budgets.maxUnavailable;
+  const floor = r.desired - job.plan.budgets.maxUnavailable - job.roll.surgeGivenUp;
   return { room: count - floor, ready: r.ready, waiting: r.waiting, desired: r.desired };
 }
 

@@ -32,6 +32,13 @@ export class GroupRoll {
   readonly left = new Set<string>();
   /** surge-tag.ts: the surge tag was refused (no ec2:CreateTags), and that was said once. */
   untagged = false;
+  /** surge.ts: instances this run detached for surge. */
+  surged = 0;
+  /**
+   * surge.ts: surge nodes given up when Auto Scaling refused a detach; they may be out of
+   * service instead (capacity.ts adds them to maxUnavailable), as kOps' window stays as wide.
+   */
+  surgeGivenUp = 0;
 
   constructor(plan: ReadyPlan) {
     this.replaced = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));

@@ -6,23 +6,17 @@
 // a later run finishes what an interrupted one started.
 import { isDetached, type Replacement, type SelfManagedGroupInfo } from "../../plan/index.js";
 import type { RollContext } from "../../roll/context.js";
-import {
-  addTaint,
-  CORDONED_ANNOTATION,
-  DETACHED_LABEL,
-  SCHEDULED_TAINT,
-  updateNode,
-} from "../../roll/marks.js";
+import { addTaint, CORDONED_ANNOTATION, SCHEDULED_TAINT } from "../../roll/marks.js";
 import { runPhase } from "../../roll/phase.js";
 import type { GroupJob } from "../kind.js";
 import { selfManagedJob, type Job } from "./job.js";
-import { groupWritten, protectNewNodes, releaseNewNodes, waitForCapacity } from "./capacity.js";
+import { releaseNewNodes } from "./capacity.js";
 import { validateGroup } from "./validate.js";
-import { hasLeft, leftByOthers } from "./left.js";
+import { hasLeft } from "./left.js";
 import { holdProcesses, restoreProcesses } from "./processes.js";
 import { upgrade } from "./window.js";
-import { tagForSurge, untagStale } from "./surge-tag.js";
-import { detachConfirmed } from "./writes.js";
+import { surgeAndWait } from "./surge.js";
+import { untagStale } from "./surge-tag.js";
 
 async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<void> {
   const bastion = job.plan.role === "bastion";
@@ -72,47 +66,6 @@ async function endLost(ctx: RollContext, job: Job, lost: Replacement[]): Promise
   }
 }
 
-/** Detach `r` for surge; false when someone else had scaled it in (or detached it) meanwhile. */
-async function detach(ctx: RollContext, job: Job, r: Replacement): Promise<boolean> {
-  // Mark first, the instance and its node: a run that dies between marking and detaching still
-  // finds the instance as ours, and the tag finds it even once its node object is gone.
-  await tagForSurge(ctx, job, r.instance);
-  if (r.node)
-    await updateNode(
-      ctx,
-      r.node,
-      (n) =>
-        n.metadata.labels?.[DETACHED_LABEL] === job.plan.name
-          ? undefined
-          : { labels: { [DETACHED_LABEL]: job.plan.name } },
-      job.nodes.byName.get(r.node),
-    );
-  const done = await detachConfirmed(ctx, job.plan.name, r.instance);
-  groupWritten(job);
-  // Scaled in (or detached) by someone else meanwhile: not a surge, and not ours (left.ts).
-  if (done !== "done") {
-    await leftByOthers(ctx, job, r, done, "before the roll detached it");
-    return false;
-  }
-  r.reasons.push({ kind: "detached-for-surge" });
-  ctx.emit({ type: "instance.detach", group: job.plan.name, instance: r.instance });
-  return true;
-}
-
-/** Detach `n` of the candidates, taken in order (the next in place of one gone meanwhile). */
-async function surgeAndWait(
-  ctx: RollContext,
-  job: Job,
-  candidates: Replacement[],
-  n: number,
-  old: Set<string>,
-): Promise<void> {
-  let detached = 0;
-  while (detached < n && candidates.length > 0)
-    if (await detach(ctx, job, candidates.shift() as Replacement)) detached++;
-  await protectNewNodes(ctx, job, await waitForCapacity(ctx, job, (d) => d), old);
-}
-
 async function scaleUp(
   ctx: RollContext,
   job: Job,
@@ -129,11 +82,11 @@ async function scaleUp(
   const candidates = attached.filter((r) => r.node && job.nodes.byName.has(r.node)).reverse();
   const picks = Math.min(more, candidates.length);
   const first = canary && detached.length === 0 ? Math.min(1, picks) : picks;
-  await surgeAndWait(ctx, job, candidates, first, old);
-  if (first < picks) {
+  await surgeAndWait(ctx, job, candidates, first, { old, planned: picks });
+  if (first < picks && job.roll.surgeGivenUp === 0) {
     // The canary's replacement works: surge the rest.
     await validateGroup(ctx, job, job.plan.settings.validation.count);
-    await surgeAndWait(ctx, job, candidates, picks - first, old);
+    await surgeAndWait(ctx, job, candidates, picks - first, { old, planned: picks });
   }
   await validateGroup(ctx, job, job.plan.settings.validation.count);
   return "done";
@@ -210,7 +163,9 @@ async function rollPhases(ctx: RollContext, job: Job, held: string[]): Promise<v
     async () => {
       if (!job.plan.settings.drainAndTerminate || todo.length === 0) return "skipped";
       const queue = upgradeQueue(job, attached, detached);
-      await upgrade(ctx, job, queue, canary && job.plan.budgets.maxSurge === 0);
+      // Without a surge (none planned, or every detach refused) the canary is replaced in place.
+      const inPlace = job.plan.budgets.maxSurge === 0 || job.roll.surged + detached.length === 0;
+      await upgrade(ctx, job, queue, canary && inPlace);
       return "done";
     },
     todo.length === 0

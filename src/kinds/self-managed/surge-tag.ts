@@ -48,3 +48,13 @@ export async function untagStale(ctx: RollContext, job: Job, todo: Replacement[]
       denied(ctx, job, e);
     });
 }
+
+/** The surge tag off an instance whose detach was refused: it stays a member, not ours. */
+export async function untagSurge(ctx: RollContext, job: Job, instance: string): Promise<void> {
+  if (job.roll.untagged) return;
+  await ctx.cloud.ec2
+    .deleteTags({ Resources: [instance], Tags: [{ Key: DETACHED_LABEL }] })
+    .catch((e: unknown) => {
+      denied(ctx, job, e);
+    });
+}
