@@ -173,7 +173,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
           surge: schedule.surge,
           maxUnavailable: budgets.maxUnavailable,
           surgeAdvice: kind.surgeAdvice,
-          groupFindings: kind.findings(live, schedule.surge, target),
+          groupFindings: kind.findings(live, schedule.surge, target, roll),
           drainTimeoutMs: roll.drainTimeoutMs,
           drainTimeoutAdvice: kind.drainTimeoutAdvice,
           leavesUnreachable: kind.leavesUnreachable,

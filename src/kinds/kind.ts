@@ -165,7 +165,7 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
   ): Pick<GroupPlan, "updateConfig" | "launchTemplate">;
   schedule(live: L, input: ScheduleInput): Schedule;
   /** What the kind finds about the group itself (its state, its limits, what it cannot roll to). */
-  findings(live: L, surge: number, target: Target): Finding[];
+  findings(live: L, surge: number, target: Target, roll: RollSettings): Finding[];
   notes(plan: GroupPlan, group: Group, live: L, snapshot: Snapshot): string[];
   roll(ctx: RollContext, job: GroupJob<L>): Promise<void>;
   /** The work this kind's roll leaves going when the run stops, if it can leave any. */

@@ -116,7 +116,11 @@ export interface ManagedGroupInfo extends GroupCommon {
   launchTemplate?: LaunchTemplateRef;
   /** "CUSTOM" when the launch template names its own AMI (DescribeNodegroup's amiType). */
   amiType?: string;
-  updateConfig: { maxUnavailable?: number; maxUnavailablePercentage?: number };
+  updateConfig: {
+    maxUnavailable?: number;
+    maxUnavailablePercentage?: number;
+    updateStrategy?: "DEFAULT" | "MINIMAL";
+  };
   status: string;
   healthIssues: { code: string; message: string }[];
   /** The EKS update in progress on the node group (UPDATING), whoever started it. */

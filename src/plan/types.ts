@@ -65,7 +65,8 @@ export type FindingCode =
   | "custom-ami-version"
   | "grace-exceeds-drain-timeout"
   | "zone-pinned-pods"
-  | "processes-suspended";
+  | "processes-suspended"
+  | "minimal-strategy";
 
 export interface Finding {
   code: FindingCode;

@@ -5,7 +5,7 @@
 // kind's business: src/kinds/.
 import { KOPS_DEFAULTS } from "./budget.js";
 import { formatDuration, parseDuration } from "./duration.js";
-import type { Group, Policy, Role, RollingUpdate } from "./schema.js";
+import type { Group, Policy, Role, RollingUpdate, UpdateStrategy } from "./schema.js";
 
 /** The settings of a roll that do not depend on the group's size. */
 export interface RollSettings {
@@ -17,6 +17,8 @@ export interface RollSettings {
   drainAndTerminate: boolean;
   maxNodeAgeMs?: number;
   spreadAcrossZones: boolean;
+  /** Managed node groups (EKS): the update strategy the policy asks for; absent, the live one. */
+  updateStrategy?: UpdateStrategy;
 }
 
 /** A group's settings as written: its own entry, the policy's defaults, and the two merged. */
@@ -55,6 +57,7 @@ export function rollSettings(m: RollingUpdate): RollSettings {
     drainAndTerminate: m.drainAndTerminate ?? KOPS_DEFAULTS.drainAndTerminate,
     ...(m.maxNodeAge !== undefined && { maxNodeAgeMs: parseDuration(m.maxNodeAge) as number }),
     spreadAcrossZones: m.spreadAcrossZones ?? KOPS_DEFAULTS.spreadAcrossZones,
+    ...(m.updateStrategy && { updateStrategy: m.updateStrategy }),
   };
 }
 

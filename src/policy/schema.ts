@@ -80,6 +80,10 @@ const text = (description: string, pattern: RegExp, expected: string, maxLength 
     { type: "string", pattern: pattern.source, maxLength, description },
   );
 
+/** EKS's update strategies for a managed node group (EKS API reference, NodegroupUpdateConfig). */
+export const UPDATE_STRATEGIES = ["DEFAULT", "MINIMAL"] as const;
+export type UpdateStrategy = (typeof UPDATE_STRATEGIES)[number];
+
 const oneOf = <T extends string>(values: readonly T[], description: string) =>
   leaf<T>(
     (v) => {
@@ -147,7 +151,7 @@ export const ValidationSchema = z
 export const RollingUpdateSchema = z
   .strictObject({
     maxUnavailable: budget(
-      'Nodes that may be unavailable at once: an integer or "N%" of the group, rounded down (at least 1 for a percentage when maxSurge is 0). Default: 1 when maxSurge resolves to 0, else 0; managed groups: 1.',
+      'Nodes that may be unavailable at once: an integer or "N%" of the group, rounded down (at least 1 for a percentage; at most 100 on a managed group). Default: 1 when maxSurge resolves to 0, else 0; managed groups: the live updateConfig.',
     ).optional(),
     maxSurge: budget(
       'Extra nodes launched before old ones go: an integer or "N%" of the group, rounded up, never more than the nodes that need update. Default 1 (self-managed); not settable on managed or control-plane groups.',
@@ -172,6 +176,10 @@ export const RollingUpdateSchema = z
     ).optional(),
     maxNodeAge: duration("Nodes older than this are replaced too (optional).").optional(),
     spreadAcrossZones: bool("Replace nodes zone by zone in turn.", true).optional(),
+    updateStrategy: oneOf(
+      UPDATE_STRATEGIES,
+      "Managed node groups: EKS's updateConfig.updateStrategy. DEFAULT launches new nodes first; MINIMAL terminates first and launches none ahead (for GPU or reserved capacity). Absent: the node group's live setting is kept.",
+    ).optional(),
   })
   .meta({ description: "How nodes may be replaced." });
 

@@ -63,6 +63,7 @@ describe("checked-in artefacts are fresh", () => {
       "drainAndTerminate",
       "maxNodeAge",
       "spreadAcrossZones",
+      "updateStrategy",
     ]);
     expect(ru.maxSurge.anyOf).toEqual([
       { type: "integer", minimum: 0 },

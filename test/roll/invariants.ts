@@ -94,6 +94,9 @@ export class Invariants {
   private checkCapacity(e: RollEvent): void {
     for (const g of this.plan.groups) {
       if (g.replacements.length === 0 || g.kind === "missing") continue;
+      // A managed group updated with MINIMAL: EKS terminates before it launches, without
+      // guardrails — no floor is promised, and the plan says so (finding minimal-strategy).
+      if (g.findings.some((f) => f.code === "minimal-strategy")) continue;
       const original = g.nodes;
       const desired =
         g.kind === "managed" ? original : Math.min(original, this.world.sizes(g.name).desired);

@@ -2,7 +2,7 @@
 // group, which the update's scale-up may cross, and a group that is not ACTIVE (EKS starts an
 // update only on an ACTIVE node group; one UPDATING is most likely an update an earlier run
 // started, which apply follows rather than start another).
-import type { Group } from "../../policy/index.js";
+import type { Group, UpdateStrategy } from "../../policy/index.js";
 import {
   suspendedFindings,
   type Finding,
@@ -13,6 +13,7 @@ import {
 } from "../../plan/index.js";
 import { customAmiRefusal, eksTarget, isCustomAmi, versionsSetAside } from "./custom-ami.js";
 import { describeTarget, takesToTarget } from "./updates.js";
+import { strategyOf } from "./settings.js";
 
 /** EKS's quota of nodes per managed node group. */
 export const EKS_NODES_PER_NODEGROUP = 450;
@@ -84,16 +85,35 @@ function customAmi(group: ManagedGroupInfo, target: Target): Finding[] {
   ];
 }
 
+/**
+ * MINIMAL has none of DEFAULT's guardrails (EKS API reference, NodegroupUpdateConfig): old
+ * instances are terminated before new ones launch, so the group runs short while they boot —
+ * by maxUnavailable at least, more while one wave's replacements boot as the next drains.
+ */
+function minimalStrategy(group: ManagedGroupInfo, roll?: { updateStrategy?: UpdateStrategy }) {
+  if (strategyOf(roll ?? {}, group) !== "MINIMAL") return [];
+  return [
+    {
+      code: "minimal-strategy" as const,
+      severity: "warning" as const,
+      message: `updateStrategy MINIMAL: EKS terminates each node before launching its replacement, without DEFAULT's guardrails — the group runs below its ${group.desired} nodes while replacements boot, by maxUnavailable or more; use DEFAULT unless capacity (GPUs, reservations) forbids extra nodes`,
+      objects: [],
+    },
+  ];
+}
+
 export function managedFindings(
   group: ManagedGroupInfo,
   surge: number,
   target: Target = {},
+  roll?: { updateStrategy?: UpdateStrategy },
 ): Finding[] {
   return [
     ...sizeLimit(group, surge),
     ...status(group, target),
     ...customAmi(group, target),
     ...suspendedFindings(group),
+    ...minimalStrategy(group, roll),
   ];
 }
 

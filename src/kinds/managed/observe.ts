@@ -21,7 +21,7 @@ function groupInfo(
   input: ObserveInput,
   lt: ManagedGroupInfo["launchTemplate"],
 ): ManagedGroupInfo {
-  const { maxUnavailable, maxUnavailablePercentage } = ng.updateConfig;
+  const { maxUnavailable, maxUnavailablePercentage, updateStrategy } = ng.updateConfig;
   const suspended = asg && suspendedOf(asg);
   return {
     kind: "managed",
@@ -41,6 +41,7 @@ function groupInfo(
     updateConfig: {
       ...(maxUnavailable !== undefined && { maxUnavailable }),
       ...(maxUnavailablePercentage !== undefined && { maxUnavailablePercentage }),
+      ...(updateStrategy && { updateStrategy }),
     },
     status: ng.status,
     healthIssues: ng.health.issues.map((h) => ({ code: h.code, message: h.message })),

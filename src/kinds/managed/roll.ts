@@ -38,6 +38,9 @@ type Job = GroupJob<ManagedGroupInfo>;
 
 function sameConfig(want: UpdateConfig | undefined, have: UpdateConfig): boolean {
   if (!want) return true;
+  if (want.updateStrategy && want.updateStrategy !== (have.updateStrategy ?? "DEFAULT"))
+    return false;
+  if (want.maxUnavailable === undefined && want.maxUnavailablePercentage === undefined) return true;
   if (want.maxUnavailablePercentage !== undefined)
     return want.maxUnavailablePercentage === have.maxUnavailablePercentage;
   return (
@@ -50,10 +53,17 @@ function sameConfig(want: UpdateConfig | undefined, have: UpdateConfig): boolean
 async function applyConfig(ctx: RollContext, job: Job, have: UpdateConfig): Promise<void> {
   const want = job.plan.updateConfig;
   if (!want || sameConfig(want, have)) return;
+  // NodegroupUpdateConfig wants maxUnavailable or maxUnavailablePercentage with the strategy
+  // (EKS API reference): a strategy alone goes with the live budget.
+  const budget =
+    have.maxUnavailablePercentage !== undefined
+      ? { maxUnavailablePercentage: have.maxUnavailablePercentage }
+      : { maxUnavailable: have.maxUnavailable ?? 1 };
+  const alone = want.maxUnavailable === undefined && want.maxUnavailablePercentage === undefined;
   const cfg = await ctx.cloud.eks.updateNodegroupConfig({
     clusterName: job.cluster,
     nodegroupName: job.plan.name,
-    updateConfig: want,
+    updateConfig: alone ? { ...budget, ...want } : want,
   });
   report(ctx, job.plan.name, { ...cfg, errors: [] }, "ConfigUpdate");
   await awaitSuccess(ctx, job, cfg);

@@ -1,6 +1,8 @@
 // An EKS managed node group's update as a reviewer should expect it (Amazon EKS user guide,
 // "Understand each phase of node updates"): a scale-up of max(2 × zones, maxUnavailable), then
 // maxUnavailable nodes at a time — drain, EKS's fixed 60 s wait, terminate — then the scale-down.
+// With updateStrategy MINIMAL there is no scale-up and no scale-down: a node goes first, and its
+// replacement is launched in its place.
 import {
   BOOT_ESTIMATE_MS,
   chunk,
@@ -10,23 +12,26 @@ import {
   type ScheduleInput,
   type Wave,
 } from "../../plan/index.js";
-import { EKS_BEHAVIOUR, eksScaleUp } from "./settings.js";
+import { EKS_BEHAVIOUR, eksScaleUp, strategyOf } from "./settings.js";
 
 /** What a termination takes to be seen, after EKS's wait. */
 const TERMINATE_MS = 30_000;
 /** The scale-down back to the original size. */
 const SCALE_DOWN_MS = 60_000;
 
-export function managedSchedule(_live: ManagedGroupInfo, input: ScheduleInput): Schedule {
+export function managedSchedule(live: ManagedGroupInfo, input: ScheduleInput): Schedule {
   const { replacements, zones, budgets } = input;
   if (replacements.length === 0) return { waves: [], zoneOrder: [], surge: 0, estimatedMs: 0 };
-  const surge = eksScaleUp(zones.length, budgets.maxUnavailable);
+  const minimal = strategyOf(input.settings, live) === "MINIMAL";
+  const surge = eksScaleUp(zones.length, budgets.maxUnavailable, minimal ? "MINIMAL" : "DEFAULT");
   const drainInput = {
     ...input,
     timeoutMs: EKS_BEHAVIOUR.drainTimeoutMs,
     force: input.settings.force,
   };
-  let t = BOOT_ESTIMATE_MS;
+  // DEFAULT waits for the scale-up's nodes before the first drain; MINIMAL drains at once, and
+  // each terminated node's replacement boots while the next wave drains.
+  let t = minimal ? 0 : BOOT_ESTIMATE_MS;
   const waves: Wave[] = chunk(replacements, Math.max(1, budgets.maxUnavailable)).map((g) => {
     const wave = {
       nodes: g.map((r) => r.node ?? r.instance),
@@ -37,6 +42,7 @@ export function managedSchedule(_live: ManagedGroupInfo, input: ScheduleInput): 
     t += wave.durationMs;
     return wave;
   });
-  t += SCALE_DOWN_MS;
+  // MINIMAL has nothing to scale down: its last replacements boot instead.
+  t += minimal ? BOOT_ESTIMATE_MS : SCALE_DOWN_MS;
   return { waves, zoneOrder: [], surge, estimatedMs: t };
 }

@@ -80,7 +80,7 @@ function describeUpdateConfig(c: UpdateConfig): string {
   return String(c.maxUnavailable ?? 1);
 }
 
-/** The updateConfig change apply makes before the update. */
+/** The updateConfig changes apply makes before the update. */
 export function managedConfigChanges(
   _group: Group,
   live: ManagedGroupInfo,
@@ -89,24 +89,27 @@ export function managedConfigChanges(
 ): ConfigChange[] {
   const want = settings.updateConfig;
   const have = live.updateConfig;
+  const out: ConfigChange[] = [];
   if (want?.maxUnavailable !== undefined && want.maxUnavailable !== have.maxUnavailable)
-    return [
-      {
-        field: "updateConfig.maxUnavailable",
-        from: describeUpdateConfig(have),
-        to: String(want.maxUnavailable),
-      },
-    ];
-  if (
+    out.push({
+      field: "updateConfig.maxUnavailable",
+      from: describeUpdateConfig(have),
+      to: String(want.maxUnavailable),
+    });
+  else if (
     want?.maxUnavailablePercentage !== undefined &&
     want.maxUnavailablePercentage !== have.maxUnavailablePercentage
   )
-    return [
-      {
-        field: "updateConfig.maxUnavailablePercentage",
-        from: describeUpdateConfig(have),
-        to: `${want.maxUnavailablePercentage}%`,
-      },
-    ];
-  return [];
+    out.push({
+      field: "updateConfig.maxUnavailablePercentage",
+      from: describeUpdateConfig(have),
+      to: `${want.maxUnavailablePercentage}%`,
+    });
+  if (want?.updateStrategy && want.updateStrategy !== (have.updateStrategy ?? "DEFAULT"))
+    out.push({
+      field: "updateConfig.updateStrategy",
+      from: have.updateStrategy ?? "DEFAULT",
+      to: want.updateStrategy,
+    });
+  return out;
 }

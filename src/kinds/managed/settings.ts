@@ -16,6 +16,7 @@ import {
   type Group,
   type Policy,
   type RollingUpdate,
+  type UpdateStrategy,
   type WrittenSettings,
 } from "../../policy/index.js";
 import type { UpdateConfig } from "../../ports/index.js";
@@ -27,9 +28,28 @@ export const EKS_BEHAVIOUR = {
   postDrainDelayMs: 60_000,
 };
 
-/** EKS's scale-up at the start of an update. */
-export function eksScaleUp(zones: number, maxUnavailable: number): number {
-  return Math.max(2 * zones, maxUnavailable);
+/**
+ * The update strategy in force: the policy's, else the node group's live one, else EKS's
+ * DEFAULT (EKS API reference, NodegroupUpdateConfig.updateStrategy).
+ */
+export function strategyOf(
+  roll: { updateStrategy?: UpdateStrategy },
+  live: { updateConfig: UpdateConfig } | undefined,
+): UpdateStrategy {
+  return roll.updateStrategy ?? live?.updateConfig.updateStrategy ?? "DEFAULT";
+}
+
+/**
+ * EKS's scale-up at the start of an update: max(2 × zones, maxUnavailable) with DEFAULT; none
+ * with MINIMAL, which terminates first and launches a node only in place of one gone (EKS user
+ * guide, "Understand each phase of node updates"; NodegroupUpdateConfig).
+ */
+export function eksScaleUp(
+  zones: number,
+  maxUnavailable: number,
+  strategy: UpdateStrategy,
+): number {
+  return strategy === "MINIMAL" ? 0 : Math.max(2 * zones, maxUnavailable);
 }
 
 interface EksRule {
@@ -132,12 +152,15 @@ export function resolveManaged(policy: Policy, group: Group): GroupSettings {
     notes.push(
       `maxUnavailable ${JSON.stringify(candidate)} from defaults is outside EKS's 1–100; the node group's live updateConfig is kept`,
     );
-  const updateConfig: UpdateConfig | undefined =
+  const strategy = w.merged.updateStrategy;
+  const budget: UpdateConfig | undefined =
     value === undefined
       ? undefined
       : isPercent(value)
         ? { maxUnavailablePercentage: percentOf(value) }
         : { maxUnavailable: value };
+  const updateConfig: UpdateConfig | undefined =
+    budget || strategy ? { ...budget, ...(strategy && { updateStrategy: strategy }) } : undefined;
   return {
     role: w.role,
     written: w,
@@ -178,6 +201,7 @@ export function managedBudgets(
   live?: { updateConfig: UpdateConfig },
 ): ResolvedBudgets {
   const { budget, from } = budgetInForce(s, live);
+  const strategy = strategyOf(s.roll, live);
   const share = isPercent(budget) ? Math.max(1, roundedDown(budget, facts.size)) : budget;
   const unavailable = Math.min(EKS_MAX_PARALLEL, share);
   const how =
@@ -195,8 +219,14 @@ export function managedBudgets(
           : from === "live"
             ? `the node group's live updateConfig, kept (the policy sets none)${how !== String(unavailable) ? `: ${how}` : ""}`
             : "EKS default",
-      maxSurge: "EKS scales up by max(2 × Availability Zones, maxUnavailable)",
+      maxSurge:
+        strategy === "MINIMAL"
+          ? "none: updateStrategy MINIMAL (EKS terminates first and launches no node ahead)"
+          : "EKS scales up by max(2 × Availability Zones, maxUnavailable)",
     },
-    spec: { maxUnavailable: `${String(budget)} (${from})`, maxSurge: "EKS" },
+    spec: {
+      maxUnavailable: `${String(budget)} (${from})`,
+      maxSurge: strategy === "MINIMAL" ? "EKS, MINIMAL" : "EKS",
+    },
   };
 }

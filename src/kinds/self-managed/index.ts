@@ -46,7 +46,18 @@ export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
   pacesNoNode: true,
   observe: observeSelfManaged,
   resolve: resolveSelfManaged,
-  conflicts: () => [],
+  // EKS's update strategy means nothing to an Auto Scaling group noderoll rolls itself: its
+  // surge is maxSurge.
+  conflicts: (w) =>
+    w.own.updateStrategy === undefined
+      ? []
+      : [
+          {
+            key: "updateStrategy",
+            message:
+              "updateStrategy is EKS's, for a managed node group; a self-managed group surges by maxSurge (0 replaces nodes in place)",
+          },
+        ],
   budgets: selfManagedBudgets,
   target: selfManagedTarget,
   select: selectSelfManaged,
