@@ -66,7 +66,8 @@ export type FindingCode =
   | "grace-exceeds-drain-timeout"
   | "zone-pinned-pods"
   | "processes-suspended"
-  | "minimal-strategy";
+  | "minimal-strategy"
+  | "no-version-change";
 
 export interface Finding {
   code: FindingCode;

@@ -13,6 +13,7 @@ import {
 } from "../../plan/index.js";
 import { customAmiRefusal, eksTarget, isCustomAmi, versionsSetAside } from "./custom-ami.js";
 import { describeTarget, takesToTarget } from "./updates.js";
+import { groupReasons } from "./select.js";
 import { strategyOf } from "./settings.js";
 
 /** EKS's quota of nodes per managed node group. */
@@ -102,6 +103,25 @@ function minimalStrategy(group: ManagedGroupInfo, roll?: { updateStrategy?: Upda
   ];
 }
 
+/**
+ * Nodes to replace (force, maxNodeAge, the needs-update annotation) on a group that is at its
+ * target already: EKS replaces a managed node group's nodes only by an update to another AMI
+ * release, Kubernetes version or launch template version, and refuses one to where it is
+ * (UpdateNodegroupVersion: InvalidParameterException "already at release version"). The plan
+ * must not promise what apply cannot do. Asked only of a group with nodes to replace.
+ */
+function noVersionChange(group: ManagedGroupInfo, target: Target): Finding[] {
+  if (group.status === "UPDATING" || groupReasons(group, target).length > 0) return [];
+  return [
+    {
+      code: "no-version-change",
+      severity: "blocker",
+      message: `node group ${group.name} is at its target already (${describeTarget({ kubernetesVersion: group.version, releaseVersion: group.releaseVersion })}): EKS replaces a managed node group's nodes only by updating it to another release, Kubernetes version or launch template version, so force, maxNodeAge or the needs-update annotation cannot replace them (UpdateNodegroupVersion would answer "already at release version"); set a newer target (releaseVersion: latest once a newer AMI release is out, or a new launch template version)`,
+      objects: [group.name],
+    },
+  ];
+}
+
 export function managedFindings(
   group: ManagedGroupInfo,
   surge: number,
@@ -114,6 +134,7 @@ export function managedFindings(
     ...customAmi(group, target),
     ...suspendedFindings(group),
     ...minimalStrategy(group, roll),
+    ...noVersionChange(group, target),
   ];
 }
 

@@ -38,8 +38,9 @@ export function managedTarget(group: Group, live: ManagedGroupInfo, snapshot: Sn
   return out;
 }
 
-/** Group-wide reasons a managed group's update would replace all its nodes. */
-function groupReasons(live: ManagedGroupInfo, target: Target): ReplaceReason[] {
+/** Group-wide reasons a managed group's update would replace all its nodes: none when it is at
+ * the target already. */
+export function groupReasons(live: ManagedGroupInfo, target: Target): ReplaceReason[] {
   const reasons: ReplaceReason[] = [];
   if (target.kubernetesVersion && target.kubernetesVersion !== live.version)
     reasons.push({ kind: "kubernetes-version", from: live.version, to: target.kubernetesVersion });
