@@ -82,6 +82,8 @@ interface Run {
   lock: ClusterLock;
   /** Why the run's signal aborted, when it was not a cancellation from outside (the lock lost). */
   abortedBy?: StopReason;
+  /** The groups after one that failed: not started, and said so in the run's last words. */
+  left?: string[];
 }
 
 /** Why no new node may start now, decided here and nowhere else; undefined while it may. */
@@ -202,6 +204,11 @@ async function rollGroups(run: Run, order: string[]): Promise<void> {
       ctx.emit({ type: "group.end", group: name, result: "success" });
     } catch (e) {
       const cancelled = ctx.signal.aborted || e instanceof Stopped;
+      // noderoll stops at the first group that fails; kOps goes on to the next node group unless
+      // validation timed out (pkg/instancegroups, isExitableError). A failure here is a cause to
+      // look at before more nodes go, and the next run picks up from it: the groups after it
+      // are named as not started.
+      if (!cancelled) run.left = order.slice(order.indexOf(name) + 1);
       ctx.emit({
         type: "group.end",
         group: name,
@@ -218,7 +225,12 @@ export function notStarted(e: unknown, signal?: AbortSignal): ApplyResult {
   return outcomeOf(e, signal ?? new AbortController().signal);
 }
 
-function outcomeOf(e: unknown, signal: AbortSignal, abortedBy?: StopReason): ApplyResult {
+function outcomeOf(
+  e: unknown,
+  signal: AbortSignal,
+  abortedBy?: StopReason,
+  left: string[] = [],
+): ApplyResult {
   const code = e instanceof RollError ? e.code : undefined;
   // Why the run stopped (the lock lost, the job cancelled) first; where it was, after.
   if (signal.aborted) {
@@ -237,7 +249,11 @@ function outcomeOf(e: unknown, signal: AbortSignal, abortedBy?: StopReason): App
       stop: e.stop,
       message: `${e.code}: ${text} Run apply again to continue: it picks up where this run stopped.`,
     };
-  return { result: "failure", message: `${code ? `${code}: ` : ""}${text}` };
+  const after =
+    left.length > 0
+      ? ` Not started after it: ${left.join(", ")} (apply stops at the first group that fails).`
+      : "";
+  return { result: "failure", message: `${code ? `${code}: ` : ""}${text}${after}` };
 }
 
 /**
@@ -370,7 +386,7 @@ export async function apply(
     locked = true;
     await rollHeld(run, order);
   } catch (e) {
-    outcome = outcomeOf(e, signal, run.abortedBy);
+    outcome = outcomeOf(e, signal, run.abortedBy, run.left);
   } finally {
     await wrapUp(run, ports, log, locked ? outcome : undefined);
     ctx.emit({
