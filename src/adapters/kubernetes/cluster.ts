@@ -109,7 +109,8 @@ async function* watch<T>(
   }
 }
 
-function evictionOutcome(e: unknown): EvictionOutcome {
+/** An eviction's refusal as the port says it (exported for the tests of its wire shapes). */
+export function evictionOutcome(e: unknown): EvictionOutcome {
   if (!(e instanceof KubeApiError)) throw e;
   const causes = (e as KubeApiError & { causes?: string[] }).causes ?? [];
   switch (e.status) {

@@ -173,7 +173,27 @@ export function evictionResponse(r: EvictionOutcome, name: string): WireResponse
     case 404:
       return kubeStatus(404, "NotFound", r.message, resource, { name, kind: "pods" });
     case 403:
-      return kubeStatus(403, "Forbidden", r.message, resource);
+      // An eviction in a namespace being deleted carries the NamespaceTerminating cause, as the
+      // API server's namespace lifecycle admission answers it.
+      return kubeStatus(
+        403,
+        "Forbidden",
+        r.message,
+        resource,
+        r.namespaceTerminating
+          ? {
+              name,
+              kind: "pods",
+              causes: [
+                {
+                  reason: "NamespaceTerminating",
+                  message: r.message,
+                  field: "metadata.namespace",
+                },
+              ],
+            }
+          : undefined,
+      );
   }
 }
 

@@ -1512,7 +1512,23 @@ function evictionResponse(r, name) {
     case 404:
       return kubeStatus(404, "NotFound", r.message, resource, { name, kind: "pods" });
     case 403:
-      return kubeStatus(403, "Forbidden", r.message, resource);
+      return kubeStatus(
+        403,
+        "Forbidden",
+        r.message,
+        resource,
+        r.namespaceTerminating ? {
+          name,
+          kind: "pods",
+          causes: [
+            {
+              reason: "NamespaceTerminating",
+              message: r.message,
+              field: "metadata.namespace"
+            }
+          ]
+        } : void 0
+      );
   }
 }
 function volumeOf(cluster, t) {
