@@ -107,8 +107,9 @@ async function rollGroup(run: Run, name: string): Promise<void> {
   if (await settleInFlight(ctx, others, name, seen.snapshot.groups))
     seen = await run.planner.observe(ctx, [name]);
   const { snapshot } = seen;
-  const plan = carriedOut(run.plan, seen.plan.groups[0] as GroupPlan);
   const live = snapshot.groups.find((g) => g.name === name);
+  if (reachedAlready(run, name, live)) return;
+  const plan = carriedOut(run.plan, seen.plan.groups[0] as GroupPlan);
   ctx.emit({
     type: "group.start",
     group: name,
@@ -140,6 +141,26 @@ async function rollGroup(run: Run, name: string): Promise<void> {
   });
   // Said once the kind's roll is over: it gives back what it holds on the group itself.
   if (plan.replacements.length === 0) saidCleared(ctx, plan);
+}
+
+/** The plan's change to the group is made already (its kind says): said, and nothing done. */
+function reachedAlready(run: Run, name: string, live: LiveGroup | undefined): boolean {
+  const planned = run.plan.groups.find((g) => g.name === name);
+  if (!live || !planned || !kindOf(live).reachedTarget?.(planned, live)) return false;
+  const { ctx } = run;
+  ctx.emit({
+    type: "group.start",
+    group: name,
+    kind: planned.kind,
+    nodes: planned.nodes,
+    replace: 0,
+  });
+  ctx.emit({
+    type: "note",
+    group: name,
+    message: `${name}: at the plan's target already (an earlier run's update, or another's): nothing left to do`,
+  });
+  return true;
 }
 
 /**

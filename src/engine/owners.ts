@@ -8,7 +8,13 @@
 // is not ours.
 import type { Policy } from "../policy/index.js";
 import type { LiveGroup } from "../plan/index.js";
-import { hasReadyCondition, instanceIdOf, type Node } from "../ports/index.js";
+import {
+  AwsApiError,
+  hasReadyCondition,
+  instanceIdOf,
+  type Ec2Instance,
+  type Node,
+} from "../ports/index.js";
 import { groupOfInstance, groupOfNode } from "../kinds/registry.js";
 import { RunPart, type RollContext } from "../roll/context.js";
 import type { NodeOwner } from "../roll/validate.js";
@@ -16,12 +22,36 @@ import type { NodeOwner } from "../roll/validate.js";
 /** Instance id → the group its tags name (null: none, or the instance is gone). */
 const TAGGED = new RunPart<Map<string, string | null>>("instance groups");
 
+/** The node-role labels of a control-plane node (Kubernetes' well-known labels; the older one
+ * kOps still sets). */
+const CONTROL_PLANE_LABELS = [
+  "node-role.kubernetes.io/control-plane",
+  "node-role.kubernetes.io/master",
+] as const;
+
 /** DescribeInstances takes up to 1,000 ids; 500 keeps each answer small. */
 const IDS_PER_CALL = 500;
 
 export interface NodeOwners {
   ownerOf: (n: Node) => NodeOwner;
   learnOwners: (nodes: Iterable<Node>) => Promise<void>;
+}
+
+/**
+ * The instances of `ids` EC2 still knows. One it does not (a node object left behind for an
+ * instance terminated long ago) fails the whole call with InvalidInstanceID.NotFound: then
+ * each is asked alone, and the unknown ones are no group's.
+ */
+async function described(ctx: RollContext, ids: string[]): Promise<Ec2Instance[]> {
+  try {
+    return await ctx.cloud.ec2.describeInstances({ InstanceIds: ids });
+  } catch (e) {
+    if (!(e instanceof AwsApiError) || !e.code.startsWith("InvalidInstanceID")) throw e;
+    if (ids.length === 1) return [];
+    const out: Ec2Instance[] = [];
+    for (const id of ids) out.push(...(await described(ctx, [id])));
+    return out;
+  }
 }
 
 export function nodeOwners(ctx: RollContext, groups: LiveGroup[], policy: Policy): NodeOwners {
@@ -38,10 +68,11 @@ export function nodeOwners(ctx: RollContext, groups: LiveGroup[], policy: Policy
   };
   const ownerOf = (n: Node): NodeOwner => {
     const group = groupOf(n);
-    return {
-      ...(group && { group }),
-      ...(group && controlPlane.has(group) && { controlPlane: true }),
-    };
+    // A control plane's failure concerns every group (kOps: hasFailureRelevantToGroup), whether
+    // the policy names its group or not: its role label says what it is.
+    const labels = n.metadata.labels ?? {};
+    const cp = (group && controlPlane.has(group)) || CONTROL_PLANE_LABELS.some((l) => l in labels);
+    return { ...(group && { group }), ...(cp && { controlPlane: true }) };
   };
   const learnOwners = async (nodes: Iterable<Node>) => {
     // Only a node that would fail validation needs a group: one not Ready and not placed.
@@ -51,9 +82,9 @@ export function nodeOwners(ctx: RollContext, groups: LiveGroup[], policy: Policy
       .filter((id) => !tagged.has(id));
     for (let i = 0; i < ids.length; i += IDS_PER_CALL) {
       const batch = ids.slice(i, i + IDS_PER_CALL);
-      const found = await ctx.cloud.ec2.describeInstances({ InstanceIds: batch });
       for (const id of batch) tagged.set(id, null);
-      for (const inst of found) tagged.set(inst.InstanceId, groupOfInstance(inst.Tags) ?? null);
+      for (const inst of await described(ctx, batch))
+        tagged.set(inst.InstanceId, groupOfInstance(inst.Tags) ?? null);
     }
   };
   return { ownerOf, learnOwners };

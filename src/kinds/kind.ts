@@ -166,6 +166,12 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
   schedule(live: L, input: ScheduleInput): Schedule;
   /** What the kind finds about the group itself (its state, its limits, what it cannot roll to). */
   findings(live: L, surge: number, target: Target, roll: RollSettings): Finding[];
+  /**
+   * Whether the change the plan set out to make is made already — the roll's own progress, or an
+   * earlier run's — so that nothing is left to do on the group whatever else a fresh plan would
+   * select (force, maxNodeAge). Absent: a fresh plan's selection says what is left.
+   */
+  reachedTarget?(planned: GroupPlan, live: L): boolean;
   notes(plan: GroupPlan, group: Group, live: L, snapshot: Snapshot): string[];
   roll(ctx: RollContext, job: GroupJob<L>): Promise<void>;
   /** The work this kind's roll leaves going when the run stops, if it can leave any. */

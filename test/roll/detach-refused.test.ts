@@ -33,7 +33,16 @@ const policy = (surge: number) =>
 describe("a detach Auto Scaling refuses", () => {
   it("gives the surge up and replaces the group in place, without error", async () => {
     const { w, asked } = refusingWorld();
-    const r = await roll(w, policy(1));
+    // When the surge is given up, the refused instance carries no mark any more, nor its node.
+    const marks: string[] = [];
+    const r = await roll(w, policy(1), {}, undefined, (e) => {
+      if (e.type !== "surge.given-up") return;
+      const inst = w.ec2.instances.get(e.instance)!;
+      if (inst.tags.some((t) => t.Key === DETACHED_LABEL)) marks.push("tag");
+      if (w.kube.nodes.get(inst.nodeName)?.labels[DETACHED_LABEL] !== undefined)
+        marks.push("label");
+    });
+    expect(marks).toEqual([]);
     expect(r.invariants.violations).toEqual([]);
     expect(r.result.result).toBe("success");
     // Asked once: a refused permission refuses every instance alike.
@@ -64,5 +73,23 @@ describe("a detach Auto Scaling refuses", () => {
     expect(r.result.result).toBe("success");
     expect(asked).toHaveLength(1);
     expect(ofType(r.events, "surge.given-up")).toMatchObject([{ nodes: 2, maxUnavailable: 2 }]);
+  });
+
+  it("refused for one instance only (Standby, a lifecycle hook), surges with the next, as kOps", async () => {
+    const w = selfManagedWorld([{ name: "w", nodes: 4 }], {
+      workloads: [{ kind: "Deployment", name: "web", replicas: 4, pdb: { minAvailable: 2 } }],
+    });
+    const detach = w.cloud.autoScaling.detachInstances.bind(w.cloud.autoScaling);
+    let calls = 0;
+    w.cloud.autoScaling.detachInstances = async (input) => {
+      if (++calls === 1)
+        throw new AwsApiError("ValidationError", "The instance is not in InService.", 400);
+      return detach(input);
+    };
+    const r = await roll(w, policy(1));
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("success");
+    expect(ofType(r.events, "surge.given-up")).toEqual([]);
+    expect(ofType(r.events, "instance.detach")).toHaveLength(1);
   });
 });

@@ -82,4 +82,37 @@ describe("validation, as kOps validates", () => {
     expect(r.result.result).toBe("failure");
     expect(r.result.message).toMatch(new RegExp(`ValidationFailed.*${dark}`));
   });
+
+  it("fails on a NotReady control-plane node, whatever group it is in", async () => {
+    // kOps: a control plane's failure concerns every group. Its Auto Scaling group is outside
+    // the policy, but its role label says what it is.
+    const w = world([{ name: "masters", nodes: 1, upToDate: 1 }], "masters");
+    await w.advance(60_000);
+    const dark = darkNode(w);
+    w.kube.nodes.get(dark)!.labels["node-role.kubernetes.io/control-plane"] = "";
+    const r = await roll(
+      w,
+      policyFor(
+        `groups: [{ name: w, rollingUpdate: { maxSurge: 1, postDrainDelay: 0s, validation: { timeout: 2m } } }]\n`,
+      ),
+    );
+    expect(r.result.result).toBe("failure");
+    expect(r.result.message).toMatch(new RegExp(`ValidationFailed.*${dark}`));
+  });
+
+  it("names the node, not an AWS error, when EC2 no longer knows its instance", async () => {
+    const w = world([{ name: "batch", nodes: 2, upToDate: 2 }], "batch");
+    await w.advance(60_000);
+    const dark = darkNode(w);
+    w.ec2.instances.delete(w.kube.nodes.get(dark)!.instanceId);
+    const r = await roll(
+      w,
+      policyFor(
+        `groups: [{ name: w, rollingUpdate: { maxSurge: 1, postDrainDelay: 0s, validation: { timeout: 2m } } }]\n`,
+      ),
+    );
+    expect(r.result.result).toBe("failure");
+    expect(r.result.message).toMatch(new RegExp(`ValidationFailed.*${dark}`));
+    expect(r.result.message).not.toMatch(/InvalidInstanceID/);
+  });
 });

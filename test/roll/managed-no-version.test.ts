@@ -6,6 +6,8 @@
 // nothing.
 import { describe, expect, it } from "vitest";
 import { observeAndPlan } from "../../src/engine/index.js";
+import { apply } from "../../src/engine/apply.js";
+import { EventLog } from "../../src/ports/index.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "../sandbox/helpers.js";
 import { ofType, policyFor, roll } from "./scenarios.js";
@@ -53,5 +55,21 @@ describe("a managed node group at its target, with nodes to replace for another 
     const { plan } = await w.run(observeAndPlan(p, "policy.yaml", w, { force: true }));
     expect(plan.groups[0]!.findings.map((f) => f.code)).not.toContain("no-version-change");
     expect(plan.groups[0]!.status).toBe("roll");
+  });
+
+  it("a forced plan to a newer release, applied again once done, finds nothing left (not a stale plan)", async () => {
+    const w = world();
+    const p = policyFor(
+      `groups: [{ name: ng, target: { releaseVersion: "1.32.5-20250715" } }]\n`,
+      "test",
+    );
+    const { plan } = await w.run(observeAndPlan(p, "policy.yaml", w, { force: true }));
+    const run = () =>
+      w.run(apply(p, plan, w, new EventLog(w.clock), { runId: "again", reason: "CVE" }));
+    expect((await run()).result).toBe("success");
+    expect(w.eks.nodegroups.get("ng")!.releaseVersion).toBe("1.32.5-20250715");
+    const again = await run();
+    expect(again).toMatchObject({ result: "success" });
+    expect(w.calls.get("eks.updateNodegroupVersion")).toBe(1);
   });
 });

@@ -122,6 +122,26 @@ function noVersionChange(group: ManagedGroupInfo, target: Target): Finding[] {
   ];
 }
 
+/** The reasons for which the plan updates a managed group to another version. */
+const VERSION_REASONS: ReadonlySet<string> = new Set([
+  "kubernetes-version",
+  "release-version",
+  "launch-template",
+]);
+
+/**
+ * The plan updated the group to another version, and it is there now (ACTIVE, no update going
+ * on): done. A forced plan's fresh selection would still want every node, and EKS would refuse an
+ * update to where the group is already (no-version-change) — but that is the roll's progress,
+ * not a new blocker.
+ */
+export function managedReachedTarget(planned: GroupPlan, live: ManagedGroupInfo): boolean {
+  const moved = planned.replacements.some((r) =>
+    r.reasons.some((x) => VERSION_REASONS.has(x.kind)),
+  );
+  return moved && live.status === "ACTIVE" && groupReasons(live, planned.target ?? {}).length === 0;
+}
+
 export function managedFindings(
   group: ManagedGroupInfo,
   surge: number,

@@ -1,7 +1,12 @@
 // The EKS managed node group kind: EKS runs the update, noderoll sets it up and follows it.
 import type { ManagedGroupInfo } from "../../plan/index.js";
 import type { GroupKind } from "../kind.js";
-import { MANAGED_SURGE_ADVICE, managedFindings, managedNotes } from "./findings.js";
+import {
+  MANAGED_SURGE_ADVICE,
+  managedFindings,
+  managedNotes,
+  managedReachedTarget,
+} from "./findings.js";
 import { observeManaged } from "./observe.js";
 import { rollManaged } from "./roll.js";
 import { managedSchedule } from "./schedule.js";
@@ -33,6 +38,7 @@ export const managedKind: GroupKind<ManagedGroupInfo> = {
     settings.updateConfig ? { updateConfig: settings.updateConfig } : {},
   schedule: managedSchedule,
   findings: managedFindings,
+  reachedTarget: managedReachedTarget,
   notes: managedNotes,
   roll: rollManaged,
   inFlight: managedInFlight,

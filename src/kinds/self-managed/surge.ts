@@ -6,9 +6,10 @@
 // kOps does (pkg/instancegroups: a failed detach is logged and the roll goes on, the surge
 // reduced): the marks come off the instance that stayed, the rest of the group is replaced in
 // place, and the nodes the surge would have added may be out of service instead — the window
-// stays maxSurge + maxUnavailable wide, as kOps' maxConcurrency does. kOps tries the next
-// instance after each refusal; a refusal here gives up the rest of the surge at once, since a
-// denied permission refuses every instance alike. Said in the events (surge.given-up), with why.
+// stays maxSurge + maxUnavailable wide, as kOps' maxConcurrency does. Like kOps, a refusal of
+// one instance (one in Standby, one a lifecycle hook holds) moves on to the next candidate; a
+// denied permission refuses every instance alike, so it gives up the rest of the surge at once.
+// Said in the events (surge.given-up), with why.
 import { DETACHED_LABEL, type Replacement } from "../../plan/index.js";
 import { AwsApiError } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
@@ -77,10 +78,18 @@ function giveUp(ctx: RollContext, job: Job, instance: string, nodes: number, e: 
   });
 }
 
+/** Refusals that every instance would meet alike: no permission to detach. */
+const DENIED: ReadonlySet<string> = new Set([
+  "AccessDenied",
+  "AccessDeniedException",
+  "UnauthorizedOperation",
+]);
+
 /**
- * Detach `n` of the candidates, taken in order (the next in place of one gone meanwhile), and
- * wait for the group's capacity. A refused detach gives up the surge not yet detached: `planned`
- * (this run's whole surge) less what this run has detached so far (`job.roll.surged`).
+ * Detach `n` of the candidates, taken in order (the next in place of one gone or refused), and
+ * wait for the group's capacity. When the detaches are denied, or no candidate is left that Auto
+ * Scaling would detach, the surge not yet made is given up: `planned` (this run's whole surge)
+ * less what this run has detached so far (`job.roll.surged`).
  */
 export async function surgeAndWait(
   ctx: RollContext,
@@ -90,14 +99,19 @@ export async function surgeAndWait(
   o: { old: Set<string>; planned: number },
 ): Promise<void> {
   let detached = 0;
+  let refused: { instance: string; e: AwsApiError } | undefined;
   while (detached < n && candidates.length > 0 && job.roll.surgeGivenUp === 0) {
     const r = candidates.shift() as Replacement;
     const result = await detach(ctx, job, r);
     if (result === "detached") {
       detached++;
       job.roll.surged++;
-    } else if (result !== "left")
-      giveUp(ctx, job, r.instance, o.planned - job.roll.surged, result.refused);
+    } else if (result !== "left") {
+      refused = { instance: r.instance, e: result.refused };
+      if (DENIED.has(result.refused.code)) break;
+    }
   }
+  if (detached < n && refused && job.roll.surgeGivenUp === 0)
+    giveUp(ctx, job, refused.instance, o.planned - job.roll.surged, refused.e);
   await protectNewNodes(ctx, job, await waitForCapacity(ctx, job, (d) => d), o.old);
 }
