@@ -189,6 +189,18 @@ export class ApiCallError extends Error {
   }
 }
 
+/** AWS refused for want of a permission (IAM, or EC2's own wording): every retry and every
+ * other resource of the same call would be refused alike. */
+const DENIED_CODES: ReadonlySet<string> = new Set([
+  "AccessDenied",
+  "AccessDeniedException",
+  "UnauthorizedOperation",
+]);
+
+export function isDenied(e: unknown): e is AwsApiError {
+  return e instanceof AwsApiError && DENIED_CODES.has(e.code);
+}
+
 /** No answer came (the call may or may not have taken effect). */
 export function isLostAnswer(e: unknown): boolean {
   return (

@@ -14,20 +14,13 @@
 // mark, and a later run — whether or not the group has anything left to replace — resumes what
 // the mark names (kinds/self-managed/observe.ts reads it into `suspendedByNoderoll`).
 import type { SelfManagedGroupInfo } from "../../plan/index.js";
-import { AwsApiError, type AutoScalingGroup } from "../../ports/index.js";
+import { isDenied, type AutoScalingGroup } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
 
 /** The mark: the processes noderoll suspended on the group, comma-separated. */
 export const SUSPENDED_TAG = "noderoll.io/suspended-processes";
 /** What a roll holds. */
 export const HELD = ["AZRebalance"];
-
-const DENIED: ReadonlySet<string> = new Set([
-  "AccessDenied",
-  "AccessDeniedException",
-  "UnauthorizedOperation",
-]);
-const denied = (e: unknown): e is AwsApiError => e instanceof AwsApiError && DENIED.has(e.code);
 
 /** The processes the mark on `asg` names, when it has one. */
 export function markedSuspended(asg: AutoScalingGroup): string[] | undefined {
@@ -66,7 +59,7 @@ export async function holdProcesses(
       ScalingProcesses: more,
     });
   } catch (e) {
-    if (!denied(e)) throw e;
+    if (!isDenied(e)) throw e;
     // Unmarked, a suspension could outlive the roll: no mark, no suspension.
     await ctx.cloud.autoScaling.deleteTags({ Tags: [tag(group)] }).catch(() => undefined);
     note(
@@ -95,7 +88,7 @@ export async function restoreProcesses(
 ): Promise<void> {
   if (processes.length === 0) return;
   const names = processes.join(", ");
-  const why = (e: unknown) => (denied(e) ? e.code : (e as Error).message);
+  const why = (e: unknown) => (isDenied(e) ? e.code : (e as Error).message);
   try {
     await ctx.cloud.autoScaling.resumeProcesses({
       AutoScalingGroupName: group,

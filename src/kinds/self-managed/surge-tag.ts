@@ -3,7 +3,7 @@
 // instance even when its node object is gone (kinds/self-managed/observe.ts), and taken off a
 // member the mark stayed on when a run died before detaching it.
 import { DETACHED_LABEL, type Replacement } from "../../plan/index.js";
-import { AwsApiError } from "../../ports/index.js";
+import { isDenied } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
 import type { Job } from "./job.js";
 
@@ -12,7 +12,7 @@ import type { Job } from "./job.js";
  * goes on with the node's label alone, and says once what that costs.
  */
 function denied(ctx: RollContext, job: Job, e: unknown): void {
-  if (!(e instanceof AwsApiError) || !DENIED.has(e.code)) throw e;
+  if (!isDenied(e)) throw e;
   if (job.roll.untagged) return;
   job.roll.untagged = true;
   ctx.emit({
@@ -21,11 +21,6 @@ function denied(ctx: RollContext, job: Job, e: unknown): void {
     message: `${job.plan.name}: could not tag instances detached for surge (${e.code}: grant ec2:CreateTags and ec2:DeleteTags, see the README's IAM policy); marked by their nodes' label only, a detached instance whose node object is deleted first will not be found again`,
   });
 }
-const DENIED: ReadonlySet<string> = new Set([
-  "UnauthorizedOperation",
-  "AccessDenied",
-  "AccessDeniedException",
-]);
 
 /** The surge mark on the instance itself (an EC2 tag), before it is detached. */
 export async function tagForSurge(ctx: RollContext, job: Job, instance: string): Promise<void> {
@@ -41,19 +36,22 @@ export async function tagForSurge(ctx: RollContext, job: Job, instance: string):
 export async function untagStale(ctx: RollContext, job: Job, todo: Replacement[]): Promise<void> {
   const replaced = new Set(todo.map((r) => r.instance));
   const stale = job.live.instances.filter((i) => i.markedForSurge && !replaced.has(i.id));
-  if (stale.length === 0) return;
-  await ctx.cloud.ec2
-    .deleteTags({ Resources: stale.map((i) => i.id), Tags: [{ Key: DETACHED_LABEL }] })
-    .catch((e: unknown) => {
-      denied(ctx, job, e);
-    });
+  if (stale.length > 0)
+    await untag(
+      ctx,
+      job,
+      stale.map((i) => i.id),
+    );
 }
 
 /** The surge tag off an instance whose detach was refused: it stays a member, not ours. */
 export async function untagSurge(ctx: RollContext, job: Job, instance: string): Promise<void> {
-  if (job.roll.untagged) return;
+  if (!job.roll.untagged) await untag(ctx, job, [instance]);
+}
+
+async function untag(ctx: RollContext, job: Job, ids: string[]): Promise<void> {
   await ctx.cloud.ec2
-    .deleteTags({ Resources: [instance], Tags: [{ Key: DETACHED_LABEL }] })
+    .deleteTags({ Resources: ids, Tags: [{ Key: DETACHED_LABEL }] })
     .catch((e: unknown) => {
       denied(ctx, job, e);
     });

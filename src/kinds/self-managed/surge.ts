@@ -11,7 +11,7 @@
 // denied permission refuses every instance alike, so it gives up the rest of the surge at once.
 // Said in the events (surge.given-up), with why.
 import { DETACHED_LABEL, type Replacement } from "../../plan/index.js";
-import { AwsApiError } from "../../ports/index.js";
+import { AwsApiError, isDenied } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
 import { updateNode } from "../../roll/marks.js";
 import { groupWritten, protectNewNodes, waitForCapacity } from "./capacity.js";
@@ -78,13 +78,6 @@ function giveUp(ctx: RollContext, job: Job, instance: string, nodes: number, e: 
   });
 }
 
-/** Refusals that every instance would meet alike: no permission to detach. */
-const DENIED: ReadonlySet<string> = new Set([
-  "AccessDenied",
-  "AccessDeniedException",
-  "UnauthorizedOperation",
-]);
-
 /**
  * Detach `n` of the candidates, taken in order (the next in place of one gone or refused), and
  * wait for the group's capacity. When the detaches are denied, or no candidate is left that Auto
@@ -108,7 +101,8 @@ export async function surgeAndWait(
       job.roll.surged++;
     } else if (result !== "left") {
       refused = { instance: r.instance, e: result.refused };
-      if (DENIED.has(result.refused.code)) break;
+      // No permission to detach: every other instance would be refused alike.
+      if (isDenied(result.refused)) break;
     }
   }
   if (detached < n && refused && job.roll.surgeGivenUp === 0)

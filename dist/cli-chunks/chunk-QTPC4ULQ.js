@@ -7,7 +7,7 @@ import {
   NetworkError,
   abortError,
   derived
-} from "./chunk-RM4JAXMQ.js";
+} from "./chunk-NLYXP5LW.js";
 import {
   __commonJS,
   __export,

@@ -13,7 +13,7 @@ import {
   monotonicMs,
   retryAfterMs,
   tagCall
-} from "./chunk-RM4JAXMQ.js";
+} from "./chunk-NLYXP5LW.js";
 
 // src/ports/resilient.ts
 var ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 };

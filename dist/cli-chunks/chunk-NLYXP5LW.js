@@ -143,6 +143,14 @@ var ApiCallError = class extends Error {
   unconfirmed;
   name = "ApiCallError";
 };
+var DENIED_CODES = /* @__PURE__ */ new Set([
+  "AccessDenied",
+  "AccessDeniedException",
+  "UnauthorizedOperation"
+]);
+function isDenied(e) {
+  return e instanceof AwsApiError && DENIED_CODES.has(e.code);
+}
 function isLostAnswer(e) {
   return e instanceof NetworkError || e instanceof ApiCallError && e.cause instanceof NetworkError;
 }
@@ -196,6 +204,7 @@ export {
   isThrottle,
   isTryLater,
   ApiCallError,
+  isDenied,
   isLostAnswer,
   tagCall,
   describeFailure,

@@ -7,7 +7,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-LSWBEFIR.js";
+} from "./chunk-QTPC4ULQ.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
@@ -18,7 +18,7 @@ import {
   AwsApiError,
   KubeApiError,
   NetworkError
-} from "./chunk-RM4JAXMQ.js";
+} from "./chunk-NLYXP5LW.js";
 import "./chunk-YHLYX75L.js";
 import "./chunk-E63FPB5A.js";
 
