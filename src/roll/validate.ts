@@ -1,10 +1,12 @@
 // Cluster validation between nodes (kOps' `validate cluster`, reduced to what the ports show):
-// every node Ready, every kube-system pod Ready. A failure blocks a group only when it concerns
-// that group, a control plane, or no group at all (a system pod); a NotReady node of another
-// group is that group's business. Success must hold `count` times in a row, 10 s apart.
+// every node Ready, every pod of a critical priority class Ready (critical-pods.ts). A failure
+// blocks a group only when it concerns that group, a control plane, or no group at all (a
+// cluster-critical pod); a NotReady node of another group, or a node-critical pod on it, is that
+// group's business (kOps pkg/instancegroups, hasFailureRelevantToGroup). Success must hold
+// `count` times in a row, 10 s apart.
 import { hasReadyCondition, listAll, pageOf, type Node, type Pod } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
-import { SYSTEM_NAMESPACE, systemPodsOf } from "./system-pods.js";
+import { criticalPodsOf, criticalPriority } from "./critical-pods.js";
 
 export interface ValidationFailure {
   message: string;
@@ -49,41 +51,55 @@ export async function validateCluster(
   cached?: () => Iterable<Node>,
   learn?: (nodes: Iterable<Node>) => Promise<void>,
 ): Promise<ValidationFailure[]> {
-  const [nodes, system] = await Promise.all([
+  const [nodes, critical] = await Promise.all([
     cached
       ? [...cached()]
       : listAll((cont) => ctx.cluster.listNodes(pageOf(cont))).then((r) => r.items),
-    systemPods(ctx),
+    criticalPods(ctx),
   ]);
   // Nodes no group read places are looked up first: another group's failure is not this one's.
   await learn?.(nodes);
-  const failures = nodeFailures(nodes, ownerOf);
-  const nodeNames = new Set(nodes.map((n) => n.metadata.name));
-  for (const p of system) {
-    if (
-      p.status.phase === "Succeeded" ||
-      p.metadata.deletionTimestamp ||
-      hasReadyCondition(p.status.conditions)
-    )
-      continue;
-    // A pod bound to a node that is gone will be replaced; it is not the cluster's state.
-    if (p.spec.nodeName && !nodeNames.has(p.spec.nodeName)) continue;
-    failures.push({ message: `system pod kube-system/${p.metadata.name} is not Ready` });
+  return [...nodeFailures(nodes, ownerOf), ...podFailures(critical, nodes, ownerOf)];
+}
+
+/** The critical pods' part: each Ready, unless finished, going, or bound to a node that is gone
+ * (it will be replaced; it is not the cluster's state). kOps counts a Pending one too. */
+export function podFailures(
+  pods: Iterable<Pod>,
+  nodes: readonly Node[],
+  ownerOf: (node: Node) => NodeOwner,
+): ValidationFailure[] {
+  const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
+  const failures: ValidationFailure[] = [];
+  for (const p of pods) {
+    const priority = criticalPriority(p);
+    if (!priority || p.status.phase === "Succeeded" || p.metadata.deletionTimestamp) continue;
+    if (hasReadyCondition(p.status.conditions)) continue;
+    const node = p.spec.nodeName ? byName.get(p.spec.nodeName) : undefined;
+    if (p.spec.nodeName && !node) continue;
+    // A node-critical pod (a CNI or proxy DaemonSet's) fails with its node's group; a
+    // cluster-critical one (DNS, say) fails every group, as in kOps.
+    const owner = priority === "system-node-critical" && node ? ownerOf(node) : {};
+    failures.push({
+      message: `${priority} pod ${p.metadata.namespace}/${p.metadata.name} is not Ready`,
+      ...(owner.group && { group: owner.group }),
+      ...(owner.controlPlane && { controlPlane: true }),
+    });
   }
   return failures;
 }
 
-/** kube-system's pods: from the run's watched cache (system-pods.ts), or, while it cannot
+/** The critical pods: from the run's watched cache (critical-pods.ts), or, while it cannot
  * answer, from the API server's watch cache (resourceVersion "0") rather than a quorum read of
  * etcd: a moment's staleness is what validating `count` times in a row absorbs (EKS Best
  * Practices, control plane scalability: "resourceVersion=0" reads). */
-async function systemPods(ctx: RollContext): Promise<Pod[]> {
-  const cached = (await systemPodsOf(ctx))?.pods();
+async function criticalPods(ctx: RollContext): Promise<Pod[]> {
+  const cached = (await criticalPodsOf(ctx))?.pods();
   if (cached) return cached;
   const r = await listAll((cont) =>
-    ctx.cluster.listPods(SYSTEM_NAMESPACE, { ...pageOf(cont), resourceVersion: "0" }),
+    ctx.cluster.listPods(undefined, { ...pageOf(cont), resourceVersion: "0" }),
   );
-  return r.items;
+  return r.items.filter((p) => criticalPriority(p));
 }
 
 export function concerns(f: ValidationFailure, group: string | undefined): boolean {

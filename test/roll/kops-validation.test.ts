@@ -116,3 +116,105 @@ describe("validation, as kOps validates", () => {
     expect(r.result.message).not.toMatch(/InvalidInstanceID/);
   });
 });
+
+describe("the pods validation judges, as kOps judges them (pkg/validation, collectPodFailures)", () => {
+  const policy = policyFor(
+    `groups: [{ name: w, rollingUpdate: { maxSurge: 1, postDrainDelay: 0s, validation: { timeout: 2m } } }]\n`,
+  );
+  /** `w` needs a roll; `extra` are workloads beside the group's own. */
+  const withPods = (extra: object[], others: GroupSpec[] = [], dark?: string) =>
+    selfManagedWorld([{ name: "w", nodes: 4 }, ...others], {
+      workloads: [
+        { kind: "Deployment", name: "web", replicas: 4, pdb: { minAvailable: 2 } },
+        ...extra,
+      ],
+      ...(dark && { faults: { nodesUnreachable: [{ group: dark, at: 0, count: 1 }] } }),
+    } as Partial<ScenarioInput>);
+  /** Pods no node will take: Pending, never Ready. */
+  const stuck = { nodeSelector: { role: "nowhere" }, replicas: 1 };
+
+  it("fails on a system-cluster-critical pod that is not Ready, in any namespace", async () => {
+    const w = withPods([
+      {
+        kind: "Deployment",
+        name: "gateway",
+        namespace: "platform",
+        priorityClassName: "system-cluster-critical",
+        ...stuck,
+      },
+    ]);
+    const r = await roll(w, policy);
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("failure");
+    expect(r.result.message).toMatch(
+      /ValidationFailed.*system-cluster-critical pod platform\/gateway-[a-z0-9-]+ is not Ready/,
+    );
+  });
+
+  it("does not count a kube-system pod of no critical priority class", async () => {
+    const w = withPods([
+      { kind: "Deployment", name: "dashboard", namespace: "kube-system", ...stuck },
+    ]);
+    const r = await roll(w, policy);
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("success");
+    expect(ofType(r.events, "validation").every((v) => v.ok && v.failures.length === 0)).toBe(true);
+  });
+
+  it("leaves a system-node-critical pod on another group's dark node to that group", async () => {
+    const w = withPods(
+      [
+        {
+          kind: "DaemonSet",
+          name: "cni",
+          namespace: "networking",
+          priorityClassName: "system-node-critical",
+          tolerations: [{ operator: "Exists", effect: "NoSchedule" }],
+        },
+      ],
+      [{ name: "batch", nodes: 2, upToDate: 2 }],
+      "batch",
+    );
+    await w.advance(60_000);
+    const r = await roll(w, policy);
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("success");
+    // Seen and reported, but another group's business: the dark node's pod is the one still
+    // failing at the end (a replacement's own pod starting late is w's, and counts).
+    const validations = ofType(r.events, "validation");
+    const theirs = validations
+      .at(-1)!
+      .failures.filter((f) => /system-node-critical pod networking\/cni-/.test(f));
+    expect(theirs).toHaveLength(1);
+    const dark = darkNode(w);
+    const onlyTheirs = validations.filter(
+      (v) =>
+        v.failures.length > 0 && v.failures.every((f) => theirs.includes(f) || f.includes(dark)),
+    );
+    expect(onlyTheirs.length).toBeGreaterThan(0);
+    expect(onlyTheirs.every((v) => v.ok)).toBe(true);
+  });
+
+  it("fails on a system-cluster-critical pod on another group's dark node: it concerns every group", async () => {
+    const w = withPods(
+      [
+        {
+          kind: "DaemonSet",
+          name: "dns-cache",
+          namespace: "networking",
+          priorityClassName: "system-cluster-critical",
+          tolerations: [{ operator: "Exists", effect: "NoSchedule" }],
+        },
+      ],
+      [{ name: "batch", nodes: 2, upToDate: 2 }],
+      "batch",
+    );
+    await w.advance(60_000);
+    const r = await roll(w, policy);
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("failure");
+    expect(r.result.message).toMatch(
+      /ValidationFailed.*system-cluster-critical pod networking\/dns-cache-/,
+    );
+  });
+});

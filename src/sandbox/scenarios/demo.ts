@@ -93,6 +93,7 @@ workloads:
     name: coredns
     namespace: kube-system
     replicas: 2
+    priorityClassName: system-cluster-critical
     nodeSelector: { role: system }
     requests: { cpu: 100m, memory: 70Mi }
     pdb: { maxUnavailable: 1 }

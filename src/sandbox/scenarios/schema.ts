@@ -188,6 +188,9 @@ const workload = z
     start: seconds.default(5),
     ready: seconds.default(5),
     readinessProbe: z.boolean().default(true),
+    /** The pods' priority class: system-cluster-critical and system-node-critical are what
+     * validation judges (kOps' rule), wherever the namespace. */
+    priorityClassName: z.string().optional(),
     stuckTerminating: z.boolean().default(false),
     pdb: z.strictObject({ name: z.string().optional(), ...pdbBudget }).optional(),
   })

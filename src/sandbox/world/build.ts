@@ -228,6 +228,7 @@ function workloadRecord(s: Scenario, w: Workload, sims: Simulators): WorkloadRec
       startSeconds: w.start,
       readySeconds: w.ready,
       readinessProbe: w.readinessProbe,
+      ...(w.priorityClassName && { priorityClassName: w.priorityClassName }),
     },
     pods: new PodSet(),
     stuckTerminating:

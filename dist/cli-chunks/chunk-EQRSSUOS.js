@@ -28243,6 +28243,9 @@ var workload = external_exports.strictObject({
   start: seconds.default(5),
   ready: seconds.default(5),
   readinessProbe: external_exports.boolean().default(true),
+  /** The pods' priority class: system-cluster-critical and system-node-critical are what
+   * validation judges (kOps' rule), wherever the namespace. */
+  priorityClassName: external_exports.string().optional(),
   stuckTerminating: external_exports.boolean().default(false),
   pdb: external_exports.strictObject({ name: external_exports.string().optional(), ...pdbBudget }).optional()
 }).superRefine((w, ctx) => {
@@ -30723,6 +30726,7 @@ workloads:
     name: coredns
     namespace: kube-system
     replicas: 2
+    priorityClassName: system-cluster-critical
     nodeSelector: { role: system }
     requests: { cpu: 100m, memory: 70Mi }
     pdb: { maxUnavailable: 1 }
@@ -33718,7 +33722,8 @@ function workloadRecord(s, w, sims) {
       preStopSeconds: w.preStop,
       startSeconds: w.start,
       readySeconds: w.ready,
-      readinessProbe: w.readinessProbe
+      readinessProbe: w.readinessProbe,
+      ...w.priorityClassName && { priorityClassName: w.priorityClassName }
     },
     pods: new PodSet(),
     stuckTerminating: w.stuckTerminating || s.faults.stuckTerminating.some((n) => n === w.name || n === `${w.namespace}/${w.name}`),

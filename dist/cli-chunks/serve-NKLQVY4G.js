@@ -7,7 +7,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-QTPC4ULQ.js";
+} from "./chunk-EQRSSUOS.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
