@@ -121,13 +121,19 @@ export async function validateUntilStable(
     nodes?: () => Iterable<Node>;
     startedAt?: number;
     learn?: (nodes: Iterable<Node>) => Promise<void>;
+    /** The group's machines: each joined the cluster, as many as it should have (its kind's). */
+    machines?: () => Promise<ValidationFailure[]>;
   },
 ): Promise<void> {
   const deadline = (o.startedAt ?? ctx.clock.now().getTime()) + o.timeoutMs;
   let streak = 0;
   let last: ValidationFailure[];
   for (;;) {
-    const failures = await validateCluster(ctx, ownerOf, o.nodes, o.learn);
+    const [cluster, machines] = await Promise.all([
+      validateCluster(ctx, ownerOf, o.nodes, o.learn),
+      o.machines?.() ?? [],
+    ]);
+    const failures = [...cluster, ...machines];
     last = failures.filter((f) => concerns(f, group));
     ctx.emit({
       type: "validation",

@@ -218,3 +218,52 @@ describe("the pods validation judges, as kOps judges them (pkg/validation, colle
     );
   });
 });
+
+describe("replacements that have not joined, as kOps validates them (pkg/validation, validateNodes)", () => {
+  const canaryPolicy = policyFor(
+    `groups: [{ name: w, rollingUpdate: { maxSurge: 0, maxUnavailable: 2, postDrainDelay: 0s, validation: { timeout: 3m } } }]\n`,
+  );
+  const faulty = (faults: object) =>
+    selfManagedWorld([{ name: "w", nodes: 4 }], {
+      workloads: [{ kind: "Deployment", name: "web", replicas: 4, pdb: { minAvailable: 2 } }],
+      faults,
+    } as Partial<ScenarioInput>);
+
+  it("stops after the canary when its replacement never registers a node, naming the machine", async () => {
+    const w = faulty({ nodesNeverJoin: [{ group: "w" }] });
+    const r = await roll(w, canaryPolicy);
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("failure");
+    expect(r.result.message).toMatch(
+      /^ValidationFailed: .*machine i-[0-9a-f]+ of w has not yet joined the cluster/,
+    );
+    // The canary alone: the budget's second node was never taken for a launch that does not work.
+    expect(ofType(r.events, "instance.terminate")).toHaveLength(1);
+    expect(ofType(r.events, "node.cordon")).toHaveLength(1);
+  });
+
+  it("stops after the canary when Auto Scaling cannot launch its replacement: too few instances", async () => {
+    const w = faulty({ launchFailures: [{ group: "w", for: 3600 }] });
+    const r = await roll(w, canaryPolicy);
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("failure");
+    expect(r.result.message).toMatch(/^ValidationFailed: .*group w has 3 of 4 instances/);
+    expect(ofType(r.events, "instance.terminate")).toHaveLength(1);
+  });
+
+  it("widens the window only once the canary's replacement has joined and turned Ready", async () => {
+    const w = faulty({});
+    const r = await roll(w, canaryPolicy);
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("success");
+    expect(ofType(r.events, "instance.terminate")).toHaveLength(4);
+    const canaryGone = Date.parse(ofType(r.events, "instance.terminate")[0]!.t);
+    const firstReady = w.timeline
+      .of("node.ready")
+      .map((e) => e.at as number)
+      .find((at) => at > canaryGone);
+    const nextCordon = Date.parse(ofType(r.events, "node.cordon")[1]!.t);
+    expect(firstReady).toBeDefined();
+    expect(firstReady!).toBeLessThanOrEqual(nextCordon);
+  });
+});

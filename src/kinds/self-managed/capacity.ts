@@ -10,6 +10,7 @@ import {
   type Node,
 } from "../../ports/index.js";
 import { RollError, type RollContext } from "../../roll/context.js";
+import type { ValidationFailure } from "../../roll/validate.js";
 import {
   DETACHED_LABEL,
   SCALE_DOWN_BY_US,
@@ -142,6 +143,37 @@ async function decide<T>(
   const answer = judge(readiness(job, read));
   if (!acts(answer) || stillGood(job, read, monotonicMs(ctx.clock), true)) return answer;
   return judge(readiness(job, await readGroup(ctx, job, true)));
+}
+
+/**
+ * The group's part of validation, as kOps' `validate cluster` judges an instance group
+ * (pkg/validation, validateNodes): fewer members than its desired capacity ("did not have enough
+ * nodes"), and a member with no node ("machine … has not yet joined cluster") — a replacement
+ * still booting, or one that will never join (a bad AMI, a bootstrap that fails). Members
+ * leaving the group are not counted (kOps ignores Terminating ones); nor is an instance the plan
+ * replaces: one it found with no node is the roll's to replace (down.ts), one whose node went
+ * since is refused when its turn comes (window.ts, StalePlan). From the read that stands for an
+ * answer that waits: a node that joins and no read knows makes it read again.
+ */
+export async function machineFailures(ctx: RollContext, job: Job): Promise<ValidationFailure[]> {
+  // A bastion is not expected to join the cluster (kOps: "bastion nodes don't join").
+  if (job.plan.role === "bastion") return [];
+  const { asg } = await readGroup(ctx, job, false);
+  const group = job.plan.name;
+  const staying = asg.Instances.filter((i) => !leftState(i.LifecycleState));
+  const failures: ValidationFailure[] = [];
+  if (staying.length < asg.DesiredCapacity)
+    failures.push({
+      message: `group ${group} has ${staying.length} of ${asg.DesiredCapacity} instances`,
+      group,
+    });
+  for (const i of staying)
+    if (!job.nodes.byInstance(i.InstanceId) && !job.roll.planned.has(i.InstanceId))
+      failures.push({
+        message: `machine ${i.InstanceId} of ${group} has not yet joined the cluster`,
+        group,
+      });
+  return failures;
 }
 
 /**

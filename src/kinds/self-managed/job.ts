@@ -26,6 +26,8 @@ export class GroupRoll {
   /** down.ts: the nodes the plan replaces, and the instances it replaces that had no node. */
   readonly replaced: ReadonlySet<string>;
   readonly noNode: ReadonlySet<string>;
+  /** capacity.ts: the instances the plan replaces; any other member is new (or someone's). */
+  readonly planned: ReadonlySet<string>;
   /** down.ts: the nodes whose instances the roll has terminated. */
   readonly terminated = new Set<string>();
   /** left.ts: instances found gone by someone else's hand; the upgrade does not come back. */
@@ -42,6 +44,7 @@ export class GroupRoll {
 
   constructor(plan: ReadyPlan) {
     this.replaced = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));
+    this.planned = new Set(plan.replacements.map((r) => r.instance));
     this.noNode = new Set(
       plan.replacements.flatMap((r) => (r.down === "no-node" ? [r.instance] : [])),
     );

@@ -22,7 +22,7 @@ import {
 import { noteTerminated } from "./down.js";
 import { leftByOthers } from "./left.js";
 import { TerminationBatch } from "./terminations.js";
-import { nodesValid, validateGroup } from "./validate.js";
+import { nodesValid, validateGroup, type GroupValidation } from "./validate.js";
 import { leftNow, terminateConfirmed } from "./writes.js";
 
 /** How often a free slot re-checks capacity when the node watch has nothing new. */
@@ -161,6 +161,8 @@ interface Window {
   booting?: { key: string; at: number; count: number };
   /** The pods the drains moved: the group is done once they have a node again. */
   moved: MovedPod[];
+  /** The canary's replacement is not proven yet (betweenNodes says what that changes). */
+  proving: boolean;
 }
 
 /** What is in flight: nodes by name, and instances by id (one with no node has only that). */
@@ -181,17 +183,17 @@ async function startable(
   w: Window,
   old: Set<string>,
   next: Replacement[],
-  validate: boolean,
+  validate: GroupValidation | undefined,
 ): Promise<number> {
   // Validation would fail on the nodes (the cache shows one not Ready): nothing can start,
   // and the group need not be read to know it.
-  if (validate && !(await nodesValid(job, w.gone))) return 0;
+  if (validate && !(await nodesValid(ctx, job, validate))) return 0;
   // Starting a node that costs the budget acts on the room: from a fresh read of the group.
   const room = await capacityRoom(ctx, job, busyNodes(w), (x) => fit(job, next, x.room).costly);
   await protectNewNodes(ctx, job, room.ready, old);
   const { n } = fit(job, next, room.room);
   if (n === 0) return n;
-  if (validate) await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone);
+  if (validate) await validateGroup(ctx, job, job.plan.settings.validation.count, validate);
   return n;
 }
 
@@ -308,6 +310,36 @@ function launch(ctx: RollContext, job: Job, w: Window, queue: Replacement[], n: 
   }
 }
 
+/**
+ * The validation between nodes. While the canary's replacement is not proven, it counts the
+ * group's machines, as kOps' does after every node (pkg/validation: "machine … has not yet
+ * joined cluster"), so nothing more starts until a node of the new configuration has joined and turned Ready. Once
+ * one has, the window validates the cluster alone between nodes: a replacement still booting is
+ * one the capacity budget already counts unavailable, and waiting for every boot before each
+ * start turned the sliding window into waves (48.3 virtual minutes instead of 31.2 at the
+ * bench's 100 nodes). One that never joins still stops the roll: capacity does not come back
+ * (NodeCreationFailure naming it), and the group's last validation counts machines again.
+ */
+function betweenNodes(w: Window): GroupValidation {
+  return { gone: w.gone, machines: w.proving };
+}
+
+/**
+ * A free slot has waited past the validation timeout: NodeCreationFailure when capacity is not
+ * there (from a fresh read: giving up acts on the room), else the validation that names what
+ * is not Ready, its timeout counted from when the wait began.
+ */
+async function waitedTooLong(
+  ctx: RollContext,
+  job: Job,
+  w: Window,
+  check: GroupValidation,
+): Promise<void> {
+  const r = await capacityRoom(ctx, job, busyNodes(w), (x) => x.room <= 0);
+  if (r.room <= 0) throw creationFailure(job, r, r.desired);
+  await validateGroup(ctx, job, job.plan.settings.validation.count, check);
+}
+
 /** The sliding window: up to maxSurge + maxUnavailable nodes in flight. */
 export async function upgrade(
   ctx: RollContext,
@@ -324,6 +356,7 @@ export async function upgrade(
     batch: new TerminationBatch(),
     completed: 0,
     moved: [],
+    proving: canary,
   };
   const { inFlight } = w;
   /** A completion happened since the last validation. */
@@ -339,21 +372,16 @@ export async function upgrade(
       let blocked = false;
       if (free > 0) {
         downFirst(job, queue);
-        const n = await startable(ctx, job, w, old, queue.slice(0, free), unvalidated);
-        if (n > 0) unvalidated = false;
+        const check = unvalidated ? betweenNodes(w) : undefined;
+        const n = await startable(ctx, job, w, old, queue.slice(0, free), check);
+        if (n > 0 && unvalidated) [unvalidated, w.proving] = [false, false];
         launch(ctx, job, w, queue, n);
         blocked = n < free;
         const now = ctx.clock.now().getTime();
         if (n > 0 || !blocked) waitingSince = undefined;
         if (blocked && waitingSince === undefined) waitingSince = now;
-        else if (blocked && now - (waitingSince ?? now) > timeoutMs) {
-          // Giving up acts on the room: from a fresh read.
-          const r = await capacityRoom(ctx, job, busyNodes(w), (x) => x.room <= 0);
-          if (r.room <= 0) throw creationFailure(job, r, r.desired);
-          // Capacity is there, the nodes are not Ready: validation names them (its timeout
-          // spent waiting since then).
-          await validateGroup(ctx, job, job.plan.settings.validation.count, w.gone, waitingSince);
-        }
+        else if (blocked && now - (waitingSince ?? now) > timeoutMs)
+          await waitedTooLong(ctx, job, w, { ...betweenNodes(w), startedAt: waitingSince });
       }
       if (inFlight.size === 0) {
         if (stop) {
@@ -408,10 +436,10 @@ async function settled(ctx: RollContext, job: Job, old: Set<string>): Promise<vo
   const start = ctx.clock.now().getTime();
   const deadline = start + job.plan.settings.validation.timeoutMs;
   while (
-    !(await nodesValid(job, new Set())) &&
+    !(await nodesValid(ctx, job)) &&
     ctx.clock.now().getTime() < deadline &&
     !ctx.signal.aborted
   )
     await job.nodes.changed(POLL_MS, ctx.signal);
-  await validateGroup(ctx, job, job.plan.settings.validation.count, new Set(), start);
+  await validateGroup(ctx, job, job.plan.settings.validation.count, { startedAt: start });
 }

@@ -49,6 +49,8 @@ export interface InstanceRec {
   nodeName: string;
   /** Fault: the kubelet registers but the node never turns Ready. */
   neverReady: boolean;
+  /** Fault: the instance runs, its kubelet never registers a node. */
+  neverJoins?: boolean;
   /** The Kubernetes version of the AMI, when EKS chose it (not the launch template). */
   kubernetesVersion?: string;
   tags: { Key: string; Value: string }[];

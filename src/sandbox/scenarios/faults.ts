@@ -19,6 +19,11 @@ export const faults = z
     nodesNeverReady: z
       .array(z.strictObject({ group: z.string().optional(), from: seconds.default(0) }))
       .default([]),
+    /** Instances launched from `from` on run, but their kubelet never registers a node (a
+     * bootstrap that fails, a wrong cluster endpoint in the user data). */
+    nodesNeverJoin: z
+      .array(z.strictObject({ group: z.string().optional(), from: seconds.default(0) }))
+      .default([]),
     /**
      * Nodes whose kubelet stops reporting while their instances run on (a hung or partitioned
      * host): at `at`, the first `count` Ready nodes, by name, of `group` (default: any group).

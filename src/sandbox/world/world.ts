@@ -216,6 +216,7 @@ export class World {
         nodeDeleteSeconds: t.nodeDelete,
       },
       neverReady: s.faults.nodesNeverReady.map((f) => ({ ...f, from: start + f.from * 1000 })),
+      neverJoin: s.faults.nodesNeverJoin.map((f) => ({ ...f, from: start + f.from * 1000 })),
       nodeLabels: (asg, inst) => this.eks.nodeLabels(asg, inst),
       ...(issued && { issued }),
     });

@@ -24,7 +24,7 @@ export interface Ec2Timings {
 
 export interface NeverReadyFault {
   group?: string;
-  /** Instances launched at or after this virtual time never become Ready. */
+  /** Instances launched at or after this virtual time never become Ready (or never join). */
   from: number;
 }
 
@@ -37,6 +37,8 @@ export interface Ec2Context {
   timings: Ec2Timings;
   region: string;
   neverReady: NeverReadyFault[];
+  /** Instances that boot and run but whose kubelet never registers (a failed bootstrap). */
+  neverJoin: NeverReadyFault[];
   /** For the node's labels: what a managed group's nodes carry. */
   nodeLabels: (asg: AsgRec, instance: InstanceRec) => Record<string, string>;
   /** The account's issued ids, when the world shares one with others (model/issued.ts). */
@@ -107,11 +109,13 @@ export class Ec2Sim {
     const seq = ++this.#nodeSeq;
     const zi = Math.max(0, g.zones.indexOf(zone));
     const nodeName = `ip-10-${zi * 16 + (seq >> 16)}-${(seq >> 8) & 255}-${seq & 255}.${this.ctx.region}.compute.internal`;
-    const neverReady =
+    const hit = (faults: NeverReadyFault[]) =>
       !opts.initial &&
-      this.ctx.neverReady.some(
+      faults.some(
         (f) => (!f.group || f.group === g.name || f.group === g.nodegroup) && now >= f.from,
       );
+    const neverReady = hit(this.ctx.neverReady);
+    const neverJoins = hit(this.ctx.neverJoin);
     const inst: InstanceRec = {
       id,
       zone,
@@ -128,6 +132,7 @@ export class Ec2Sim {
       health: "Healthy",
       nodeName,
       neverReady,
+      ...(neverJoins && { neverJoins }),
       tags: [
         { Key: "aws:autoscaling:groupName", Value: g.name },
         ...g.tags.filter((x) => x.PropagateAtLaunch).map((x) => ({ Key: x.Key, Value: x.Value })),
@@ -148,7 +153,7 @@ export class Ec2Sim {
       inst.state = "running";
       if (inst.lifecycle === "Pending") inst.lifecycle = "InService";
       this.ctx.clock.after(this.ctx.timings.registerSeconds * 1000, () => {
-        if (inst.state === "running") this.registerNode(g, inst, false);
+        if (inst.state === "running" && !inst.neverJoins) this.registerNode(g, inst, false);
       });
     });
   }

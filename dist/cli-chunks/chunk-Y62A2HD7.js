@@ -27914,6 +27914,9 @@ var faults = external_exports.strictObject({
     })
   ).default([]),
   nodesNeverReady: external_exports.array(external_exports.strictObject({ group: external_exports.string().optional(), from: seconds.default(0) })).default([]),
+  /** Instances launched from `from` on run, but their kubelet never registers a node (a
+   * bootstrap that fails, a wrong cluster endpoint in the user data). */
+  nodesNeverJoin: external_exports.array(external_exports.strictObject({ group: external_exports.string().optional(), from: seconds.default(0) })).default([]),
   /**
    * Nodes whose kubelet stops reporting while their instances run on (a hung or partitioned
    * host): at `at`, the first `count` Ready nodes, by name, of `group` (default: any group).
@@ -31086,9 +31089,11 @@ var Ec2Sim = class {
     const seq = ++this.#nodeSeq;
     const zi = Math.max(0, g.zones.indexOf(zone));
     const nodeName = `ip-10-${zi * 16 + (seq >> 16)}-${seq >> 8 & 255}-${seq & 255}.${this.ctx.region}.compute.internal`;
-    const neverReady = !opts.initial && this.ctx.neverReady.some(
+    const hit = (faults2) => !opts.initial && faults2.some(
       (f) => (!f.group || f.group === g.name || f.group === g.nodegroup) && now >= f.from
     );
+    const neverReady = hit(this.ctx.neverReady);
+    const neverJoins = hit(this.ctx.neverJoin);
     const inst = {
       id,
       zone,
@@ -31105,6 +31110,7 @@ var Ec2Sim = class {
       health: "Healthy",
       nodeName,
       neverReady,
+      ...neverJoins && { neverJoins },
       tags: [
         { Key: "aws:autoscaling:groupName", Value: g.name },
         ...g.tags.filter((x) => x.PropagateAtLaunch).map((x) => ({ Key: x.Key, Value: x.Value }))
@@ -31124,7 +31130,7 @@ var Ec2Sim = class {
       inst.state = "running";
       if (inst.lifecycle === "Pending") inst.lifecycle = "InService";
       this.ctx.clock.after(this.ctx.timings.registerSeconds * 1e3, () => {
-        if (inst.state === "running") this.registerNode(g, inst, false);
+        if (inst.state === "running" && !inst.neverJoins) this.registerNode(g, inst, false);
       });
     });
   }
@@ -33920,6 +33926,7 @@ var World = class _World {
         nodeDeleteSeconds: t.nodeDelete
       },
       neverReady: s.faults.nodesNeverReady.map((f) => ({ ...f, from: start + f.from * 1e3 })),
+      neverJoin: s.faults.nodesNeverJoin.map((f) => ({ ...f, from: start + f.from * 1e3 })),
       nodeLabels: (asg, inst) => this.eks.nodeLabels(asg, inst),
       ...issued && { issued }
     });

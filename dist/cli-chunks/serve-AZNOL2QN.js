@@ -7,7 +7,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-EQRSSUOS.js";
+} from "./chunk-Y62A2HD7.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
