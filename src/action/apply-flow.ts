@@ -46,7 +46,8 @@ import type { Trigger } from "./route.js";
 export interface ApplyTarget {
   sha: string;
   trigger: Trigger;
-  force: boolean;
+  replaceAll: boolean;
+  deleteAfterDrainTimeout: boolean;
   groups?: string[];
   reason?: string;
   /** The merged pull request whose comment follows the roll. */
@@ -70,7 +71,8 @@ function startProgress(policy: Policy, target: ApplyTarget): Progress {
     ...emptyProgress(),
     policy: policy.metadata.name,
     cluster: policy.cluster.name,
-    force: target.force,
+    replaceAll: target.replaceAll,
+    deleteAfterDrainTimeout: target.deleteAfterDrainTimeout,
     trigger: `${TRIGGER[target.trigger]}${target.trigger === "push" ? of : ""}`,
     ...(target.reason && { reason: target.reason }),
   };
@@ -131,7 +133,11 @@ async function planAndRoll(
     {
       policy,
       file,
-      options: { force: target.force, ...(target.groups && { groups: target.groups }) },
+      options: {
+        replaceAll: target.replaceAll,
+        deleteAfterDrainTimeout: target.deleteAfterDrainTimeout,
+        ...(target.groups && { groups: target.groups }),
+      },
       log,
       apply: {
         runId: runKeyOf(ctx.env),

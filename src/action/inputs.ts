@@ -1,5 +1,6 @@
 // The action's inputs (action.yml), read and checked before anything else happens. A wrong
 // value is an InputError that names the input and what it accepts.
+import { forceSplit } from "../engine/index.js";
 import { parseDuration } from "../policy/index.js";
 import type { Mode } from "./route.js";
 
@@ -8,7 +9,10 @@ export interface ActionInputs {
   policy: string[];
   mode: Mode;
   token: string;
-  force: boolean;
+  /** kOps' --force: every node of the groups, whatever its version (dispatch). */
+  replaceAll: boolean;
+  /** EKS's force: what a drain leaves at its timeout is deleted (dispatch). */
+  deleteAfterDrainTimeout: boolean;
   groups?: string[];
   reason?: string;
   kubeconfig?: string;
@@ -63,13 +67,17 @@ export function readInputs(get: (name: string) => string): ActionInputs {
     throw new InputError(
       `input groups "${get("groups")}" names no group; name groups (comma-separated), or leave it empty to roll every group`,
     );
+  // A workflow written for the old input must not roll as if it had not asked: refused, saying
+  // what each of its meanings is called now.
+  if (bool(get, "force", false)) throw new InputError(forceSplit((n) => `input ${n}`));
   const reason = get("reason");
   const kubeconfig = get("kubeconfig");
   return {
     policy,
     mode,
     token: get("github-token"),
-    force: bool(get, "force", false),
+    replaceAll: bool(get, "replace-all", false),
+    deleteAfterDrainTimeout: bool(get, "delete-after-drain-timeout", false),
     ...(groups.length > 0 && { groups }),
     ...(reason && { reason }),
     ...(kubeconfig && { kubeconfig }),

@@ -26,10 +26,7 @@ export async function pendingWork(
 ): Promise<Pending> {
   try {
     const ports = await ctx.connect(policy);
-    const { plan } = await planPolicy(
-      { ports, signal: ctx.signal },
-      { policy, file, options: { force: false } },
-    );
+    const { plan } = await planPolicy({ ports, signal: ctx.signal }, { policy, file, options: {} });
     const s = plan.summary;
     const changes = hasChanges(plan);
     if (s.groupsToRoll + s.configChanges + s.cleanups > 0)

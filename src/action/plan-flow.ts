@@ -109,7 +109,11 @@ async function planLive(
     {
       policy,
       file,
-      options: { force: ctx.inputs.force, ...(ctx.inputs.groups && { groups: ctx.inputs.groups }) },
+      options: {
+        replaceAll: ctx.inputs.replaceAll,
+        deleteAfterDrainTimeout: ctx.inputs.deleteAfterDrainTimeout,
+        ...(ctx.inputs.groups && { groups: ctx.inputs.groups }),
+      },
       ...(rehearse && {
         rehearse: {
           when: asked === true ? "always" : "small-cluster",

@@ -9,7 +9,8 @@ export type Mode = "auto" | "plan" | "apply";
 
 export interface RouteInputs {
   mode: Mode;
-  force: boolean;
+  replaceAll: boolean;
+  deleteAfterDrainTimeout: boolean;
   groups?: string[];
   reason?: string;
   /** Refs besides the default branch that a push or dispatch may apply from (globs allowed). */
@@ -31,7 +32,8 @@ export type Decision =
       kind: "apply";
       sha: string;
       trigger: Trigger;
-      force: boolean;
+      replaceAll: boolean;
+      deleteAfterDrainTimeout: boolean;
       groups?: string[];
       reason?: string;
       changedFiles?: string[];
@@ -87,7 +89,8 @@ function applying(ctx: EventContext, inputs: RouteInputs, trigger: Trigger, sha:
     kind: "apply",
     sha,
     trigger,
-    force: inputs.force,
+    replaceAll: inputs.replaceAll,
+    deleteAfterDrainTimeout: inputs.deleteAfterDrainTimeout,
     ...(inputs.groups && { groups: inputs.groups }),
     ...(inputs.reason && { reason: inputs.reason }),
   };
@@ -145,10 +148,10 @@ function planOther(ctx: EventContext, inputs: RouteInputs): Decision {
 export function route(ctx: EventContext, inputs: RouteInputs): Decision {
   if (PR_EVENTS.has(ctx.eventName)) return routePullRequest(ctx, inputs);
   if (!MAY_APPLY.has(ctx.eventName)) return planOther(ctx, inputs);
-  if (inputs.force && !inputs.reason?.trim())
+  if ((inputs.replaceAll || inputs.deleteAfterDrainTimeout) && !inputs.reason?.trim())
     return {
       kind: "refuse",
-      why: "force needs a reason: say why the roll must go past PodDisruptionBudgets (the reason is recorded with the result)",
+      why: `${inputs.replaceAll ? "replace-all" : "delete-after-drain-timeout"} needs a reason: say why the roll is forced (the reason is recorded with the result)`,
     };
   if (ctx.eventName === "push") return routePush(ctx, inputs);
   if (ctx.eventName === "workflow_dispatch") return routeDispatch(ctx, inputs);

@@ -175,7 +175,8 @@ function runFlow(
   return applyFlow(ctx, files, {
     sha: decision.sha,
     trigger: decision.trigger,
-    force: decision.force,
+    replaceAll: decision.replaceAll,
+    deleteAfterDrainTimeout: decision.deleteAfterDrainTimeout,
     ...(decision.groups && { groups: decision.groups }),
     ...(decision.reason && { reason: decision.reason }),
     ...(pullRequest !== undefined && { pullRequest }),
@@ -256,7 +257,8 @@ export async function run(
     { eventName: env.eventName, payload: env.payload, sha: env.sha, ref: env.ref },
     {
       mode: inputs.mode,
-      force: inputs.force,
+      replaceAll: inputs.replaceAll,
+      deleteAfterDrainTimeout: inputs.deleteAfterDrainTimeout,
       ...(inputs.groups && { groups: inputs.groups }),
       ...(inputs.reason && { reason: inputs.reason }),
       applyRefs: inputs.applyRefs,

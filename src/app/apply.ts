@@ -7,7 +7,7 @@ import { apply, notStarted, type ApplyOptions, type ApplyResult } from "../engin
 import type { Plan } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
 import type { Reporter } from "../ports/index.js";
-import type { PlanOptions } from "../engine/index.js";
+import { runOptions, type PlanOptions } from "../engine/index.js";
 import { driveOf, readAndPlan, type Planned, type PlanRequest, type Session } from "./session.js";
 
 export interface ApplyRequest extends Omit<PlanRequest, "rehearse"> {
@@ -50,7 +50,7 @@ export async function planAndApply(
   log: Reporter,
   options: PlanAndApplyOptions,
 ): Promise<ApplyResult & { plan?: Plan }> {
-  const { force, groups, planner, signal, ...rest } = options;
+  const { replaceAll, deleteAfterDrainTimeout, groups, planner, signal, ...rest } = options;
   let planned = false;
   try {
     return await applyPolicy(
@@ -58,7 +58,7 @@ export async function planAndApply(
       {
         policy,
         file,
-        options: { force: force ?? false, ...(groups && { groups }) },
+        options: runOptions({ replaceAll, deleteAfterDrainTimeout, ...(groups && { groups }) }),
         log,
         apply: rest,
         onPlan: () => (planned = true),

@@ -2,7 +2,7 @@
 // a sandbox world built from the plan's snapshot and a read of the whole cluster; the same
 // engine, policy and budgets roll it in virtual time; nothing is written to the live cluster —
 // the rehearsal's requests never leave the process.
-import type { PlanOptions } from "../engine/index.js";
+import { forced, runOptions, type PlanOptions } from "../engine/index.js";
 import { withRehearsal, type Plan, type Rehearsal, type Snapshot } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
 import { EventLog, type RollEvent } from "../ports/index.js";
@@ -57,9 +57,8 @@ export async function rehearse(
   const result = await world.run(
     planAndApply(input.policy, input.file, world, log, {
       runId: "rehearsal",
-      force: input.options.force ?? false,
-      ...(input.options.groups && { groups: input.options.groups }),
-      ...(input.options.force && { reason: "rehearsal of a forced roll" }),
+      ...runOptions(input.options),
+      ...(forced(input.options) && { reason: "rehearsal of a forced roll" }),
       // The rehearsal predicts the roll itself; the plan says when the window lets it run.
       ignoreWindow: true,
       ...(input.signal && { signal: input.signal }),

@@ -1,4 +1,5 @@
-// `noderoll apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b] [--force --reason TEXT]
+// `noderoll apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b]
+//   [--replace-all] [--delete-after-drain-timeout] [--reason TEXT]
 //   [--max-duration 5h30m] [--ignore-window] [--out DIR]`
 // Rolls the policy's groups with live progress on the terminal and the JSONL event log.
 // Exit: 0 rolled (or nothing to do), 1 failed, 3 stopped early (cancelled, --max-duration,
@@ -10,6 +11,7 @@ import { parseArgs } from "node:util";
 import { applyPolicy } from "../app/apply.js";
 import { ProgressFeed } from "../app/progress.js";
 import type { ApplyResult } from "../engine/apply.js";
+import type { PlanOptions } from "../engine/index.js";
 import type { Plan } from "../plan/index.js";
 import { parseDuration, type Policy } from "../policy/index.js";
 import { EventLog, type RollEvent } from "../ports/index.js";
@@ -24,7 +26,7 @@ import {
   seedFromPlan,
   type CheckRunPayload,
 } from "../render/index.js";
-import { durationArg, groupsOf, policyOrExit, UsageError } from "./args.js";
+import { durationArg, groupsOf, policyOrExit, RUN_FLAGS, runFlags } from "./args.js";
 import type { HintContext } from "./hints.js";
 import { liveSession, sandboxSession, type CliSession } from "./session.js";
 import { Terminal } from "./terminal.js";
@@ -35,7 +37,7 @@ const OPTIONS = {
   kubeconfig: { type: "string" },
   events: { type: "string" },
   groups: { type: "string" },
-  force: { type: "boolean", default: false },
+  ...RUN_FLAGS,
   reason: { type: "string" },
   "max-duration": { type: "string" },
   "ignore-window": { type: "boolean", default: false },
@@ -121,6 +123,8 @@ interface Run {
   policy: Policy;
   file: string;
   groups: string[] | undefined;
+  /** What the run forces (its flags). */
+  options: PlanOptions;
   values: Values;
   signal: AbortSignal;
   maxDurationMs: number | undefined;
@@ -155,7 +159,7 @@ async function roll(run: Run, session: CliSession): Promise<number> {
     {
       policy,
       file,
-      options: { force: values.force, ...(groups && { groups }) },
+      options: { ...run.options, ...(groups && { groups }) },
       log,
       apply: {
         runId: values["run-id"] ?? `noderoll-cli-${hostname()}-${process.pid}`,
@@ -178,10 +182,7 @@ async function roll(run: Run, session: CliSession): Promise<number> {
 
 export async function runApply(args: string[], hints: HintContext): Promise<number> {
   const { values } = parseArgs({ args, options: OPTIONS });
-  if (values.force && !values.reason?.trim())
-    throw new UsageError(
-      "--force needs --reason: say why the roll may go past PodDisruptionBudgets",
-    );
+  const options = runFlags(values, { reason: values.reason });
   const maxDurationMs = durationArg("--max-duration", values["max-duration"], parseDuration);
   const lockWaitMs = durationArg("--lock-wait", values["lock-wait"], parseDuration);
   const loaded = policyOrExit(values.policy, hints);
@@ -202,6 +203,7 @@ export async function runApply(args: string[], hints: HintContext): Promise<numb
     policy,
     file: values.policy as string,
     groups,
+    options,
     values,
     signal: controller.signal,
     maxDurationMs,

@@ -1,4 +1,5 @@
 // Shared command-line plumbing: usage errors (exit 2), policy loading with located errors.
+import { forceSplit, forced, type PlanOptions } from "../engine/index.js";
 import { formatDiagnostic, unknownGroupsProblem, type Policy } from "../policy/index.js";
 import { readPolicyFile } from "../adapters/files/read-policy.js";
 import { relaunched } from "./heap.js";
@@ -63,3 +64,30 @@ export function groupsOf(policy: Policy, value: string | undefined): string[] | 
 
 /** A usage error that needs no usage text: the message says everything. */
 export class GroupsError extends UsageError {}
+
+/** What a run may force, for plan and apply; `force` is declared only to be refused clearly. */
+export const RUN_FLAGS = {
+  "replace-all": { type: "boolean", default: false },
+  "delete-after-drain-timeout": { type: "boolean", default: false },
+  force: { type: "boolean", default: false },
+} as const;
+
+/**
+ * The run's options from its flags; `reason` given when the command rolls (apply), where what
+ * is forced must say why.
+ */
+export function runFlags(
+  values: { "replace-all": boolean; "delete-after-drain-timeout": boolean; force: boolean },
+  reason?: { reason: string | undefined },
+): PlanOptions {
+  if (values.force) throw new UsageError(forceSplit((n) => `--${n}`));
+  const options = {
+    replaceAll: values["replace-all"],
+    deleteAfterDrainTimeout: values["delete-after-drain-timeout"],
+  };
+  if (reason && forced(options) && !reason.reason?.trim())
+    throw new UsageError(
+      `${options.replaceAll ? "--replace-all" : "--delete-after-drain-timeout"} needs --reason: say why the roll is forced (it is recorded with the result)`,
+    );
+  return options;
+}

@@ -10,7 +10,7 @@ import { planPolicy, type RehearseRequest } from "../app/plan.js";
 import { hasChanges, type Plan } from "../plan/index.js";
 import { parseTimingFlag } from "../rehearsal/index.js";
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from "../render/index.js";
-import { groupsOf, policyOrExit, UsageError } from "./args.js";
+import { groupsOf, policyOrExit, RUN_FLAGS, runFlags, UsageError } from "./args.js";
 import type { HintContext } from "./hints.js";
 import { liveSession, sandboxSession } from "./session.js";
 
@@ -21,7 +21,7 @@ export const PLAN_OPTIONS = {
   format: { type: "string", default: "text" },
   "detailed-exitcode": { type: "boolean", default: false },
   groups: { type: "string" },
-  force: { type: "boolean", default: false },
+  ...RUN_FLAGS,
   rehearse: { type: "boolean", default: false },
   "rehearse-events": { type: "string" },
   "rehearse-timing": { type: "string" },
@@ -53,7 +53,7 @@ export async function runPlan(args: string[], hints: HintContext): Promise<numbe
       {
         policy,
         file: values.policy as string,
-        options: { force: values.force, ...(groups && { groups }) },
+        options: { ...runFlags(values), ...(groups && { groups }) },
         ...(rehearse && { rehearse }),
       },
     );

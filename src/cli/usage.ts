@@ -8,15 +8,18 @@ export const COMMANDS: Record<string, string> = {
     Check policy files; every error as file:line:col: path: message.
     Exit 0 valid, 1 invalid, 2 usage.`,
   plan: `plan --policy P [--sandbox S] [--format text|markdown|json] [--detailed-exitcode]
-     [--groups a,b] [--force] [--kubeconfig PATH]
+     [--groups a,b] [--replace-all] [--delete-after-drain-timeout] [--kubeconfig PATH]
      [--rehearse [--rehearse-events FILE.jsonl] [--rehearse-timing boot=90s,...]]
     What apply would do; changes nothing. Exit 0 (with --detailed-exitcode: 0 no changes,
     2 changes), 1 error. --rehearse also runs the roll on a sandbox twin of the cluster
     in virtual time and shows what it does to every workload (docs/rehearsal.md).`,
-  apply: `apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b] [--force --reason TEXT]
+  apply: `apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b]
+      [--replace-all] [--delete-after-drain-timeout] [--reason TEXT]
       [--max-duration 5h30m] [--ignore-window] [--lock-wait 10m] [--out DIR] [--kubeconfig PATH]
       [--quiet]
-    Roll the nodes, with live progress. Exit 0 done, 1 failed, 3 stopped early (cancelled,
+    Roll the nodes, with live progress. --replace-all: every node of the groups, whatever its
+    version (kOps' --force); --delete-after-drain-timeout: what a drain leaves at its timeout
+    is deleted, past PodDisruptionBudgets (EKS's force); either needs --reason. Exit 0 done, 1 failed, 3 stopped early (cancelled,
     --max-duration, window closed: run it again to continue), 2 usage.`,
   sandbox: `sandbox serve [--scenario S]... [--port N] [--kubeconfig PATH] [--speed X]
     The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, STS, GitHub);

@@ -1,7 +1,7 @@
 // apply: carry out a plan — its groups in its order, one roll per cluster. Each group is read
 // again just before it rolls, its plan's decisions checked against that (contract.ts: a stale one
 // is refused, nodes that joined or left and the roll's own progress are taken as they are, so a
-// run that died is simply finished), refused when blocked or in error (unless force), and handed
+// run that died is simply finished), refused when blocked or in error (unless deleteAfterDrainTimeout gets past it), and handed
 // to its kind with the plan — the contract — that says everything the roll does. Every step is an
 // event; the result says what happened and how to continue.
 import { isWindowOpen, nextWindowOpening, type Policy } from "../policy/index.js";
@@ -373,7 +373,8 @@ export async function apply(
     cluster: policy.cluster.name,
     policy: policy.metadata.name,
     groups: order,
-    force: plan.options.force,
+    replaceAll: plan.options.replaceAll,
+    deleteAfterDrainTimeout: plan.options.deleteAfterDrainTimeout,
     ...(options.reason && { reason: options.reason }),
     ...(options.runUrl && { run: options.runUrl }),
   });

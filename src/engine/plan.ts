@@ -4,7 +4,13 @@
 // the kind's decisions; this file only puts them together, so the plan apply receives is the
 // whole of what apply does.
 import { closest } from "../policy/suggest.js";
-import { orderGroups, type Group, type Policy, type Role } from "../policy/index.js";
+import {
+  orderGroups,
+  type Group,
+  type Policy,
+  type Role,
+  type RollSettings,
+} from "../policy/index.js";
 import {
   groupNotOfCluster,
   inWaveOrder,
@@ -22,6 +28,7 @@ import {
   type NodePods,
   type Plan,
   type PodInfo,
+  type RunOptions,
   type Snapshot,
   unhealthyZones,
   type ZoneHealth,
@@ -29,12 +36,26 @@ import {
 import type { GroupKind, GroupSettings } from "../kinds/kind.js";
 import { kindOf } from "../kinds/registry.js";
 
-export interface PlanOptions {
-  /** Replace every node of the selected groups and go past PodDisruptionBudgets (dispatch/CLI). */
-  force?: boolean;
-  /** Only these groups (names). */
-  groups?: string[];
-}
+/** What a run asks beyond the policy (plan/types.ts RunOptions); absent is false. */
+export type PlanOptions = Partial<RunOptions>;
+
+/** The run's options, every one said. */
+export const runOptions = (o: PlanOptions): RunOptions => ({
+  replaceAll: o.replaceAll ?? false,
+  deleteAfterDrainTimeout: o.deleteAfterDrainTimeout ?? false,
+  ...(o.groups && { groups: o.groups }),
+});
+
+/**
+ * Why a run's "force" (a CLI flag, an action input) is refused: it meant three things, each of
+ * which has its own name now. `flag` writes a name as the caller's users write it.
+ */
+export const forceSplit = (flag: (name: string) => string): string =>
+  `${flag("force")} meant three things and was split: ${flag("replace-all")} replaces every node of the groups whatever its version (kOps' --force); ${flag("delete-after-drain-timeout")} deletes what a drain leaves at its timeout, past PodDisruptionBudgets (EKS's force); pods with no controller are evicted as kOps drains them, unless the policy says unmanagedPods: refuse (kubectl drain's --force)`;
+
+/** Whether a run forces anything (every node, or past the budgets): it then needs a reason. */
+export const forced = (o: PlanOptions): boolean =>
+  Boolean(o.replaceAll || o.deleteAfterDrainTimeout);
 
 /** Settings resolved for a run, by kind and group: resolved once, then reused. */
 export type SettingsMemo = Map<string, GroupSettings>;
@@ -132,12 +153,18 @@ function groupErrors(
   return foreign ? [...errors, foreign] : errors;
 }
 
+/** A group's settings with what the run asks on top: EKS's force for every group. */
+const withRun = (roll: RollSettings, run: RunOptions): RollSettings => ({
+  ...roll,
+  deleteAfterDrainTimeout: roll.deleteAfterDrainTimeout || run.deleteAfterDrainTimeout,
+});
+
 function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup): GroupPlan {
   const { snapshot, options } = ctx;
   const kind = kindOf(live);
   const settings = settingsOf(ctx, kind, group);
-  const force = options.force ?? false;
-  const roll = { ...settings.roll, force: settings.roll.force || force };
+  const run = runOptions(options);
+  const roll = withRun(settings.roll, run);
   // The group as the policy sees it: its members. Instances an earlier run detached for surge
   // are replaced too, but they count against maxSurge, never as members: budgets taken from
   // members + detached would grow with every interrupted run.
@@ -146,7 +173,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
   const replacements = kind.select(live, target, {
     nodesByInstance: ctx.nodesByInstance,
     now: snapshot.takenAt,
-    force,
+    replaceAll: run.replaceAll,
     ...(roll.maxNodeAgeMs !== undefined && { maxNodeAgeMs: roll.maxNodeAgeMs }),
   });
   const size = Math.max(live.desired, members);
@@ -169,7 +196,8 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
           group: live,
           nodes: [...podsByNode.values()],
           snapshot,
-          force: roll.force,
+          deleteAfterDrainTimeout: roll.deleteAfterDrainTimeout,
+          unmanagedPods: roll.unmanagedPods,
           surge: schedule.surge,
           maxUnavailable: budgets.maxUnavailable,
           surgeAdvice: kind.surgeAdvice,
@@ -234,7 +262,7 @@ export function buildPlan(
     policy: { name: policy.metadata.name, file },
     cluster: snapshot.cluster,
     takenAt: snapshot.takenAt.toISOString(),
-    options: { force: options.force ?? false, ...(options.groups && { groups: options.groups }) },
+    options: runOptions(options),
     ...(policy.window && { window: planWindow(policy.window, snapshot.takenAt) }),
     summary: summarize(groups),
     groups,

@@ -169,7 +169,7 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
   /**
    * Whether the change the plan set out to make is made already — the roll's own progress, or an
    * earlier run's — so that nothing is left to do on the group whatever else a fresh plan would
-   * select (force, maxNodeAge). Absent: a fresh plan's selection says what is left.
+   * select (replace-all, maxNodeAge). Absent: a fresh plan's selection says what is left.
    */
   reachedTarget?(planned: GroupPlan, live: L): boolean;
   notes(plan: GroupPlan, group: Group, live: L, snapshot: Snapshot): string[];

@@ -41,7 +41,8 @@ export function unreachableFindings(
 
 /**
  * Nodes to replace that are down in a zone where most nodes are (zones.ts): an outage or a
- * partition, whose nodes may still run what they ran. Not replaced as dead nodes unless force.
+ * partition, whose nodes may still run what they ran. Not replaced as dead nodes unless
+ * deleteAfterDrainTimeout.
  */
 export function disruptedFindings(input: PreflightInput): Finding[] {
   const hit = input.replacements.filter(
@@ -55,8 +56,8 @@ export function disruptedFindings(input: PreflightInput): Finding[] {
   return [
     stopping(
       "zone-disrupted",
-      input.force,
-      `most nodes of ${list(zones)} are not Ready at once: an outage or a network partition, not nodes that died one by one (Kubernetes' node controller stops evicting in such a zone). What they run may still be serving, and replacing them would end it: wait for the zone to recover, or roll with force`,
+      input.deleteAfterDrainTimeout,
+      `most nodes of ${list(zones)} are not Ready at once: an outage or a network partition, not nodes that died one by one (Kubernetes' node controller stops evicting in such a zone). What they run may still be serving, and replacing them would end it: wait for the zone to recover, or set deleteAfterDrainTimeout`,
       hit.map((r) => r.node ?? r.instance),
     ),
   ];

@@ -1,4 +1,5 @@
-// How preflight words a finding, and what force does about one that would stop a group: one
+// How preflight words a finding, and what deleteAfterDrainTimeout (EKS's force) does about one
+// that would stop a group: one
 // home for the findings preflight.ts makes and those about nodes down already (down-findings.ts).
 import type { PodInfo } from "./snapshot.js";
 import type { Finding, FindingCode } from "./types.js";
@@ -6,11 +7,12 @@ import type { Finding, FindingCode } from "./types.js";
 const MAX_LISTED = 10;
 
 /**
- * What force does about each finding that would stop a group; a blocker missing here stops the
- * group whatever force says (EKS starts no update on a node group that is not ACTIVE). With force
+ * What deleteAfterDrainTimeout does about each finding that would stop a group; a blocker
+ * missing here stops the group whatever it says (EKS starts no update on a node group that is
+ * not ACTIVE). With it
  * the finding stays, as a warning that says what will happen.
  */
-export const WITH_FORCE: Partial<Record<FindingCode, string>> = {
+export const AT_DRAIN_TIMEOUT: Partial<Record<FindingCode, string>> = {
   "pdb-blocks":
     "after the drain timeout the pods it protects are deleted, past the PodDisruptionBudget",
   "multiple-pdbs":
@@ -19,7 +21,6 @@ export const WITH_FORCE: Partial<Record<FindingCode, string>> = {
     "if it has not opened by the drain timeout, the pods it protects are deleted past it",
   "tolerates-everything":
     "after the drain timeout what is left is deleted and the node terminated; these pods start again elsewhere",
-  "unmanaged-pods": "they are evicted like the rest, and never come back",
   "stuck-terminating": "after the drain timeout their node is terminated with them still on it",
   "zone-disrupted": "those nodes are replaced all the same, as dead nodes, ending what runs there",
   "zone-pinned-pods":
@@ -28,16 +29,21 @@ export const WITH_FORCE: Partial<Record<FindingCode, string>> = {
     "at the drain timeout their node is terminated with them still stopping, cutting their shutdown short",
 };
 
-/** A finding that stops the group, or with force (where force helps) a warning saying what happens. */
+/** A finding that stops the group, or with deleteAfterDrainTimeout (where it helps) a warning saying what happens. */
 export function stopping(
   code: FindingCode,
-  force: boolean,
+  deleteAfterDrainTimeout: boolean,
   message: string,
   objects: string[],
 ): Finding {
-  const withForce = WITH_FORCE[code];
-  if (force && withForce)
-    return { code, severity: "warning", message: `with force: ${withForce}: ${message}`, objects };
+  const withForce = AT_DRAIN_TIMEOUT[code];
+  if (deleteAfterDrainTimeout && withForce)
+    return {
+      code,
+      severity: "warning",
+      message: `with deleteAfterDrainTimeout: ${withForce}: ${message}`,
+      objects,
+    };
   return { code, severity: "blocker", message, objects };
 }
 

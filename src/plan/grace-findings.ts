@@ -2,7 +2,8 @@
 // waits for it to be gone; the kubelet gives it up to terminationGracePeriodSeconds, running its
 // preStop hook first (https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-termination).
 // Past the drain's timeout the drain fails (kubectl drain's --timeout; the EKS user guide,
-// "Understand each phase of node updates": 15 minutes, then PodEvictionFailure unless force),
+// "Understand each phase of node updates": 15 minutes, then PodEvictionFailure unless force,
+// deleteAfterDrainTimeout here),
 // leaving the node cordoned — and the next run fails the same way. A preStop sleep the pod is
 // known to take that long proves it; a grace period that long only allows it.
 import { formatDuration } from "../policy/index.js";
@@ -13,7 +14,7 @@ import type { Finding } from "./types.js";
 export interface GraceInput {
   /** The group's drain timeout (a managed group's is EKS's 15 minutes). */
   drainTimeoutMs: number;
-  force: boolean;
+  deleteAfterDrainTimeout: boolean;
   /** How this kind of group lets a drain wait longer (GroupKind.drainTimeoutAdvice). */
   advice: string;
   /** Nodes whose drains leave pods long past due instead of failing (unreachable ones). */
@@ -71,7 +72,7 @@ export function graceFindings(pods: readonly PodInfo[], input: GraceInput): Find
     out.push(
       stopping(
         "grace-exceeds-drain-timeout",
-        input.force,
+        input.deleteAfterDrainTimeout,
         `the drain cannot finish within ${wait}: these pods take longer to stop (a preStop sleep that long), so the drain would fail with PodEvictionFailure and leave its node cordoned, on every run: ${list(d.lines)}; ${input.advice.replace("LONGEST", formatDuration(d.longestMs))}`,
         surely.map(podId),
       ),
@@ -79,11 +80,13 @@ export function graceFindings(pods: readonly PodInfo[], input: GraceInput): Find
   }
   if (maybe.length > 0) {
     const d = described(maybe);
-    const force = input.force ? "with force: their node is terminated at the timeout; " : "";
+    const atTimeout = input.deleteAfterDrainTimeout
+      ? "with deleteAfterDrainTimeout: their node is terminated at the timeout; "
+      : "";
     out.push({
       code: "grace-exceeds-drain-timeout",
       severity: "warning",
-      message: `${force}these pods may take longer to stop than the drain waits (${wait}): if they use their grace period, the drain fails with PodEvictionFailure: ${list(d.lines)}; ${input.advice.replace("LONGEST", formatDuration(d.longestMs))}`,
+      message: `${atTimeout}these pods may take longer to stop than the drain waits (${wait}): if they use their grace period, the drain fails with PodEvictionFailure: ${list(d.lines)}; ${input.advice.replace("LONGEST", formatDuration(d.longestMs))}`,
       objects: maybe.map(podId),
     });
   }

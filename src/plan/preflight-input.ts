@@ -1,5 +1,6 @@
 // What preflight reads about one group: its own module, so that the findings preflight.ts
 // gathers from down-findings.ts and zone-findings.ts take it without importing preflight.ts.
+import type { UnmanagedPods } from "../policy/index.js";
 import type { LiveGroup, PodInfo, Snapshot } from "./snapshot.js";
 import type { Finding, Replacement } from "./types.js";
 import type { ZoneHealth } from "./zones.js";
@@ -9,7 +10,10 @@ export interface PreflightInput {
   /** The pods of each node to replace, a list per node (as `podsByNode` holds them). */
   nodes: readonly (readonly PodInfo[])[];
   snapshot: Snapshot;
-  force: boolean;
+  /** EKS's force: what is left at the drain timeout is deleted (finding.ts AT_DRAIN_TIMEOUT). */
+  deleteAfterDrainTimeout: boolean;
+  /** What a drain does with pods no controller owns (the policy's unmanagedPods). */
+  unmanagedPods: UnmanagedPods;
   surge: number;
   /** Nodes that may be out of service at once (the group's resolved budget). */
   maxUnavailable: number;

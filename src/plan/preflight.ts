@@ -1,5 +1,5 @@
 // Preflight: what the workloads on the nodes a group would replace say about the roll. Blockers
-// stop the group unless force; warnings and notes tell reviewers about downtime and risk. The
+// stop the group unless deleteAfterDrainTimeout (EKS's force); warnings and notes tell reviewers about downtime and risk. The
 // rules come from how evictions and PodDisruptionBudgets work
 // (https://kubernetes.io/docs/concepts/workloads/pods/disruptions/), from the EKS user guide's
 // causes of PodEvictionFailure (managed node group update behaviour), and from EKS's advice on
@@ -21,9 +21,10 @@ import {
   noNodeFindings,
   unreachableFindings,
 } from "./down-findings.js";
-import { list, podId, stopping, WITH_FORCE } from "./finding.js";
+import { list, podId, stopping, AT_DRAIN_TIMEOUT } from "./finding.js";
 import { graceFindings } from "./grace-findings.js";
 import { zoneFindings } from "./zone-findings.js";
+import type { UnmanagedPods } from "../policy/index.js";
 import type { PreflightInput } from "./preflight-input.js";
 import type { Finding } from "./types.js";
 
@@ -154,7 +155,7 @@ function pdbFindings(
   pods: PodInfo[],
   budgets: PdbInfo[][],
   leaving: ReadonlyMap<PdbInfo, Leaving>,
-  force: boolean,
+  deleteAfterDrainTimeout: boolean,
 ): Finding[] {
   const out: Finding[] = [];
   const blocking = new Map<PdbInfo, string[]>();
@@ -178,8 +179,8 @@ function pdbFindings(
     out.push(
       stopping(
         "pdb-blocks",
-        force,
-        `PodDisruptionBudget ${pdbId(b)} never allows a disruption (${describePdb(b, leaving.get(b))}): draining ${list(on)} would fail with PodEvictionFailure; scale the workload up, relax the PDB, or use force`,
+        deleteAfterDrainTimeout,
+        `PodDisruptionBudget ${pdbId(b)} never allows a disruption (${describePdb(b, leaving.get(b))}): draining ${list(on)} would fail with PodEvictionFailure; scale the workload up, relax the PDB, or set deleteAfterDrainTimeout`,
         [`PodDisruptionBudget/${pdbId(b)}`, ...on],
       ),
     );
@@ -188,7 +189,7 @@ function pdbFindings(
     out.push({
       code: "pdb-closed-now",
       severity: "warning",
-      message: `${force ? `with force: ${WITH_FORCE["pdb-closed-now"]}: ` : ""}PodDisruptionBudget ${pdbId(b)} allows no disruption right now (${b.currentHealthy} healthy, ${b.desiredHealthy} required): the drain of ${list(on)} waits until it does`,
+      message: `${deleteAfterDrainTimeout ? `with deleteAfterDrainTimeout: ${AT_DRAIN_TIMEOUT["pdb-closed-now"]}: ` : ""}PodDisruptionBudget ${pdbId(b)} allows no disruption right now (${b.currentHealthy} healthy, ${b.desiredHealthy} required): the drain of ${list(on)} waits until it does`,
       objects: [`PodDisruptionBudget/${pdbId(b)}`, ...on],
     });
   }
@@ -196,7 +197,7 @@ function pdbFindings(
     out.push(
       stopping(
         "multiple-pdbs",
-        force,
+        deleteAfterDrainTimeout,
         `more than one PodDisruptionBudget selects ${list(multiple)}: the eviction API refuses such pods (HTTP 500), so their drain would fail`,
         multiple,
       ),
@@ -236,7 +237,11 @@ function toleratesUnschedulable(t: PodInfo["tolerations"][number]): boolean {
 
 const lacksProbe = (c: PodInfo["containers"][number]) => !c.readinessProbe;
 
-function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): Finding[] {
+function workloadFindings(
+  pods: PodInfo[],
+  snapshot: Snapshot,
+  deleteAfterDrainTimeout: boolean,
+): Finding[] {
   const out: Finding[] = [];
   // The map the read's store used already (one per list of workloads).
   const replicas = workloadReplicas(snapshot.workloads);
@@ -275,7 +280,7 @@ function workloadFindings(pods: PodInfo[], snapshot: Snapshot, force: boolean): 
     out.push(
       stopping(
         "tolerates-everything",
-        force,
+        deleteAfterDrainTimeout,
         `pods that tolerate every taint, or the cordon's (node.kubernetes.io/unschedulable), return to the cordoned node, so the drain cannot empty it (EKS: PodEvictionFailure): ${list(everything)}`,
         everything,
       ),
@@ -313,14 +318,31 @@ function surgeBurst(input: PreflightInput): Finding[] {
 }
 
 /**
- * Pods with no controller: nothing recreates them once drained, so — as kubectl drain does —
- * they stop the roll unless force (k8s.io/kubectl/pkg/drain, its unreplicated-pods filter).
+ * Pods with no controller: nothing recreates them once drained. kOps drains as kubectl drain
+ * --force does — evicted like the rest (pkg/instancegroups, drainNode) — which is the default
+ * (`unmanagedPods: evict`), said as a warning; `refuse` blocks the group, as a plain kubectl
+ * drain refuses them (k8s.io/kubectl/pkg/drain, its unreplicated-pods filter).
  */
-function unmanagedFindings(pods: PodInfo[], force: boolean): Finding[] {
+function unmanagedFindings(pods: PodInfo[], unmanaged: UnmanagedPods): Finding[] {
   const orphans = pods.filter((p) => !p.owner && !p.mirror);
   if (orphans.length === 0) return [];
   const staying = orphans.filter((p) => p.deletionTimestamp === undefined).map(podId);
   const going = orphans.filter((p) => p.deletionTimestamp !== undefined).map(podId);
+  const objects = orphans.map(podId);
+  if (unmanaged === "evict") {
+    const what = [
+      ...(staying.length > 0
+        ? [
+            `pods with no controller are evicted like the rest, and nothing brings them back: ${list(staying)}`,
+          ]
+        : []),
+      ...(going.length > 0
+        ? [`pods with no controller already being deleted are waited for: ${list(going)}`]
+        : []),
+    ];
+    const message = `${what.join("; ")}; run them under a controller (a Deployment, a StatefulSet), or set unmanagedPods: refuse to stop the group instead`;
+    return [{ code: "unmanaged-pods", severity: "warning", message, objects }];
+  }
   const why = [
     ...(staying.length > 0
       ? [
@@ -332,21 +354,15 @@ function unmanagedFindings(pods: PodInfo[], force: boolean): Finding[] {
       ? [`pods with no controller, already being deleted: ${list(going)}; wait until they are gone`]
       : []),
   ];
-  return [
-    stopping(
-      "unmanaged-pods",
-      force,
-      `${why.join("; ")}; or roll with force (kubectl drain refuses them the same way)`,
-      orphans.map(podId),
-    ),
-  ];
+  const message = `${why.join("; ")}; or set unmanagedPods: evict, as kOps drains (unmanagedPods: refuse is kubectl drain without --force)`;
+  return [{ code: "unmanaged-pods", severity: "blocker", message, objects }];
 }
 
 /**
  * Pods being deleted and held past their deletion's due time (heldPastDeletion): a finalizer or
  * an unreachable kubelet keeps them. The drain evicts them (the API accepts, asking no budget)
  * and then waits for them to go, which they will not do by themselves: it fails at its timeout,
- * as kubectl drain would, unless force.
+ * as kubectl drain would, unless deleteAfterDrainTimeout.
  */
 function stuckFindings(
   deleting: PodInfo[],
@@ -361,8 +377,8 @@ function stuckFindings(
   return [
     stopping(
       "stuck-terminating",
-      input.force,
-      `pods still there after their deletion was due, held by a finalizer or an unreachable kubelet, keep their node's drain waiting until it times out: ${list(stuck)}; remove the finalizer (kubectl patch … -p '{"metadata":{"finalizers":null}}') or, for a lost node, delete them with --grace-period=0 --force, or roll with force`,
+      input.deleteAfterDrainTimeout,
+      `pods still there after their deletion was due, held by a finalizer or an unreachable kubelet, keep their node's drain waiting until it times out: ${list(stuck)}; remove the finalizer (kubectl patch … -p '{"metadata":{"finalizers":null}}') or, for a lost node, delete them with --grace-period=0 --force, or set deleteAfterDrainTimeout`,
       stuck,
     ),
   ];
@@ -377,14 +393,14 @@ export function preflight(input: PreflightInput): Finding[] {
     ...disruptedFindings(input),
     ...noNodeFindings(input),
     ...unreachableFindings(deleting, input, unreachable),
-    ...unmanagedFindings(pods, input.force),
+    ...unmanagedFindings(pods, input.unmanagedPods),
     ...stuckFindings(deleting, input, unreachable),
-    ...pdbFindings(pods, budgets, leaving, input.force),
-    ...workloadFindings(pods, input.snapshot, input.force),
+    ...pdbFindings(pods, budgets, leaving, input.deleteAfterDrainTimeout),
+    ...workloadFindings(pods, input.snapshot, input.deleteAfterDrainTimeout),
     ...zoneFindings(pods, input),
     ...graceFindings(pods, {
       drainTimeoutMs: input.drainTimeoutMs,
-      force: input.force,
+      deleteAfterDrainTimeout: input.deleteAfterDrainTimeout,
       advice: input.drainTimeoutAdvice,
       unreachable,
     }),

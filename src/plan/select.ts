@@ -1,7 +1,7 @@
 // What every kind of group shares when it selects the nodes to replace (kOps' instance
 // selection, https://kops.sigs.k8s.io/operations/rolling-update/): a node annotated
-// needs-update, or older than maxNodeAge, is replaced whatever its version; with force every
-// node is. The kinds add their own reasons (src/kinds/*/select.ts).
+// needs-update, or older than maxNodeAge, is replaced whatever its version; with a run's
+// --replace-all (kOps' --force) every node is. The kinds add their own reasons (src/kinds/*/select.ts).
 import {
   KOPS_NEEDS_UPDATE_ANNOTATION,
   NEEDS_UPDATE_ANNOTATION,
@@ -16,7 +16,7 @@ export interface SelectInput {
   nodesByInstance: Map<string, NodeInfo>;
   now: Date;
   maxNodeAgeMs?: number;
-  force: boolean;
+  replaceAll: boolean;
 }
 
 /** An instance on its way out (terminating) is no longer the group's to replace. */
@@ -47,8 +47,8 @@ export function nodeReasons(
 }
 
 /**
- * Each live instance with the kind's reasons for it plus the node's own; `forced` when force is
- * on and nothing else applies. Instances without a reason are kept.
+ * Each live instance with the kind's reasons for it plus the node's own; `replace-all` when the
+ * run asks it and nothing else applies. Instances without a reason are kept.
  */
 export function selectWith(
   live: LiveGroup,
@@ -59,7 +59,7 @@ export function selectWith(
   for (const instance of liveInstances(live)) {
     const node = input.nodesByInstance.get(instance.id);
     const reasons = [...kindReasons(instance), ...nodeReasons(node, instance.launchTime, input)];
-    if (input.force && reasons.length === 0) reasons.push({ kind: "forced" });
+    if (input.replaceAll && reasons.length === 0) reasons.push({ kind: "replace-all" });
     if (reasons.length > 0) out.push(replacementOf(instance, node, reasons));
   }
   return out;
@@ -102,7 +102,7 @@ export function describeReason(r: ReplaceReason): string {
       return "detached for surge by an earlier run";
     case "group-update":
       return "EKS replaces every node of the group";
-    case "forced":
-      return "forced";
+    case "replace-all":
+      return "replace-all";
   }
 }

@@ -3,7 +3,7 @@
 // and its "Considerations"): with Launch suspended the group launches nothing, so every node
 // drained and terminated leaves it a node short for good; with Terminate suspended it terminates
 // none of its InService instances, so an old node never leaves it. Either stops the group, and
-// force does not help: force goes past pods, and nothing a roll does brings back capacity the
+// deleteAfterDrainTimeout does not help: it goes past pods, and nothing a roll does brings back capacity the
 // group will not launch. AddToLoadBalancer suspended: replacements are not registered with the
 // group's load balancers and target groups, which empty as the old nodes go. The rest change
 // nothing a roll relies on (AZRebalance is one a self-managed roll suspends itself).
@@ -41,7 +41,7 @@ function resume(asg: string, names: string[]): string {
   return `aws autoscaling resume-processes --auto-scaling-group-name ${asg} --scaling-processes ${names.join(" ")}`;
 }
 
-/** Findings about the group's suspended processes: Launch and Terminate stop it, force or not. */
+/** Findings about the group's suspended processes: Launch and Terminate stop it, whatever deleteAfterDrainTimeout says. */
 export function suspendedFindings(group: LiveGroup): Finding[] {
   const s = group.suspended;
   if (!s) return [];
@@ -56,7 +56,7 @@ export function suspendedFindings(group: LiveGroup): Finding[] {
     out.push({
       code: "processes-suspended",
       severity: "blocker",
-      message: `Auto Scaling group ${asg} has ${stopping.length === 1 ? "a process" : "processes"} suspended that a roll needs — ${each.join("; ")}. force does not get past this: once whoever suspended ${stopping.length === 1 ? "it" : "them"} agrees, ${resume(
+      message: `Auto Scaling group ${asg} has ${stopping.length === 1 ? "a process" : "processes"} suspended that a roll needs — ${each.join("; ")}. deleteAfterDrainTimeout does not get past this: once whoever suspended ${stopping.length === 1 ? "it" : "them"} agrees, ${resume(
         asg,
         stopping.map((p) => p.name),
       )}`,

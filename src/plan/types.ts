@@ -20,7 +20,20 @@ export type ReplaceReason =
   | { kind: "annotated"; annotation: string }
   | { kind: "detached-for-surge" }
   | { kind: "group-update" }
-  | { kind: "forced" };
+  | { kind: "replace-all" };
+
+/**
+ * What a run asks beyond the policy (the CLI's flags, a dispatch's inputs): each of the things
+ * "force" used to mean has its own name (kubectl's --force is the policy's unmanagedPods).
+ */
+export interface RunOptions {
+  /** kOps' --force: replace every node of the selected groups, whatever its version. */
+  replaceAll: boolean;
+  /** EKS's force for this run: every group as with the policy's deleteAfterDrainTimeout. */
+  deleteAfterDrainTimeout: boolean;
+  /** Only these groups (names). */
+  groups?: string[];
+}
 
 export interface Replacement {
   instance: string;
@@ -151,7 +164,7 @@ export interface GroupPlan {
   findings: Finding[];
   notes: string[];
   errors: string[];
-  /** The resolved roll settings (force already includes the run's); absent for a missing group. */
+  /** The resolved roll settings (deleteAfterDrainTimeout already includes the run's); absent for a missing group. */
   settings?: RollSettings;
   /** What the group is rolled to; absent for a missing group. */
   target?: Target;
@@ -198,7 +211,7 @@ export interface Plan {
   /** The cluster, and how the Kubernetes API read was proven to be its own (identity.ts). */
   cluster: ClusterInfo;
   takenAt: string;
-  options: { force: boolean; groups?: string[] };
+  options: RunOptions;
   /** The maintenance window, when the policy has one. */
   window?: PlanWindow;
   summary: PlanSummary;
@@ -237,7 +250,7 @@ export interface RehearsalWorkload {
 }
 
 export interface RehearsalStall {
-  /** pdb: a PodDisruptionBudget held a drain; pending: pods found no node; deleted: force. */
+  /** pdb: a PodDisruptionBudget held a drain; pending: pods found no node; deleted: at the drain timeout (deleteAfterDrainTimeout). */
   kind: "pdb" | "pending" | "deleted";
   /** The pod ("ns/name") or, for pending, the workload ("Kind/ns/name"). */
   object: string;

@@ -54,24 +54,24 @@ export function interleaveByZone(replacements: Replacement[]): Replacement[] {
 /**
  * What a drain's estimate reads: the pods on each node, the plan's now, the drain's timeout,
  * whether the drain leaves an unreachable node's pods once UNREACHABLE_WAIT_MS past due, and
- * whether it goes on at its timeout (force) rather than wait for pods slower to stop.
+ * whether it goes on at its timeout (deleteAfterDrainTimeout) rather than wait for pods slower to stop.
  */
 export interface DrainInput {
   podsByNode: Map<string, PodInfo[]>;
   now: Date;
   timeoutMs: number;
   leavesUnreachable?: boolean;
-  force?: boolean;
+  deleteAfterDrainTimeout?: boolean;
 }
 
 /**
  * A drain takes the longest termination grace of the pods it evicts, plus the evictions — the
  * whole grace, however long: a drain that cannot wait so long blocks the group (grace-findings),
- * and with force goes on at its timeout, which is then the estimate. A pod already being deleted
+ * and with deleteAfterDrainTimeout goes on at its timeout, which is then the estimate. A pod already being deleted
  * is not evicted: the drain waits what is left until its deletion is due, from the wave's start.
  * One held past its deletion (a finalizer, an unreachable kubelet; a finished Job pod held by its
  * finalizer too) keeps the drain waiting until its timeout (the plan blocks such a group unless
- * force, and with force the drain goes on then) — except on an unreachable node a drain leaves
+ * deleteAfterDrainTimeout, and with it the drain goes on then) — except on an unreachable node a drain leaves
  * such pods on: there each pod is waited for until its deletion is UNREACHABLE_WAIT_MS past due,
  * and no longer.
  */
@@ -93,7 +93,7 @@ function drainEstimateMs(r: Replacement, input: DrainInput, startMs: number): nu
     }
   }
   const ms = (evicts ? EVICTION_OVERHEAD_MS : 0) + waitMs;
-  return input.force && !unreachable ? Math.min(ms, input.timeoutMs) : ms;
+  return input.deleteAfterDrainTimeout && !unreachable ? Math.min(ms, input.timeoutMs) : ms;
 }
 
 /** The longest drain among a wave's nodes, the wave starting `startMs` after the plan's now. */

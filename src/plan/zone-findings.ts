@@ -83,8 +83,8 @@ export function zoneFindings(pods: readonly PodInfo[], input: PreflightInput): F
     out.push(
       stopping(
         "zone-pinned-pods",
-        input.force,
-        `pods bound to a zone where no node outside this roll can take them and ${name} launches no node (its zones: ${input.group.zones.join(", ")}): nothing the roll does gives them a node, and apply would drain them and then fail waiting for them: ${list(never.map(describe))}; add capacity in that zone first, or roll with force`,
+        input.deleteAfterDrainTimeout,
+        `pods bound to a zone where no node outside this roll can take them and ${name} launches no node (its zones: ${input.group.zones.join(", ")}): nothing the roll does gives them a node, and apply would drain them and then fail waiting for them: ${list(never.map(describe))}; add capacity in that zone first, or set deleteAfterDrainTimeout`,
         never.map((s) => podId(s.pod)),
       ),
     );

@@ -12,7 +12,9 @@ const PERCENT = new RegExp(PERCENT_PATTERN);
 /** kOps' defaults for the settings a policy may leave out (self-managed groups). */
 export const KOPS_DEFAULTS = {
   maxSurge: 1,
-  force: false,
+  deleteAfterDrainTimeout: false,
+  /** kOps drains with kubectl's Force (pkg/instancegroups, drainNode: drain.Helper{Force: true}). */
+  unmanagedPods: "evict",
   postDrainDelay: "5s",
   drainTimeout: "15m",
   interval: "15s",

@@ -5,11 +5,21 @@
 // kind's business: src/kinds/.
 import { KOPS_DEFAULTS } from "./budget.js";
 import { formatDuration, parseDuration } from "./duration.js";
-import type { Group, Policy, Role, RollingUpdate, UpdateStrategy } from "./schema.js";
+import type {
+  Group,
+  Policy,
+  Role,
+  RollingUpdate,
+  UnmanagedPods,
+  UpdateStrategy,
+} from "./schema.js";
 
 /** The settings of a roll that do not depend on the group's size. */
 export interface RollSettings {
-  force: boolean;
+  /** EKS's force: at drainTimeout, what is left is deleted and the node terminated. */
+  deleteAfterDrainTimeout: boolean;
+  /** kubectl drain's --force: running pods with no controller evicted, or the drain refused. */
+  unmanagedPods: UnmanagedPods;
   postDrainDelayMs: number;
   drainTimeoutMs: number;
   intervalMs: number;
@@ -46,7 +56,8 @@ const ms = (d: string | undefined, fallback: string): number =>
 /** The merged settings with kOps' defaults for what the policy leaves out. */
 export function rollSettings(m: RollingUpdate): RollSettings {
   return {
-    force: m.force ?? KOPS_DEFAULTS.force,
+    deleteAfterDrainTimeout: m.deleteAfterDrainTimeout ?? KOPS_DEFAULTS.deleteAfterDrainTimeout,
+    unmanagedPods: m.unmanagedPods ?? KOPS_DEFAULTS.unmanagedPods,
     postDrainDelayMs: ms(m.postDrainDelay, KOPS_DEFAULTS.postDrainDelay),
     drainTimeoutMs: ms(m.drainTimeout, KOPS_DEFAULTS.drainTimeout),
     intervalMs: ms(m.interval, KOPS_DEFAULTS.interval),

@@ -83,6 +83,9 @@ const text = (description: string, pattern: RegExp, expected: string, maxLength 
 /** EKS's update strategies for a managed node group (EKS API reference, NodegroupUpdateConfig). */
 export const UPDATE_STRATEGIES = ["DEFAULT", "MINIMAL"] as const;
 export type UpdateStrategy = (typeof UPDATE_STRATEGIES)[number];
+/** What a drain does with running pods no controller owns (kubectl drain's --force). */
+export const UNMANAGED_PODS = ["evict", "refuse"] as const;
+export type UnmanagedPods = (typeof UNMANAGED_PODS)[number];
 
 const oneOf = <T extends string>(values: readonly T[], description: string) =>
   leaf<T>(
@@ -156,16 +159,20 @@ export const RollingUpdateSchema = z
     maxSurge: budget(
       'Extra nodes launched before old ones go: an integer or "N%" of the group, rounded up, never more than the nodes that need update. Default 1 (self-managed); not settable on managed or control-plane groups.',
     ).optional(),
-    force: bool(
-      "After drainTimeout, evict past PodDisruptionBudgets (EKS force).",
+    deleteAfterDrainTimeout: bool(
+      "At drainTimeout, delete the pods still on the node, past their PodDisruptionBudgets, and terminate it (EKS's force); false: the roll stops with PodEvictionFailure.",
       false,
+    ).optional(),
+    unmanagedPods: oneOf(
+      UNMANAGED_PODS,
+      "Running pods with no controller: evict (as kOps drains, with kubectl drain --force; nothing recreates them) or refuse (the group is blocked, as a plain kubectl drain refuses them).",
     ).optional(),
     postDrainDelay: duration(
       "Wait after a drain before terminating the instance.",
       "5s",
     ).optional(),
     drainTimeout: duration(
-      "How long a drain may take before the roll stops with PodEvictionFailure (unless force).",
+      "How long a drain may take before the roll stops with PodEvictionFailure (unless deleteAfterDrainTimeout).",
       "15m",
     ).optional(),
     interval: duration("Wait after a termination before validating the cluster.", "15s").optional(),

@@ -151,7 +151,15 @@ function missingKeyMessage(key: string): string {
   return `missing required key "${key}"${hint ? `; ${hint}` : ""}`;
 }
 
+/** Keys a policy once had, and what took their place. */
+const RENAMED: Record<string, string> = {
+  force:
+    '"force" meant three things and was split: "deleteAfterDrainTimeout: true" deletes the pods left at drainTimeout, past their PodDisruptionBudgets (EKS\'s force); "unmanagedPods: evict | refuse" says what a drain does with pods no controller owns (kubectl drain --force); replacing every node whatever its version is a run\'s --replace-all',
+};
+
 function unknownKeyMessage(path: Path, key: string): string {
+  const renamed = RENAMED[key];
+  if (renamed && path.at(-1) !== "metadata") return renamed;
   if (key === "<<") {
     return 'YAML merge keys ("<<") are not supported; repeat the settings, or put shared ones under "defaults:"';
   }

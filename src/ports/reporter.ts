@@ -40,7 +40,10 @@ export type RollEvent = Base &
         cluster: string;
         policy: string;
         groups: string[];
-        force: boolean;
+        /** kOps' --force: every node of the groups, whatever its version. */
+        replaceAll: boolean;
+        /** EKS's force: what a drain leaves at its timeout is deleted. */
+        deleteAfterDrainTimeout: boolean;
         reason?: string;
         run?: string;
       }

@@ -1,6 +1,6 @@
 // A rehearsal's findings, from the twin's roll: the timeline per group and phase, what every
 // workload went through (the fewest ready replicas, time below its PodDisruptionBudget and at
-// zero), where the roll stalled (PDBs holding drains, pods left Pending, pods force deleted), and
+// zero), where the roll stalled (PDBs holding drains, pods left Pending, pods deleted at the drain timeout), and
 // the peak of extra nodes and API load.
 import type { RollEvent } from "../ports/index.js";
 import type { AvailabilitySample } from "../sandbox/model/observers.js";

@@ -9,7 +9,7 @@ import type { RunInfo } from "./limits.js";
 import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderPlanMarkdown } from "./markdown.js";
 import { renderProgressMarkdown, renderTimeline } from "./progress-markdown.js";
 import { nodeCounts, wasBlocked, type Progress } from "./progress.js";
-import { STOPPED_WORD } from "./words.js";
+import { forcedFlags, STOPPED_WORD } from "./words.js";
 
 export type Conclusion = "success" | "failure" | "cancelled" | "neutral";
 
@@ -62,11 +62,19 @@ const ENDED = {
 } as const;
 
 /**
- * A roll's title with why it runs: a forced roll's reason (or just "force"), so the checks list
- * says why a roll went past PodDisruptionBudgets without opening it.
+ * A roll's title with why it runs: a forced roll's reason (or what it forces), so the checks
+ * list says why a roll replaced every node or went past PodDisruptionBudgets without opening it.
  */
-export function withRunReason(title: string, p: Pick<Progress, "reason" | "force">): string {
-  const tail = p.reason ? ` · reason: ${p.reason}` : p.force ? " · force" : "";
+export function withRunReason(
+  title: string,
+  p: Pick<Progress, "reason" | "replaceAll" | "deleteAfterDrainTimeout">,
+): string {
+  const flags = forcedFlags(p);
+  const tail = p.reason
+    ? ` · reason: ${p.reason}`
+    : flags.length > 0
+      ? ` · ${flags.join(", ")}`
+      : "";
   return cutWords(`${title}${tail}`);
 }
 

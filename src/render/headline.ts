@@ -1,5 +1,5 @@
 // What stops or hurts, said first. A plan whose first group is blocked rolls nothing after it,
-// whatever the counts say, and force deletes pods; a reviewer has to see both before any table.
+// whatever the counts say, and deleteAfterDrainTimeout deletes pods; a reviewer has to see both before any table.
 // GitHub shows `> [!CAUTION]` and `> [!WARNING]` blockquotes as alerts (GitHub docs, "Basic
 // writing and formatting syntax", Alerts). The same facts make the check run's title.
 import { summaryLine, type GroupPlan, type Plan } from "../plan/index.js";
@@ -33,7 +33,7 @@ export function stopPoint(plan: Plan): StopPoint | undefined {
   };
 }
 
-/** Pods force deletes after the drain timeout: the pods of PDBs that never allow a disruption. */
+/** Pods deleteAfterDrainTimeout deletes at the drain timeout: the pods of PDBs that never allow a disruption. */
 export function forcedDeletions(plan: Plan): { group: string; pods: string[] }[] {
   const stop = stopPoint(plan);
   const rolling = stop ? plan.groups.slice(0, stop.index) : plan.groups;
@@ -63,7 +63,7 @@ function stopReason(g: GroupPlan): string {
   return g.findings.find((f) => f.severity === "blocker")?.message ?? "a preflight check blocks it";
 }
 
-/** The alerts at the top of a plan: where apply stops, and what force deletes. */
+/** The alerts at the top of a plan: where apply stops, and what is deleted at the drain timeout. */
 export function alertLines(plan: Plan): string[] {
   const out: string[] = [];
   const stop = stopPoint(plan);
@@ -87,7 +87,7 @@ export function alertLines(plan: Plan): string[] {
     const more = count > list.length ? ` and ${count - list.length} more` : "";
     out.push(
       "> [!WARNING]",
-      `> **${plural(count, "pod")} will be deleted** (force), past their PodDisruptionBudgets after the drain timeout: ${list.join(", ")}${more}.`,
+      `> **${plural(count, "pod")} will be deleted** (deleteAfterDrainTimeout), past their PodDisruptionBudgets at the drain timeout: ${list.join(", ")}${more}.`,
       "",
     );
   }
@@ -98,7 +98,7 @@ export function alertLines(plan: Plan): string[] {
 export function planHeadline(plan: Plan): string {
   const stop = stopPoint(plan);
   const deleted = forcedDeletions(plan).reduce((n, d) => n + d.pods.length, 0);
-  const force = deleted > 0 ? `; force deletes ${plural(deleted, "pod")}` : "";
+  const force = deleted > 0 ? `; ${plural(deleted, "pod")} deleted at the drain timeout` : "";
   if (!stop)
     return force
       ? `${summaryLine(plan.summary).replace(/\.$/, "")}${force}`

@@ -2,6 +2,7 @@
 // per-node timeline: cordon, drain (with what was evicted or deleted), terminate, validation,
 // EKS's update status. The rest (labels, validation successes) stays in the event log.
 import { noBudgetHeld, type RollEvent } from "../ports/index.js";
+import { forcedFlags } from "./words.js";
 
 const cap = (c: { min: number; max: number; desired: number }) =>
   `desired ${c.desired} (min ${c.min}, max ${c.max})`;
@@ -24,7 +25,7 @@ export function renderProgressLine(e: RollEvent): string | undefined {
 
 function drained(e: Extract<RollEvent, { type: "node.drain.end" }>): string {
   const deleted = e.deleted?.length
-    ? `, ${e.deleted.length} deleted past their PodDisruptionBudgets with force: ${e.deleted.join(", ")}`
+    ? `, ${e.deleted.length} deleted past their PodDisruptionBudgets at the drain timeout: ${e.deleted.join(", ")}`
     : "";
   const left = e.leftBehind?.length
     ? `, ${e.leftBehind.length} left behind on the unreachable node, their deletion long past due: ${e.leftBehind.join(", ")}`
@@ -73,11 +74,17 @@ export function nodeLine(e: RollEvent): string | undefined {
   }
 }
 
+/** " with replace-all, delete-after-drain-timeout": what a roll forces, for its first line. */
+function forcedWith(o: { replaceAll: boolean; deleteAfterDrainTimeout: boolean }): string {
+  const flags = forcedFlags(o);
+  return flags.length > 0 ? ` with ${flags.join(", ")}` : "";
+}
+
 /** The log line of any event worth a line (the terminal skips roll.end: it closes itself). */
 export function eventLine(e: RollEvent): string | undefined {
   switch (e.type) {
     case "roll.start":
-      return `rolling ${e.groups.join(", ")} of cluster ${e.cluster}${e.force ? " with force" : ""}${e.reason ? ` (reason: ${e.reason})` : ""}`;
+      return `rolling ${e.groups.join(", ")} of cluster ${e.cluster}${forcedWith(e)}${e.reason ? ` (reason: ${e.reason})` : ""}`;
     case "lock.acquire":
       return `lock taken by ${e.holder}${e.takenOver ? ` (taken over from ${e.takenOver})` : ""}`;
     case "lock.release":

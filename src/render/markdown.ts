@@ -28,6 +28,7 @@ import {
   surgeBudgetWord,
   waveSummary,
   whyCell,
+  forcedSentences,
 } from "./words.js";
 
 const ICON: Record<GroupPlan["status"], string> = {
@@ -174,12 +175,9 @@ export function renderPlanMarkdown(
   out.push(...alertLines(plan), ...rehearsalAlerts(plan));
   out.push(`**${summaryLine(plan.summary)}**`, "", metaLine(plan, info), "");
   out.push(...limitLines(plan, info), ...limitAlert(plan, info));
-  if (plan.options.force)
-    out.push(
-      "> [!WARNING]",
-      "> **force**: every selected node is replaced, past PodDisruptionBudgets after the drain timeout.",
-      "",
-    );
+  const forced = forcedSentences(plan.options);
+  if (forced.length > 0)
+    out.push("> [!WARNING]", ...forced.map((f) => `> **${f.replace(": ", "**: ")}.`), "");
   if (plan.groups.length > 0) out.push(...overviewTable(plan), "");
   plan.groups.forEach((g, i) => out.push(...groupSection(g, i, detail)));
   out.push(...rehearsalMarkdown(plan));

@@ -15,7 +15,7 @@ import {
   type Progress,
 } from "./progress.js";
 import { readableTime, roughly } from "./time.js";
-import { KIND_LABEL, STOPPED_WORD } from "./words.js";
+import { forcedFlags, KIND_LABEL, STOPPED_WORD } from "./words.js";
 
 const PHASE_ICON: Record<PhaseState, string> = {
   pending: "·",
@@ -67,7 +67,7 @@ function headerLines(p: Progress, info: RunInfo): string[] {
   const who = [
     ...(p.trigger ? [`trigger: ${p.trigger}`] : []),
     ...(p.reason ? [`reason: ${p.reason}`] : []),
-    ...(p.force ? ["**force**"] : []),
+    ...forcedFlags(p).map((f) => `**${f}**`),
   ];
   const from = provenance(info);
   return [
@@ -136,7 +136,7 @@ function pdbLines(p: Progress): string[] {
   }
   if (p.forced.length > 0)
     out.push(
-      `- **force**: deleted past their PodDisruptionBudgets after the drain timeout: ${listed(p.forced.map((x) => `\`${x}\``))}`,
+      `- **delete-after-drain-timeout**: deleted past their PodDisruptionBudgets at the drain timeout: ${listed(p.forced.map((x) => `\`${x}\``))}`,
     );
   return out;
 }

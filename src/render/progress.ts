@@ -31,7 +31,10 @@ export interface Progress {
   reason?: string;
   /** What started the roll: "push", "dispatch", "schedule", "cli". */
   trigger?: string;
-  force: boolean;
+  /** kOps' --force: every node, whatever its version. */
+  replaceAll: boolean;
+  /** EKS's force: what a drain leaves at its timeout is deleted. */
+  deleteAfterDrainTimeout: boolean;
   startedAt?: string;
   endedAt?: string;
   /** The plan's estimate for the whole roll. */
@@ -43,7 +46,7 @@ export interface Progress {
   lastPhaseChange?: string;
   /** Pods whose eviction a PodDisruptionBudget refused at least once, "ns/name (pdb)". */
   blocked: string[];
-  /** Pods deleted past their PodDisruptionBudgets because of force ("ns/name"). */
+  /** Pods deleted past their PodDisruptionBudgets at the drain timeout ("ns/name"). */
   forced: string[];
   /** "HH:MM:SS line" per node-level event, for the check run's text. */
   timeline: string[];
@@ -73,7 +76,8 @@ const emptyPhases = (): Record<Phase, PhaseState> => ({
 
 export function emptyProgress(): Progress {
   return {
-    force: false,
+    replaceAll: false,
+    deleteAfterDrainTimeout: false,
     groups: [],
     blocked: [],
     forced: [],
@@ -133,7 +137,8 @@ export function applyEvent(p: Progress, e: RollEvent): Progress {
       Object.assign(p, {
         cluster: e.cluster,
         policy: e.policy,
-        force: e.force,
+        replaceAll: e.replaceAll,
+        deleteAfterDrainTimeout: e.deleteAfterDrainTimeout,
         startedAt: e.t,
         ...(e.reason && { reason: e.reason }),
       });

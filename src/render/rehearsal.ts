@@ -43,7 +43,7 @@ function stallLine(s: RehearsalStall): string {
     return `\`${s.object}\` held on \`${s.node}\` by PodDisruptionBudget \`${s.by}\` for ${dur(s.forMs)} (${at})`;
   if (s.kind === "pending")
     return `${plural(s.pods ?? 1, "pod")} of \`${s.object}\` Pending for ${dur(s.forMs)}: no node had room (${at})`;
-  return `\`${s.object}\` deleted past its PodDisruptionBudget with force on \`${s.node}\` (${at})`;
+  return `\`${s.object}\` deleted past its PodDisruptionBudget at the drain timeout on \`${s.node}\` (${at})`;
 }
 
 function workloadRows(r: Rehearsal): string[] {

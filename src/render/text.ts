@@ -9,6 +9,7 @@ import {
   reasonCounts,
   STATUS_WORD,
   waveSummary,
+  forcedSentences,
 } from "./words.js";
 import { rehearsalText } from "./rehearsal.js";
 
@@ -41,8 +42,8 @@ export function renderPlanText(plan: Plan): string {
     `noderoll plan: policy ${plan.policy.name} (${plan.policy.file}), cluster ${plan.cluster.name} (${plan.cluster.region}, Kubernetes ${plan.cluster.version})`,
     "",
   ];
-  if (plan.options.force)
-    head.push("force: every selected node is replaced, past PodDisruptionBudgets", "");
+  const forced = forcedSentences(plan.options);
+  if (forced.length > 0) head.push(...forced, "");
   const body = [...plan.groups.flatMap((g, i) => [...groupText(g, i), ""]), ...rehearsalText(plan)];
   const total =
     plan.summary.estimatedMs > 0

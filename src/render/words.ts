@@ -91,8 +91,8 @@ export function shortReason(r: ReplaceReason): string {
       return "left detached";
     case "group-update":
       return "whole-group update";
-    case "forced":
-      return "force";
+    case "replace-all":
+      return "replace-all";
   }
 }
 
@@ -184,3 +184,29 @@ export const STOPPED_WORD: Record<StopReason["kind"], string> = {
   deadline: "Paused at --max-duration",
   "window-closed": "Paused, the maintenance window closed",
 };
+
+/** What a run forces, as flags ("replace-all", "delete-after-drain-timeout"): one word each. */
+export function forcedFlags(o: {
+  replaceAll: boolean;
+  deleteAfterDrainTimeout: boolean;
+}): string[] {
+  return [
+    ...(o.replaceAll ? ["replace-all"] : []),
+    ...(o.deleteAfterDrainTimeout ? ["delete-after-drain-timeout"] : []),
+  ];
+}
+
+/** What a run forces, in a sentence each: for the top of a plan. */
+export function forcedSentences(o: {
+  replaceAll: boolean;
+  deleteAfterDrainTimeout: boolean;
+}): string[] {
+  return [
+    ...(o.replaceAll ? ["replace-all: every selected node is replaced, whatever its version"] : []),
+    ...(o.deleteAfterDrainTimeout
+      ? [
+          "delete-after-drain-timeout: what a drain leaves at its timeout is deleted, past PodDisruptionBudgets",
+        ]
+      : []),
+  ];
+}

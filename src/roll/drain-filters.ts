@@ -1,7 +1,8 @@
 // Which pods a drain moves and which it refuses, as kubectl drain's pod filters decide
 // (k8s.io/kubectl/pkg/drain): mirror pods and pods a DaemonSet controls stay on the node; a pod
-// with no controller is refused unless force, since nothing would bring it back — unless it has
-// finished, when it runs nowhere and may go.
+// with no controller is evicted, as kOps drains with kubectl's --force, or refused where the
+// policy says unmanagedPods: refuse, since nothing would bring it back — unless it has finished,
+// when it runs nowhere and may go.
 import { drainLeaves } from "../plan/index.js";
 import { controllerOf, isFinished, isMirrorPod, type Pod } from "../ports/index.js";
 import { RollError } from "./context.js";
@@ -14,13 +15,14 @@ export function podsToMove(pods: Pod[]): Pod[] {
 }
 
 /**
- * Refuse to drain `node` when a running pod on it has no controller, unless `force`. One already
- * being deleted is refused too, as kubectl drain does, until it is gone: the user waits for it
- * rather than deleting it. With force the drain evicts the one and waits for the other.
+ * Refuse to drain `node` when a running pod on it has no controller, unless `evict` (kubectl's
+ * --force). One already being deleted is refused too, as kubectl drain does, until it is gone:
+ * the user waits for it rather than deleting it. With `evict` the drain evicts the one and
+ * waits for the other.
  */
-export function refuseOrphans(node: string, force: boolean, pods: Pod[]): void {
+export function refuseOrphans(node: string, evict: boolean, pods: Pod[]): void {
   const orphans = pods.filter((p) => !controllerOf(p) && !isFinished(p.status.phase));
-  if (orphans.length === 0 || force) return;
+  if (orphans.length === 0 || evict) return;
   const staying = orphans.filter((p) => p.metadata.deletionTimestamp === undefined);
   const going = orphans.filter((p) => p.metadata.deletionTimestamp !== undefined);
   const s = pronouns(staying);
@@ -39,7 +41,7 @@ export function refuseOrphans(node: string, force: boolean, pods: Pod[]): void {
   ];
   throw new RollError(
     "PodEvictionFailure",
-    `cannot drain ${node} (kubectl drain refuses pods with no controller too): ${why.join("; ")}; or roll with force`,
+    `cannot drain ${node} (the policy says unmanagedPods: refuse, as kubectl drain without --force): ${why.join("; ")}; or set unmanagedPods: evict`,
   );
 }
 

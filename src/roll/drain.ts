@@ -1,13 +1,14 @@
 // Draining a node with kubectl drain's semantics (k8s.io/kubectl/pkg/drain, its pod filters and
 // eviction loop): mirror pods and pods a DaemonSet controls stay; a running pod with no controller
-// is refused unless force, since nothing would bring it back (drain-filters.ts); the rest are
+// is evicted as kOps drains (kubectl's --force), or the drain refused where the policy says
+// unmanagedPods: refuse (drain-filters.ts); the rest are
 // evicted through the eviction API, so PodDisruptionBudgets decide. A budget's 429 is retried
 // after its Retry-After (the API server sends 10 s); a 500 — more than one budget selects the
 // pod, which the eviction subresource refuses — fails the drain at once, naming the budgets (with
-// force the pod is deleted), and so does a 403 Forbidden, as kubectl's does. Deletion is awaited
+// deleteAfterDrainTimeout the pod is deleted), and so does a 403 Forbidden, as kubectl's does. Deletion is awaited
 // by a watch on the pods' UIDs (drain-wait.ts); on an unreachable node a pod is awaited only until its deletion is 5 minutes past due. Past
-// drainTimeout the drain fails with PodEvictionFailure naming pods and budgets — unless force,
-// which deletes what is left and says so. API throttling never reaches the drain as a refusal:
+// drainTimeout the drain fails with PodEvictionFailure naming pods and budgets — unless
+// deleteAfterDrainTimeout (EKS's force), which deletes what is left and says so. API throttling never reaches the drain as a refusal:
 // it is retried below it (src/ports/resilient.ts).
 import { matchesSelector } from "../plan/index.js";
 import { abortError, listAll, pageOf, retryAfterMs, type Pod } from "../ports/index.js";
@@ -28,7 +29,10 @@ export interface DrainOptions {
   group: string;
   node: string;
   timeoutMs: number;
-  force: boolean;
+  /** EKS's force: at the timeout, what is left is deleted, past its budgets. */
+  deleteAfterDrainTimeout: boolean;
+  /** kubectl drain's --force: running pods with no controller are evicted, not refused. */
+  evictUnmanaged: boolean;
   /** Whether the node is unreachable now (its Ready condition Unknown); default: never. */
   unreachable?: () => boolean;
 }
@@ -297,7 +301,8 @@ async function evictAll(
   deadline: number,
 ): Promise<Blocker[]> {
   if (pods.length === 0) return [];
-  // A pod the eviction API will never accept stops the drain at once (without force).
+  // A pod the eviction API will never accept stops the drain at once (unless
+  // deleteAfterDrainTimeout).
   const stop = new AbortController();
   const signal = AbortSignal.any([stop.signal, ctx.signal]);
   const budgets = await holdBudgets(ctx);
@@ -305,7 +310,7 @@ async function evictAll(
     const results = await Promise.all(
       pods.map(async (p) => {
         const b = await evict(ctx, o, p, deadline, signal, budgets.cache);
-        if (b?.final && !o.force) stop.abort();
+        if (b?.final && !o.deleteAfterDrainTimeout) stop.abort();
         return b;
       }),
     );
@@ -321,7 +326,7 @@ function evictionFailure(o: DrainOptions, blockers: Blocker[]): RollError {
   const when = final.length > 0 ? "" : ` within ${Math.round(o.timeoutMs / 60_000)} min`;
   return new RollError(
     "PodEvictionFailure",
-    `could not drain ${o.node}${when}: ${shown.slice(0, 10).join("; ")}. Scale the workloads up or relax the PodDisruptionBudgets, or set force to delete them`,
+    `could not drain ${o.node}${when}: ${shown.slice(0, 10).join("; ")}. Scale the workloads up or relax the PodDisruptionBudgets, or set deleteAfterDrainTimeout to delete them`,
   );
 }
 
@@ -334,7 +339,7 @@ export async function drainNode(ctx: RollContext, o: DrainOptions): Promise<Drai
   const now = ctx.clock.now().getTime();
   const lost = o.unreachable?.() ? listed.pods.filter((p) => leftBehind(awaitedOf(p), now)) : [];
   const pods = listed.pods.filter((p) => !lost.includes(p));
-  refuseOrphans(o.node, o.force, pods);
+  refuseOrphans(o.node, o.evictUnmanaged, pods);
   const early = pods.length > 0 ? watchFromList(ctx, o.node, listed.resourceVersion) : undefined;
   try {
     return await evictAndWait(ctx, o, pods, deadline, early, lost.map(podId));
@@ -352,7 +357,7 @@ async function evictAndWait(
   lost: string[],
 ): Promise<DrainResult> {
   const blockers = await evictAll(ctx, o, pods, deadline);
-  if (blockers.length > 0 && !o.force) throw evictionFailure(o, blockers);
+  if (blockers.length > 0 && !o.deleteAfterDrainTimeout) throw evictionFailure(o, blockers);
   const evicted = pods.length - blockers.length;
   const deleted = blockers.map((b) => b.pod);
   for (const id of deleted) {
@@ -367,7 +372,7 @@ async function evictAndWait(
     early,
     unreachable: o.unreachable ?? (() => false),
   });
-  if (!gone && !o.force) {
+  if (!gone && !o.deleteAfterDrainTimeout) {
     throw new RollError(
       "PodEvictionFailure",
       `pods on ${o.node} did not terminate in time: ${[...waited.keys()].slice(0, 10).join(", ")}`,

@@ -21,7 +21,7 @@ import {
 import { controllerOf, listAll, pageOf, type Node, type Pod } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
 
-/** A pod a drain moved (evicted or, with force, deleted); another pod of its controller takes its place. */
+/** A pod a drain moved (evicted or, at the drain timeout, deleted); another pod of its controller takes its place. */
 export interface MovedPod {
   namespace: string;
   name: string;

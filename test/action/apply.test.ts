@@ -1,7 +1,8 @@
 // The bundled action applying, against `sandbox serve`: a merge (push to the default branch)
 // rolls the changed policy to convergence with the check run moving through every phase of
 // every group and the merged pull request's comment following it; an emergency dispatch with
-// force gets past a blocking PodDisruptionBudget and says so, and without a reason it refuses;
+// delete-after-drain-timeout gets past a blocking PodDisruptionBudget and says so, and without a
+// reason it refuses (so does the old force input, whatever the reason);
 // a cancelled workflow (SIGTERM) stops cleanly and completes the check run as cancelled.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
@@ -152,13 +153,13 @@ describe("action on an emergency dispatch", () => {
     "pdb: { maxUnavailable: 0 }\n  - kind: Deployment\n    name: ingress-nginx",
   );
 
-  it("with force and a reason gets past a PodDisruptionBudget that allows no disruption, and says so", async () => {
+  it("with delete-after-drain-timeout and a reason gets past a PodDisruptionBudget that allows no disruption, and says so", async () => {
     expect(blocking).not.toBe(DEMO_SCENARIO_YAML);
     served = await serve(blocking);
     const cwd = workspace({ "policies/demo.yaml": fastDemoPolicy("1s") });
     const sha = "4d".repeat(20);
     const inputs = { policy: "policies/demo.yaml", groups: "workers" };
-    // Without force the plan is blocked and nothing is started.
+    // Without delete-after-drain-timeout the plan is blocked and nothing is started.
     const blocked = await runAction({
       served,
       cwd,
@@ -178,9 +179,9 @@ describe("action on an emergency dispatch", () => {
       served,
       cwd,
       event: "workflow_dispatch",
-      payload: dispatchPayload({ force: "true", reason, groups: "workers" }),
+      payload: dispatchPayload({ "delete-after-drain-timeout": "true", reason, groups: "workers" }),
       sha,
-      inputs: { ...inputs, force: "true", reason },
+      inputs: { ...inputs, "delete-after-drain-timeout": "true", reason },
     });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.outputs.result).toBe("success");
@@ -190,31 +191,47 @@ describe("action on an emergency dispatch", () => {
     expect(check.conclusion).toBe("success");
     expect(check.output.title).toContain(`reason: ${reason}`);
     expect(check.output.summary).toContain(
-      `trigger: workflow_dispatch · reason: ${reason} · **force**`,
+      `trigger: workflow_dispatch · reason: ${reason} · **delete-after-drain-timeout**`,
     );
-    expect(check.output.summary).toMatch(/\*\*force\*\*: deleted past their PodDisruptionBudgets/);
+    expect(check.output.summary).not.toContain("**replace-all**");
+    expect(check.output.summary).toMatch(
+      /\*\*delete-after-drain-timeout\*\*: deleted past their PodDisruptionBudgets at the drain timeout/,
+    );
     expect(r.summary).toContain(`reason: ${reason}`);
     expect(r.summary).toMatch(
-      /deleted past their PodDisruptionBudgets after the drain timeout: `default\/db-/,
+      /deleted past their PodDisruptionBudgets at the drain timeout: `default\/db-/,
     );
-    expect(r.stdout).toMatch(/deleted past their PodDisruptionBudgets with force/);
+    expect(r.stdout).toMatch(/deleted past their PodDisruptionBudgets at the drain timeout/);
   });
 
-  it("refuses force without a reason, before reading or changing anything", async () => {
+  it("refuses replace-all without a reason, and the old force input, before reading or changing anything", async () => {
     served = await serve();
     const cwd = workspace({ "policies/demo.yaml": fastDemoPolicy() });
     const r = await runAction({
       served,
       cwd,
       event: "workflow_dispatch",
-      payload: dispatchPayload({ force: "true" }),
+      payload: dispatchPayload({ "replace-all": "true" }),
       sha: "5e".repeat(20),
-      inputs: { policy: "policies/demo.yaml", force: "true" },
+      inputs: { policy: "policies/demo.yaml", "replace-all": "true" },
     });
     expect(r.code).toBe(1);
     expect(r.outputs.result).toBe("refused");
-    expect(r.stdout).toMatch(/::error::noderoll refused: force needs a reason/);
+    expect(r.stdout).toMatch(/::error::noderoll refused: replace-all needs a reason/);
     expect(r.summary).toContain("Refused, nothing was read or changed");
+    expect(served.server.log.entries.filter((e) => e.face !== "github")).toEqual([]);
+
+    // A workflow still written for force does not roll as if it had not asked, reason or not.
+    const old = await runAction({
+      served,
+      cwd,
+      event: "workflow_dispatch",
+      payload: dispatchPayload({ force: "true", reason: "CVE" }),
+      sha: "5e".repeat(20),
+      inputs: { policy: "policies/demo.yaml", force: "true", reason: "CVE" },
+    });
+    expect(old.code).toBe(1);
+    expect(old.stdout).toMatch(/::error::input force meant three things and was split/);
     expect(served.server.log.entries.filter((e) => e.face !== "github")).toEqual([]);
   });
 

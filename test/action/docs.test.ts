@@ -27,6 +27,7 @@ describe("action.yml", () => {
         "apply-refs",
         "check-run",
         "comment",
+        "delete-after-drain-timeout",
         "force",
         "github-token",
         "groups",
@@ -37,6 +38,7 @@ describe("action.yml", () => {
         "policy",
         "reason",
         "rehearse",
+        "replace-all",
       ].sort(),
     );
     for (const [name, input] of Object.entries(action.inputs)) {
@@ -64,7 +66,8 @@ describe("action.yml", () => {
     expect(inputs).toMatchObject({
       policy: ["policies/*.yaml"],
       mode: "auto",
-      force: false,
+      replaceAll: false,
+      deleteAfterDrainTimeout: false,
       comment: true,
       checkRun: true,
       maxDurationMs: 5.5 * 3600_000,

@@ -15,7 +15,7 @@ const ctx = (eventName: string, p: Record<string, unknown>): EventContext => ({
   sha: "f".repeat(40),
   ref: "refs/heads/main",
 });
-const auto: RouteInputs = { mode: "auto", force: false };
+const auto: RouteInputs = { mode: "auto", replaceAll: false, deleteAfterDrainTimeout: false };
 
 describe("routing", () => {
   it("plans an opened pull request on its head commit", () => {
@@ -30,7 +30,12 @@ describe("routing", () => {
   it("never applies for a pull request, whatever the inputs say", () => {
     for (const event of ["pull_request", "pull_request_target"]) {
       const p = payload("pull_request", (x) => x.action === "synchronize");
-      const d = route(ctx(event, p), { mode: "apply", force: true, reason: "cve" });
+      const d = route(ctx(event, p), {
+        mode: "apply",
+        replaceAll: true,
+        deleteAfterDrainTimeout: true,
+        reason: "cve",
+      });
       expect(d.kind).toBe("plan");
       expect(d).toMatchObject({
         warning: `apply never runs for ${event} events; planning instead`,
@@ -57,7 +62,8 @@ describe("routing", () => {
       kind: "apply",
       sha: "6113728f27ae82c7b1a177c8d03f9e96e0adf246",
       trigger: "push",
-      force: false,
+      replaceAll: false,
+      deleteAfterDrainTimeout: false,
       changedFiles: ["README.md", "policies/prod.yaml"],
     });
   });
@@ -89,12 +95,13 @@ describe("routing", () => {
     ).toMatchObject({ kind: "skip", why: "refs/tags/simple-tag was deleted" });
   });
 
-  it("applies a dispatch with its overrides, and refuses force without a reason", () => {
+  it("applies a dispatch with its overrides, and refuses replace-all or delete-after-drain-timeout without a reason", () => {
     const p = payload("workflow_dispatch");
     expect(
       route(ctx("workflow_dispatch", p), {
         mode: "auto",
-        force: true,
+        replaceAll: true,
+        deleteAfterDrainTimeout: true,
         reason: "CVE-2026-1234",
         groups: ["workers"],
       }),
@@ -102,23 +109,64 @@ describe("routing", () => {
       kind: "apply",
       sha: "f".repeat(40),
       trigger: "dispatch",
-      force: true,
+      replaceAll: true,
+      deleteAfterDrainTimeout: true,
       groups: ["workers"],
       reason: "CVE-2026-1234",
     });
     expect(
-      route(ctx("workflow_dispatch", p), { mode: "auto", force: true, reason: "  " }),
-    ).toMatchObject({ kind: "refuse", why: expect.stringMatching(/^force needs a reason/) });
+      route(ctx("workflow_dispatch", p), {
+        mode: "auto",
+        replaceAll: false,
+        deleteAfterDrainTimeout: true,
+        reason: "CVE-2026-1234",
+      }),
+    ).toEqual({
+      kind: "apply",
+      sha: "f".repeat(40),
+      trigger: "dispatch",
+      replaceAll: false,
+      deleteAfterDrainTimeout: true,
+      reason: "CVE-2026-1234",
+    });
+    expect(
+      route(ctx("workflow_dispatch", p), {
+        mode: "auto",
+        replaceAll: true,
+        deleteAfterDrainTimeout: false,
+        reason: "  ",
+      }),
+    ).toMatchObject({ kind: "refuse", why: expect.stringMatching(/^replace-all needs a reason/) });
+    expect(
+      route(ctx("workflow_dispatch", p), {
+        mode: "auto",
+        replaceAll: false,
+        deleteAfterDrainTimeout: true,
+      }),
+    ).toMatchObject({
+      kind: "refuse",
+      why: expect.stringMatching(/^delete-after-drain-timeout needs a reason/),
+    });
   });
 
   it("plans anything else in auto mode and follows an explicit mode", () => {
     expect(route(ctx("schedule", {}), auto)).toEqual({ kind: "plan", headSha: "f".repeat(40) });
-    expect(route(ctx("schedule", {}), { mode: "apply", force: false })).toMatchObject({
+    expect(
+      route(ctx("schedule", {}), {
+        mode: "apply",
+        replaceAll: false,
+        deleteAfterDrainTimeout: false,
+      }),
+    ).toMatchObject({
       kind: "apply",
       trigger: "schedule",
     });
     expect(
-      route(ctx("workflow_dispatch", payload("workflow_dispatch")), { mode: "plan", force: false }),
+      route(ctx("workflow_dispatch", payload("workflow_dispatch")), {
+        mode: "plan",
+        replaceAll: false,
+        deleteAfterDrainTimeout: false,
+      }),
     ).toMatchObject({ kind: "plan" });
   });
 });
@@ -149,10 +197,12 @@ function mayApply(event: string, p: Record<string, unknown>, i: RouteInputs): bo
 
 describe("routing is deny-by-default over every event GitHub documents", () => {
   const inputs: RouteInputs[] = [
-    { mode: "auto", force: false },
-    { mode: "apply", force: false },
-    { mode: "apply", force: true, reason: "cve" },
-    { mode: "plan", force: true, reason: "cve" },
+    { mode: "auto", replaceAll: false, deleteAfterDrainTimeout: false },
+    { mode: "apply", replaceAll: false, deleteAfterDrainTimeout: false },
+    { mode: "apply", replaceAll: true, deleteAfterDrainTimeout: true, reason: "cve" },
+    { mode: "apply", replaceAll: true, deleteAfterDrainTimeout: false, reason: "cve" },
+    { mode: "apply", replaceAll: false, deleteAfterDrainTimeout: true, reason: "cve" },
+    { mode: "plan", replaceAll: true, deleteAfterDrainTimeout: true, reason: "cve" },
   ];
 
   it("knows the documented list (more than 60 events, the pull-request family among them)", () => {
@@ -201,7 +251,9 @@ describe("routing is deny-by-default over every event GitHub documents", () => {
   it("a push to another branch with mode: apply is refused, not applied", () => {
     const p = payload("push", (x) => x.ref === "refs/heads/master");
     p.ref = "refs/heads/feature";
-    expect(route(ctx("push", p), { mode: "apply", force: false })).toMatchObject({
+    expect(
+      route(ctx("push", p), { mode: "apply", replaceAll: false, deleteAfterDrainTimeout: false }),
+    ).toMatchObject({
       kind: "refuse",
       why: expect.stringMatching(/refs\/heads\/feature is not the default branch/),
     });
@@ -209,7 +261,11 @@ describe("routing is deny-by-default over every event GitHub documents", () => {
 
   it("pull-request review, comment and merge-queue events plan, with a warning when asked to apply", () => {
     for (const event of ["pull_request_review", "issue_comment", "merge_group", "workflow_run"]) {
-      const d = route(ctx(event, anyPayload(event)[0]!), { mode: "apply", force: false });
+      const d = route(ctx(event, anyPayload(event)[0]!), {
+        mode: "apply",
+        replaceAll: false,
+        deleteAfterDrainTimeout: false,
+      });
       expect(d).toMatchObject({ kind: "plan", warning: expect.stringMatching(/plans instead/) });
     }
   });

@@ -54,7 +54,8 @@ describe("inputs", () => {
       "INPUT_GITHUB-TOKEN": "tok",
       "INPUT_MAX-DURATION": "90m",
       INPUT_GROUPS: "workers, ingress",
-      INPUT_FORCE: "True",
+      "INPUT_REPLACE-ALL": "True",
+      "INPUT_DELETE-AFTER-DRAIN-TIMEOUT": "true",
       INPUT_REASON: " CVE ",
       "INPUT_CHECK-RUN": "false",
       "INPUT_APPLY-REFS": "refs/heads/release/*\nrefs/heads/hotfix",
@@ -63,7 +64,8 @@ describe("inputs", () => {
       policy: ["policies/a.yaml", "policies/b.yaml", "policies/c.yaml"],
       mode: "auto",
       token: "tok",
-      force: true,
+      replaceAll: true,
+      deleteAfterDrainTimeout: true,
       groups: ["workers", "ingress"],
       reason: "CVE",
       maxDurationMs: 90 * 60_000,
@@ -84,9 +86,26 @@ describe("inputs", () => {
 
   it("refuses what it cannot read, naming the input", () => {
     const get = (env: Record<string, string>) => inputFromEnv({ INPUT_POLICY: "p.yaml", ...env });
+    expect(() => readInputs(get({ "INPUT_REPLACE-ALL": "maybe" }))).toThrow(
+      'input replace-all must be true or false, not "maybe"',
+    );
+    expect(() => readInputs(get({ "INPUT_DELETE-AFTER-DRAIN-TIMEOUT": "maybe" }))).toThrow(
+      'input delete-after-drain-timeout must be true or false, not "maybe"',
+    );
     expect(() => readInputs(get({ INPUT_FORCE: "maybe" }))).toThrow(
       'input force must be true or false, not "maybe"',
     );
     expect(() => readInputs(inputFromEnv({}))).toThrow(/input policy is required/);
+  });
+
+  it("refuses the old force input, saying what each of its meanings is called now", () => {
+    const get = (env: Record<string, string>) => inputFromEnv({ INPUT_POLICY: "p.yaml", ...env });
+    expect(() => readInputs(get({ INPUT_FORCE: "true", INPUT_REASON: "CVE" }))).toThrow(
+      /^input force meant three things and was split: input replace-all .*; input delete-after-drain-timeout /,
+    );
+    expect(readInputs(get({ INPUT_FORCE: "false" }))).toMatchObject({
+      replaceAll: false,
+      deleteAfterDrainTimeout: false,
+    });
   });
 });

@@ -22,10 +22,17 @@ describe("a policy naming the Auto Scaling group behind an EKS managed node grou
     const world = World.from(managedScenario({ zones: 2, nodes: 4 }));
     const asg = world.eks.nodegroups.get("ng")!.asg;
     const policy = policyFor(`groups: [{ name: ${asg} }]\n`, "test");
-    const { plan } = await world.run(observeAndPlan(policy, "p.yaml", world, { force: true }));
+    const { plan } = await world.run(
+      observeAndPlan(policy, "p.yaml", world, { replaceAll: true, deleteAfterDrainTimeout: true }),
+    );
     const log = new EventLog(world.clock);
     await world.run(
-      planAndApply(policy, "p.yaml", world, log, { runId: "dispatch", force: true, reason: "CVE" }),
+      planAndApply(policy, "p.yaml", world, log, {
+        runId: "dispatch",
+        replaceAll: true,
+        deleteAfterDrainTimeout: true,
+        reason: "CVE",
+      }),
     );
     expect({
       status: plan.groups[0]?.status,

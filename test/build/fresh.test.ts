@@ -55,7 +55,8 @@ describe("checked-in artefacts are fresh", () => {
     expect(Object.keys(ru)).toEqual([
       "maxUnavailable",
       "maxSurge",
-      "force",
+      "deleteAfterDrainTimeout",
+      "unmanagedPods",
       "postDrainDelay",
       "drainTimeout",
       "interval",

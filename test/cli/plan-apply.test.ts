@@ -124,10 +124,22 @@ describe("noderoll apply --sandbox demo", () => {
     );
   });
 
-  it("refuses --force without a reason (exit 2) and changes nothing for an invalid policy (exit 1)", () => {
-    expect(
-      runCli(["apply", "--policy", "policies/demo.yaml", "--sandbox", "demo", "--force"]).status,
-    ).toBe(2);
+  it("refuses --replace-all or --delete-after-drain-timeout without a reason and --force at all (exit 2), and changes nothing for an invalid policy (exit 1)", () => {
+    const apply = ["apply", "--policy", "policies/demo.yaml", "--sandbox", "demo"];
+    for (const flag of ["--replace-all", "--delete-after-drain-timeout"]) {
+      const r = runCli([...apply, flag]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`${flag} needs --reason`);
+    }
+    // The old flag meant three things: refused even with a reason, saying what each is now.
+    for (const command of [
+      [...apply, "--reason", "CVE"],
+      ["plan", "--policy", "policies/demo.yaml", "--sandbox", "demo"],
+    ]) {
+      const old = runCli([...command, "--force"]);
+      expect(old.status).toBe(2);
+      expect(old.stderr).toContain("--force meant three things and was split");
+    }
     const dir = tmp();
     writeFileSync(join(dir, "p.yaml"), "kind: UpgradePolicy\n");
     const bad = runCli([

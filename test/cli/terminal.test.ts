@@ -17,7 +17,7 @@ async function demoRoll(): Promise<{ plan: Plan; events: RollEvent[] }> {
   const r = readPolicyFile("policies/demo.yaml");
   if (!r.ok) throw new Error("demo policy invalid");
   const world = World.demo();
-  const planner = new Planner(r.policy, "policies/demo.yaml", { force: false });
+  const planner = new Planner(r.policy, "policies/demo.yaml", {});
   const { plan } = await world.run(planner.observe(world));
   const log = new EventLog(world.clock);
   await world.run(
@@ -91,7 +91,7 @@ describe("reading a cluster", () => {
     if (!r.ok) throw new Error("demo policy invalid");
     const world = World.demo();
     // Node by node, where each phase has a total (a cluster-wide pod list has none).
-    const planner = new Planner(r.policy, "policies/demo.yaml", { force: false }, "by-node");
+    const planner = new Planner(r.policy, "policies/demo.yaml", {}, "by-node");
     const lines: string[] = [];
     // Every report written (at most every 0 ms), so each phase's line is seen.
     const { plan } = await withReadProgress(

@@ -1,8 +1,8 @@
 // Pods slower to stop than the drain waits (issue 44, defect 8): a Deployment whose pods take an
 // hour to stop (terminationGracePeriodSeconds 3600 and a long preStop) on a group whose drains
 // wait 15 minutes. The plan blocks the group (the drain would fail and leave its node cordoned,
-// on every run) and says how to fix it; a grace period alone that long is a warning; with force
-// the drain goes on at its timeout, and the estimate says so; otherwise the estimate counts the
+// on every run) and says how to fix it; a grace period alone that long is a warning; with
+// deleteAfterDrainTimeout the drain goes on at its timeout, and the estimate says so; otherwise the estimate counts the
 // whole grace period.
 import { describe, expect, it } from "vitest";
 import { buildPlan } from "../../src/engine/index.js";
@@ -22,7 +22,7 @@ const hour = (extra: Partial<PodInfo> = {}, name = "slow-0", on = 0) =>
 function plan(
   body: string,
   pods: PodInfo[],
-  options: { force?: boolean } = {},
+  options: { deleteAfterDrainTimeout?: boolean } = {},
   group: LiveGroup = g,
 ) {
   return buildPlan(policy(body), "p.yaml", snapshot([group], { pods }), options).groups[0]!;
@@ -64,22 +64,30 @@ describe("pods slower to stop than the drain waits", () => {
     expect(p.schedule.estimatedMs).toBeGreaterThanOrEqual(3600_000);
   });
 
-  it("with force: a warning that says what happens, and the drain's estimate ends at the timeout", () => {
+  it("with deleteAfterDrainTimeout: a warning that says what happens, and the drain's estimate ends at the timeout", () => {
     const blocked = plan(FIFTEEN, [hour()]);
-    const forced = plan(FIFTEEN, [hour()], { force: true });
+    const forced = plan(FIFTEEN, [hour()], { deleteAfterDrainTimeout: true });
     expect(forced.status).toBe("roll");
     const [f] = graceOf(forced.findings);
     expect(f?.severity).toBe("warning");
     expect(f?.message).toMatch(
-      /^with force: at the drain timeout their node is terminated with them still stopping/,
+      /^with deleteAfterDrainTimeout: at the drain timeout their node is terminated with them still stopping/,
     );
     const wave = (p: typeof forced) => p.schedule.waves.find((w) => w.nodes.includes(node(0)))!;
     expect(wave(blocked).durationMs).toBeGreaterThanOrEqual(3600_000);
     expect(wave(forced).durationMs).toBeLessThan(wave(blocked).durationMs - 2700_000);
     expect(wave(forced).durationMs).toBeGreaterThanOrEqual(900_000);
+    // The policy's key does the same as the run's option.
+    const byPolicy = plan(
+      "groups: [{ name: workers, rollingUpdate: { drainTimeout: 15m, deleteAfterDrainTimeout: true } }]\n",
+      [hour()],
+    );
+    expect(byPolicy.status).toBe("roll");
+    expect(graceOf(byPolicy.findings)).toEqual(graceOf(forced.findings));
+    expect(wave(byPolicy).durationMs).toBe(wave(forced).durationMs);
   });
 
-  it("a managed group: EKS's fixed 15 minutes, shorten the grace or force", () => {
+  it("a managed group: EKS's fixed 15 minutes, shorten the grace or set deleteAfterDrainTimeout", () => {
     const m = managed("system", instances("m", 2, zones, 1));
     const mine = pod("slow-0", nodesFor(m)[0]!.name, {
       terminationGracePeriodSeconds: 3600,

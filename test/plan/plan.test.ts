@@ -70,7 +70,7 @@ describe("self-managed groups (kOps semantics)", () => {
     ).toEqual(["launch template 6 → 7", "detached for surge by an earlier run"]);
   });
 
-  it("selects annotated and over-age nodes even on the current launch template, and everything when forced", () => {
+  it("selects annotated and over-age nodes even on the current launch template, and everything with replace-all", () => {
     const insts = instances("n", 4, zones, 7, 40);
     insts[0]!.launchTime = new Date("2026-11-20T10:00:00Z");
     insts[1]!.launchTime = new Date("2026-11-20T10:00:00Z");
@@ -85,11 +85,21 @@ describe("self-managed groups (kOps semantics)", () => {
       ["i-n002", ["older than maxNodeAge (40d > 30d)"]],
       ["i-n003", ["older than maxNodeAge (40d > 30d)"]],
     ]);
-    const forced = buildPlan(p, "p.yaml", snapshot([g], { nodes }), { force: true }).groups[0]!;
+    const forced = buildPlan(p, "p.yaml", snapshot([g], { nodes }), { replaceAll: true })
+      .groups[0]!;
     expect(forced.replacements.find((r) => r.instance === "i-n000")?.reasons).toEqual([
-      { kind: "forced" },
+      { kind: "replace-all" },
     ]);
     expect(forced.replacements).toHaveLength(4);
+    // Going past PodDisruptionBudgets selects nothing more.
+    const pastBudgets = buildPlan(p, "p.yaml", snapshot([g], { nodes }), {
+      deleteAfterDrainTimeout: true,
+    }).groups[0]!;
+    expect(pastBudgets.replacements.map((r) => r.instance).sort()).toEqual([
+      "i-n001",
+      "i-n002",
+      "i-n003",
+    ]);
   });
 
   it("reports a launch template version change as a config change", () => {

@@ -20,9 +20,15 @@ const g = selfManaged("workers", instances("n", 4, zones, 1), { latest: 2 });
 const nodes = nodesFor(g);
 const node = (i: number) => nodes[i]!.name;
 const p = policy("groups: [{ name: workers }]\n");
+/** The policy that refuses pods with no controller, as kubectl drain without --force does. */
+const refusing = policy("groups: [{ name: workers, rollingUpdate: { unmanagedPods: refuse } }]\n");
 
-function findings(extra: SnapshotParts, options: { force?: boolean } = {}): Finding[] {
-  return buildPlan(p, "p.yaml", snapshot([g], { clusterNodeCount: 40, ...extra }), options)
+function findings(
+  extra: SnapshotParts,
+  options: { deleteAfterDrainTimeout?: boolean } = {},
+  pol = p,
+): Finding[] {
+  return buildPlan(pol, "p.yaml", snapshot([g], { clusterNodeCount: 40, ...extra }), options)
     .groups[0]!.findings;
 }
 /** A deletion due in half a minute: a pod terminating as usual. */
@@ -49,7 +55,7 @@ describe("preflight", () => {
     ).toEqual([]);
   });
 
-  it("blocks on a PDB that never allows a disruption, unless force", () => {
+  it("blocks on a PDB that never allows a disruption, unless deleteAfterDrainTimeout", () => {
     const pdbs = [
       pdb("web", "web", {
         minAvailable: 3,
@@ -72,7 +78,7 @@ describe("preflight", () => {
       codes(
         findings(
           { pods: web(3), pdbs, workloads: [{ id: "Deployment/default/web", replicas: 3 }] },
-          { force: true },
+          { deleteAfterDrainTimeout: true },
         ),
       ),
     ).toEqual(["warning:pdb-blocks"]);
@@ -117,7 +123,7 @@ describe("preflight", () => {
     }
   });
 
-  it("asks no budget about a pod already being deleted (the eviction API lets it go), yet still waits for it and refuses it without a controller", () => {
+  it("asks no budget about a pod already being deleted (the eviction API lets it go), yet still waits for it and, with unmanagedPods: refuse, refuses it without a controller", () => {
     const going = (name: string, extra: Partial<PodInfo> = {}) =>
       pod(name, node(0), { deletionTimestamp: SOON, ...extra });
     const shut = [pdb("web", "web", { minAvailable: 2, expectedPods: 2, disruptionsAllowed: 0 })];
@@ -131,19 +137,39 @@ describe("preflight", () => {
       expect(f[0]!.objects.some((o) => o.includes("web-1"))).toBe(true);
       expect(findings({ pods: [going("web-0")], pdbs })).toEqual([]);
     }
-    // The drain still moves it: a pod with no controller is refused as kubectl drain does.
+    // The drain still moves it: with unmanagedPods: refuse, a pod with no controller is refused
+    // as kubectl drain (without --force) does.
     const bare = going("job-0", { owner: undefined, workload: undefined });
-    const refused = findings({ pods: [bare] });
+    const refused = findings({ pods: [bare] }, {}, refusing);
     expect(codes(refused)).toContain("blocker:unmanaged-pods");
     // Already being deleted: the finding says to wait for it, not to delete it.
     expect(refused[0]!.message).toBe(
-      "pods with no controller, already being deleted: default/job-0; wait until they are gone; or roll with force (kubectl drain refuses them the same way)",
+      "pods with no controller, already being deleted: default/job-0; wait until they are gone; or set unmanagedPods: evict, as kOps drains (unmanagedPods: refuse is kubectl drain without --force)",
     );
-    const both = findings({ pods: [bare, pod("cron", node(1), { owner: undefined })] });
+    const cron = pod("cron", node(1), { owner: undefined });
+    const both = findings({ pods: [bare, cron] }, {}, refusing);
     expect(both[0]!.message).toMatch(
       /would not come back once their node is drained: default\/cron; delete them .*; pods with no controller, already being deleted: default\/job-0; wait until/,
     );
     expect(both[0]!.objects).toEqual(["default/job-0", "default/cron"]);
+    // deleteAfterDrainTimeout does not get past the refusal: only unmanagedPods: evict does.
+    expect(
+      codes(findings({ pods: [bare] }, { deleteAfterDrainTimeout: true }, refusing)),
+    ).toContain("blocker:unmanaged-pods");
+    // By default (unmanagedPods: evict, as kOps drains) they are a warning: evicted, or waited for.
+    const evicted = findings({ pods: [bare, cron] });
+    expect(evicted.filter((f) => f.code === "unmanaged-pods")).toEqual([
+      {
+        code: "unmanaged-pods",
+        severity: "warning",
+        message:
+          "pods with no controller are evicted like the rest, and nothing brings them back: default/cron; pods with no controller already being deleted are waited for: default/job-0; run them under a controller (a Deployment, a StatefulSet), or set unmanagedPods: refuse to stop the group instead",
+        objects: ["default/job-0", "default/cron"],
+      },
+    ]);
+    expect(findings({ pods: [bare] })[0]!.message).toMatch(
+      /^pods with no controller already being deleted are waited for: default\/job-0;/,
+    );
   });
 
   it("counts a pod being deleted among a whole-number minAvailable's expected pods only until it goes for good", () => {
@@ -238,14 +264,14 @@ describe("preflight", () => {
       ]);
   });
 
-  it("blocks, unless force, on pods still there over a minute after their deletion was due", () => {
+  it("blocks, unless deleteAfterDrainTimeout, on pods still there over a minute after their deletion was due", () => {
     const at = (msBeforeNow: number) => new Date(NOW.getTime() - msBeforeNow).toISOString();
     const stuck = pod("web-0", node(0), { deletionTimestamp: at(120_000) });
     const f = findings({ pods: [stuck] });
     expect(codes(f)).toEqual(["blocker:stuck-terminating"]);
     expect(f[0]!.objects).toEqual([`default/web-0 (deletion due ${at(120_000)})`]);
     expect(f[0]!.message).toMatch(/finalizer/);
-    expect(codes(findings({ pods: [stuck] }, { force: true }))).toEqual([
+    expect(codes(findings({ pods: [stuck] }, { deleteAfterDrainTimeout: true }))).toEqual([
       "warning:stuck-terminating",
     ]);
     // A finished pod held the same way: the drain waits for it too. A DaemonSet's or a mirror
@@ -264,15 +290,24 @@ describe("preflight", () => {
       );
   });
 
-  it("still refuses a pod with no controller while it is Pending (nothing brings it back), not once it has finished", () => {
+  it("with unmanagedPods: refuse still refuses a pod with no controller while it is Pending (nothing brings it back), not once it has finished", () => {
     const bare = (phase: string) =>
       pod("job-0", node(0), { owner: undefined, workload: undefined, phase });
-    for (const phase of ["Running", "Pending", "Unknown"])
-      expect(codes(findings({ pods: [bare(phase)] })), phase).toContain("blocker:unmanaged-pods");
-    for (const phase of ["Succeeded", "Failed"])
-      expect(codes(findings({ pods: [bare(phase)] })), phase).not.toContain(
+    for (const phase of ["Running", "Pending", "Unknown"]) {
+      expect(codes(findings({ pods: [bare(phase)] }, {}, refusing)), phase).toContain(
         "blocker:unmanaged-pods",
       );
+      // By default the drain evicts it, and says so.
+      expect(codes(findings({ pods: [bare(phase)] })), phase).toContain("warning:unmanaged-pods");
+    }
+    for (const phase of ["Succeeded", "Failed"]) {
+      expect(codes(findings({ pods: [bare(phase)] }, {}, refusing)), phase).not.toContain(
+        "blocker:unmanaged-pods",
+      );
+      expect(codes(findings({ pods: [bare(phase)] })), phase).not.toContain(
+        "warning:unmanaged-pods",
+      );
+    }
   });
 
   it("blocks on pods that several PDBs select", () => {
@@ -285,18 +320,27 @@ describe("preflight", () => {
     ).toEqual([]);
   });
 
-  it("warns of downtime for single-replica workloads and bare pods, not for replicated ones; bare pods block as kubectl drain refuses them", () => {
-    const f = findings({
+  it("warns of downtime for single-replica workloads and bare pods, not for replicated ones; bare pods block as kubectl drain refuses them with unmanagedPods: refuse", () => {
+    const parts = {
       pods: [
         pod("legacy-0", node(0)),
         pod("bare", node(1), { owner: undefined, workload: undefined }),
       ],
       workloads: [{ id: "Deployment/default/legacy", replicas: 1 }],
-    });
+    };
+    const f = findings(parts, {}, refusing);
     expect(codes(f)).toEqual(["blocker:unmanaged-pods", "warning:single-replica"]);
     expect(f[0]!.objects).toEqual(["default/bare"]);
     expect(f[0]!.message).toMatch(/no controller would not come back/);
     expect(f[1]!.objects).toEqual(["Deployment/default/legacy", "Pod/default/bare"]);
+    // By default (unmanagedPods: evict) the bare pod is evicted: a warning, the group rolls.
+    const evicted = findings(parts);
+    expect(codes(evicted)).toEqual(["warning:unmanaged-pods", "warning:single-replica"]);
+    expect(evicted[0]!.objects).toEqual(["default/bare"]);
+    expect(evicted[0]!.message).toMatch(
+      /^pods with no controller are evicted like the rest, and nothing brings them back: default\/bare;/,
+    );
+    expect(buildPlan(p, "p.yaml", snapshot([g], parts)).groups[0]!.status).toBe("roll");
     expect(
       findings({ pods: web(2), workloads: [{ id: "Deployment/default/web", replicas: 2 }] }),
     ).toEqual([]);

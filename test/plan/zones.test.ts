@@ -51,7 +51,7 @@ function findings(
   opts: {
     nodes?: NodeInfo[];
     claims?: ClaimInfo[];
-    force?: boolean;
+    deleteAfterDrainTimeout?: boolean;
     group?: LiveGroup;
     body?: string;
   } = {},
@@ -63,7 +63,7 @@ function findings(
     ...(opts.claims && { claims: opts.claims }),
   });
   const body = opts.body ?? `groups: [{ name: ${group.name} }]\n`;
-  const options = opts.force ? { force: true } : {};
+  const options = opts.deleteAfterDrainTimeout ? { deleteAfterDrainTimeout: true } : {};
   return buildPlan(policy(body), "p.yaml", s, options).groups[0]!.findings.filter(
     (f) => f.code === "zone-pinned-pods",
   );
@@ -149,15 +149,17 @@ describe("pods bound to a zone the roll empties", () => {
     expect(findings([db("db-0", { claims: ["scratch"] })], { claims })).toEqual([]);
   });
 
-  it("blocks where the group launches no node in that zone, unless force", () => {
+  it("blocks where the group launches no node in that zone, unless deleteAfterDrainTimeout", () => {
     const moved = { ...g, zones: [B] };
     const [f] = findings([pinned()], { group: moved });
     expect(f).toMatchObject({ severity: "blocker", objects: ["default/db-0"] });
     expect(f!.message).toContain(`workers launches no node (its zones: ${B})`);
     expect(f!.message).toContain("nothing the roll does gives them a node");
-    const [forced] = findings([pinned()], { group: moved, force: true });
+    const [forced] = findings([pinned()], { group: moved, deleteAfterDrainTimeout: true });
     expect(forced?.severity).toBe("warning");
-    expect(forced?.message).toMatch(/^with force: they are drained all the same, and stay Pending/);
+    expect(forced?.message).toMatch(
+      /^with deleteAfterDrainTimeout: they are drained all the same, and stay Pending/,
+    );
   });
 
   it("says when the new node comes only after the drain (no surge), and applies to managed groups", () => {

@@ -43,7 +43,8 @@ describe("a group's kind resolving its settings, self-managed (kOps semantics)",
       postDrainDelayMs: 5000,
       intervalMs: 15000,
       drainTimeoutMs: 900_000,
-      force: false,
+      deleteAfterDrainTimeout: false,
+      unmanagedPods: "evict",
       drainAndTerminate: true,
       spreadAcrossZones: true,
     });
@@ -68,6 +69,20 @@ describe("a group's kind resolving its settings, self-managed (kOps semantics)",
     expect(r.roll.intervalMs).toBe(30_000);
     expect(r.roll.validation).toEqual({ timeoutMs: 300_000, count: 1 });
     expect(r.derivation.maxUnavailable).toBe("39% of 10 nodes, rounded down = 3");
+  });
+
+  it("takes deleteAfterDrainTimeout and unmanagedPods from defaults, the group's own first", () => {
+    const p = policy(
+      "defaults: { deleteAfterDrainTimeout: true, unmanagedPods: refuse }\ngroups: [{ name: a }, { name: b, rollingUpdate: { deleteAfterDrainTimeout: false, unmanagedPods: evict } }]\n",
+    );
+    expect(fromKind(p, p.groups[0]!, selfManaged(3)).roll).toMatchObject({
+      deleteAfterDrainTimeout: true,
+      unmanagedPods: "refuse",
+    });
+    expect(fromKind(p, p.groups[1]!, selfManaged(3)).roll).toMatchObject({
+      deleteAfterDrainTimeout: false,
+      unmanagedPods: "evict",
+    });
   });
 
   it("caps surge at the nodes that need update and says so", () => {

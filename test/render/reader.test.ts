@@ -1,5 +1,5 @@
 // What a reviewer reads in the plan and the roll, rendered as GitHub renders it (marked, GFM):
-// the table's words, time limits against the window and max-duration, force's deletions, the
+// the table's words, time limits against the window and max-duration, deleteAfterDrainTimeout's deletions, the
 // reviewed plan's fingerprint and drift, the shortened note at the top, and the roll's comment
 // and check run (planned counts, a blocked group, groups not started, each error once).
 import { marked } from "marked";
@@ -120,10 +120,11 @@ describe("what stops or hurts, first", () => {
     );
   });
 
-  it("warns, above everything else, of the pods force will delete", () => {
+  it("warns, above everything else, of the pods deleteAfterDrainTimeout will delete", () => {
     const plan = blockedFirstPlan();
     const forced: Plan = {
       ...plan,
+      options: { replaceAll: false, deleteAfterDrainTimeout: true },
       groups: plan.groups.map((g) => ({
         ...g,
         status: g.status === "blocked" ? "roll" : g.status,
@@ -135,9 +136,21 @@ describe("what stops or hurts, first", () => {
     const md = renderPlanMarkdown(forced);
     expect(md.split("\n").slice(2, 4)).toEqual([
       "> [!WARNING]",
-      "> **2 pods will be deleted** (force), past their PodDisruptionBudgets after the drain timeout: `default/coredns-a1`, `default/coredns-b2`.",
+      "> **2 pods will be deleted** (deleteAfterDrainTimeout), past their PodDisruptionBudgets at the drain timeout: `default/coredns-a1`, `default/coredns-b2`.",
     ]);
-    expect(planCheckRun(forced).output.title).toMatch(/; force deletes 2 pods$/);
+    expect(planCheckRun(forced).output.title).toMatch(/; 2 pods deleted at the drain timeout$/);
+    // What the run forces, one line each: here only the deletions, not every node.
+    expect(md).toContain(
+      "> [!WARNING]\n> **delete-after-drain-timeout**: what a drain leaves at its timeout is deleted, past PodDisruptionBudgets.\n",
+    );
+    expect(md).not.toContain("**replace-all**");
+    const all = renderPlanMarkdown({
+      ...forced,
+      options: { replaceAll: true, deleteAfterDrainTimeout: true },
+    });
+    expect(all).toContain(
+      "> [!WARNING]\n> **replace-all**: every selected node is replaced, whatever its version.\n> **delete-after-drain-timeout**: what a drain leaves at its timeout is deleted, past PodDisruptionBudgets.\n",
+    );
   });
 });
 
@@ -158,7 +171,14 @@ describe("a node that is down already", () => {
     expect(html(md)).toContain("<strong>node unreachable (kubelet not reporting)</strong>");
     const p = foldEvents(
       log([
-        { type: "roll.start", cluster: "prod", policy: "prod", groups: [g.name], force: false },
+        {
+          type: "roll.start",
+          cluster: "prod",
+          policy: "prod",
+          groups: [g.name],
+          replaceAll: false,
+          deleteAfterDrainTimeout: false,
+        },
         { type: "node.drain.start", group: g.name, node: first!.node! },
         {
           type: "node.drain.end",
@@ -254,7 +274,8 @@ describe("the roll's comment and check run", () => {
       cluster: "prod",
       policy: "prod",
       groups: ["system", "ingress-b", "batch"],
-      force: false,
+      replaceAll: false,
+      deleteAfterDrainTimeout: false,
     },
     { type: "group.start", group: "system", kind: "managed", nodes: 6, replace: 6 },
     {
@@ -344,7 +365,14 @@ describe("the roll's comment and check run", () => {
   it("says PodDisruptionBudgets were honoured when a roll that waited on them succeeded", () => {
     const p = foldEvents(
       log([
-        { type: "roll.start", cluster: "prod", policy: "prod", groups: ["batch"], force: false },
+        {
+          type: "roll.start",
+          cluster: "prod",
+          policy: "prod",
+          groups: ["batch"],
+          replaceAll: false,
+          deleteAfterDrainTimeout: false,
+        },
         { type: "eviction.blocked", group: "batch", node: "n1", pod: "default/web-1", pdb: "web" },
         { type: "roll.end", result: "success", message: "1 group rolled" },
       ]),

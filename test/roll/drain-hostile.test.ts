@@ -45,7 +45,7 @@ async function drain(
   world: World,
   ctx: RollContext,
   node: string,
-  o: { timeoutMs?: number; force?: boolean } = {},
+  o: { timeoutMs?: number; deleteAfterDrainTimeout?: boolean; evictUnmanaged?: boolean } = {},
 ) {
   await world.run(cordon(ctx, node, "test"));
   return world.run(
@@ -53,7 +53,9 @@ async function drain(
       group: "nodes",
       node,
       timeoutMs: o.timeoutMs ?? 600_000,
-      force: o.force ?? false,
+      deleteAfterDrainTimeout: o.deleteAfterDrainTimeout ?? false,
+      // The policy's default, unmanagedPods: evict (as kOps drains).
+      evictUnmanaged: o.evictUnmanaged ?? true,
     }).catch((e: unknown) => e),
   );
 }
@@ -77,30 +79,38 @@ const ofType = <T extends RollEvent["type"]>(events: RollEvent[], type: T) =>
   events.filter((e): e is Extract<RollEvent, { type: T }> => e.type === type);
 
 describe("drain, as kubectl drain does it", () => {
-  it("refuses pods with no controller unless force (nothing would bring them back)", async () => {
+  it("refuses pods with no controller with unmanagedPods: refuse (nothing would bring them back), and evicts them by default", async () => {
     const bare: Workloads = [{ kind: "Pod", name: "lonely" }];
     const a = setup(bare);
     const node = nodeOf(a.world, "lonely");
-    const refused = await drain(a.world, a.ctx, node);
+    const refused = await drain(a.world, a.ctx, node, { evictUnmanaged: false });
     expect(refused).toBeInstanceOf(RollError);
     expect((refused as RollError).message).toMatch(
-      /cannot drain .* \(kubectl drain refuses pods with no controller too\): default\/lonely has no controller, so nothing would recreate it elsewhere: delete it .*; or roll with force$/,
+      /cannot drain .* \(the policy says unmanagedPods: refuse, as kubectl drain without --force\): default\/lonely has no controller, so nothing would recreate it elsewhere: delete it .*; or set unmanagedPods: evict$/,
     );
     expect(a.world.calls.get("policy.evictPod") ?? 0).toBe(0);
+    // deleteAfterDrainTimeout is not what lets them go.
+    const c = setup(bare);
+    const still = await drain(c.world, c.ctx, nodeOf(c.world, "lonely"), {
+      evictUnmanaged: false,
+      deleteAfterDrainTimeout: true,
+    });
+    expect(still).toBeInstanceOf(RollError);
+    expect(c.world.calls.get("policy.evictPod") ?? 0).toBe(0);
     const b = setup(bare);
-    const forced = await drain(b.world, b.ctx, nodeOf(b.world, "lonely"), { force: true });
-    expect(forced).toMatchObject({ evicted: 1 });
+    const evicted = await drain(b.world, b.ctx, nodeOf(b.world, "lonely"));
+    expect(evicted).toMatchObject({ evicted: 1 });
   });
 
-  it("refuses a pod with no controller already being deleted too, and says to wait for it", async () => {
+  it("with unmanagedPods: refuse, refuses a pod with no controller already being deleted too, and says to wait for it", async () => {
     const { world, ctx } = setup([{ kind: "Pod", name: "lonely" }]);
     const [rec] = [...world.workload("lonely").pods];
     // Held by a finalizer, so still there when the drain lists the node's pods.
     world.workload("lonely").stuckTerminating = true;
     world.kube.deletePod(rec!);
-    const refused = await drain(world, ctx, rec!.nodeName as string);
+    const refused = await drain(world, ctx, rec!.nodeName as string, { evictUnmanaged: false });
     expect((refused as RollError).message).toMatch(
-      /: default\/lonely has no controller and is already being deleted: wait until it is gone; or roll with force$/,
+      /: default\/lonely has no controller and is already being deleted: wait until it is gone; or set unmanagedPods: evict$/,
     );
   });
 
@@ -111,18 +121,18 @@ describe("drain, as kubectl drain does it", () => {
       world.workload(name).stuckTerminating = true;
       world.kube.deletePod([...world.workload(name).pods][0]!);
     }
-    const refused = await drain(world, ctx, nodeOf(world, "c"));
+    const refused = await drain(world, ctx, nodeOf(world, "c"), { evictUnmanaged: false });
     expect((refused as RollError).message).toMatch(
-      /\): default\/c has no controller, so nothing would recreate it elsewhere: delete it or run it under a controller; default\/a, default\/b have no controller and are already being deleted: wait until they are gone; or roll with force$/,
+      /\): default\/c has no controller, so nothing would recreate it elsewhere: delete it or run it under a controller; default\/a, default\/b have no controller and are already being deleted: wait until they are gone; or set unmanagedPods: evict$/,
     );
   });
 
-  it("lets a finished pod with no controller go, as kubectl drain does (it runs nowhere)", async () => {
+  it("lets a finished pod with no controller go, as kubectl drain does (it runs nowhere), even with unmanagedPods: refuse", async () => {
     for (const phase of ["Succeeded", "Failed"] as const) {
       const { world, ctx } = setup([{ kind: "Pod", name: "done" }]);
       const [rec] = [...world.workload("done").pods];
       rec!.phase = phase;
-      const r = await drain(world, ctx, rec!.nodeName as string);
+      const r = await drain(world, ctx, rec!.nodeName as string, { evictUnmanaged: false });
       expect(r, phase).toMatchObject({ evicted: 1 });
     }
   });
@@ -204,7 +214,16 @@ describe("drain, as kubectl drain does it", () => {
         return r;
       });
       await world.run(
-        drainNode({ ...ctx, cluster }, { group: "nodes", node, timeoutMs: 600_000, force: false }),
+        drainNode(
+          { ...ctx, cluster },
+          {
+            group: "nodes",
+            node,
+            timeoutMs: 600_000,
+            deleteAfterDrainTimeout: false,
+            evictUnmanaged: true,
+          },
+        ),
       );
       // The first pod's eviction took no disruption: the other was evicted at once, not held
       // back until the cache's recheck a minute later.

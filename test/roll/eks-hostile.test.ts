@@ -74,7 +74,7 @@ describe("the upgrade phase starts when EKS taints the old nodes", () => {
       budget(0);
       w.clock.after(10 * 60_000, () => budget(1));
     };
-    const { result, events } = await roll(w, policy(), { force: false }, 48 * 3600_000, relax);
+    const { result, events } = await roll(w, policy(), {}, 48 * 3600_000, relax);
     expect(result.message).toBe("1 group rolled");
     const eksUpgrade = w.timeline.first("eks.phase.start", { phase: "upgrade" })!;
     const reported = ofType(events, "phase.start").find((e) => e.phase === "upgrade")!;

@@ -1,9 +1,10 @@
-// What force overrides, finding by finding (src/plan/finding.ts, WITH_FORCE): a blocker force can
-// get past becomes a warning that says "with force: …" and the group rolls; one force cannot help
-// with (a node group EKS will not update) still stops it.
+// What deleteAfterDrainTimeout (EKS's force) overrides, finding by finding (src/plan/finding.ts,
+// AT_DRAIN_TIMEOUT): a blocker it can get past becomes a warning that says
+// "with deleteAfterDrainTimeout: …" and the group rolls; one it cannot help with (a node group EKS
+// will not update, pods with no controller under unmanagedPods: refuse) still stops it.
 import { describe, expect, it } from "vitest";
 import { observeAndPlan } from "../../src/engine/index.js";
-import { WITH_FORCE } from "../../src/plan/index.js";
+import { AT_DRAIN_TIMEOUT } from "../../src/plan/index.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "../sandbox/helpers.js";
 import { ofType, policyFor, roll, selfManagedWorld } from "./scenarios.js";
@@ -19,22 +20,21 @@ const tolerant = {
   ],
 };
 
-describe("force, finding by finding", () => {
-  it("says what it overrides: PDBs that never allow or are closed, several PDBs, pods that tolerate the cordon, pods without a controller, a zone's outage, pods slower to stop than the drain waits, pods bound to a zone no node will come to", () => {
-    expect(Object.keys(WITH_FORCE).sort()).toEqual([
+describe("deleteAfterDrainTimeout, finding by finding", () => {
+  it("says what it overrides: PDBs that never allow or are closed, several PDBs, pods that tolerate the cordon, a zone's outage, pods slower to stop than the drain waits, pods bound to a zone no node will come to — not pods without a controller (unmanagedPods says)", () => {
+    expect(Object.keys(AT_DRAIN_TIMEOUT).sort()).toEqual([
       "grace-exceeds-drain-timeout",
       "multiple-pdbs",
       "pdb-blocks",
       "pdb-closed-now",
       "stuck-terminating",
       "tolerates-everything",
-      "unmanaged-pods",
       "zone-disrupted",
       "zone-pinned-pods",
     ]);
   });
 
-  it("without force refuses a group with a pod stuck terminating; with force rolls it past the drain timeout", async () => {
+  it("without deleteAfterDrainTimeout refuses a group with a pod stuck terminating; with it rolls it past the drain timeout", async () => {
     const sticky = {
       workloads: [{ kind: "Deployment" as const, name: "sticky", replicas: 1 }],
       faults: { stuckTerminating: ["default/sticky"] },
@@ -55,17 +55,20 @@ describe("force, finding by finding", () => {
       ),
     });
     const world = await stuck();
-    const forced = await roll(world, policy, { force: true, reason: "CVE-2026-0004" });
+    const forced = await roll(world, policy, {
+      deleteAfterDrainTimeout: true,
+      reason: "CVE-2026-0004",
+    });
     const finding = forced.plan.groups[0]!.findings.find((f) => f.code === "stuck-terminating");
     expect(finding?.message).toMatch(
-      /^with force: after the drain timeout their node is terminated/,
+      /^with deleteAfterDrainTimeout: after the drain timeout their node is terminated/,
     );
     expect(forced.result.result).toBe("success");
     expect(forced.invariants.violations).toEqual([]);
     expect(world.instances("w").every((i) => i.ltVersion === 2)).toBe(true);
   });
 
-  it("without force refuses a group whose pods tolerate every taint; with force rolls it and says so", async () => {
+  it("without deleteAfterDrainTimeout refuses a group whose pods tolerate every taint; with it rolls it and says so", async () => {
     const policy = policyFor("groups: [{ name: w, rollingUpdate: { drainTimeout: 2m } }]\n");
     const refused = await roll(
       selfManagedWorld([{ name: "w", nodes: 3 }], tolerant as never),
@@ -80,12 +83,15 @@ describe("force, finding by finding", () => {
     expect(ofType(refused.events, "node.cordon")).toHaveLength(0);
 
     const world = selfManagedWorld([{ name: "w", nodes: 3 }], tolerant as never);
-    const forced = await roll(world, policy, { force: true, reason: "CVE-2026-0002" });
+    const forced = await roll(world, policy, {
+      deleteAfterDrainTimeout: true,
+      reason: "CVE-2026-0002",
+    });
     const finding = forced.plan.groups[0]!.findings.find((f) => f.code === "tolerates-everything");
     expect(finding).toMatchObject({
       severity: "warning",
       message: expect.stringMatching(
-        /^with force: after the drain timeout what is left is deleted and the node terminated/,
+        /^with deleteAfterDrainTimeout: after the drain timeout what is left is deleted and the node terminated/,
       ),
     });
     expect(forced.plan.groups[0]!.status).toBe("roll");
@@ -94,15 +100,20 @@ describe("force, finding by finding", () => {
     expect(world.instances("w").every((i) => i.ltVersion === 2)).toBe(true);
   });
 
-  it("with force, EKS's force update replaces a managed group whose pods tolerate every taint", async () => {
+  it("with deleteAfterDrainTimeout, EKS's force update replaces a managed group whose pods tolerate every taint", async () => {
     const world = World.from(managedScenario({ nodes: 3, workloads: tolerant.workloads }) as never);
     const policy = policyFor(
       'groups: [{ name: ng, target: { kubernetesVersion: "1.33" } }]\n',
       world.scenario.cluster.name,
     );
-    const { plan } = await world.run(observeAndPlan(policy, "p.yaml", world, { force: true }));
+    const { plan } = await world.run(
+      observeAndPlan(policy, "p.yaml", world, { deleteAfterDrainTimeout: true }),
+    );
     expect(plan.groups[0]!.status).toBe("roll");
-    const forced = await roll(world, policy, { force: true, reason: "CVE-2026-0003" });
+    const forced = await roll(world, policy, {
+      deleteAfterDrainTimeout: true,
+      reason: "CVE-2026-0003",
+    });
     expect(forced.result.result).toBe("success");
     expect(ofType(forced.events, "eks.update")[0]).toMatchObject({ updateType: "VersionUpdate" });
   });

@@ -6,7 +6,8 @@ import { pdbStatus } from "../../src/sandbox/sim/kube/disruption.js";
 import type { World } from "../../src/sandbox/world/world.js";
 
 export interface InvariantOptions {
-  force?: boolean;
+  /** PodDisruptionBudgets may be broken: what a drain leaves at its timeout is deleted. */
+  deleteAfterDrainTimeout?: boolean;
   /** Groups rolled, in the order they must start. */
   order: string[];
 }
@@ -54,7 +55,7 @@ export class Invariants {
     this.checkOrder(e);
     this.checkCapacity(e);
     this.checkInFlight(e);
-    if (!this.options.force) this.checkBudgets(e);
+    if (!this.options.deleteAfterDrainTimeout) this.checkBudgets(e);
   };
 
   private givenUp(e: Extract<RollEvent, { type: "surge.given-up" }>): void {
@@ -176,7 +177,7 @@ export class Invariants {
     }
   }
 
-  /** Without force, no PodDisruptionBudget that was met becomes violated, and no pod is deleted directly. */
+  /** Without deleteAfterDrainTimeout, no PodDisruptionBudget that was met becomes violated, and no pod is deleted directly. */
   private checkBudgets(e: RollEvent): void {
     for (const list of this.world.kube.pdbs.values()) {
       for (const p of list) {
@@ -191,6 +192,7 @@ export class Invariants {
       }
     }
     const deletes = (this.world.calls.get("core.deletePod") ?? 0) - this.deletesAtStart;
-    if (deletes > 0) this.fail(e, `${deletes} pods deleted directly without force`);
+    if (deletes > 0)
+      this.fail(e, `${deletes} pods deleted directly without deleteAfterDrainTimeout`);
   }
 }

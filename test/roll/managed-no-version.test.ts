@@ -1,4 +1,4 @@
-// A managed node group at its target already, with nodes to replace for another reason (force,
+// A managed node group at its target already, with nodes to replace for another reason (replace-all,
 // maxNodeAge, the needs-update annotation): EKS replaces a managed group's nodes only through an
 // update to another release, Kubernetes version or launch template version, and answers one to
 // where it is with InvalidParameterException "already at release version" (issue 46, item 6).
@@ -16,7 +16,7 @@ const world = () => World.from(managedScenario({ nodes: 4 }));
 
 describe("a managed node group at its target, with nodes to replace for another reason", () => {
   it.each([
-    ["force", "groups: [{ name: ng }]\n", { force: true }],
+    ["replace-all", "groups: [{ name: ng }]\n", { replaceAll: true }],
     ["maxNodeAge", "groups: [{ name: ng, rollingUpdate: { maxNodeAge: 7d } }]\n", {}],
   ] as const)(
     "(%s) is blocked with the reason, not planned as a roll EKS refuses",
@@ -37,7 +37,7 @@ describe("a managed node group at its target, with nodes to replace for another 
   it("is refused by apply before anything is changed", async () => {
     const w = world();
     const r = await roll(w, policyFor("groups: [{ name: ng }]\n", "test"), {
-      force: true,
+      replaceAll: true,
       reason: "CVE-2026-0001",
     });
     expect(r.result.result).toBe("failure");
@@ -52,7 +52,7 @@ describe("a managed node group at its target, with nodes to replace for another 
       `groups: [{ name: ng, target: { releaseVersion: "1.32.5-20250715" } }]\n`,
       "test",
     );
-    const { plan } = await w.run(observeAndPlan(p, "policy.yaml", w, { force: true }));
+    const { plan } = await w.run(observeAndPlan(p, "policy.yaml", w, { replaceAll: true }));
     expect(plan.groups[0]!.findings.map((f) => f.code)).not.toContain("no-version-change");
     expect(plan.groups[0]!.status).toBe("roll");
   });
@@ -63,7 +63,9 @@ describe("a managed node group at its target, with nodes to replace for another 
       `groups: [{ name: ng, target: { releaseVersion: "1.32.5-20250715" } }]\n`,
       "test",
     );
-    const { plan } = await w.run(observeAndPlan(p, "policy.yaml", w, { force: true }));
+    const { plan } = await w.run(
+      observeAndPlan(p, "policy.yaml", w, { replaceAll: true, deleteAfterDrainTimeout: true }),
+    );
     const run = () =>
       w.run(apply(p, plan, w, new EventLog(w.clock), { runId: "again", reason: "CVE" }));
     expect((await run()).result).toBe("success");

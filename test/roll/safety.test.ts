@@ -64,12 +64,12 @@ describe("faults", () => {
     expect(ofType(events, "node.cordon")).toHaveLength(0);
   });
 
-  it("with force gets past that PodDisruptionBudget, deleting the pods and saying which", async () => {
+  it("with deleteAfterDrainTimeout gets past that PodDisruptionBudget, deleting the pods and saying which", async () => {
     const world = selfManagedWorld([{ name: "w", nodes: 3 }], web(2, 2) as never);
     const { result, events, invariants } = await roll(
       world,
       policyFor("groups: [{ name: w, rollingUpdate: { drainTimeout: 2m } }]\n"),
-      { force: true, reason: "CVE-2026-0001" },
+      { deleteAfterDrainTimeout: true, reason: "CVE-2026-0001" },
     );
     expect(invariants.violations).toEqual([]);
     expect(result.result).toBe("success");
@@ -78,7 +78,11 @@ describe("faults", () => {
     expect(ofType(events, "node.drain.end").flatMap((e) => e.deleted ?? []).length).toBeGreaterThan(
       0,
     );
-    expect(ofType(events, "roll.start")[0]).toMatchObject({ force: true, reason: "CVE-2026-0001" });
+    expect(ofType(events, "roll.start")[0]).toMatchObject({
+      replaceAll: false,
+      deleteAfterDrainTimeout: true,
+      reason: "CVE-2026-0001",
+    });
   });
 });
 

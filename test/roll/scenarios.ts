@@ -96,13 +96,19 @@ export async function roll(
 ): Promise<Rolled> {
   const { plan } = await world.run(
     observeAndPlan(policy, "policy.yaml", world, {
-      force: options.force ?? false,
+      replaceAll: options.replaceAll ?? false,
+      deleteAfterDrainTimeout: options.deleteAfterDrainTimeout ?? false,
       ...(options.groups && { groups: options.groups }),
     }),
   );
   const log = new EventLog(world.clock);
   const order = plan.groups.map((g) => g.name);
-  const invariants = new Invariants(world, plan, { force: options.force ?? false, order });
+  // PodDisruptionBudgets may be gone past where a group's settings (the policy's, or the run's)
+  // say deleteAfterDrainTimeout.
+  const invariants = new Invariants(world, plan, {
+    deleteAfterDrainTimeout: plan.groups.some((g) => g.settings?.deleteAfterDrainTimeout),
+    order,
+  });
   log.on(invariants.check);
   if (onEvent) log.on(onEvent);
   // The plan the invariants hold the roll to is the plan apply carries out.

@@ -3,7 +3,8 @@
 // minutes. Before the plan knew, apply failed 15 minutes into the first drain, leaving the node
 // cordoned and a surge instance detached, and every rerun failed alike. Now the plan blocks the
 // group and apply touches nothing; raised above the grace period, drainTimeout lets the roll
-// through in the time the plan estimated; with force the drains end at their timeout.
+// through in the time the plan estimated; with deleteAfterDrainTimeout the drains end at their
+// timeout.
 import { describe, expect, it } from "vitest";
 import { ofType, policyFor, roll, selfManagedWorld } from "./scenarios.js";
 
@@ -59,10 +60,10 @@ describe("pods that take an hour to stop, drains that wait 15 minutes", () => {
     expect(r.invariants.violations).toEqual([]);
   });
 
-  it("with force, each drain goes on at its timeout, as the estimate said", async () => {
+  it("with deleteAfterDrainTimeout, each drain goes on at its timeout, as the estimate said", async () => {
     const world = slowWorld();
     const start = world.clock.nowMs();
-    const r = await roll(world, policy("15m"), { force: true, reason: "a CVE" });
+    const r = await roll(world, policy("15m"), { deleteAfterDrainTimeout: true, reason: "a CVE" });
     expect(r.result.result).toBe("success");
     const g = r.plan.groups[0]!;
     expect(g.findings.find((f) => f.code === "grace-exceeds-drain-timeout")?.severity).toBe(

@@ -1,7 +1,7 @@
 // Issue 44, defect 5: capacity that cannot come back. A group whose Launch process is suspended
 // (frozen during an incident) launches nothing: a roll would drain and terminate its nodes and
 // leave it short. Such a group — and one whose Terminate is suspended — is blocked by the plan,
-// force or not. While noderoll rolls a self-managed group it holds AZRebalance itself, marked on
+// replace-all and delete-after-drain-timeout or not. While noderoll rolls a self-managed group it holds AZRebalance itself, marked on
 // the group, and gives it back when the roll ends or, after a killed run, on the next one.
 import { describe, expect, it } from "vitest";
 import { planAndApply } from "../../src/app/apply.js";
@@ -19,13 +19,14 @@ const marked = (world: World, group = "w") =>
 
 describe("a suspended Launch or Terminate stops the group (defect 5)", () => {
   it.each([false, true])(
-    "Launch suspended (force: %s): the plan is blocked, and apply drains and terminates nothing",
-    async (force) => {
+    "Launch suspended (replace-all and delete-after-drain-timeout: %s): the plan is blocked, and apply drains and terminates nothing",
+    async (forced) => {
       const world = selfManagedWorld([{ name: "w", nodes: 4, suspended: ["Launch"] }]);
       const before = world.instances("w").map((i) => i.id);
       const { result, plan, events } = await roll(world, policy, {
-        force,
-        ...(force && { reason: "test" }),
+        replaceAll: forced,
+        deleteAfterDrainTimeout: forced,
+        ...(forced && { reason: "test" }),
       });
       const g = plan.groups[0]!;
       expect(g.status).toBe("blocked");

@@ -1,6 +1,7 @@
 // Rolling a group with a node whose kubelet stopped reporting (faults.nodesUnreachable): the
 // plan puts it first and says so, validation does not stop on it, and its drain leaves the pods
-// no kubelet will confirm gone once their deletion is 5 minutes past due — without force, every
+// no kubelet will confirm gone once their deletion is 5 minutes past due — without
+// deleteAfterDrainTimeout, every
 // invariant checked after every event. A node that goes dark in the middle of its drain is let
 // go the same way; a reachable node's held pods still stop the group.
 import { describe, expect, it } from "vitest";
@@ -46,7 +47,7 @@ describe("a group with a node dark for twenty minutes", () => {
     expect(g.schedule.waves[0]!.durationMs).toBeLessThan(5 * 60_000);
   });
 
-  it("rolls without force: the dark node's pods are left behind, every invariant holds", async () => {
+  it("rolls without deleteAfterDrainTimeout: the dark node's pods are left behind, every invariant holds", async () => {
     const w = world({}, { at: 0 });
     await w.advance(20 * 60_000);
     const dark = lostNode(w);
@@ -115,7 +116,7 @@ describe("a dark node whose pods have a grace period longer than the drain timeo
 });
 
 describe("a zone where most nodes are dark at once", () => {
-  it("is an outage, not dead nodes: the group is blocked unless force, which says what it does", async () => {
+  it("is an outage, not dead nodes: the group is blocked unless deleteAfterDrainTimeout, which says what it does", async () => {
     const w = selfManagedWorld([{ name: "w", nodes: 4, zones: 1 }], {
       workloads: [{ kind: "Deployment", name: "web", replicas: 4 }],
       faults: { nodesUnreachable: [{ group: "w", count: 3, at: 0 }] },
@@ -130,10 +131,14 @@ describe("a zone where most nodes are dark at once", () => {
     expect(f?.objects).toHaveLength(3);
     expect(r.result.result).toBe("failure");
     expect(ofType(r.events, "instance.terminate")).toEqual([]);
-    const forced = await w.run(observeAndPlan(policy(), "policy.yaml", w, { force: true }));
+    const forced = await w.run(
+      observeAndPlan(policy(), "policy.yaml", w, { deleteAfterDrainTimeout: true }),
+    );
     const ff = forced.plan.groups[0]!.findings.find((x) => x.code === "zone-disrupted");
     expect(ff?.severity).toBe("warning");
-    expect(ff?.message).toMatch(/^with force: those nodes are replaced all the same/);
+    expect(ff?.message).toMatch(
+      /^with deleteAfterDrainTimeout: those nodes are replaced all the same/,
+    );
   });
 
   it("two dark nodes of five in a zone are not an outage", async () => {

@@ -459,9 +459,7 @@ groups:
     );
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
     const ports = account.ports("big");
-    const { plan } = await account.run(
-      observeAndPlan(r.policy, "policy.yaml", ports, { force: false }),
-    );
+    const { plan } = await account.run(observeAndPlan(r.policy, "policy.yaml", ports, {}));
     expect(plan.summary.nodesToReplace).toBe(6);
     const log = new EventLog(account.clock);
     const result = await account.run(

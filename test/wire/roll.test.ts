@@ -64,14 +64,14 @@ describe("a roll over the wire", () => {
       ),
       clock: world.clock,
     };
-    const { plan } = await observeAndPlan(r.policy, "policies/demo.yaml", ports, { force: false });
+    const { plan } = await observeAndPlan(r.policy, "policies/demo.yaml", ports, {});
     expect(plan.summary.nodesToReplace).toBe(17);
     expect(server.log.mutating()).toEqual([]);
     const planned = server.log.entries.length;
 
     const log = new EventLog(world.clock);
     const invariants = new Invariants(world, plan, {
-      force: false,
+      deleteAfterDrainTimeout: false,
       order: plan.groups.map((g) => g.name),
     });
     log.on(invariants.check);

@@ -104,7 +104,7 @@ function minimalStrategy(group: ManagedGroupInfo, roll?: { updateStrategy?: Upda
 }
 
 /**
- * Nodes to replace (force, maxNodeAge, the needs-update annotation) on a group that is at its
+ * Nodes to replace (--replace-all, maxNodeAge, the needs-update annotation) on a group that is at its
  * target already: EKS replaces a managed node group's nodes only by an update to another AMI
  * release, Kubernetes version or launch template version, and refuses one to where it is
  * (UpdateNodegroupVersion: InvalidParameterException "already at release version"). The plan
@@ -116,7 +116,7 @@ function noVersionChange(group: ManagedGroupInfo, target: Target): Finding[] {
     {
       code: "no-version-change",
       severity: "blocker",
-      message: `node group ${group.name} is at its target already (${describeTarget({ kubernetesVersion: group.version, releaseVersion: group.releaseVersion })}): EKS replaces a managed node group's nodes only by updating it to another release, Kubernetes version or launch template version, so force, maxNodeAge or the needs-update annotation cannot replace them (UpdateNodegroupVersion would answer "already at release version"); set a newer target (releaseVersion: latest once a newer AMI release is out, or a new launch template version)`,
+      message: `node group ${group.name} is at its target already (${describeTarget({ kubernetesVersion: group.version, releaseVersion: group.releaseVersion })}): EKS replaces a managed node group's nodes only by updating it to another release, Kubernetes version or launch template version, so replace-all, maxNodeAge or the needs-update annotation cannot replace them (UpdateNodegroupVersion would answer "already at release version"); set a newer target (releaseVersion: latest once a newer AMI release is out, or a new launch template version)`,
       objects: [group.name],
     },
   ];

@@ -24,7 +24,7 @@ export const managedKind: GroupKind<ManagedGroupInfo> = {
   surgeAdvice: MANAGED_SURGE_ADVICE,
   // EKS user guide, "Understand each phase of node updates": 15 minutes a drain, fixed.
   drainTimeoutAdvice:
-    "EKS gives each drain a fixed 15 minutes, which cannot be raised: shorten the pods' terminationGracePeriodSeconds (and preStop) below it, or roll with force (EKS then terminates the node after its 15 minutes)",
+    "EKS gives each drain a fixed 15 minutes, which cannot be raised: shorten the pods' terminationGracePeriodSeconds (and preStop) below it, or set deleteAfterDrainTimeout (EKS's force: it then terminates the node after its 15 minutes)",
   leavesUnreachable: false,
   pacesNoNode: false,
   observe: observeManaged,

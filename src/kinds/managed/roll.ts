@@ -1,6 +1,6 @@
 // Rolling an EKS managed node group by delegation (Amazon EKS user guide, "Update a managed node
 // group for your cluster" and "Understand each phase of node updates"): set updateConfig when it
-// differs, start UpdateNodegroupVersion (force from the policy or the dispatch), then follow the
+// differs, start UpdateNodegroupVersion (force from the policy's deleteAfterDrainTimeout or the run's), then follow the
 // update — DescribeUpdate, the Auto Scaling group's sizes and the nodes — so that each of EKS's
 // four phases is reported as it happens. An update already in progress (a run that died, or
 // whose answer was lost) is found (updates.ts) and followed rather than started again.
@@ -84,7 +84,8 @@ export function versionInput(job: Job, amiType: string | undefined): UpdateNodeg
   return {
     clusterName: job.cluster,
     nodegroupName: job.plan.name,
-    force: job.plan.settings.force,
+    // EKS's force is the policy's deleteAfterDrainTimeout (UpdateNodegroupVersion, "force").
+    force: job.plan.settings.deleteAfterDrainTimeout,
     ...(target.kubernetesVersion && { version: target.kubernetesVersion }),
     ...(target.releaseVersion && { releaseVersion: target.releaseVersion }),
     ...(ltChange && {

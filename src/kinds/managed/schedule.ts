@@ -27,7 +27,7 @@ export function managedSchedule(live: ManagedGroupInfo, input: ScheduleInput): S
   const drainInput = {
     ...input,
     timeoutMs: EKS_BEHAVIOUR.drainTimeoutMs,
-    force: input.settings.force,
+    deleteAfterDrainTimeout: input.settings.deleteAfterDrainTimeout,
   };
   // DEFAULT waits for the scale-up's nodes before the first drain; MINIMAL drains at once, and
   // each terminated node's replacement boots while the next wave drains.

@@ -2,7 +2,7 @@
 // "Understand each phase of node updates",
 // https://docs.aws.amazon.com/eks/latest/userguide/managed-node-update-behavior.html): it scales
 // up by max(2 × Availability Zones, maxUnavailable), gives each drain 15 minutes, waits 60 s
-// after it, and picks nodes at random. So only maxUnavailable (1–100, or a percentage) and force
+// after it, and picks nodes at random. So only maxUnavailable (1–100, or a percentage) and deleteAfterDrainTimeout (EKS's force)
 // come from the policy; what EKS cannot honour is a table of conflicts.
 import {
   describeBudget,
@@ -87,7 +87,7 @@ const EKS_RULES: EksRule[] = [
     key: "drainTimeout",
     honours: (v) => parseDuration(v as string) === EKS_BEHAVIOUR.drainTimeoutMs,
     message:
-      "EKS gives each drain a fixed 15 minutes before PodEvictionFailure (or force); drainTimeout cannot be changed, remove it",
+      "EKS gives each drain a fixed 15 minutes before PodEvictionFailure (or, with deleteAfterDrainTimeout, its force); drainTimeout cannot be changed, remove it",
   },
   {
     key: "validation",

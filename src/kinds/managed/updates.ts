@@ -66,7 +66,7 @@ export function describeFailure(u: EksUpdate): string {
     .map((e) => {
       const on = e.resourceIds.length ? ` (${e.resourceIds.slice(0, 10).join(", ")})` : "";
       if (e.errorCode === "PodEvictionFailure")
-        return `PodEvictionFailure${on}: EKS could not evict pods within 15 minutes — a PodDisruptionBudget allows no disruption, several select one pod, or a workload tolerates every taint. Fix the PDB or roll with force. EKS said: ${e.errorMessage}`;
+        return `PodEvictionFailure${on}: EKS could not evict pods within 15 minutes — a PodDisruptionBudget allows no disruption, several select one pod, or a workload tolerates every taint. Fix the PDB or set deleteAfterDrainTimeout (EKS's force). EKS said: ${e.errorMessage}`;
       if (e.errorCode === "NodeCreationFailure")
         return `NodeCreationFailure${on}: new nodes did not become Ready with the EKS labels — no capacity in a zone, an EC2 instance limit, user data that breaks bootstrap, or a node condition. EKS said: ${e.errorMessage}`;
       return `${e.errorCode}${on}: ${e.errorMessage}`;

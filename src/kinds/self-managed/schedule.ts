@@ -53,7 +53,11 @@ export function selfManagedSchedule(_live: SelfManagedGroupInfo, input: Schedule
     settings.postDrainDelayMs +
     settings.intervalMs +
     (settings.validation.count - 1) * VALIDATION_PERIOD_MS;
-  const drainInput = { ...input, timeoutMs: settings.drainTimeoutMs, force: settings.force };
+  const drainInput = {
+    ...input,
+    timeoutMs: settings.drainTimeoutMs,
+    deleteAfterDrainTimeout: settings.deleteAfterDrainTimeout,
+  };
   let t = budgets.maxSurge > 0 ? BOOT_ESTIMATE_MS : 0;
   const waves: Wave[] = groups.map((g, i) => {
     // Without surge, a replacement boots after its predecessor is terminated.

@@ -68,7 +68,8 @@ async function emptyNode(ctx: RollContext, job: Job, node: string, moved: MovedP
     group,
     node,
     timeoutMs: s.drainTimeoutMs,
-    force: s.force,
+    deleteAfterDrainTimeout: s.deleteAfterDrainTimeout,
+    evictUnmanaged: s.unmanagedPods === "evict",
     unreachable,
   });
   moved.push(...drained.moved);
