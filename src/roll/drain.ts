@@ -365,10 +365,13 @@ async function evictAndWait(
     await ctx.cluster.deletePod(ns, name).catch(() => undefined);
   }
   const waited = new Map(pods.map((p) => [podId(p), awaitedOf(p)]));
+  // One timeout for the evictions and the wait for the pods to go, as kubectl drain's --timeout
+  // (k8s.io/kubectl/pkg/drain, evictPods): what is still stopping at it fails the drain, or
+  // with deleteAfterDrainTimeout is cut short by the node's termination, as EKS's force does.
   const { gone, left } = await waitGone(ctx, {
     node: o.node,
     pods: waited,
-    deadline: Math.max(deadline, ctx.clock.now().getTime() + 120_000),
+    deadline,
     early,
     unreachable: o.unreachable ?? (() => false),
   });
