@@ -162,7 +162,7 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
     group: Group,
     live: L,
     settings: GroupSettings,
-  ): Pick<GroupPlan, "updateConfig" | "launchTemplate">;
+  ): Pick<GroupPlan, "updateConfig" | "launchTemplate" | "warmPool">;
   schedule(live: L, input: ScheduleInput): Schedule;
   /** What the kind finds about the group itself (its state, its limits, what it cannot roll to). */
   findings(live: L, surge: number, target: Target, roll: RollSettings): Finding[];

@@ -59,7 +59,10 @@ export async function launchTemplateRef(
   };
 }
 
-export function instancesOf(asg: AutoScalingGroup, launchTimes: Map<string, Date>): InstanceInfo[] {
+export function instancesOf(
+  asg: Pick<AutoScalingGroup, "Instances">,
+  launchTimes: Map<string, Date>,
+): InstanceInfo[] {
   return asg.Instances.map((i) => {
     const launchTime = launchTimes.get(i.InstanceId);
     return {

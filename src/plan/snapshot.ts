@@ -146,6 +146,11 @@ export interface SelfManagedGroupInfo extends GroupCommon {
    * the group says (kinds/self-managed/processes.ts): apply resumes them and removes the mark.
    */
   suspendedByNoderoll?: string[];
+  /**
+   * The instances of the group's warm pool, when it keeps one (DescribeWarmPool): launched ahead
+   * and kept stopped, they enter service as they are when the group scales out.
+   */
+  warmPool?: InstanceInfo[];
 }
 
 export type LiveGroup = ManagedGroupInfo | SelfManagedGroupInfo;

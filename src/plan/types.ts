@@ -172,6 +172,12 @@ export interface GroupPlan {
   updateConfig?: UpdateConfig;
   /** Self-managed groups: the launch template version apply sets on the group first, as written. */
   launchTemplate?: { id: string; version: string };
+  /**
+   * Self-managed groups: warm-pool instances launched from another template than the target's,
+   * which apply terminates first — they run no pods — so that the pool refills from the target
+   * (kOps deletes them the same way: pkg/instancegroups, rollingUpdateInstanceGroup).
+   */
+  warmPool?: { replace: string[] };
 }
 
 export interface PlanSummary {

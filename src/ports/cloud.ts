@@ -132,7 +132,9 @@ export type LifecycleState =
   | "Detaching"
   | "Detached"
   | "EnteringStandby"
-  | "Standby";
+  | "Standby"
+  // A warm pool's instances (DescribeWarmPool): never the group's members.
+  | `Warmed:${string}`;
 
 export interface LaunchTemplateSpecification {
   LaunchTemplateId?: string;
@@ -173,6 +175,13 @@ export interface AutoScalingGroup {
   Tags: Tag[];
   SuspendedProcesses: { ProcessName: string; SuspensionReason?: string }[];
   CreatedTime?: Date;
+  /** Present when the group keeps a warm pool (its instances: describeWarmPool). */
+  WarmPoolConfiguration?: {
+    MinSize?: number;
+    MaxGroupPreparedCapacity?: number;
+    PoolState?: string;
+  };
+  WarmPoolSize?: number;
 }
 
 export interface ScalingActivity {
@@ -208,6 +217,8 @@ export interface AutoScaling {
     InstanceId: string;
     ShouldDecrementDesiredCapacity: boolean;
   }): Promise<ScalingActivity>;
+  /** The group's warm pool's instances, every page (DescribeWarmPool). */
+  describeWarmPool(input: { AutoScalingGroupName: string }): Promise<AsgInstance[]>;
   /** AZRebalance, held while a group rolls (kinds/self-managed/processes.ts); idempotent. */
   suspendProcesses(input: {
     AutoScalingGroupName: string;

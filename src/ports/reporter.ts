@@ -117,7 +117,14 @@ export type RollEvent = Base &
         /** Not asked again: the eviction API's answer is final, or EKS's update has failed. */
         final?: true;
       }
-    | { type: "instance.terminate"; group: string; instance: string; decrement: boolean }
+    | {
+        type: "instance.terminate";
+        group: string;
+        instance: string;
+        decrement: boolean;
+        /** A warm pool's instance (no node, not one of the planned nodes). */
+        warmPool?: true;
+      }
     | {
         type: "eks.update";
         group: string;

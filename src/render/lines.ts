@@ -64,7 +64,7 @@ export function nodeLine(e: RollEvent): string | undefined {
     case "eviction.blocked":
       return blockedLine(e);
     case "instance.terminate":
-      return `${e.group}: terminated ${e.instance}`;
+      return `${e.group}: terminated ${e.instance}${e.warmPool ? " (warm pool)" : ""}`;
     case "validation":
       return e.ok ? undefined : `validation: not yet (${e.failures.slice(0, 3).join("; ")})`;
     case "eks.update":

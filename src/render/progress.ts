@@ -123,7 +123,7 @@ function onNode(p: Progress, e: RollEvent): void {
     delete p.draining[e.group];
     for (const pod of e.deleted ?? []) if (!p.forced.includes(pod)) p.forced.push(pod);
   }
-  if (e.type === "instance.terminate") group(p, e.group).replaced += 1;
+  if (e.type === "instance.terminate" && !e.warmPool) group(p, e.group).replaced += 1;
   if (e.type === "eks.update") p.eks[e.group] = `${e.updateType} ${e.status}`;
   if (e.type === "eviction.blocked" && !p.blocked.includes(`${e.pod} (${e.pdb})`))
     p.blocked.push(`${e.pod} (${e.pdb})`);

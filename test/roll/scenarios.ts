@@ -25,6 +25,8 @@ export interface GroupSpec {
   zoneBlocks?: boolean;
   /** Auto Scaling processes suspended from the start (the scenario's suspendedProcesses). */
   suspended?: string[];
+  /** A warm pool of `size` instances launched from template `version` (1: the old one). */
+  warmPool?: { size: number; version?: number };
 }
 
 function instancesOf(g: GroupSpec): { version: number; count: number; zone?: string }[] {
@@ -63,6 +65,7 @@ export function selfManagedWorld(groups: GroupSpec[], extra: Partial<ScenarioInp
       instances: instancesOf(g),
       labels: { pool: g.name },
       ...(g.suspended && { suspendedProcesses: g.suspended }),
+      ...(g.warmPool && { warmPool: g.warmPool }),
     })),
     ...extra,
   } as ScenarioInput;

@@ -12,12 +12,14 @@ import {
   CreateOrUpdateTagsCommand,
   DeleteTagsCommand as DeleteAsgTagsCommand,
   DescribeAutoScalingGroupsCommand,
+  DescribeWarmPoolCommand,
   DetachInstancesCommand,
   ResumeProcessesCommand,
   SuspendProcessesCommand,
   TerminateInstanceInAutoScalingGroupCommand,
   UpdateAutoScalingGroupCommand,
   type AutoScalingGroup as SdkAsg,
+  type Instance as SdkAsgInstance,
   type Activity,
 } from "@aws-sdk/client-auto-scaling";
 import {
@@ -210,19 +212,36 @@ function asg(a: SdkAsg): AutoScalingGroup {
         },
       },
     }),
-    Instances: (a.Instances ?? []).map((i) => ({
-      InstanceId: i.InstanceId ?? "",
-      AvailabilityZone: i.AvailabilityZone ?? "",
-      LifecycleState: (i.LifecycleState ??
-        "InService") as AutoScalingGroup["Instances"][number]["LifecycleState"],
-      HealthStatus: (i.HealthStatus ?? "Healthy") as "Healthy" | "Unhealthy",
-      ...(i.LaunchTemplate && { LaunchTemplate: i.LaunchTemplate }),
-      ...(i.InstanceType && { InstanceType: i.InstanceType }),
-    })),
+    Instances: (a.Instances ?? []).map(asgInstance),
     Tags: (a.Tags ?? []).map((t) => ({ Key: t.Key ?? "", Value: t.Value ?? "" })),
     SuspendedProcesses: (a.SuspendedProcesses ?? []).map((p) => ({
       ProcessName: p.ProcessName ?? "",
     })),
+    ...(a.WarmPoolConfiguration && {
+      WarmPoolConfiguration: {
+        ...(a.WarmPoolConfiguration.MinSize !== undefined && {
+          MinSize: a.WarmPoolConfiguration.MinSize,
+        }),
+        ...(a.WarmPoolConfiguration.MaxGroupPreparedCapacity !== undefined && {
+          MaxGroupPreparedCapacity: a.WarmPoolConfiguration.MaxGroupPreparedCapacity,
+        }),
+        ...(a.WarmPoolConfiguration.PoolState && { PoolState: a.WarmPoolConfiguration.PoolState }),
+      },
+    }),
+    ...(a.WarmPoolSize !== undefined && { WarmPoolSize: a.WarmPoolSize }),
+  };
+}
+
+/** An instance of a group, or of its warm pool, as the port carries it. */
+function asgInstance(i: SdkAsgInstance): AutoScalingGroup["Instances"][number] {
+  return {
+    InstanceId: i.InstanceId ?? "",
+    AvailabilityZone: i.AvailabilityZone ?? "",
+    LifecycleState: (i.LifecycleState ??
+      "InService") as AutoScalingGroup["Instances"][number]["LifecycleState"],
+    HealthStatus: (i.HealthStatus ?? "Healthy") as "Healthy" | "Unhealthy",
+    ...(i.LaunchTemplate && { LaunchTemplate: i.LaunchTemplate }),
+    ...(i.InstanceType && { InstanceType: i.InstanceType }),
   };
 }
 
@@ -331,6 +350,20 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
               new DescribeAutoScalingGroupsCommand({ ...input, NextToken, MaxRecords: 100 }),
             );
             out.push(...(r.AutoScalingGroups ?? []).map(asg));
+            NextToken = r.NextToken;
+          } while (NextToken);
+          return out;
+        }),
+      // DescribeWarmPool takes at most 50 records a page.
+      describeWarmPool: (input) =>
+        call(async () => {
+          const out: AutoScalingGroup["Instances"] = [];
+          let NextToken: string | undefined;
+          do {
+            const r = await as.send(
+              new DescribeWarmPoolCommand({ ...input, NextToken, MaxRecords: 50 }),
+            );
+            out.push(...(r.Instances ?? []).map(asgInstance));
             NextToken = r.NextToken;
           } while (NextToken);
           return out;

@@ -15,6 +15,7 @@ import {
   selfManagedConfigChanges,
   selfManagedTarget,
   selectSelfManaged,
+  staleWarmPool,
 } from "./select.js";
 import { resolveSelfManaged, selfManagedBudgets } from "./settings.js";
 
@@ -64,7 +65,11 @@ export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
   configChanges: selfManagedConfigChanges,
   setup: (group, live) => {
     const lt = launchTemplateChange(group, live);
-    return lt ? { launchTemplate: lt } : {};
+    const warm = staleWarmPool(live, selfManagedTarget(group, live)).map((i) => i.id);
+    return {
+      ...(lt && { launchTemplate: lt }),
+      ...(warm.length > 0 && { warmPool: { replace: warm } }),
+    };
   },
   schedule: selfManagedSchedule,
   findings: (live) => suspendedFindings(live),

@@ -129,7 +129,18 @@ async function groupInfo(
     mixedInstances: asg.MixedInstancesPolicy !== undefined,
     ...(suspended && { suspended }),
     ...(ours && { suspendedByNoderoll: ours }),
+    ...(asg.WarmPoolConfiguration && { warmPool: await warmPoolOf(input.cloud, asg) }),
   };
+}
+
+/** A warm pool's instances that are not on their way out: asked only of a group that has one. */
+async function warmPoolOf(cloud: Cloud, asg: AutoScalingGroup): Promise<InstanceInfo[]> {
+  const listed = await cloud.autoScaling.describeWarmPool({
+    AutoScalingGroupName: asg.AutoScalingGroupName,
+  });
+  return instancesOf({ Instances: listed }, new Map()).filter(
+    (i) => !/Terminat/.test(i.lifecycleState),
+  );
 }
 
 export async function observeSelfManaged(input: ObserveInput): Promise<SelfManagedGroupInfo[]> {

@@ -17,6 +17,7 @@ import { holdProcesses, restoreProcesses } from "./processes.js";
 import { upgrade } from "./window.js";
 import { surgeAndWait } from "./surge.js";
 import { untagStale } from "./surge-tag.js";
+import { refreshWarmPool } from "./warm-pool.js";
 
 async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<void> {
   const bastion = job.plan.role === "bastion";
@@ -34,6 +35,8 @@ async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<v
     });
   }
   await untagStale(ctx, job, todo);
+  // After the template is set: the pool refills from the target.
+  await refreshWarmPool(ctx, job);
   // kOps returns before validating a group with nothing to update (pkg/instancegroups,
   // rollingUpdateInstanceGroup): its own NotReady node is not a reason to fail the apply.
   if (!bastion && todo.length > 0) await validateGroup(ctx, job, 1);

@@ -73,6 +73,14 @@ export function selectSelfManaged(
   return selectWith(live, input, (i) => instanceReasons(i, target));
 }
 
+/** The warm pool's instances launched from another template than the target's (kOps deletes
+ * them before it rolls the group). */
+export function staleWarmPool(live: SelfManagedGroupInfo, target: Target): InstanceInfo[] {
+  return (live.warmPool ?? []).filter((i) =>
+    instanceReasons(i, target).some((r) => r.kind === "launch-template"),
+  );
+}
+
 /** The launch template version the policy sets on the group, as written, when it differs. */
 export function launchTemplateChange(
   group: Group,
@@ -91,12 +99,26 @@ export function selfManagedConfigChanges(
 ): ConfigChange[] {
   const lt = live.launchTemplate;
   const change = launchTemplateChange(group, live);
-  if (!lt || !change) return [];
+  const stale = staleWarmPool(live, target);
+  const versions = [...new Set(stale.map((i) => i.launchTemplateVersion ?? "?"))].join(", ");
   return [
-    {
-      field: "launchTemplate.version",
-      from: `${lt.configured} (${lt.resolved})`,
-      to: `${change.version} (${target.launchTemplateVersion})`,
-    },
+    ...(lt && change
+      ? [
+          {
+            field: "launchTemplate.version",
+            from: `${lt.configured} (${lt.resolved})`,
+            to: `${change.version} (${target.launchTemplateVersion})`,
+          },
+        ]
+      : []),
+    ...(stale.length > 0
+      ? [
+          {
+            field: "warmPool",
+            from: `${stale.length} instance${stale.length === 1 ? "" : "s"} on version ${versions}`,
+            to: `terminated first, refilled from ${target.launchTemplateVersion}`,
+          },
+        ]
+      : []),
   ];
 }

@@ -29,7 +29,7 @@ export interface LaunchTemplateRec {
   defaultVersion: number;
 }
 
-export type InstanceState = "pending" | "running" | "shutting-down" | "terminated";
+export type InstanceState = "pending" | "running" | "stopped" | "shutting-down" | "terminated";
 
 export interface InstanceRec {
   id: string;
@@ -87,6 +87,11 @@ export interface AsgRec {
   reconcilePending: boolean;
   /** An AZ rebalance is under way. */
   rebalancing?: boolean;
+  /**
+   * A warm pool: instances launched ahead and kept stopped (or running), never members of the
+   * group; one terminated is replaced from the group's launch template as it is then.
+   */
+  warmPool?: { size: number; state: "Stopped" | "Running" | "Hibernated"; instances: Set<string> };
 }
 
 export interface NodegroupRec {

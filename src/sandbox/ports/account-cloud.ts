@@ -8,6 +8,7 @@
 // InvalidInstanceID.NotFound for an instance). Each world's own face does the work, so a call
 // counts (`world.calls`), is throttled and meets faults in the world it reaches.
 import type {
+  AsgInstance,
   AutoScalingGroup,
   Ec2,
   Ec2Instance,
@@ -176,6 +177,11 @@ class AccountAutoScaling implements SandboxAutoScalingApi {
       by.set(m, [...(by.get(m) ?? []), tag]);
     }
     for (const [m, t] of by) await call(m.cloud.autoScaling, t);
+  }
+  describeWarmPool(
+    input: Input<SandboxAutoScalingApi, "describeWarmPool">,
+  ): Promise<AsgInstance[]> {
+    return this.#of(input).describeWarmPool(input);
   }
   suspendProcesses(input: Input<SandboxAutoScalingApi, "suspendProcesses">): Promise<void> {
     return this.#of(input).suspendProcesses(input);

@@ -3,6 +3,7 @@
 // simulators, AWS-shaped records built from their state, AWS-shaped errors, and throttling
 // (ThrottlingException) when a scenario asks.
 import type {
+  AsgInstance,
   AutoScaling,
   AutoScalingGroup,
   Ec2,
@@ -202,6 +203,13 @@ export class SandboxAutoScaling implements SandboxAutoScalingApi {
       "client",
     );
   }
+  /** A group without a warm pool has none to list (the API answers no instances, no error). */
+  async describeWarmPool(input: Input<AutoScaling, "describeWarmPool">): Promise<AsgInstance[]> {
+    gate(this.view, "autoscaling.describeWarmPool");
+    const g = this.view.autoScaling.group(input.AutoScalingGroupName);
+    return asgInstances(this.view, g.warmPool?.instances ?? []);
+  }
+
   async terminateInstanceInAutoScalingGroup(
     input: Input<AutoScaling, "terminateInstanceInAutoScalingGroup">,
   ): Promise<ScalingActivity> {
@@ -369,10 +377,9 @@ function nodegroupRecord(view: CloudView, name: string): Nodegroup {
   };
 }
 
-function groupRecord(view: CloudView, g: AsgRec): AutoScalingGroup {
-  const t = view.ec2.template(g.ltId);
-  const spec = { LaunchTemplateId: t.id, LaunchTemplateName: t.name, Version: g.ltVersion };
-  const instances = [...g.instances]
+/** A group's (or its warm pool's) instances as Auto Scaling lists them. */
+function asgInstances(view: CloudView, ids: Iterable<string>): AsgInstance[] {
+  return [...ids]
     .map((id) => view.ec2.instances.get(id))
     .filter((i): i is InstanceRec => i !== undefined)
     .map((i) => ({
@@ -390,6 +397,12 @@ function groupRecord(view: CloudView, g: AsgRec): AutoScalingGroup {
       InstanceType: i.instanceType,
       ProtectedFromScaleIn: false,
     }));
+}
+
+function groupRecord(view: CloudView, g: AsgRec): AutoScalingGroup {
+  const t = view.ec2.template(g.ltId);
+  const spec = { LaunchTemplateId: t.id, LaunchTemplateName: t.name, Version: g.ltVersion };
+  const instances = asgInstances(view, g.instances);
   return {
     AutoScalingGroupName: g.name,
     MinSize: g.min,
@@ -406,6 +419,10 @@ function groupRecord(view: CloudView, g: AsgRec): AutoScalingGroup {
       SuspensionReason: "User suspended at " + new Date(view.clock.nowMs()).toISOString(),
     })),
     CreatedTime: new Date(g.createdAt),
+    ...(g.warmPool && {
+      WarmPoolConfiguration: { MinSize: g.warmPool.size, PoolState: g.warmPool.state },
+      WarmPoolSize: g.warmPool.instances.size,
+    }),
   };
 }
 

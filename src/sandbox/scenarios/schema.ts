@@ -121,6 +121,15 @@ const nodeGroup = z
     clusterTag: z.boolean().default(true),
     /** Auto Scaling processes suspended from the start (a group frozen during an incident). */
     suspendedProcesses,
+    /** Self-managed: a warm pool of `size` instances launched from template `version` (default:
+     * the version the group is configured with), kept `state`. */
+    warmPool: z
+      .strictObject({
+        size: z.number().int().min(1),
+        version: z.number().int().positive().optional(),
+        state: z.enum(["Stopped", "Running", "Hibernated"]).default("Stopped"),
+      })
+      .optional(),
   })
   .superRefine((g, ctx) => {
     if (g.size.min > g.size.desired || g.size.desired > g.size.max)
@@ -188,8 +197,7 @@ const workload = z
     start: seconds.default(5),
     ready: seconds.default(5),
     readinessProbe: z.boolean().default(true),
-    /** The pods' priority class: system-cluster-critical and system-node-critical are what
-     * validation judges (kOps' rule), wherever the namespace. */
+    /** system-cluster-critical and system-node-critical pods are what validation judges. */
     priorityClassName: z.string().optional(),
     stuckTerminating: z.boolean().default(false),
     pdb: z.strictObject({ name: z.string().optional(), ...pdbBudget }).optional(),

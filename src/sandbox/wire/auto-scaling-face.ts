@@ -37,6 +37,8 @@ function groupXml(g: AutoScalingGroup): XmlValue {
     CreatedTime: g.CreatedTime,
     SuspendedProcesses: g.SuspendedProcesses as XmlValue,
     Tags: g.Tags as unknown as XmlValue,
+    WarmPoolConfiguration: g.WarmPoolConfiguration as XmlValue,
+    WarmPoolSize: g.WarmPoolSize,
   };
 }
 
@@ -90,6 +92,17 @@ const ACTIONS: Record<string, Action> = {
     });
     const { page, next } = pageOf(groups, str(p, "NextToken"), num(p, "MaxRecords") ?? 50);
     return { AutoScalingGroups: page.map(groupXml), NextToken: next };
+  },
+  async DescribeWarmPool(as, p) {
+    const name = group(p);
+    const [g] = await as.describeAutoScalingGroups({ AutoScalingGroupNames: [name] });
+    const instances = await as.describeWarmPool({ AutoScalingGroupName: name });
+    const { page, next } = pageOf(instances, str(p, "NextToken"), num(p, "MaxRecords") ?? 50);
+    return {
+      WarmPoolConfiguration: g?.WarmPoolConfiguration as XmlValue,
+      Instances: page as unknown as XmlValue,
+      NextToken: next,
+    };
   },
   async SetDesiredCapacity(as, p) {
     await as.setDesiredCapacity({

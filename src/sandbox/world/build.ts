@@ -105,6 +105,11 @@ function buildGroup(s: Scenario, g: NodeGroup, sims: Simulators): void {
     });
   const configured = ec2.resolveVersion(ec2.templates.get(ltId)!, String(use)).number;
   launchInitial(g, asg, zones, configured, sims);
+  if (g.warmPool) {
+    asg.warmPool = { size: g.warmPool.size, state: g.warmPool.state, instances: new Set() };
+    for (let k = 0; k < g.warmPool.size; k++)
+      autoScaling.launchWarm(asg, zones[k % zones.length]!, g.warmPool.version ?? configured);
+  }
 }
 
 /** Versions 1..n, a day apart; managed groups without their own template run EKS's AMI. */

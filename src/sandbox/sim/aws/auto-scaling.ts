@@ -268,9 +268,40 @@ export class AutoScalingSim {
     return inst;
   }
 
+  /**
+   * A warm pool's instance: launched from the group's template version (or `ltVersion`) and kept
+   * in the pool's state, with no node (its kubelet runs only once it enters service).
+   */
+  launchWarm(g: AsgRec, zone: string, ltVersion?: number): InstanceRec {
+    const pool = g.warmPool as NonNullable<AsgRec["warmPool"]>;
+    const inst = this.ctx.ec2.run(g, zone, {
+      ...(ltVersion !== undefined && { ltVersion }),
+      initial: true,
+    });
+    inst.state = pool.state === "Running" ? "running" : "stopped";
+    inst.lifecycle = `Warmed:${pool.state}`;
+    pool.instances.add(inst.id);
+    this.ctx.timeline.record("instance.warm", {
+      group: g.name,
+      instance: inst.id,
+      ltVersion: inst.ltVersion,
+    });
+    return inst;
+  }
+
   /** Terminate an instance (in a group or not); its group then reconciles its capacity. */
   terminate(inst: InstanceRec, by: string): void {
     const g = inst.asg ? this.groups.get(inst.asg) : undefined;
+    const pool = g?.warmPool;
+    if (g && pool?.instances.has(inst.id)) {
+      // Out of the pool at once; the pool launches its replacement from the template as it is now.
+      if (!this.ctx.ec2.terminate(inst, by, undefined)) return;
+      pool.instances.delete(inst.id);
+      this.ctx.clock.after(this.ctx.timings.launchRetrySeconds * 1000, () => {
+        if (pool.instances.size < pool.size) this.launchWarm(g, inst.zone);
+      });
+      return;
+    }
     if (this.ctx.ec2.terminate(inst, by, g) && g) this.reconcileSoon(g);
   }
 

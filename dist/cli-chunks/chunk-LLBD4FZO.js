@@ -7680,6 +7680,9 @@ var AccountAutoScaling = class {
     }
     for (const [m, t] of by) await call(m.cloud.autoScaling, t);
   }
+  describeWarmPool(input2) {
+    return this.#of(input2).describeWarmPool(input2);
+  }
   suspendProcesses(input2) {
     return this.#of(input2).suspendProcesses(input2);
   }
@@ -28188,7 +28191,14 @@ var nodeGroup = external_exports.strictObject({
    * its own tags name a cluster already). */
   clusterTag: external_exports.boolean().default(true),
   /** Auto Scaling processes suspended from the start (a group frozen during an incident). */
-  suspendedProcesses
+  suspendedProcesses,
+  /** Self-managed: a warm pool of `size` instances launched from template `version` (default:
+   * the version the group is configured with), kept `state`. */
+  warmPool: external_exports.strictObject({
+    size: external_exports.number().int().min(1),
+    version: external_exports.number().int().positive().optional(),
+    state: external_exports.enum(["Stopped", "Running", "Hibernated"]).default("Stopped")
+  }).optional()
 }).superRefine((g, ctx) => {
   if (g.size.min > g.size.desired || g.size.desired > g.size.max)
     ctx.addIssue({
@@ -28246,8 +28256,7 @@ var workload = external_exports.strictObject({
   start: seconds.default(5),
   ready: seconds.default(5),
   readinessProbe: external_exports.boolean().default(true),
-  /** The pods' priority class: system-cluster-critical and system-node-critical are what
-   * validation judges (kOps' rule), wherever the namespace. */
+  /** system-cluster-critical and system-node-critical pods are what validation judges. */
   priorityClassName: external_exports.string().optional(),
   stuckTerminating: external_exports.boolean().default(false),
   pdb: external_exports.strictObject({ name: external_exports.string().optional(), ...pdbBudget }).optional()
@@ -28928,6 +28937,12 @@ var SandboxAutoScaling = class {
       "client"
     );
   }
+  /** A group without a warm pool has none to list (the API answers no instances, no error). */
+  async describeWarmPool(input2) {
+    gate(this.view, "autoscaling.describeWarmPool");
+    const g = this.view.autoScaling.group(input2.AutoScalingGroupName);
+    return asgInstances(this.view, g.warmPool?.instances ?? []);
+  }
   async terminateInstanceInAutoScalingGroup(input2) {
     gate(this.view, "autoscaling.terminateInstanceInAutoScalingGroup");
     return this.view.autoScaling.terminateInGroup(
@@ -29072,10 +29087,8 @@ function nodegroupRecord(view, name) {
     modifiedAt: new Date(ng.modifiedAt)
   };
 }
-function groupRecord(view, g) {
-  const t = view.ec2.template(g.ltId);
-  const spec = { LaunchTemplateId: t.id, LaunchTemplateName: t.name, Version: g.ltVersion };
-  const instances = [...g.instances].map((id) => view.ec2.instances.get(id)).filter((i) => i !== void 0).map((i) => ({
+function asgInstances(view, ids) {
+  return [...ids].map((id) => view.ec2.instances.get(id)).filter((i) => i !== void 0).map((i) => ({
     InstanceId: i.id,
     AvailabilityZone: i.zone,
     LifecycleState: i.lifecycle,
@@ -29090,6 +29103,11 @@ function groupRecord(view, g) {
     InstanceType: i.instanceType,
     ProtectedFromScaleIn: false
   }));
+}
+function groupRecord(view, g) {
+  const t = view.ec2.template(g.ltId);
+  const spec = { LaunchTemplateId: t.id, LaunchTemplateName: t.name, Version: g.ltVersion };
+  const instances = asgInstances(view, g.instances);
   return {
     AutoScalingGroupName: g.name,
     MinSize: g.min,
@@ -29103,7 +29121,11 @@ function groupRecord(view, g) {
       ProcessName: p,
       SuspensionReason: "User suspended at " + new Date(view.clock.nowMs()).toISOString()
     })),
-    CreatedTime: new Date(g.createdAt)
+    CreatedTime: new Date(g.createdAt),
+    ...g.warmPool && {
+      WarmPoolConfiguration: { MinSize: g.warmPool.size, PoolState: g.warmPool.state },
+      WarmPoolSize: g.warmPool.instances.size
+    }
   };
 }
 function instanceRecord(i) {
@@ -30952,9 +30974,38 @@ var AutoScalingSim = class {
     ec2.boot(g, inst);
     return inst;
   }
+  /**
+   * A warm pool's instance: launched from the group's template version (or `ltVersion`) and kept
+   * in the pool's state, with no node (its kubelet runs only once it enters service).
+   */
+  launchWarm(g, zone, ltVersion) {
+    const pool = g.warmPool;
+    const inst = this.ctx.ec2.run(g, zone, {
+      ...ltVersion !== void 0 && { ltVersion },
+      initial: true
+    });
+    inst.state = pool.state === "Running" ? "running" : "stopped";
+    inst.lifecycle = `Warmed:${pool.state}`;
+    pool.instances.add(inst.id);
+    this.ctx.timeline.record("instance.warm", {
+      group: g.name,
+      instance: inst.id,
+      ltVersion: inst.ltVersion
+    });
+    return inst;
+  }
   /** Terminate an instance (in a group or not); its group then reconciles its capacity. */
   terminate(inst, by) {
     const g = inst.asg ? this.groups.get(inst.asg) : void 0;
+    const pool = g?.warmPool;
+    if (g && pool?.instances.has(inst.id)) {
+      if (!this.ctx.ec2.terminate(inst, by, void 0)) return;
+      pool.instances.delete(inst.id);
+      this.ctx.clock.after(this.ctx.timings.launchRetrySeconds * 1e3, () => {
+        if (pool.instances.size < pool.size) this.launchWarm(g, inst.zone);
+      });
+      return;
+    }
     if (this.ctx.ec2.terminate(inst, by, g) && g) this.reconcileSoon(g);
   }
   /** TerminateInstanceInAutoScalingGroup. */
@@ -33639,6 +33690,11 @@ function buildGroup(s, g, sims) {
     });
   const configured = ec2.resolveVersion(ec2.templates.get(ltId), String(use)).number;
   launchInitial(g, asg, zones, configured, sims);
+  if (g.warmPool) {
+    asg.warmPool = { size: g.warmPool.size, state: g.warmPool.state, instances: /* @__PURE__ */ new Set() };
+    for (let k = 0; k < g.warmPool.size; k++)
+      autoScaling.launchWarm(asg, zones[k % zones.length], g.warmPool.version ?? configured);
+  }
 }
 function templateVersions(g, version2, custom2, sims, eksAmi = false) {
   const managed = g.type === "managed";

@@ -7,7 +7,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-Y62A2HD7.js";
+} from "./chunk-LLBD4FZO.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
@@ -321,7 +321,9 @@ function groupXml(g) {
     Instances: g.Instances,
     CreatedTime: g.CreatedTime,
     SuspendedProcesses: g.SuspendedProcesses,
-    Tags: g.Tags
+    Tags: g.Tags,
+    WarmPoolConfiguration: g.WarmPoolConfiguration,
+    WarmPoolSize: g.WarmPoolSize
   };
 }
 var activityXml = (a) => ({ ...a, Progress: a.EndTime ? 100 : 0 });
@@ -364,6 +366,17 @@ var ACTIONS = {
     });
     const { page: page2, next } = pageOf(groups, str(p, "NextToken"), num(p, "MaxRecords") ?? 50);
     return { AutoScalingGroups: page2.map(groupXml), NextToken: next };
+  },
+  async DescribeWarmPool(as, p) {
+    const name = group(p);
+    const [g] = await as.describeAutoScalingGroups({ AutoScalingGroupNames: [name] });
+    const instances = await as.describeWarmPool({ AutoScalingGroupName: name });
+    const { page: page2, next } = pageOf(instances, str(p, "NextToken"), num(p, "MaxRecords") ?? 50);
+    return {
+      WarmPoolConfiguration: g?.WarmPoolConfiguration,
+      Instances: page2,
+      NextToken: next
+    };
   },
   async SetDesiredCapacity(as, p) {
     await as.setDesiredCapacity({
