@@ -14,7 +14,7 @@ const MAX_LISTED = 10;
  */
 export const AT_DRAIN_TIMEOUT: Partial<Record<FindingCode, string>> = {
   "pdb-blocks":
-    "after the drain timeout the pods it protects are deleted, past the PodDisruptionBudget",
+    "after the drain timeout the pods it protects are deleted, past the PodDisruptionBudget, and their node terminated postDrainDelay later, cutting their shutdown short",
   "multiple-pdbs":
     "these pods are deleted, not evicted, since the eviction API refuses them (a self-managed group's drain deletes them at once; EKS terminates their node after its 15 minutes)",
   "pdb-closed-now":

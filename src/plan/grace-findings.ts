@@ -2,8 +2,8 @@
 // waits for it to be gone; the kubelet gives it up to terminationGracePeriodSeconds, running its
 // preStop hook first (https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-termination).
 // Past the drain's timeout the drain fails (kubectl drain's --timeout; the EKS user guide,
-// "Understand each phase of node updates": 15 minutes, then PodEvictionFailure unless force,
-// deleteAfterDrainTimeout here),
+// "Understand each phase of node updates": 15 minutes, then PodEvictionFailure unless EKS's
+// force, deleteAfterDrainTimeout here),
 // leaving the node cordoned — and the next run fails the same way. A preStop sleep the pod is
 // known to take that long proves it; a grace period that long only allows it.
 import { formatDuration } from "../policy/index.js";

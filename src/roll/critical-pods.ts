@@ -44,8 +44,11 @@ export class CriticalPods extends Informer<Pod> {
     this.current = true;
   }
 
-  protected apply(e: WatchEvent<Pod>): void {
+  protected override heard(): void {
     this.current = true;
+  }
+
+  protected apply(e: WatchEvent<Pod>): void {
     // A pod's priority class cannot change (it is resolved at creation), so a pod never
     // critical is never cached and its events cost nothing but being read.
     if (!criticalPriority(e.object)) return;
@@ -63,23 +66,38 @@ export class CriticalPods extends Informer<Pod> {
   }
 }
 
-/** The run's cache, once its first validation has asked for it. */
-const CRITICAL_PODS = new RunPart<Promise<CriticalPods | undefined>>(
-  "critical pods",
-  async (held) => (await held)?.close(),
-);
+/** The run's cache, once its first validation has asked for it; or when its list failed. */
+type Held = CriticalPods | { failedAt: number };
+
+const CRITICAL_PODS = new RunPart<Promise<Held>>("critical pods", async (held) => {
+  const h = await held;
+  if (h instanceof CriticalPods) await h.close();
+});
+
+/**
+ * After a failed start, how long validations list the pods themselves before the cache is
+ * tried again: the list that failed is the cluster's every pod, usually for its weight, and
+ * trying it at every validation (10 s) would double what a struggling API server is asked.
+ */
+const RESTART_AFTER_MS = 60_000;
 
 /** The run's cache of critical pods, started at the first validation; undefined when it could
- * not be listed (that validation lists the pods itself, the next tries the cache again). */
+ * not be listed (validations list the pods themselves until it is tried again). */
 export async function criticalPodsOf(ctx: RollContext): Promise<CriticalPods | undefined> {
-  const held = ctx.state.of(CRITICAL_PODS, () => {
+  const now = () => ctx.clock.now().getTime();
+  const start = (): Promise<Held> => {
     const cache = new CriticalPods(ctx);
     return cache.start().then(
       () => cache,
-      () => undefined,
+      () => ({ failedAt: now() }),
     );
-  });
-  const cache = await held;
-  if (!cache && ctx.state.peek(CRITICAL_PODS) === held) ctx.state.drop(CRITICAL_PODS);
-  return cache;
+  };
+  let held = ctx.state.of(CRITICAL_PODS, start);
+  let h = await held;
+  if (!(h instanceof CriticalPods) && now() - h.failedAt >= RESTART_AFTER_MS) {
+    if (ctx.state.peek(CRITICAL_PODS) === held) ctx.state.drop(CRITICAL_PODS);
+    held = ctx.state.of(CRITICAL_PODS, start);
+    h = await held;
+  }
+  return h instanceof CriticalPods ? h : undefined;
 }

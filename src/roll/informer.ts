@@ -24,6 +24,8 @@ export abstract class Informer<T extends { metadata: { resourceVersion?: string 
   protected abstract apply(e: WatchEvent<T>): void;
   /** A watch or list failed (it is tried again after a pause). */
   protected failed(_e: unknown): void {}
+  /** The watch answered: an event, a bookmark too (the API server is heard from again). */
+  protected heard(): void {}
 
   async start(): Promise<void> {
     const rv = await this.relist();
@@ -74,6 +76,7 @@ export abstract class Informer<T extends { metadata: { resourceVersion?: string 
     for await (const e of watch) {
       events++;
       if (e.object.metadata.resourceVersion) rv = e.object.metadata.resourceVersion;
+      this.heard();
       if (e.type === "BOOKMARK") continue;
       this.apply(e);
       this.notify();

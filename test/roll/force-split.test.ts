@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { formatDiagnostic, loadPolicy } from "../../src/policy/index.js";
 import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
+import { World } from "../../src/sandbox/world/world.js";
+import { managedScenario } from "../sandbox/helpers.js";
 import { ofType, policyFor, roll, selfManagedWorld } from "./scenarios.js";
 
 /** Group w (3 nodes, to replace) with a bare pod and a web Deployment on its nodes. */
@@ -105,5 +107,65 @@ describe("the old key", () => {
         /^p\.yaml:8:7: groups\[0\]\.rollingUpdate\.force: "force" meant three things and was split: "deleteAfterDrainTimeout: true" .*"unmanagedPods: evict \| refuse" .*--replace-all$/,
       ),
     ]);
+  });
+});
+
+describe("a pod with no controller that appears after the plan (someone's kubectl run, an orphaned pod)", () => {
+  /** At the first cordon, `debug`'s pod loses its controller: the drains meet it, not the plan. */
+  const orphanedMidRoll = async (body: string) => {
+    const w = selfManagedWorld([{ name: "w", nodes: 3 }], {
+      workloads: [
+        { kind: "Deployment", name: "debug", replicas: 1 },
+        { kind: "Deployment", name: "web", replicas: 3, pdb: { minAvailable: 2 } },
+      ],
+    } as Partial<ScenarioInput>);
+    let orphaned = false;
+    const r = await roll(w, policyFor(body), {}, undefined, (e) => {
+      if (e.type !== "node.cordon" || orphaned) return;
+      orphaned = true;
+      w.workload("debug").kind = "Pod";
+    });
+    expect(orphaned).toBe(true);
+    return { w, r };
+  };
+
+  it("stops the drain that meets it under unmanagedPods: refuse, the pod left where it runs", async () => {
+    const { w, r } = await orphanedMidRoll(
+      "groups: [{ name: w, rollingUpdate: { maxSurge: 0, maxUnavailable: 1, unmanagedPods: refuse } }]\n",
+    );
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("failure");
+    expect(r.result.message).toMatch(
+      /^PodEvictionFailure: cannot drain .* \(the policy says unmanagedPods: refuse, as kubectl drain without --force\): default\/debug-/,
+    );
+    expect(w.workload("debug").pods.size).toBe(1);
+  });
+
+  it("is evicted with the rest by default", async () => {
+    const { w, r } = await orphanedMidRoll(
+      "groups: [{ name: w, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }]\n",
+    );
+    expect(r.invariants.violations).toEqual([]);
+    expect(r.result.result).toBe("success");
+    expect(w.workload("debug").pods.size).toBe(0);
+  });
+});
+
+describe("deleteAfterDrainTimeout written in the policy alone", () => {
+  it("reaches EKS as UpdateNodegroupVersion's force", async () => {
+    const w = World.from(managedScenario({ nodes: 3 }) as never);
+    const asked: { force?: boolean }[] = [];
+    const update = w.cloud.eks.updateNodegroupVersion.bind(w.cloud.eks);
+    w.cloud.eks.updateNodegroupVersion = async (input) => {
+      asked.push(input);
+      return update(input);
+    };
+    const p = policyFor(
+      `groups: [{ name: ng, target: { kubernetesVersion: "1.33" }, rollingUpdate: { deleteAfterDrainTimeout: true } }]\n`,
+      w.scenario.cluster.name,
+    );
+    const r = await roll(w, p);
+    expect(r.result.result).toBe("success");
+    expect(asked.map((x) => x.force)).toEqual([true]);
   });
 });

@@ -10,6 +10,11 @@ export interface InvariantOptions {
   deleteAfterDrainTimeout?: boolean;
   /** Groups rolled, in the order they must start. */
   order: string[];
+  /**
+   * A run that resumes a killed one: the surges that run gave up (its surge.given-up events),
+   * whose nodes out of service it leaves behind (Invariants.surgesGivenUp of the killed run).
+   */
+  surgeGivenUp?: ReadonlyMap<string, number>;
 }
 
 export class Invariants {
@@ -43,6 +48,7 @@ export class Invariants {
       }
     }
     this.deletesAtStart = world.calls.get("core.deletePod") ?? 0;
+    for (const [group, n] of options.surgeGivenUp ?? []) this.unavailable.set(group, n);
   }
 
   private fail(e: RollEvent, what: string): void {
@@ -57,6 +63,11 @@ export class Invariants {
     this.checkInFlight(e);
     if (!this.options.deleteAfterDrainTimeout) this.checkBudgets(e);
   };
+
+  /** The maxUnavailable each group's surge.given-up announced in this run. */
+  surgesGivenUp(): ReadonlyMap<string, number> {
+    return this.unavailable;
+  }
 
   private givenUp(e: Extract<RollEvent, { type: "surge.given-up" }>): void {
     const g = this.plan.groups.find((x) => x.name === e.group);

@@ -4,14 +4,15 @@
 // order, and the in-flight bounds (never more than maxSurge + maxUnavailable nodes out of
 // service, never more than maxSurge instances detached, by any run) — are checked after every
 // event of both runs. The demo rolls both engines and surges; the generated cluster mixes kinds;
-// the batched group dies while drained nodes wait for their termination batch; the last has a
-// person scale its group in by the node it drains first (issue 44, defect 9).
+// the batched group dies while drained nodes wait for their termination batch; one has a person
+// scale its group in by the node it drains first (issue 44, defect 9); the last renews a stale
+// warm pool and gives its surge up when Auto Scaling refuses the detach (issue 46).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { planAndApply } from "../../src/app/apply.js";
 import { observeAndPlan } from "../../src/engine/index.js";
 import { loadPolicy, type Policy } from "../../src/policy/index.js";
-import { EventLog } from "../../src/ports/index.js";
+import { AwsApiError, EventLog } from "../../src/ports/index.js";
 import { generateScenario } from "../../src/sandbox/scenarios/generate.js";
 import { World } from "../../src/sandbox/world/world.js";
 import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
@@ -113,6 +114,25 @@ const CASES: Case[] = [
       } as Partial<ScenarioInput>),
     policy: darkPolicy,
   },
+  {
+    name: "a self-managed group with a stale warm pool, whose detaches Auto Scaling refuses",
+    world: () => {
+      const w = selfManagedWorld([{ name: "w", nodes: 5, warmPool: { size: 2, version: 1 } }], {
+        workloads: [{ kind: "Deployment", name: "web", replicas: 4, pdb: { minAvailable: 2 } }],
+      } as Partial<ScenarioInput>);
+      // The role may not detach: the surge is given up, the group replaced in place.
+      w.cloud.autoScaling.detachInstances = () =>
+        Promise.reject(
+          new AwsApiError(
+            "AccessDenied",
+            "User: arn:aws:sts::111122223333:assumed-role/noderoll/ci is not authorized to perform: autoscaling:DetachInstances",
+            403,
+          ),
+        );
+      return w;
+    },
+    policy: darkPolicy,
+  },
 ];
 
 async function killedAt(c: Case, k: number): Promise<string[]> {
@@ -130,7 +150,8 @@ async function killedAt(c: Case, k: number): Promise<string[]> {
       dying.died,
     ]),
   );
-  const second = new Invariants(world, plan, { order });
+  // What the killed run announced stands for the state it leaves: a surge it gave up.
+  const second = new Invariants(world, plan, { order, surgeGivenUp: first.surgesGivenUp() });
   const next = new EventLog(world.clock);
   next.on(second.check);
   const r = await world.run(
@@ -148,6 +169,9 @@ async function killedAt(c: Case, k: number): Promise<string[]> {
     ...(again.plan.summary.nodesToReplace > 0
       ? [`${again.plan.summary.nodesToReplace} nodes still to replace`]
       : []),
+    ...again.plan.groups.flatMap((g) =>
+      g.warmPool ? [`${g.name}: warm pool still stale (${g.warmPool.replace.join(", ")})`] : [],
+    ),
   ];
 }
 

@@ -81,5 +81,36 @@ describe("a warm pool", () => {
     expect(r.result.result).toBe("success");
     expect(ofType(r.events, "instance.terminate")).toEqual([]);
     expect([...(await pool(w)).values()]).toEqual(["1"]);
+    // …and the plan does not promise it: no config change apply would not make.
+    expect(r.plan.groups[0]!.warmPool).toBeUndefined();
+    expect(r.plan.groups[0]!.configChanges.map((c) => c.field)).not.toContain("warmPool");
+  });
+});
+
+describe("a warm pool's instance that enters service after the plan", () => {
+  it("is not terminated: the pool is read again before the write, and only those still waiting go", async () => {
+    const w = selfManagedWorld([{ name: "w", nodes: 3, warmPool: { size: 2, version: 1 } }]);
+    const [taken, left] = [...(await pool(w)).keys()] as [string, string];
+    // A scale-out takes one instance from the pool as the group starts, after its plan: it is
+    // a member now, with a node, serving.
+    let moved = false;
+    const r = await roll(w, policy, {}, undefined, (e) => {
+      if (e.type !== "group.start" || moved) return;
+      moved = true;
+      const g = w.asg("w");
+      const inst = w.ec2.instances.get(taken)!;
+      g.warmPool!.instances.delete(taken);
+      g.instances.add(taken);
+      g.desired += 1;
+      inst.state = "running";
+      inst.lifecycle = "InService";
+      w.ec2.registerNode(g, inst, true);
+    });
+    expect(moved).toBe(true);
+    expect(r.plan.groups[0]!.warmPool).toEqual({ replace: [taken, left] });
+    expect(r.invariants.violations).toEqual([]);
+    const warm = ofType(r.events, "instance.terminate").filter((e) => e.warmPool);
+    expect(warm.map((e) => e.instance)).toEqual([left]);
+    expect(w.ec2.instances.get(taken)?.state).toBe("running");
   });
 });

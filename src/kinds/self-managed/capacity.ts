@@ -106,15 +106,16 @@ interface Readiness {
   members: ReadonlySet<string>;
 }
 
+/** A member that serves, or is on its way to (launched, not yet InService). */
+const inService = (state: string) => state === "InService" || state.startsWith("Pending");
+
 /** Ready nodes of the group's InService instances, with the instance ids that have none yet. */
 function readiness(job: Job, { asg, members }: GroupRead): Readiness {
-  const inService = asg.Instances.filter(
-    (i) => i.LifecycleState === "InService" || i.LifecycleState.startsWith("Pending"),
-  );
+  const serving = asg.Instances.filter((i) => inService(i.LifecycleState));
   const ready: string[] = [];
   const waiting: string[] = [];
   const down: string[] = [];
-  for (const i of inService) {
+  for (const i of serving) {
     const n = job.nodes.byInstance(i.InstanceId);
     // Cordoned counts: a node an earlier run cordoned still backs its instance until terminated.
     if (n && isReady(n)) ready.push(i.InstanceId);
@@ -149,8 +150,9 @@ async function decide<T>(
  * The group's part of validation, as kOps' `validate cluster` judges an instance group
  * (pkg/validation, validateNodes): fewer members than its desired capacity ("did not have enough
  * nodes"), and a member with no node ("machine … has not yet joined cluster") — a replacement
- * still booting, or one that will never join (a bad AMI, a bootstrap that fails). Members
- * leaving the group are not counted (kOps ignores Terminating ones); nor is an instance the plan
+ * still booting, or one that will never join (a bad AMI, a bootstrap that fails). The members in
+ * service or on their way in count, as the capacity budget counts them (`readiness`): not those
+ * leaving (kOps ignores Terminating ones) nor those in Standby; nor is an instance the plan
  * replaces: one it found with no node is the roll's to replace (down.ts), one whose node went
  * since is refused when its turn comes (window.ts, StalePlan). From the read that stands for an
  * answer that waits: a node that joins and no read knows makes it read again.
@@ -160,7 +162,7 @@ export async function machineFailures(ctx: RollContext, job: Job): Promise<Valid
   if (job.plan.role === "bastion") return [];
   const { asg } = await readGroup(ctx, job, false);
   const group = job.plan.name;
-  const staying = asg.Instances.filter((i) => !leftState(i.LifecycleState));
+  const staying = asg.Instances.filter((i) => inService(i.LifecycleState));
   const failures: ValidationFailure[] = [];
   if (staying.length < asg.DesiredCapacity)
     failures.push({

@@ -63,9 +63,10 @@ export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
   target: selfManagedTarget,
   select: selectSelfManaged,
   configChanges: selfManagedConfigChanges,
-  setup: (group, live) => {
+  setup: (group, live, settings) => {
     const lt = launchTemplateChange(group, live);
-    const warm = staleWarmPool(live, selfManagedTarget(group, live)).map((i) => i.id);
+    const target = selfManagedTarget(group, live);
+    const warm = staleWarmPool(live, target, settings.roll).map((i) => i.id);
     return {
       ...(lt && { launchTemplate: lt }),
       ...(warm.length > 0 && { warmPool: { replace: warm } }),

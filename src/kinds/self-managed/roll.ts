@@ -35,11 +35,12 @@ async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<v
     });
   }
   await untagStale(ctx, job, todo);
-  // After the template is set: the pool refills from the target.
-  await refreshWarmPool(ctx, job);
   // kOps returns before validating a group with nothing to update (pkg/instancegroups,
   // rollingUpdateInstanceGroup): its own NotReady node is not a reason to fail the apply.
   if (!bastion && todo.length > 0) await validateGroup(ctx, job, 1);
+  // After the template is set and the cluster validated, as kOps: the pool refills from the
+  // target.
+  await refreshWarmPool(ctx, job);
   for (const r of todo) {
     if (bastion || !r.node || !job.nodes.byName.has(r.node)) continue;
     if (await addTaint(ctx, r.node, SCHEDULED_TAINT, job.nodes.byName.get(r.node)))

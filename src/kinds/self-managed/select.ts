@@ -2,7 +2,8 @@
 // (https://kops.sigs.k8s.io/operations/rolling-update/): an instance launched from another
 // launch template version than the group's, and an instance an earlier run detached to surge
 // (it must still be drained and terminated).
-import type { Group } from "../../policy/index.js";
+import type { Group, RollSettings } from "../../policy/index.js";
+import type { GroupSettings } from "../kind.js";
 import {
   selectWith,
   type ConfigChange,
@@ -74,8 +75,13 @@ export function selectSelfManaged(
 }
 
 /** The warm pool's instances launched from another template than the target's (kOps deletes
- * them before it rolls the group). */
-export function staleWarmPool(live: SelfManagedGroupInfo, target: Target): InstanceInfo[] {
+ * them before it rolls the group); none where the policy terminates nothing. */
+export function staleWarmPool(
+  live: SelfManagedGroupInfo,
+  target: Target,
+  roll: Pick<RollSettings, "drainAndTerminate">,
+): InstanceInfo[] {
+  if (!roll.drainAndTerminate) return [];
   return (live.warmPool ?? []).filter((i) =>
     instanceReasons(i, target).some((r) => r.kind === "launch-template"),
   );
@@ -96,10 +102,11 @@ export function selfManagedConfigChanges(
   group: Group,
   live: SelfManagedGroupInfo,
   target: Target,
+  settings: Pick<GroupSettings, "roll">,
 ): ConfigChange[] {
   const lt = live.launchTemplate;
   const change = launchTemplateChange(group, live);
-  const stale = staleWarmPool(live, target);
+  const stale = staleWarmPool(live, target, settings.roll);
   const versions = [...new Set(stale.map((i) => i.launchTemplateVersion ?? "?"))].join(", ");
   return [
     ...(lt && change
