@@ -1,5 +1,6 @@
 // How what a rehearsal found (docs/rehearsal.md) replaces the plan's heuristic estimates. Its
 // shape in the plan's JSON (`rehearsal`) is in types.ts, beside the plan's.
+import { reachedGroups } from "./summary.js";
 import type { Plan, Rehearsal } from "./types.js";
 
 /**
@@ -14,7 +15,8 @@ export function withRehearsal(plan: Plan, rehearsal: Rehearsal): Plan {
       ? g
       : { ...g, schedule: { ...g.schedule, estimatedMs: ms } };
   });
-  const estimatedMs = groups
+  // What apply reaches, as the summary counts it.
+  const estimatedMs = reachedGroups(groups)
     .filter((g) => g.status === "roll")
     .reduce((n, g) => n + g.schedule.estimatedMs, 0);
   return { ...plan, groups, summary: { ...plan.summary, estimatedMs }, rehearsal };

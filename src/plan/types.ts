@@ -180,6 +180,11 @@ export interface GroupPlan {
   warmPool?: { replace: string[] };
 }
 
+/**
+ * What apply will do: the counts and the estimate are of the groups it reaches — those before the
+ * first group blocked or in error, where it stops (`stopsAt`); `blocked` and `errors` count every
+ * group, so a reader sees them all.
+ */
 export interface PlanSummary {
   groupsToRoll: number;
   nodesToReplace: number;
@@ -189,6 +194,14 @@ export interface PlanSummary {
   blocked: number;
   errors: number;
   estimatedMs: number;
+  /** The group apply stops at, and the groups with work after it that it will not start. */
+  stopsAt?: {
+    group: string;
+    /** 0-based, in the plan's order. */
+    index: number;
+    status: "blocked" | "error";
+    notStarted: string[];
+  };
 }
 
 /**

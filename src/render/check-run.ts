@@ -84,14 +84,15 @@ function progressTitle(p: Progress): string {
 
 function progressState(p: Progress): string {
   const { done, total } = nodeCounts(p);
-  const nodes = `${done}/${total} nodes`;
+  // Nothing planned and nothing done (apply stops at the first group): no count to give.
+  const counted = total > 0 ? ` ${done}/${total} nodes` : "";
   if (p.result) {
     const blocked = p.groups.find(wasBlocked);
     const why = blocked
       ? `blocked at ${blocked.name}; ${p.groups.filter((g) => !g.started).length} groups not started`
       : (p.message ?? "").replace(/ Run apply again.*$/, "");
     const ended = p.stop ? STOPPED_WORD[p.stop.kind] : ENDED[p.result];
-    return cutWords(`${ended} ${nodes}: ${why}`);
+    return cutWords(`${ended}${counted}: ${why}`);
   }
   const running = p.groups.flatMap((g) =>
     PHASES.filter((ph) => g.phases[ph] === "running").map((ph) => `${g.name}: ${ph}`),
@@ -100,7 +101,7 @@ function progressState(p: Progress): string {
   const where =
     running.join(", ") ||
     (last ? `${last[0]}: ${last[1]} ${last[2] === "start" ? "started" : last[2]}` : "starting");
-  return cutWords(`${where} · ${nodes}`);
+  return cutWords(counted ? `${where} ·${counted}` : where);
 }
 
 const CONCLUSION = {

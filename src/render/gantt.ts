@@ -6,7 +6,7 @@
 // starts when apply could start (the next opening of a closed window, or the plan's moment).
 // Many waves would make a chart too long to read (and to fit a comment), so past MAX_BARS it
 // draws one bar per group instead.
-import type { GroupPlan, Plan } from "../plan/index.js";
+import { reachedGroups, type GroupPlan, type Plan } from "../plan/index.js";
 import { shortTime, ZoneTime } from "./time.js";
 import { surgeBar } from "./words.js";
 
@@ -66,7 +66,8 @@ function rehearsedBars(plan: Plan, at: (ms: number) => string, perGroup: boolean
  */
 export function gantt(plan: Plan, detail: GanttDetail = "waves"): string[] {
   if (plan.rehearsal && plan.rehearsal.groups.length > 0) return rehearsedGantt(plan, detail);
-  const groups = plan.groups.filter((g) => g.schedule.waves.length > 0);
+  // What apply reaches: a blocked group's waves, and the groups after it, never happen.
+  const groups = reachedGroups(plan.groups).filter((g) => g.schedule.waves.length > 0);
   if (groups.length === 0) return [];
   const { at: start, timeZone } = scheduleStart(plan);
   const zone = new ZoneTime(timeZone);

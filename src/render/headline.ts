@@ -2,7 +2,13 @@
 // whatever the counts say, and deleteAfterDrainTimeout deletes pods; a reviewer has to see both before any table.
 // GitHub shows `> [!CAUTION]` and `> [!WARNING]` blockquotes as alerts (GitHub docs, "Basic
 // writing and formatting syntax", Alerts). The same facts make the check run's title.
-import { summaryLine, type GroupPlan, type Plan } from "../plan/index.js";
+import {
+  notStartedAfter,
+  stopIndex,
+  summaryLine,
+  type GroupPlan,
+  type Plan,
+} from "../plan/index.js";
 import { plural } from "./words.js";
 
 export interface StopPoint {
@@ -13,23 +19,15 @@ export interface StopPoint {
   notRolled: GroupPlan[];
 }
 
-const STOPS: ReadonlySet<GroupPlan["status"]> = new Set<GroupPlan["status"]>(["blocked", "error"]);
-const DOES_SOMETHING: ReadonlySet<GroupPlan["status"]> = new Set<GroupPlan["status"]>([
-  "roll",
-  "config-only",
-  "cleanup",
-  "blocked",
-  "error",
-]);
-
-/** The first group apply would stop at (blocked or in error), and what it leaves undone. */
+/** The first group apply would stop at (blocked or in error), and what it leaves undone: the
+ * plan's rule (plan/summary.ts), the one its counts follow. */
 export function stopPoint(plan: Plan): StopPoint | undefined {
-  const index = plan.groups.findIndex((g) => STOPS.has(g.status));
+  const index = stopIndex(plan.groups);
   if (index < 0) return undefined;
   return {
     index,
     group: plan.groups[index] as GroupPlan,
-    notRolled: plan.groups.slice(index + 1).filter((g) => DOES_SOMETHING.has(g.status)),
+    notRolled: notStartedAfter(plan.groups, index),
   };
 }
 

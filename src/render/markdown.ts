@@ -5,6 +5,7 @@
 // GitHub's limits by dropping detail in steps (fitMarkdown), with a note at the top.
 import {
   describeReason,
+  stopIndex,
   summaryLine,
   type GroupPlan,
   type Plan,
@@ -64,10 +65,13 @@ export function cell(text: string): string {
 }
 
 function overviewTable(plan: Plan): string[] {
+  const stop = stopIndex(plan.groups);
   const rows = plan.groups.map((g, i) => {
     const replace = g.replacements.length > 0 ? `${g.replacements.length} of ${g.nodes}` : "-";
     const time = g.replacements.length > 0 ? estimate(g.schedule.estimatedMs) : "-";
-    return `| ${i + 1} | \`${cell(g.name)}\` | ${KIND_LABEL[g.kind]} | ${ICON[g.status]} ${STATUS_WORD[g.status]} | ${replace} | ${cell(whyCell(g))} | ${cell(budgetText(g))} | ${time} |`;
+    // A group after the one apply stops at is planned, but apply will not reach it.
+    const reached = stop < 0 || i <= stop || g.status === "no-change" ? "" : " · not reached";
+    return `| ${i + 1} | \`${cell(g.name)}\` | ${KIND_LABEL[g.kind]} | ${ICON[g.status]} ${STATUS_WORD[g.status]}${reached} | ${replace} | ${cell(whyCell(g))} | ${cell(budgetText(g))} | ${time} |`;
   });
   return [
     "| # | group | kind | status | replace | why | budgets | estimate |",

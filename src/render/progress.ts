@@ -3,7 +3,7 @@
 // blocked or never started; the run's start, end and estimate; a per-node timeline. Rendered
 // into the check run, the PR comment, the job summary and the terminal, so a reader never needs
 // to know which engine ran.
-import type { GroupPlan, Plan } from "../plan/index.js";
+import { reachedGroups, type GroupPlan, type Plan } from "../plan/index.js";
 import type { GroupKindId, Phase, Result, RollEvent, StopReason } from "../ports/index.js";
 import { nodeLine } from "./lines.js";
 
@@ -21,6 +21,8 @@ export interface GroupProgress {
   estimatedMs?: number;
   /** Set once apply has reached the group. */
   started?: boolean;
+  /** The plan's apply stops at this group or before it: its nodes are not among those planned. */
+  beyondStop?: boolean;
   result?: Result;
   message?: string;
 }
@@ -98,11 +100,14 @@ function group(p: Progress, name: string): GroupProgress {
 
 /** Seed the groups with what the plan says, so pending groups show their planned counts. */
 export function seedFromPlan(p: Progress, plan: Plan): Progress {
+  // The nodes apply will replace: none of the group it stops at, nor of those after it.
+  const reached = new Set(reachedGroups(plan.groups).map((g) => g.name));
   for (const g of plan.groups)
     Object.assign(group(p, g.name), {
       kind: g.kind,
       nodes: g.nodes,
       toReplace: g.replacements.length,
+      ...(!reached.has(g.name) && { beyondStop: true }),
       planned: g.status,
       estimatedMs: g.schedule.estimatedMs,
     });
@@ -205,9 +210,13 @@ export function wasBlocked(g: GroupProgress): boolean {
 }
 
 /** Nodes done and planned, all groups. */
+/**
+ * The nodes replaced, of those the plan said apply would replace (plan/summary.ts: the groups
+ * before the one it stops at) — never fewer than were replaced, should a group the plan found
+ * blocked roll after all.
+ */
 export function nodeCounts(p: Progress): { done: number; total: number } {
-  return {
-    done: p.groups.reduce((n, g) => n + g.replaced, 0),
-    total: p.groups.reduce((n, g) => n + g.toReplace, 0),
-  };
+  const done = p.groups.reduce((n, g) => n + g.replaced, 0);
+  const planned = p.groups.reduce((n, g) => n + (g.beyondStop ? 0 : g.toReplace), 0);
+  return { done, total: Math.max(done, planned) };
 }

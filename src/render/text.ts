@@ -11,6 +11,7 @@ import {
   waveSummary,
   forcedSentences,
 } from "./words.js";
+import { planHeadline } from "./headline.js";
 import { rehearsalText } from "./rehearsal.js";
 
 const MARK = { blocker: "✗", warning: "!", info: "·" } as const;
@@ -42,6 +43,8 @@ export function renderPlanText(plan: Plan): string {
     `noderoll plan: policy ${plan.policy.name} (${plan.policy.file}), cluster ${plan.cluster.name} (${plan.cluster.region}, Kubernetes ${plan.cluster.version})`,
     "",
   ];
+  // Where apply stops comes first, as in the comment: what follows is what it reaches.
+  if (plan.summary.stopsAt) head.push(`${planHeadline(plan)}.`, "");
   const forced = forcedSentences(plan.options);
   if (forced.length > 0) head.push(...forced, "");
   const body = [...plan.groups.flatMap((g, i) => [...groupText(g, i), ""]), ...rehearsalText(plan)];

@@ -22,7 +22,8 @@ import {
 
 const zones = ["eu-west-1a", "eu-west-1b", "eu-west-1c"];
 
-function demoPlan() {
+/** workers is blocked (a budget that never allows) unless the run deletes past it. */
+function demoPlan(options: Parameters<typeof buildPlan>[3] = {}) {
   const system = managed("system", instances("m", 6, zones, 3));
   const workers = selfManaged("workers", instances("w", 8, zones, 4), { latest: 5 });
   const nodes = [...nodesFor(system), ...nodesFor(workers)];
@@ -54,6 +55,7 @@ function demoPlan() {
         { id: "Deployment/default/legacy", replicas: 1 },
       ],
     }),
+    options,
   );
 }
 
@@ -85,7 +87,8 @@ describe("plan Markdown", () => {
   });
 
   it("puts node lists and the schedule in details blocks, and the gantt in a mermaid code block", () => {
-    const md = renderPlanMarkdown(demoPlan());
+    // Both groups roll (the budget is gone past at the drain timeout): both are charted.
+    const md = renderPlanMarkdown(demoPlan({ deleteAfterDrainTimeout: true }));
     const out = html(md);
     expect(out.match(/<details>/g)).toHaveLength(3);
     expect(out).toContain("<summary>Nodes to replace (8)</summary>");

@@ -305,7 +305,7 @@ describe("the roll's comment and check run", () => {
     ]);
     expect(md.match(/never allows a disruption/g)).toHaveLength(1);
     expect(progressCheckRun(p).output.title).toBe(
-      "Failed 0/14 nodes: blocked at system; 2 groups not started",
+      "Failed: blocked at system; 2 groups not started",
     );
   });
 
@@ -320,7 +320,8 @@ describe("the roll's comment and check run", () => {
           ...start,
           ...log([{ type: "roll.end", result, message: "m. Run apply again to continue.", stop }]),
         ],
-        plan,
+        // A plan apply reaches every group of: 14 nodes planned.
+        rollingPlan(),
       );
     const cases = [
       [
@@ -355,8 +356,10 @@ describe("the roll's comment and check run", () => {
   });
 
   it("counts every planned node in the title while pending, and cuts long titles between words", () => {
-    const p = foldEvents(stopped.slice(0, 1), plan);
+    const p = foldEvents(stopped.slice(0, 1), rollingPlan());
     expect(progressCheckRun(p).output.title).toBe("starting · 0/14 nodes");
+    // Apply stops at the first group: no node is planned, none counted.
+    expect(progressCheckRun(foldEvents(stopped.slice(0, 1), plan)).output.title).toBe("starting");
     const cut = cutWords(`${"word ".repeat(80)}end`, 40);
     expect(cut.length).toBeLessThanOrEqual(40);
     expect(cut).toMatch(/^(word )+word…$/);
