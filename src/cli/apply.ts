@@ -26,26 +26,13 @@ import {
   seedFromPlan,
   type CheckRunPayload,
 } from "../render/index.js";
-import { durationArg, groupsOf, policyOrExit, RUN_FLAGS, runFlags } from "./args.js";
+import { durationArg, groupsOf, policyOrExit, runFlags } from "./args.js";
+import { APPLY_OPTIONS } from "./flags.js";
 import type { HintContext } from "./hints.js";
 import { liveSession, sandboxSession, type CliSession } from "./session.js";
 import { Terminal } from "./terminal.js";
 
-const OPTIONS = {
-  policy: { type: "string" },
-  sandbox: { type: "string" },
-  kubeconfig: { type: "string" },
-  events: { type: "string" },
-  groups: { type: "string" },
-  ...RUN_FLAGS,
-  reason: { type: "string" },
-  "max-duration": { type: "string" },
-  "ignore-window": { type: "boolean", default: false },
-  "lock-wait": { type: "string" },
-  "run-id": { type: "string" },
-  out: { type: "string" },
-  quiet: { type: "boolean", default: false },
-} as const;
+const OPTIONS = APPLY_OPTIONS;
 
 export const EXIT = { success: 0, failure: 1, stopped: 3 } as const;
 

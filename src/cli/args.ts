@@ -65,13 +65,6 @@ export function groupsOf(policy: Policy, value: string | undefined): string[] | 
 /** A usage error that needs no usage text: the message says everything. */
 export class GroupsError extends UsageError {}
 
-/** What a run may force, for plan and apply; `force` is declared only to be refused clearly. */
-export const RUN_FLAGS = {
-  "replace-all": { type: "boolean", default: false },
-  "delete-after-drain-timeout": { type: "boolean", default: false },
-  force: { type: "boolean", default: false },
-} as const;
-
 /**
  * The run's options from its flags; `reason` given when the command rolls (apply), where what
  * is forced must say why.

@@ -10,22 +10,10 @@ import { planPolicy, type RehearseRequest } from "../app/plan.js";
 import { hasChanges, type Plan } from "../plan/index.js";
 import { parseTimingFlag } from "../rehearsal/index.js";
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from "../render/index.js";
-import { groupsOf, policyOrExit, RUN_FLAGS, runFlags, UsageError } from "./args.js";
+import { groupsOf, policyOrExit, runFlags, UsageError } from "./args.js";
+import { PLAN_OPTIONS } from "./flags.js";
 import type { HintContext } from "./hints.js";
 import { liveSession, sandboxSession } from "./session.js";
-
-export const PLAN_OPTIONS = {
-  policy: { type: "string" },
-  sandbox: { type: "string" },
-  kubeconfig: { type: "string" },
-  format: { type: "string", default: "text" },
-  "detailed-exitcode": { type: "boolean", default: false },
-  groups: { type: "string" },
-  ...RUN_FLAGS,
-  rehearse: { type: "boolean", default: false },
-  "rehearse-events": { type: "string" },
-  "rehearse-timing": { type: "string" },
-} as const;
 
 export function renderPlan(plan: Plan, format: string): string {
   if (format === "json") return renderPlanJson(plan);

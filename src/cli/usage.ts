@@ -1,6 +1,7 @@
 // What each command takes and does: `noderoll help`, `noderoll CMD --help`, and the usage after
 // a mistake.
 import { UsageError } from "./args.js";
+import { APPLY_OPTIONS, flagLines, PLAN_OPTIONS } from "./flags.js";
 
 /** Each command's usage, for `noderoll CMD --help` and `noderoll help CMD`. */
 export const COMMANDS: Record<string, string> = {
@@ -12,15 +13,15 @@ export const COMMANDS: Record<string, string> = {
      [--rehearse [--rehearse-events FILE.jsonl] [--rehearse-timing boot=90s,...]]
     What apply would do; changes nothing. Exit 0 (with --detailed-exitcode: 0 no changes,
     2 changes), 1 error. --rehearse also runs the roll on a sandbox twin of the cluster
-    in virtual time and shows what it does to every workload (docs/rehearsal.md).`,
+    in virtual time and shows what it does to every workload (docs/rehearsal.md).
+${flagLines(PLAN_OPTIONS)}`,
   apply: `apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b]
       [--replace-all] [--delete-after-drain-timeout] [--reason TEXT]
       [--max-duration 5h30m] [--ignore-window] [--lock-wait 10m] [--out DIR] [--kubeconfig PATH]
       [--quiet]
-    Roll the nodes, with live progress. --replace-all: every node of the groups, whatever its
-    version (kOps' --force); --delete-after-drain-timeout: what a drain leaves at its timeout
-    is deleted, past PodDisruptionBudgets (EKS's force); either needs --reason. Exit 0 done, 1 failed, 3 stopped early (cancelled,
-    --max-duration, window closed: run it again to continue), 2 usage.`,
+    Roll the nodes, with live progress. Exit 0 done, 1 failed, 3 stopped early (cancelled,
+    --max-duration, window closed: run it again to continue), 2 usage.
+${flagLines(APPLY_OPTIONS)}`,
   sandbox: `sandbox serve [--scenario S]... [--port N] [--kubeconfig PATH] [--speed X]
     The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, STS, GitHub);
     Ctrl-C stops it. --scenario again: several clusters in one AWS account and region, each

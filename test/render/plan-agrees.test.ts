@@ -6,6 +6,8 @@ import { observeAndPlan } from "../../src/engine/index.js";
 import type { Plan } from "../../src/plan/index.js";
 import {
   emptyProgress,
+  foldEvents,
+  progressCheckRun,
   nodeCounts,
   planHeadline,
   renderPlanJson,
@@ -90,5 +92,53 @@ describe("the window's alert", () => {
     );
     // Apply stops at the first group: the caution says it starts nothing, once.
     expect(renderPlanMarkdown(blockedFirstPlan())).not.toContain("The window is closed now");
+  });
+});
+
+describe("the apply report of a plan that stops", () => {
+  it("counts the nodes apply replaced of those it would, and names one group not started in the singular", async () => {
+    const plan = await stoppedPlan();
+    const a = plan.groups[0]!;
+    const t = (k: number) => new Date(Date.UTC(2026, 0, 5, 9, k)).toISOString();
+    const p = foldEvents(
+      [
+        {
+          t: t(0),
+          type: "roll.start",
+          cluster: "engine",
+          policy: "engine",
+          groups: ["a", "b", "c"],
+          replaceAll: false,
+          deleteAfterDrainTimeout: false,
+        },
+        { t: t(1), type: "group.start", group: "a", kind: "self-managed", nodes: 3, replace: 3 },
+        ...a.replacements.map((r, i) => ({
+          t: t(2 + i),
+          type: "instance.terminate" as const,
+          group: "a",
+          instance: r.instance,
+          decrement: false,
+        })),
+        { t: t(9), type: "group.end", group: "a", result: "success" },
+        { t: t(10), type: "group.start", group: "b", kind: "self-managed", nodes: 3, replace: 3 },
+        {
+          t: t(11),
+          type: "group.end",
+          group: "b",
+          result: "failure",
+          message: "PodEvictionFailure: not started, it would fail",
+        },
+        {
+          t: t(12),
+          type: "roll.end",
+          result: "failure",
+          message: "PodEvictionFailure: not started, it would fail.",
+        },
+      ],
+      plan,
+    );
+    expect(progressCheckRun(p).output.title).toBe(
+      `Failed ${a.replacements.length}/${plan.summary.nodesToReplace} nodes: blocked at b; 1 group not started`,
+    );
   });
 });

@@ -1,0 +1,118 @@
+// The flags of plan and apply, each with the argument it takes and what it does: one table, from
+// which the commands parse their arguments (node:util parseArgs ignores `arg` and `help`) and
+// `noderoll CMD --help` lists every flag (test/cli/help-flags.test.ts). No import beyond types:
+// `--help` loads this and nothing heavy.
+
+/** What a run may force, for plan and apply; `force` is declared only to be refused clearly. */
+export const RUN_FLAGS = {
+  "replace-all": {
+    type: "boolean",
+    default: false,
+    help: "replace every node of the groups, whatever its version (kOps' --force); apply needs --reason",
+  },
+  "delete-after-drain-timeout": {
+    type: "boolean",
+    default: false,
+    help: "what a drain leaves at its timeout is deleted, past PodDisruptionBudgets (EKS's force); apply needs --reason",
+  },
+  force: {
+    type: "boolean",
+    default: false,
+    help: "refused: it meant three things; use --replace-all, --delete-after-drain-timeout or the policy's unmanagedPods",
+  },
+} as const;
+
+/** Where the cluster is read from, for plan and apply. */
+const SOURCE_FLAGS = {
+  policy: { type: "string", arg: "FILE", help: "the upgrade policy (required)" },
+  sandbox: {
+    type: "string",
+    arg: "S",
+    help: "a sandbox scenario instead of a live cluster: demo, or a scenario file",
+  },
+  kubeconfig: {
+    type: "string",
+    arg: "PATH",
+    help: "the Kubernetes API from this kubeconfig; default: the endpoint EKS names, with an EKS token",
+  },
+  groups: { type: "string", arg: "a,b", help: "only these groups of the policy" },
+} as const;
+
+export const PLAN_OPTIONS = {
+  ...SOURCE_FLAGS,
+  format: {
+    type: "string",
+    default: "text",
+    arg: "text|markdown|json",
+    help: "how to print the plan",
+  },
+  "detailed-exitcode": {
+    type: "boolean",
+    default: false,
+    help: "exit 0 when nothing would change, 2 when something would",
+  },
+  ...RUN_FLAGS,
+  rehearse: {
+    type: "boolean",
+    default: false,
+    help: "also run the roll on a sandbox twin of the cluster, in virtual time (docs/rehearsal.md)",
+  },
+  "rehearse-events": {
+    type: "string",
+    arg: "FILE.jsonl",
+    help: "write the rehearsal's event log here",
+  },
+  "rehearse-timing": {
+    type: "string",
+    arg: "boot=90s,...",
+    help: "timings the rehearsal assumes where the cluster cannot show them",
+  },
+} as const;
+
+export const APPLY_OPTIONS = {
+  ...SOURCE_FLAGS,
+  events: {
+    type: "string",
+    arg: "FILE.jsonl",
+    help: "write the roll's event log here, a line an event",
+  },
+  ...RUN_FLAGS,
+  reason: {
+    type: "string",
+    arg: "TEXT",
+    help: "why (required with a forced roll); recorded with the result",
+  },
+  "max-duration": {
+    type: "string",
+    arg: "5h30m",
+    help: "start no node after this long; exit 3, run again to continue",
+  },
+  "ignore-window": {
+    type: "boolean",
+    default: false,
+    help: "start nodes outside the policy's maintenance window",
+  },
+  "lock-wait": {
+    type: "string",
+    arg: "10m",
+    help: "wait this long for another run's cluster lock (default: do not wait)",
+  },
+  "run-id": {
+    type: "string",
+    arg: "ID",
+    help: "this run's name on the cluster lock (default: host and process)",
+  },
+  out: { type: "string", arg: "DIR", help: "write the plan, the events and the report here" },
+  quiet: { type: "boolean", default: false, help: "do not print the plan before rolling" },
+} as const;
+
+/** "    --policy FILE            the upgrade policy (required)", a line a flag, aligned. */
+export function flagLines(
+  options: Readonly<Record<string, { arg?: string; help: string }>>,
+): string {
+  const heads = Object.entries(options).map(([name, o]) => `--${name}${o.arg ? ` ${o.arg}` : ""}`);
+  const width = Math.max(...heads.map((h) => h.length)) + 2;
+  return Object.values(options)
+    .map((o, i) => `    ${(heads[i] as string).padEnd(width)}${o.help}`)
+    .join("\n");
+}
