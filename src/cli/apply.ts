@@ -26,7 +26,7 @@ import {
   seedFromPlan,
   type CheckRunPayload,
 } from "../render/index.js";
-import { durationArg, groupsOf, policyOrExit, runFlags } from "./args.js";
+import { durationArg, groupsOf, parseFlags, policyOrExit, runFlags } from "./args.js";
 import { APPLY_OPTIONS } from "./flags.js";
 import type { HintContext } from "./hints.js";
 import { liveSession, sandboxSession, type CliSession } from "./session.js";
@@ -168,7 +168,7 @@ async function roll(run: Run, session: CliSession): Promise<number> {
 }
 
 export async function runApply(args: string[], hints: HintContext): Promise<number> {
-  const { values } = parseArgs({ args, options: OPTIONS });
+  const { values } = parseFlags(args, OPTIONS);
   const options = runFlags(values, { reason: values.reason });
   const maxDurationMs = durationArg("--max-duration", values["max-duration"], parseDuration);
   const lockWaitMs = durationArg("--lock-wait", values["lock-wait"], parseDuration);

@@ -1,6 +1,8 @@
 // Shared command-line plumbing: usage errors (exit 2), policy loading with located errors.
 import { forceSplit, forced, type PlanOptions } from "../engine/index.js";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { formatDiagnostic, unknownGroupsProblem, type Policy } from "../policy/index.js";
+import { closest } from "../policy/suggest.js";
 import { readPolicyFile } from "../adapters/files/read-policy.js";
 import { relaunched } from "./heap.js";
 import type { HintContext } from "./hints.js";
@@ -83,4 +85,31 @@ export function runFlags(
       `${options.replaceAll ? "--replace-all" : "--delete-after-drain-timeout"} needs --reason: say why the roll is forced (it is recorded with the result)`,
     );
   return options;
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * parseArgs, with what it does not say: a flag that takes a value given twice (`--policy a
+ * --policy b` would silently use the last) is a usage error, and an unknown flag gets the
+ * nearest known one.
+ */
+export function parseFlags<O extends Options>(args: string[], options: O) {
+  for (const [name, o] of Object.entries(options)) {
+    if (o.type !== "string" || o.multiple) continue;
+    const given = args.filter((a) => a === `--${name}` || a.startsWith(`--${name}=`)).length;
+    if (given > 1) throw new UsageError(`--${name} is given ${given} times; give it once`);
+  }
+  try {
+    return parseArgs({ args, options, allowPositionals: false });
+  } catch (e) {
+    const m = /^Unknown option '(--[^']+)'/.exec((e as Error).message);
+    if (!m) throw e;
+    const flag = m[1] as string;
+    const guess = closest(
+      flag,
+      Object.keys(options).map((k) => `--${k}`),
+    );
+    throw new UsageError(`unknown flag ${flag}${guess ? `; did you mean ${guess}?` : ""}`);
+  }
 }

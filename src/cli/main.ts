@@ -9,7 +9,7 @@ import { followParent, HeapTooSmall, relaunch } from "./heap.js";
 import { hintFor, type HintContext } from "./hints.js";
 import { runPlan } from "./plan.js";
 import { runSandbox } from "./sandbox.js";
-import { COMMANDS, USAGE, usageOf } from "./usage.js";
+import { COMMANDS, unknownCommand, USAGE, usageOf } from "./usage.js";
 import { runValidate } from "./validate.js";
 
 /** The package's version, from the package.json beside dist/ (or the source tree). */
@@ -54,7 +54,7 @@ async function dispatch(
       process.stdout.write(`noderoll ${version()}\n`);
       return 0;
     default:
-      throw new UsageError(command ? `unknown command "${command}"` : "no command given");
+      throw new UsageError(command ? unknownCommand(command) : "no command given");
   }
 }
 

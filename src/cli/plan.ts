@@ -5,12 +5,11 @@
 // Exit: 0 (no changes, or changes without --detailed-exitcode), 2 changes with
 // --detailed-exitcode, 1 error (an invalid policy, a blocked or failing group, an API error).
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { planPolicy, type RehearseRequest } from "../app/plan.js";
 import { hasChanges, type Plan } from "../plan/index.js";
 import { parseTimingFlag } from "../rehearsal/index.js";
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from "../render/index.js";
-import { groupsOf, policyOrExit, runFlags, UsageError } from "./args.js";
+import { groupsOf, parseFlags, policyOrExit, runFlags, UsageError } from "./args.js";
 import { PLAN_OPTIONS } from "./flags.js";
 import type { HintContext } from "./hints.js";
 import { liveSession, sandboxSession } from "./session.js";
@@ -22,7 +21,7 @@ export function renderPlan(plan: Plan, format: string): string {
 }
 
 export async function runPlan(args: string[], hints: HintContext): Promise<number> {
-  const { values } = parseArgs({ args, options: PLAN_OPTIONS });
+  const { values } = parseFlags(args, PLAN_OPTIONS);
   if (!["text", "markdown", "json"].includes(values.format))
     throw new UsageError(`--format must be text, markdown or json, not ${values.format}`);
   const loaded = policyOrExit(values.policy, hints);

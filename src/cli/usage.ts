@@ -1,5 +1,6 @@
 // What each command takes and does: `noderoll help`, `noderoll CMD --help`, and the usage after
 // a mistake.
+import { closest } from "../policy/suggest.js";
 import { UsageError } from "./args.js";
 import { APPLY_OPTIONS, flagLines, PLAN_OPTIONS } from "./flags.js";
 
@@ -46,6 +47,12 @@ ${Object.values(COMMANDS)
 Without --sandbox, plan and apply read the live cluster: AWS from the default credential chain,
 Kubernetes from --kubeconfig or from EKS itself. --sandbox demo is the built-in demo cluster.
 `;
+
+/** "unknown command "aply"; did you mean "apply"?" */
+export function unknownCommand(command: string): string {
+  const guess = closest(command, Object.keys(COMMANDS));
+  return `unknown command "${command}"${guess ? `; did you mean "${guess}"?` : ""}`;
+}
 
 export function usageOf(command: string | undefined): string {
   if (command === undefined) return USAGE;

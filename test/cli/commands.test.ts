@@ -39,7 +39,7 @@ describe("asking for help", () => {
   it("an unknown option is a usage error showing that command's usage only", () => {
     const r = runCli(["plan", "--polcy", "x"]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^noderoll: Unknown option '--polcy'/);
+    expect(r.stderr).toMatch(/^noderoll: unknown flag --polcy; did you mean --policy\?/);
     expect(r.stderr).toContain("usage: noderoll plan --policy P");
     expect(r.stderr).not.toContain("sandbox generate");
   });

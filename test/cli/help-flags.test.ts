@@ -23,3 +23,35 @@ describe("--help", () => {
         expect(r.stdout).toMatch(new RegExp(`^ {4}${f} `, "m"));
   });
 });
+
+describe("a mistyped command line (issue 48, item 3 in part)", () => {
+  it("names the nearest command and flag, and refuses a flag given twice, changing nothing", () => {
+    const cases: [string[], RegExp][] = [
+      [
+        ["aply", "--policy", "policies/demo.yaml"],
+        /^noderoll: unknown command "aply"; did you mean "apply"\?/,
+      ],
+      [
+        ["plan", "--policy", "policies/demo.yaml", "--sandbox", "demo", "--formt", "json"],
+        /^noderoll: unknown flag --formt; did you mean --format\?/,
+      ],
+      [
+        [
+          "apply",
+          "--policy",
+          "policies/demo.yaml",
+          "--policy=policies/mixed.yaml",
+          "--sandbox",
+          "demo",
+        ],
+        /^noderoll: --policy is given 2 times; give it once/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = runCli(args);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe("");
+    }
+  });
+});
