@@ -10,70 +10,38 @@
 // translate to noderoll's defaults; --force's absence is the policy's `unmanagedPods: refuse`
 // (README, roll-settings table: "`refuse` is kubectl drain without it").
 import { describe, expect, it } from "vitest";
-import { EventLog, type Pod, type RollEvent } from "../../src/ports/index.js";
-import { isAbort, RollError, RunState, type RollContext } from "../../src/roll/context.js";
-import { drainNode, type DrainResult } from "../../src/roll/drain.js";
-import { cordon } from "../../src/roll/marks.js";
+import type { Pod, RollEvent } from "../../src/ports/index.js";
+import { isAbort, RollError, type RollContext } from "../../src/roll/context.js";
 import { podUid } from "../../src/sandbox/model/records.js";
 import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { plainScenario } from "../sandbox/helpers.js";
+import {
+  cordonAndDrain,
+  drainWorld,
+  nodeOf,
+  withMethod,
+  type Workloads,
+} from "../roll/drain-harness.js";
 
-type Workloads = NonNullable<ScenarioInput["workloads"]>;
+/** A world as kubectl's tests start from: workloads on `nodes` nodes. */
+const setup = (workloads: Workloads, nodes = 3, extra: Partial<ScenarioInput> = {}) =>
+  drainWorld(workloads, extra, nodes);
 
-function setup(workloads: Workloads, nodes = 3, extra: Partial<ScenarioInput> = {}) {
-  const world = World.from(plainScenario(workloads, nodes, extra));
-  const log = new EventLog(world.clock);
-  const abort = new AbortController();
-  const ctx: RollContext = {
-    cloud: world.cloud,
-    cluster: world.cluster,
-    clock: world.clock,
-    emit: log.emit,
-    signal: abort.signal,
-    state: new RunState(),
-  };
-  return { world, ctx, events: log.events, abort };
-}
-
-/** The node a workload's first pod runs on. */
-const nodeOf = (world: World, workload: string) =>
-  [...world.workload(workload).pods][0]!.nodeName as string;
-
-/** Cordon, then drain `node`; the result, or what it threw. */
-async function drain(
+/** Cordon, then drain; `force` is kubectl's --force (the policy's unmanagedPods: evict). */
+const drain = (
   world: World,
   ctx: RollContext,
   node: string,
   o: { timeoutMs?: number; force?: boolean; deleteAfterDrainTimeout?: boolean } = {},
-): Promise<DrainResult | unknown> {
-  await world.run(cordon(ctx, node, "test"));
-  return world.run(
-    drainNode(ctx, {
-      group: "nodes",
-      node,
-      timeoutMs: o.timeoutMs ?? 600_000,
-      deleteAfterDrainTimeout: o.deleteAfterDrainTimeout ?? false,
-      // kubectl's --force is the policy's default, unmanagedPods: evict (as kOps drains).
-      evictUnmanaged: o.force ?? true,
-    }).catch((e: unknown) => e),
-  );
-}
-
-/** The cluster, with one method replaced. */
-function withMethod<K extends keyof RollContext["cluster"]>(
-  cluster: RollContext["cluster"],
-  name: K,
-  fn: RollContext["cluster"][K],
-): RollContext["cluster"] {
-  return new Proxy(cluster, {
-    get: (target, key) => {
-      if (key === name) return fn;
-      const v = Reflect.get(target, key) as unknown;
-      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
+) =>
+  cordonAndDrain(world, ctx, node, {
+    ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }),
+    ...(o.deleteAfterDrainTimeout !== undefined && {
+      deleteAfterDrainTimeout: o.deleteAfterDrainTimeout,
+    }),
+    ...(o.force !== undefined && { evictUnmanaged: o.force }),
   });
-}
 
 /** The cluster, its pod lists showing `change` made to the pods `which` picks (what the sandbox
  * does not model: mirror pods, emptyDir volumes). */

@@ -2,31 +2,18 @@
 // no controller, pods recreated under the same name, pods several budgets select, budgets that
 // ask to come back in 10 s, and API throttling told apart from a budget's refusal.
 import { describe, expect, it } from "vitest";
-import { EventLog, KubeApiError, type RollEvent } from "../../src/ports/index.js";
+import { KubeApiError, type RollEvent } from "../../src/ports/index.js";
 import { eventLine } from "../../src/render/index.js";
-import { RollError, RunState, type RollContext } from "../../src/roll/context.js";
+import { RollError, type RollContext } from "../../src/roll/context.js";
 import { drainNode } from "../../src/roll/drain.js";
 import { cordon } from "../../src/roll/marks.js";
 import { podUid } from "../../src/sandbox/model/records.js";
 import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { plainScenario } from "../sandbox/helpers.js";
+import { cordonAndDrain, drainWorld, nodeOf, withMethod, type Workloads } from "./drain-harness.js";
 
-type Workloads = NonNullable<ScenarioInput["workloads"]>;
-
-function setup(workloads: Workloads, extra: Partial<ScenarioInput> = {}, nodes = 3) {
-  const world = World.from(plainScenario(workloads, nodes, extra));
-  const log = new EventLog(world.clock);
-  const ctx: RollContext = {
-    cloud: world.cloud,
-    cluster: world.cluster,
-    clock: world.clock,
-    emit: log.emit,
-    signal: new AbortController().signal,
-    state: new RunState(),
-  };
-  return { world, ctx, events: log.events };
-}
+const setup = drainWorld;
 
 /** Two pods under a budget that allows no disruption, and no watch on budgets (RBAC). */
 function closedWithoutWatch() {
@@ -37,43 +24,7 @@ function closedWithoutWatch() {
   return set;
 }
 
-/** The node a workload's first pod runs on. */
-const nodeOf = (world: World, workload: string) =>
-  [...world.workload(workload).pods][0]!.nodeName as string;
-
-async function drain(
-  world: World,
-  ctx: RollContext,
-  node: string,
-  o: { timeoutMs?: number; deleteAfterDrainTimeout?: boolean; evictUnmanaged?: boolean } = {},
-) {
-  await world.run(cordon(ctx, node, "test"));
-  return world.run(
-    drainNode(ctx, {
-      group: "nodes",
-      node,
-      timeoutMs: o.timeoutMs ?? 600_000,
-      deleteAfterDrainTimeout: o.deleteAfterDrainTimeout ?? false,
-      // The policy's default, unmanagedPods: evict (as kOps drains).
-      evictUnmanaged: o.evictUnmanaged ?? true,
-    }).catch((e: unknown) => e),
-  );
-}
-
-/** The cluster with one method replaced. */
-function withMethod<K extends keyof RollContext["cluster"]>(
-  cluster: RollContext["cluster"],
-  name: K,
-  fn: RollContext["cluster"][K],
-): RollContext["cluster"] {
-  return new Proxy(cluster, {
-    get: (target, key) => {
-      if (key === name) return fn;
-      const v = Reflect.get(target, key) as unknown;
-      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
-}
+const drain = cordonAndDrain;
 
 const ofType = <T extends RollEvent["type"]>(events: RollEvent[], type: T) =>
   events.filter((e): e is Extract<RollEvent, { type: T }> => e.type === type);

@@ -5,28 +5,16 @@
 // The one wait past it left is an unreachable node's (drain-wait.ts lastLook), which the plan
 // estimates and README names.
 import { describe, expect, it } from "vitest";
-import { EventLog, type RollEvent } from "../../src/ports/index.js";
-import { RollError, RunState, type RollContext } from "../../src/roll/context.js";
+import type { RollEvent } from "../../src/ports/index.js";
+import { RollError } from "../../src/roll/context.js";
 import { drainNode } from "../../src/roll/drain.js";
 import { cordon } from "../../src/roll/marks.js";
-import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
-import { World } from "../../src/sandbox/world/world.js";
-import { plainScenario } from "../sandbox/helpers.js";
+import { drainWorld, nodeOf, type Workloads } from "./drain-harness.js";
 
-type Workloads = NonNullable<ScenarioInput["workloads"]>;
-
+/** The drain's own time: from after the cordon, with a 60 s drainTimeout. */
 async function timedDrain(workloads: Workloads, deleteAfterDrainTimeout: boolean) {
-  const world = World.from(plainScenario(workloads, 3));
-  const log = new EventLog(world.clock);
-  const ctx: RollContext = {
-    cloud: world.cloud,
-    cluster: world.cluster,
-    clock: world.clock,
-    emit: log.emit,
-    signal: new AbortController().signal,
-    state: new RunState(),
-  };
-  const node = [...world.workload(workloads[0]!.name).pods][0]!.nodeName as string;
+  const { world, ctx, events } = drainWorld(workloads);
+  const node = nodeOf(world, workloads[0]!.name);
   await world.run(cordon(ctx, node, "test"));
   const start = world.clock.nowMs();
   const outcome = await world.run(
@@ -38,7 +26,7 @@ async function timedDrain(workloads: Workloads, deleteAfterDrainTimeout: boolean
       evictUnmanaged: true,
     }).catch((e: unknown) => e),
   );
-  const ended = log.events.find((e: RollEvent) => e.type === "node.drain.end");
+  const ended = events.find((e: RollEvent) => e.type === "node.drain.end");
   return { outcome, tookMs: world.clock.nowMs() - start, ended };
 }
 
