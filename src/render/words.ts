@@ -185,28 +185,28 @@ export const STOPPED_WORD: Record<StopReason["kind"], string> = {
   "window-closed": "Paused, the maintenance window closed",
 };
 
+type Forced = { replaceAll: boolean; deleteAfterDrainTimeout: boolean };
+
+/** What a run may force: its flag, and what it does, for the top of a plan. */
+const FORCED: readonly { on: (o: Forced) => boolean; flag: string; does: string }[] = [
+  {
+    on: (o) => o.replaceAll,
+    flag: "replace-all",
+    does: "every selected node is replaced, whatever its version",
+  },
+  {
+    on: (o) => o.deleteAfterDrainTimeout,
+    flag: "delete-after-drain-timeout",
+    does: "what a drain leaves at its timeout is deleted, past PodDisruptionBudgets",
+  },
+];
+
 /** What a run forces, as flags ("replace-all", "delete-after-drain-timeout"): one word each. */
-export function forcedFlags(o: {
-  replaceAll: boolean;
-  deleteAfterDrainTimeout: boolean;
-}): string[] {
-  return [
-    ...(o.replaceAll ? ["replace-all"] : []),
-    ...(o.deleteAfterDrainTimeout ? ["delete-after-drain-timeout"] : []),
-  ];
+export function forcedFlags(o: Forced): string[] {
+  return FORCED.filter((f) => f.on(o)).map((f) => f.flag);
 }
 
 /** What a run forces, in a sentence each: for the top of a plan. */
-export function forcedSentences(o: {
-  replaceAll: boolean;
-  deleteAfterDrainTimeout: boolean;
-}): string[] {
-  return [
-    ...(o.replaceAll ? ["replace-all: every selected node is replaced, whatever its version"] : []),
-    ...(o.deleteAfterDrainTimeout
-      ? [
-          "delete-after-drain-timeout: what a drain leaves at its timeout is deleted, past PodDisruptionBudgets",
-        ]
-      : []),
-  ];
+export function forcedSentences(o: Forced): string[] {
+  return FORCED.filter((f) => f.on(o)).map((f) => `${f.flag}: ${f.does}`);
 }
