@@ -4,6 +4,7 @@
 // with `mode: apply` may apply; every other event plans (or is refused), whatever the inputs say.
 // `apply-refs` may allow more refs for pushes and dispatches, explicitly.
 import { matchesGlob } from "node:path";
+import { forced } from "../engine/index.js";
 
 export type Mode = "auto" | "plan" | "apply";
 
@@ -148,7 +149,7 @@ function planOther(ctx: EventContext, inputs: RouteInputs): Decision {
 export function route(ctx: EventContext, inputs: RouteInputs): Decision {
   if (PR_EVENTS.has(ctx.eventName)) return routePullRequest(ctx, inputs);
   if (!MAY_APPLY.has(ctx.eventName)) return planOther(ctx, inputs);
-  if ((inputs.replaceAll || inputs.deleteAfterDrainTimeout) && !inputs.reason?.trim())
+  if (forced(inputs) && !inputs.reason?.trim())
     return {
       kind: "refuse",
       why: `${inputs.replaceAll ? "replace-all" : "delete-after-drain-timeout"} needs a reason: say why the roll is forced (the reason is recorded with the result)`,
