@@ -10,6 +10,8 @@
  */
 export type GroupKindId = "managed" | "self-managed";
 
+import type { CloudWatch } from "./signals.js";
+
 // ---- EKS -------------------------------------------------------------------------------------
 
 export interface EksCluster {
@@ -289,4 +291,6 @@ export interface Cloud {
   eks: Eks;
   autoScaling: AutoScaling;
   ec2: Ec2;
+  /** The alarms a roll's gates read (signals.ts). */
+  cloudWatch: CloudWatch;
 }

@@ -104,7 +104,21 @@ export interface Pod {
     terminationGracePeriodSeconds?: number;
     priorityClassName?: string;
   };
-  status: { phase: PodPhase; conditions?: Condition[]; startTime?: string };
+  status: {
+    phase: PodPhase;
+    conditions?: Condition[];
+    startTime?: string;
+    /** Read by the replacements gate: a container waiting in CrashLoopBackOff, or restarting. */
+    containerStatuses?: ContainerStatus[];
+  };
+}
+
+/** A container's status (Kubernetes API, core/v1 ContainerStatus): the fields noderoll reads. */
+export interface ContainerStatus {
+  name: string;
+  ready: boolean;
+  restartCount: number;
+  state?: { waiting?: { reason?: string }; running?: { startedAt?: string } };
 }
 
 export interface LabelSelector {

@@ -3,6 +3,7 @@
 // sandbox (src/sandbox) and the renderers.
 export type * from "./cloud.js";
 export type * from "./cluster.js";
+export type * from "./signals.js";
 export * from "./clock.js";
 export * from "./errors.js";
 export * from "./resilient.js";
