@@ -1,22 +1,26 @@
 // Connecting to a real cluster: AWS from the default credential chain (endpoints from the
 // standard AWS_ENDPOINT_URL_* variables), Kubernetes from a kubeconfig when one is given, or
 // else from EKS itself — DescribeCluster for the endpoint and CA, and an EKS token refreshed
-// before it expires. No aws CLI, no kubectl. Every request has a deadline; closing the ports
-// (or aborting `signal`) ends every request and watch still in flight, so a stopped run can exit.
+// before it expires; Prometheus (the health gates' queries) over its HTTP API, at the address
+// each gate names. No aws CLI, no kubectl. Every request has a deadline; closing the ports (or
+// aborting `signal`) ends every request and watch still in flight, so a stopped run can exit.
 import { defaultProvider } from "@aws-sdk/credential-provider-node";
 import { KubeConfig } from "@kubernetes/client-node";
 import { DescribeClusterCommand, EKSClient } from "@aws-sdk/client-eks";
-import { systemClock, type Cloud, type Cluster, type Clock } from "../ports/index.js";
+import { systemClock, type Cloud, type Cluster, type Clock, type Metrics } from "../ports/index.js";
 import { awsCloud, portError, sdkConfig } from "./aws/cloud.js";
 import { EksTokenSource } from "./aws/eks-token.js";
 import { KubeHttp } from "./kubernetes/http.js";
 import { serverAlignedClock } from "./server-clock.js";
 import { kubernetesCluster } from "./kubernetes/cluster.js";
+import { prometheusMetrics } from "./metrics/prometheus.js";
 
 export interface LivePorts {
   cloud: Cloud;
   cluster: Cluster;
   clock: Clock;
+  /** Prometheus instant queries, for the gates that name a Prometheus address. */
+  metrics: Metrics;
   /** End every request and watch still in flight; the ports answer nothing more. */
   close(): void;
 }
@@ -87,6 +91,7 @@ export async function connectLive(o: ConnectOptions): Promise<LivePorts> {
     cloud: awsCloud({ region: o.region, credentials: defaultProvider(), signal }),
     cluster: kubernetesCluster(http),
     clock: serverAlignedClock(systemClock, () => http.serverNowMs()),
+    metrics: prometheusMetrics({ signal }),
     close: () => closed.abort(),
   };
 }

@@ -6,7 +6,8 @@
 //   most RETRY_AFTER_CAP_MS, errors.ts), or with exponential backoff, for THROTTLE_PATIENCE_MS
 //   at most (the API server's API Priority and Fairness asks clients to come back later:
 //   https://kubernetes.io/docs/concepts/cluster-administration/flow-control/). The Kubernetes
-//   adapter retries no 429 itself: this is the one layer that does;
+//   adapter retries no 429 itself: this is the one layer that does; a Prometheus that asks to
+//   come back later is a 429 too (src/adapters/metrics/prometheus.ts);
 // - AWS's "busy, try later" refusals (errors.ts, TRY_LATER_CODES), which change nothing;
 // - no answer (a reset, a refused or stalled connection, a call past its deadline): reads always,
 //   writes only where a precondition or a re-read makes a repeat safe (see `repeatable`).
@@ -65,7 +66,12 @@ type Transient = keyof typeof ATTEMPTS;
  */
 export const THROTTLE_PATIENCE_MS = 10 * 60_000;
 
-const SERVICES: Record<string, string> = { eks: "EKS", autoScaling: "Auto Scaling", ec2: "EC2" };
+const SERVICES: Record<string, string> = {
+  eks: "EKS",
+  autoScaling: "Auto Scaling",
+  ec2: "EC2",
+  cloudWatch: "CloudWatch",
+};
 
 /** What a person reads for a call: "EKS DescribeNodegroup", "Kubernetes API PATCH nodes/x". */
 function callInfo(service: string | undefined, method: string, args: unknown[]): CallInfo {
@@ -78,6 +84,9 @@ function callInfo(service: string | undefined, method: string, args: unknown[]):
       attempts: 0,
     };
   }
+  // The Metrics port (signals.ts), wrapped on its own: a Prometheus instant query.
+  if (method === "instantQuery")
+    return { api: "Prometheus", call: "GET /api/v1/query", attempts: 0 };
   const [a = "", b = "", c = ""] = args.map((x) => (typeof x === "string" ? x : ""));
   const lease = (args[1] as Lease | undefined)?.metadata?.name ?? "";
   const calls: Record<string, string> = {
@@ -103,7 +112,8 @@ function callInfo(service: string | undefined, method: string, args: unknown[]):
 
 /** Whether repeating a call that may have reached the server is safe. */
 function repeatable(method: string, args: unknown[]): boolean {
-  if (/^(list|get|describe|watch)/.test(method) || method === "latestReleaseVersions") return true;
+  if (/^(list|get|describe|watch)/.test(method)) return true;
+  if (method === "latestReleaseVersions" || method === "instantQuery") return true;
   switch (method) {
     case "patchNode": // resourceVersion precondition: a repeat of an applied patch is a 409
       return (args[1] as NodePatch | undefined)?.resourceVersion !== undefined;
@@ -255,7 +265,7 @@ export function resilient<T extends object>(
           );
         };
       }
-      // Nested services (cloud.eks, cloud.autoScaling, cloud.ec2).
+      // Nested services (cloud.eks, cloud.autoScaling, cloud.ec2, cloud.cloudWatch).
       return value && typeof value === "object" && !(value instanceof Date)
         ? resilient(value as object, clock, options, String(key))
         : value;

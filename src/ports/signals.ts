@@ -16,8 +16,10 @@ export interface MetricAlarm {
 
 export interface CloudWatch {
   /**
-   * The named alarms (metric and composite), at most 100 names per call. A name absent from the
-   * answer names no alarm in the account and region.
+   * The named alarms (metric and composite), in any number: an implementation asks in batches of
+   * the API's 100 names and reads every page. A name absent from the answer names no alarm in
+   * the account and region. No names asks nothing and answers none (DescribeAlarms without
+   * names would answer every alarm of the account).
    */
   describeAlarms(input: { AlarmNames: string[] }): Promise<MetricAlarm[]>;
 }
@@ -32,7 +34,10 @@ export interface Metrics {
   /**
    * Evaluate `query` at the current time against the Prometheus HTTP API at `address`
    * (`http(s)://host:port`, optionally with a path prefix). Throws on a transport or HTTP error,
-   * or an answer whose status is not "success".
+   * or an answer whose status is not "success": a NetworkError when no answer came (or none in
+   * time), else a KubeApiError whose reason is the API's errorType (`bad_data` for a query it
+   * cannot parse) — of status 429 when the server asks to come back later (a 429, or a 503 with
+   * a Retry-After), which resilient.ts waits out like any throttled call.
    */
   instantQuery(input: { address: string; query: string }): Promise<QueryValue>;
 }

@@ -144,6 +144,14 @@ describe("toPod", () => {
             { type: "Ready", status: "True" },
           ],
           startTime: "2026-01-05T09:01:00.000Z",
+          containerStatuses: [
+            {
+              name: "main",
+              ready: true,
+              restartCount: 0,
+              state: { running: { startedAt: "2026-01-05T09:01:00.000Z" } },
+            },
+          ],
         },
       }),
     );

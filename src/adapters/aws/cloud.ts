@@ -1,7 +1,8 @@
-// The Cloud port on the AWS SDK v3: EKS, Auto Scaling and EC2 clients with the SDK's adaptive
-// retry (client-side rate limiting on throttling; it also retries resets and timeouts itself),
-// endpoints from the standard AWS_ENDPOINT_URL_* variables (the SDK reads them itself), errors
-// turned into AwsApiError — or NetworkError when no answer came, with the attempts the SDK made.
+// The Cloud port on the AWS SDK v3: EKS, Auto Scaling, EC2 and CloudWatch (cloudwatch.ts) clients
+// with the SDK's adaptive retry (client-side rate limiting on throttling; it also retries resets
+// and timeouts itself), endpoints from the standard AWS_ENDPOINT_URL_* variables (the SDK reads
+// them itself), errors turned into AwsApiError — or NetworkError when no answer came, with the
+// attempts the SDK made.
 // The SDK's HTTP handler waits forever by default; here a connection must open within
 // CONNECT_MS, an answer start within REQUEST_MS, and a socket never sit idle for IDLE_MS — the
 // request timeout ends when the answer's headers arrive, so a body that stalls is caught by
@@ -22,6 +23,7 @@ import {
   type Instance as SdkAsgInstance,
   type Activity,
 } from "@aws-sdk/client-auto-scaling";
+import { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import {
   CreateTagsCommand,
   DeleteTagsCommand,
@@ -54,6 +56,7 @@ import {
   type Nodegroup,
   type ScalingActivity,
 } from "../../ports/index.js";
+import { sdkCloudWatch } from "./cloudwatch.js";
 
 export interface AwsCloudOptions {
   region: string;
@@ -276,6 +279,7 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
   // later") and re-reads the group to confirm a write whose answer was lost (writes.ts).
   const asOnce = abortable(new AutoScalingClient({ ...config, maxAttempts: 1 }));
   const ec2 = abortable(new EC2Client(config));
+  const cloudWatch = sdkCloudWatch(abortable(new CloudWatchClient(config)));
   return {
     eks: {
       describeCluster: (name) =>
@@ -437,6 +441,9 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
         call(async () => void (await ec2.send(new TerminateInstancesCommand(input)))),
       createTags: (input) => call(async () => void (await ec2.send(new CreateTagsCommand(input)))),
       deleteTags: (input) => call(async () => void (await ec2.send(new DeleteTagsCommand(input)))),
+    },
+    cloudWatch: {
+      describeAlarms: (input) => call(() => cloudWatch.describeAlarms(input)),
     },
   };
 }

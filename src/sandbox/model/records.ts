@@ -51,9 +51,21 @@ export interface InstanceRec {
   neverReady: boolean;
   /** Fault: the instance runs, its kubelet never registers a node. */
   neverJoins?: boolean;
+  /** Fault: launched from a bad release (the scenario's faults.badRelease entry it matched). */
+  badRelease?: BadReleaseMark;
   /** The Kubernetes version of the AMI, when EKS chose it (not the launch template). */
   kubernetesVersion?: string;
   tags: { Key: string; Value: string }[];
+}
+
+/** A bad release an instance was launched from, as the scenario names it (faults.badRelease). */
+export interface BadReleaseMark {
+  effect: "neverReady" | "crashLoop" | "errors";
+  /** The share of requests that fail on the workload pods its nodes run. */
+  errorRatio: number;
+  group?: string;
+  launchTemplateVersion?: number;
+  releaseVersion?: string;
 }
 
 export interface AsgRec {
@@ -140,6 +152,8 @@ export interface NodeRec {
    * terminating until the node object goes or a pod is deleted with grace 0.
    */
   unreachable: boolean;
+  /** Fault: a bad release's node (crashLoop): its workload pods crash-loop (kubelet.ts). */
+  crashLoop?: boolean;
 }
 
 export type WorkloadKind = "Deployment" | "StatefulSet" | "DaemonSet" | "Pod";

@@ -20,7 +20,13 @@ import type {
   ScalingActivity,
   UpdateNodegroupVersionInput,
 } from "../../ports/cloud.js";
-import type { SandboxAutoScalingApi, SandboxCloudApi } from "./api.js";
+import type {
+  PutMetricAlarmInput,
+  SandboxAutoScalingApi,
+  SandboxCloudApi,
+  SandboxCloudWatchApi,
+  SandboxMetricAlarm,
+} from "./api.js";
 
 /** What the account's Cloud needs of each world: its Cloud port and what it holds in AWS. */
 export interface AccountMember {
@@ -32,6 +38,8 @@ export interface AccountMember {
   instances: ReadonlyMap<string, unknown>;
   /** Its launch templates, by id. */
   templates: ReadonlyMap<string, { name: string }>;
+  /** Its CloudWatch alarms, by name. */
+  alarms: ReadonlyMap<string, unknown>;
 }
 
 type Input<S, K extends keyof S> = S[K] extends (input: infer I) => unknown ? I : never;
@@ -245,16 +253,51 @@ class AccountEc2 implements Ec2 {
   }
 }
 
+/**
+ * Alarms by name: DescribeAlarms asks the worlds holding the names asked for (every world
+ * without names) and joins their answers in name order; a write goes to the world holding the
+ * alarm, a new alarm to the first world.
+ */
+class AccountCloudWatch implements SandboxCloudWatchApi {
+  constructor(private readonly members: Members) {}
+
+  async describeAlarms(
+    input: Input<SandboxCloudWatchApi, "describeAlarms">,
+  ): Promise<SandboxMetricAlarm[]> {
+    const names = input.AlarmNames;
+    const asked = names
+      ? this.members.all.filter((m) => names.some((n) => m.alarms.has(n)))
+      : this.members.all;
+    const out: SandboxMetricAlarm[] = [];
+    for (const m of asked.length > 0 ? asked : [this.members.first])
+      out.push(...(await m.cloud.cloudWatch.describeAlarms(input)));
+    return out.sort((a, b) => (a.AlarmName < b.AlarmName ? -1 : 1));
+  }
+  putMetricAlarm(input: PutMetricAlarmInput): Promise<void> {
+    return this.#of(input.AlarmName).putMetricAlarm(input);
+  }
+  setAlarmState(input: Input<SandboxCloudWatchApi, "setAlarmState">): Promise<void> {
+    return this.#of(input.AlarmName).setAlarmState(input);
+  }
+
+  #of(name: string): SandboxCloudWatchApi {
+    return (this.members.all.find((m) => m.alarms.has(name)) ?? this.members.first).cloud
+      .cloudWatch;
+  }
+}
+
 /** One AWS over every world of an account. */
 export class AccountCloud implements SandboxCloudApi {
   readonly eks: Eks;
   readonly autoScaling: SandboxAutoScalingApi;
   readonly ec2: Ec2;
+  readonly cloudWatch: SandboxCloudWatchApi;
 
   constructor(members: readonly AccountMember[]) {
     const m = new Members(members);
     this.eks = new AccountEks(m);
     this.autoScaling = new AccountAutoScaling(m);
     this.ec2 = new AccountEc2(m);
+    this.cloudWatch = new AccountCloudWatch(m);
   }
 }

@@ -1,7 +1,19 @@
 // The sandbox's own API: the core's ports (src/ports), plus the calls the core never makes but
 // a person debugging with the aws CLI or kubectl does, and the sandbox's tests use — served by
 // the port faces and the wire faces, never needed by the real adapters.
-import type { AutoScaling, Cloud, Cluster, Pod, ScalingActivity } from "../../ports/index.js";
+import type {
+  AlarmState,
+  AutoScaling,
+  Cloud,
+  CloudWatch,
+  Cluster,
+  MetricAlarm,
+  Pod,
+  ScalingActivity,
+} from "../../ports/index.js";
+import type { PutMetricAlarmInput } from "../sim/aws/cloudwatch.js";
+
+export type { PutMetricAlarmInput } from "../sim/aws/cloudwatch.js";
 
 export interface SandboxAutoScalingApi extends AutoScaling {
   setDesiredCapacity(input: {
@@ -25,8 +37,40 @@ export interface SandboxAutoScalingApi extends AutoScaling {
   }): Promise<ScalingActivity[]>;
 }
 
+/** An alarm as DescribeAlarms answers it: its state, and the configuration it was put with. */
+export interface SandboxMetricAlarm extends MetricAlarm, Omit<PutMetricAlarmInput, "AlarmName"> {
+  AlarmArn: string;
+  StateUpdatedTimestamp: Date;
+  StateTransitionedTimestamp: Date;
+  AlarmConfigurationUpdatedTimestamp: Date;
+  StateReasonData?: string;
+}
+
+export interface SandboxCloudWatchApi extends CloudWatch {
+  /**
+   * DescribeAlarms as the API has it, every page: by names (at most 100), by a name prefix, or
+   * all; only those in StateValue when given; metric alarms only unless AlarmTypes says
+   * otherwise (the sandbox has no composite alarms).
+   */
+  describeAlarms(input: {
+    AlarmNames?: string[];
+    AlarmNamePrefix?: string;
+    StateValue?: AlarmState;
+    AlarmTypes?: string[];
+  }): Promise<SandboxMetricAlarm[]>;
+  putMetricAlarm(input: PutMetricAlarmInput): Promise<void>;
+  /** Unknown alarm: ResourceNotFound (HTTP 404), as CloudWatch answers. */
+  setAlarmState(input: {
+    AlarmName: string;
+    StateValue: AlarmState;
+    StateReason: string;
+    StateReasonData?: string;
+  }): Promise<void>;
+}
+
 export interface SandboxCloudApi extends Cloud {
   autoScaling: SandboxAutoScalingApi;
+  cloudWatch: SandboxCloudWatchApi;
 }
 
 export interface SandboxClusterApi extends Cluster {

@@ -1,6 +1,6 @@
-// The Cloud port (src/ports/cloud.ts), and the sandbox's own additions to it (api.ts), served by the
-// sandbox: EKS, Auto Scaling and EC2 over the
-// simulators, AWS-shaped records built from their state, AWS-shaped errors, and throttling
+// The Cloud port (src/ports/cloud.ts), and the sandbox's own additions to it (api.ts), served by
+// the sandbox: EKS, Auto Scaling and EC2 over the simulators (CloudWatch: cloudwatch-face.ts),
+// AWS-shaped records built from their state, AWS-shaped errors, and throttling
 // (ThrottlingException) when a scenario asks.
 import type {
   AsgInstance,
@@ -23,9 +23,11 @@ import type { VirtualClock } from "../model/clock.js";
 import type { Timeline } from "../model/observers.js";
 import type { AsgRec, InstanceRec } from "../model/records.js";
 import type { AutoScalingSim } from "../sim/aws/auto-scaling.js";
+import type { CloudWatchSim } from "../sim/aws/cloudwatch.js";
 import type { Ec2Sim } from "../sim/aws/ec2.js";
 import type { EksSim } from "../sim/aws/eks.js";
 import type { ApiGate } from "./api-gate.js";
+import { SandboxCloudWatch } from "./cloudwatch-face.js";
 import { instanceFilter } from "./ec2-filters.js";
 import { SCALING_PROCESSES } from "../model/processes.js";
 
@@ -38,6 +40,7 @@ export interface CloudView {
   eks: EksSim;
   autoScaling: AutoScalingSim;
   ec2: Ec2Sim;
+  cloudWatch: CloudWatchSim;
   clock: VirtualClock;
   timeline: Timeline;
   gate: ApiGate;
@@ -335,16 +338,18 @@ export class SandboxEc2 implements Ec2 {
   }
 }
 
-/** The Cloud port: the three services over one view of the world. */
+/** The Cloud port: the four services over one view of the world. */
 export class SandboxCloud implements SandboxCloudApi {
   readonly eks: Eks;
   readonly autoScaling: SandboxAutoScaling;
   readonly ec2: Ec2;
+  readonly cloudWatch: SandboxCloudWatch;
 
   constructor(view: CloudView) {
     this.eks = new SandboxEks(view);
     this.autoScaling = new SandboxAutoScaling(view);
     this.ec2 = new SandboxEc2(view);
+    this.cloudWatch = new SandboxCloudWatch(view);
   }
 }
 

@@ -289,7 +289,7 @@ export class SandboxCluster implements SandboxClusterApi {
     return this.#page(
       this.#podRecords(namespace, opts),
       keep,
-      (p) => toPod(p, k.stamps, k.unschedulable),
+      (p) => toPod(p, k.stamps, k.unschedulable, k.crashLoops),
       opts,
     );
   }
@@ -298,7 +298,7 @@ export class SandboxCluster implements SandboxClusterApi {
     this.#gate("core.getPod");
     const p = this.view.kube.pods.get(`${namespace}/${name}`);
     if (!p) throw new KubeApiError(404, "NotFound", `pods "${name}" not found`);
-    return toPod(p, this.view.kube.stamps, this.view.kube.unschedulable);
+    return toPod(p, this.view.kube.stamps, this.view.kube.unschedulable, this.view.kube.crashLoops);
   }
 
   async deletePod(
@@ -333,7 +333,9 @@ export class SandboxCluster implements SandboxClusterApi {
       remove: (w) => k.removePodWatcher(w),
       rv: () => String(k.rv),
       current: () =>
-        this.#podRecords(namespace, opts).map((p) => toPod(p, k.stamps, k.unschedulable)),
+        this.#podRecords(namespace, opts).map((p) =>
+          toPod(p, k.stamps, k.unschedulable, k.crashLoops),
+        ),
       ...(node !== undefined && { node }),
     });
   }

@@ -36,6 +36,7 @@ const CLOUD_SERVICES: Record<string, string> = {
   eks: "eks",
   autoScaling: "autoscaling",
   ec2: "ec2",
+  cloudWatch: "cloudwatch",
 };
 
 export interface FaultView {

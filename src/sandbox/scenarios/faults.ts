@@ -2,6 +2,7 @@
 // its documentation leaves open. Each applies in-process (at the port faces) and on the wire
 // (`sandbox serve`), so the engine and the real adapters meet the same hostile world.
 import { z } from "zod";
+import { badRelease } from "./signals.js";
 import { seconds, share } from "./units.js";
 
 export const faults = z
@@ -37,6 +38,8 @@ export const faults = z
         }),
       )
       .default([]),
+    /** Node images that break what runs on them (signals.ts): what health gates are for. */
+    badRelease: z.array(badRelease).default([]),
     /** Workloads ("name" or "namespace/name") whose pods never finish terminating. */
     stuckTerminating: z.array(z.string()).default([]),
     throttle: z
@@ -96,6 +99,33 @@ export const faults = z
       .default([]),
   })
   .prefault({});
+
+/** The groups and workloads the faults name must exist. */
+export function faultIssues(
+  s: {
+    nodeGroups: { name: string }[];
+    workloads: { name: string; namespace: string }[];
+    faults: z.output<typeof faults>;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  s.faults.nodesUnreachable.forEach((f, i) => {
+    if (f.group !== undefined && !s.nodeGroups.some((g) => g.name === f.group))
+      ctx.addIssue({
+        code: "custom",
+        path: ["faults", "nodesUnreachable", i, "group"],
+        message: `no node group "${f.group}" in this scenario`,
+      });
+  });
+  s.faults.stuckTerminating.forEach((name, i) => {
+    if (!s.workloads.some((w) => w.name === name || `${w.namespace}/${w.name}` === name))
+      ctx.addIssue({
+        code: "custom",
+        path: ["faults", "stuckTerminating", i],
+        message: `no workload "${name}" in this scenario`,
+      });
+  });
+}
 
 /** EKS behaviours that its documentation leaves open, selectable per scenario. */
 export const eks = z

@@ -8,8 +8,9 @@ import { z } from "zod";
 import { formatPath, type Diagnostic } from "../../policy/diagnostic.js";
 import { locate, type PolicySource } from "../../policy/source.js";
 import { actorIssues, autoscaler, scaleIn, suspendedProcesses } from "./actors.js";
-import { eks, faults } from "./faults.js";
+import { eks, faultIssues, faults } from "./faults.js";
 import { locateInJson, type Position } from "./json-positions.js";
+import { alarms, signalIssues } from "./signals.js";
 import { cpu, memory, seconds } from "./units.js";
 
 /** A workload's replicas where it does not say. */
@@ -277,6 +278,8 @@ export const scenarioSchema = z
     /** People (or the autoscaler) scaling a group in while it rolls. */
     scaleIns: z.array(scaleIn).default([]),
     faults,
+    /** CloudWatch alarms of the account (signals.ts): what alarm gates read. */
+    alarms,
     eks,
     /** Record pod-level events in the timeline (verbose for big clusters). */
     podEvents: z.boolean().default(false),
@@ -322,22 +325,8 @@ export const scenarioSchema = z
     });
     statefulPodNames(s.workloads, ctx);
     actorIssues(s, ctx);
-    s.faults.nodesUnreachable.forEach((f, i) => {
-      if (f.group !== undefined && !s.nodeGroups.some((g) => g.name === f.group))
-        ctx.addIssue({
-          code: "custom",
-          path: ["faults", "nodesUnreachable", i, "group"],
-          message: `no node group "${f.group}" in this scenario`,
-        });
-    });
-    s.faults.stuckTerminating.forEach((name, i) => {
-      if (!s.workloads.some((w) => w.name === name || `${w.namespace}/${w.name}` === name))
-        ctx.addIssue({
-          code: "custom",
-          path: ["faults", "stuckTerminating", i],
-          message: `no workload "${name}" in this scenario`,
-        });
-    });
+    faultIssues(s, ctx);
+    signalIssues(s, ctx);
   });
 
 /**

@@ -1,5 +1,5 @@
 // The sandbox's HTTP front: one loopback server, many faces (Kubernetes, EKS, Auto Scaling,
-// EC2, STS, GitHub). Each face is a function that may answer a request; every request is
+// EC2, CloudWatch, Prometheus, STS, GitHub). Each face is a function that may answer a request; every request is
 // logged and counted so tests and benchmarks can say "plan made 14 requests, none mutating".
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,12 +12,16 @@ export interface WireRequest {
   query: URLSearchParams;
   headers: IncomingMessage["headers"];
   body: string;
+  /** The body's bytes, for a face that reads a binary protocol (CBOR) or a compressed body. */
+  raw?: Buffer;
 }
 
 export interface WireResponse {
   status: number;
   headers?: Record<string, string>;
   body?: string;
+  /** The body as bytes instead, for a binary protocol (CBOR). */
+  bytes?: Uint8Array;
   /** Streaming answers (watches) write themselves; the face then returns no body. */
   stream?: (res: ServerResponse) => void;
   /**
@@ -87,7 +91,7 @@ export interface WireServer {
   server: Server;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -95,7 +99,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_BODY) throw new Error("request body too large");
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 /** Which face owns a response, and what it calls the resource (set by the face). */
@@ -143,8 +147,8 @@ export async function startWireServer(
   const log = new RequestLog();
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const body = await readBody(req).catch(() => undefined);
-    if (body === undefined) {
+    const raw = await readBody(req).catch(() => undefined);
+    if (raw === undefined) {
       res.writeHead(413).end();
       return;
     }
@@ -153,7 +157,8 @@ export async function startWireServer(
       path: url.pathname,
       query: url.searchParams,
       headers: req.headers,
-      body,
+      body: raw.toString("utf8"),
+      raw,
     };
     const { face, response } = await answer(faces, request);
     const resource = response.headers?.[RESOURCE_HEADER] ?? url.pathname;
@@ -175,7 +180,7 @@ export async function startWireServer(
       response.stream(res);
       return;
     }
-    res.writeHead(response.status, headers).end(response.body ?? "");
+    res.writeHead(response.status, headers).end(response.bytes ?? response.body ?? "");
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -44,12 +44,15 @@ function nodeRow(n: Node, now: number): unknown[] {
 function podRow(p: Pod, now: number): unknown[] {
   const ready = p.status.conditions?.find((c) => c.type === "Ready")?.status === "True";
   const total = p.spec.containers.length;
-  const status = p.metadata.deletionTimestamp ? "Terminating" : p.status.phase;
+  const containers = p.status.containerStatuses ?? [];
+  // As kubectl prints a pod: a container's waiting reason (CrashLoopBackOff) over the phase.
+  const waiting = containers.find((c) => c.state?.waiting?.reason)?.state?.waiting?.reason;
+  const status = p.metadata.deletionTimestamp ? "Terminating" : (waiting ?? p.status.phase);
   return [
     p.metadata.name,
     `${ready ? total : 0}/${total}`,
     status,
-    0,
+    containers.reduce((n, c) => n + c.restartCount, 0),
     age(p.metadata.creationTimestamp, now),
     p.spec.nodeName ?? "<none>",
   ];

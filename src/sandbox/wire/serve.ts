@@ -1,5 +1,5 @@
 // `sandbox serve`: one loopback server in front of one world, with every face (Kubernetes, EKS,
-// Auto Scaling, EC2, STS, GitHub), each given the part of the world it serves, a kubeconfig for
+// Auto Scaling, EC2, CloudWatch, Prometheus, STS, GitHub), each given the part of the world it serves, a kubeconfig for
 // kubectl and the adapters, and a driver that moves the world's virtual time (time-driver.ts).
 //
 // Or in front of an account of several clusters (world/account.ts): one AWS for all of them on
@@ -24,11 +24,13 @@ import type { ApiEndpoint } from "../../ports/cluster.js";
 import { Account } from "../world/account.js";
 import type { World } from "../world/world.js";
 import { AutoScalingFace } from "./auto-scaling-face.js";
+import { CloudWatchFace } from "./cloudwatch-face.js";
 import { Ec2Face } from "./ec2-face.js";
 import { EksFace } from "./eks-face.js";
 import { GitHubFace, type GitHubOptions } from "./github-face.js";
 import { startWireServer, type RequestLog, type WireServer } from "./http-server.js";
 import { KubernetesFace, SANDBOX_TOKEN, type KubernetesFaceOptions } from "./kubernetes-face.js";
+import { PROMETHEUS_PATH, PrometheusFace } from "./prometheus-face.js";
 import { DEFAULT_CREDENTIALS, StsFace } from "./sts-face.js";
 import { TimeDriver } from "./time-driver.js";
 import { SANDBOX_TLS_IDENTITIES, startTlsFront, type TlsIdentity } from "./tls-front.js";
@@ -67,8 +69,12 @@ export interface SandboxEndpoints {
   eks: string;
   autoScaling: string;
   ec2: string;
+  cloudWatch: string;
   sts: string;
   github: string;
+  /** The address to give a gate's Prometheus queries (the first cluster's; `/<cluster>` after
+   * it for another's). */
+  prometheus: string;
 }
 
 /** One served cluster's Kubernetes API. */
@@ -105,6 +111,8 @@ export interface SandboxServer {
     eks: EksFace;
     autoScaling: AutoScalingFace;
     ec2: Ec2Face;
+    cloudWatch: CloudWatchFace;
+    prometheus: PrometheusFace;
     sts: StsFace;
     github: GitHubFace;
   };
@@ -172,10 +180,12 @@ export async function serveSandbox(
     );
   const first = worlds[0] as World;
   const faces = makeFaces(target, options);
-  // Order matters: the query faces claim signed POST /, EKS /clusters, GitHub /repos, and the
-  // Kubernetes face answers everything else (its 404 is a Status, as the API server's is).
+  // Order matters: the query faces claim signed POST /, CloudWatch its X-Amz-Target and CBOR
+  // paths too, EKS /clusters, GitHub /repos, Prometheus /prometheus, and the Kubernetes face
+  // answers everything else (its 404 is a Status, as the API server's is).
+  const { sts, autoScaling, ec2, cloudWatch, eks, github, prometheus, kubernetes } = faces;
   const server: WireServer = await startWireServer(
-    [faces.sts, faces.autoScaling, faces.ec2, faces.eks, faces.github, faces.kubernetes],
+    [sts, autoScaling, ec2, cloudWatch, eks, github, prometheus, kubernetes],
     { ...(options.port !== undefined && { port: options.port }) },
   );
   const url = server.url;
@@ -202,8 +212,10 @@ export async function serveSandbox(
     eks: url,
     autoScaling: url,
     ec2: url,
+    cloudWatch: url,
     sts: url,
     github: url,
+    prometheus: `${url}${PROMETHEUS_PATH}`,
   };
   const env = environment(first, url, options.kubeconfigPath);
   return {
@@ -368,6 +380,10 @@ function makeFaces(target: World | Account, options: ServeOptions) {
       start: s.start,
       pageSize: s.eks.updates.pageSize,
     }),
+    cloudWatch: new CloudWatchFace(target.cloud.cloudWatch),
+    prometheus: new PrometheusFace(
+      new Map(worlds.map((w) => [w.scenario.cluster.name, w.metrics])),
+    ),
     github: new GitHubFace(options.github, () => first.clock.now()),
     kubernetes: kubernetesFace(first, options.kubernetes),
   };
@@ -383,6 +399,7 @@ function environment(
     AWS_ENDPOINT_URL_EKS: url,
     AWS_ENDPOINT_URL_AUTO_SCALING: url,
     AWS_ENDPOINT_URL_EC2: url,
+    AWS_ENDPOINT_URL_CLOUDWATCH: url,
     AWS_ENDPOINT_URL_STS: url,
     AWS_REGION: world.scenario.cluster.region,
     AWS_ACCESS_KEY_ID: DEFAULT_CREDENTIALS.accessKeyId,
@@ -410,6 +427,8 @@ function describeAccount(
     ]),
     `  Auto Scaling     ${url}  (query protocol, by SigV4 service; every cluster's groups)`,
     `  EC2              ${url}  (query protocol, by SigV4 service)`,
+    `  CloudWatch       ${url}  (JSON, query and CBOR protocols: alarms)`,
+    `  Prometheus       ${url}${PROMETHEUS_PATH}  (the first cluster's; ${url}${PROMETHEUS_PATH}/<cluster> each's)`,
     `  STS              ${url}  (GetCallerIdentity)`,
     `  GitHub REST      ${url}/repos/...`,
     "",
@@ -432,6 +451,8 @@ function describeServer(
     `  EKS              ${url}/clusters/${s.cluster.name}`,
     `  Auto Scaling     ${url}  (query protocol, by SigV4 service)`,
     `  EC2              ${url}  (query protocol, by SigV4 service)`,
+    `  CloudWatch       ${url}  (JSON, query and CBOR protocols: alarms)`,
+    `  Prometheus       ${url}${PROMETHEUS_PATH}  (instant queries: /api/v1/query)`,
     `  STS              ${url}  (GetCallerIdentity)`,
     `  GitHub REST      ${url}/repos/...`,
     "",

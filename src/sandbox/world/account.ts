@@ -8,9 +8,11 @@
 // with what to change: cluster names (EKS CreateCluster: "must be unique within the AWS Region
 // and AWS account", https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateCluster.html),
 // Auto Scaling group names ("unique per Region per account",
-// https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_CreateAutoScalingGroup.html) and
+// https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_CreateAutoScalingGroup.html),
 // launch template names (EC2 refuses a second with InvalidLaunchTemplateName.AlreadyExistsException,
-// https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html). The ids the worlds
+// https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html) and CloudWatch
+// alarm names (PutMetricAlarm: "must be unique within the Region", one put again is replaced,
+// https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutMetricAlarm.html). The ids the worlds
 // draw at random (instance ids, launch template ids, the names of managed groups' Auto Scaling
 // groups and templates) are made unique as they are drawn (model/issued.ts), so that no pair of
 // seeds, the same one included, can make two worlds share one. The region, the start and what
@@ -66,6 +68,7 @@ function problems(entries: readonly Entry[]): string[] {
     cluster: new Map<string, Entry>(),
     group: new Map<string, Entry>(),
     template: new Map<string, Entry>(),
+    alarm: new Map<string, Entry>(),
     release: new Map<string, { release: string; by: Entry }>(),
   };
   const clash = (kind: keyof typeof seen, key: string, e: Entry, what: string, fix: string) => {
@@ -109,6 +112,14 @@ function problems(entries: readonly Entry[]): string[] {
         e,
         "launch template",
         "launch template names are unique in an account and region: give one of them another launchTemplate.name",
+      );
+    for (const a of s.alarms)
+      clash(
+        "alarm",
+        a.name,
+        e,
+        "CloudWatch alarm",
+        "alarm names are unique in an account and region: rename one (alarms[].name)",
       );
     for (const [minor, list] of Object.entries(s.releases)) {
       const latest = list.at(-1) as string;
@@ -165,6 +176,7 @@ export class Account {
         groups: w.autoScaling.groups,
         instances: w.ec2.instances,
         templates: w.ec2.templates,
+        alarms: w.cloudWatch.alarms,
       })),
     );
   }

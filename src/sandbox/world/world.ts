@@ -1,7 +1,7 @@
 // The world: AWS state, Kubernetes state and the virtual clock in one object, built from a
 // scenario, with the actors that make it move (Auto Scaling, EC2 boot, kubelets, scheduler,
 // controllers, the PDB controller, EKS's update workflow, an optional cluster autoscaler) and
-// the ports the engine talks to (`world.cloud`, `world.cluster`, `world.clock`). This is where
+// the ports the engine talks to (`world.cloud`, `world.cluster`, `world.clock`, `world.metrics`). This is where
 // the sandbox's parts are put together: the simulators (sim/), the port faces over them
 // (ports/), each given just the view it needs, and the starting state (build.ts).
 import type { ApiEndpoint } from "../../ports/cluster.js";
@@ -21,6 +21,7 @@ import type {
 import { ApiGate, type Throttle } from "../ports/api-gate.js";
 import { SandboxCloud } from "../ports/cloud-face.js";
 import { SandboxCluster } from "../ports/cluster-face.js";
+import { SandboxMetrics } from "../ports/metrics-face.js";
 import { withFaults } from "../ports/faults.js";
 import { demoScenario } from "../scenarios/demo.js";
 import {
@@ -32,6 +33,10 @@ import {
 import { AutoScalingSim } from "../sim/aws/auto-scaling.js";
 import { Ec2Sim } from "../sim/aws/ec2.js";
 import { EksSim } from "../sim/aws/eks.js";
+import { CloudWatchSim } from "../sim/aws/cloudwatch.js";
+import { BadReleases } from "../sim/bad-release.js";
+import { toNode } from "../sim/kube/convert.js";
+import { PrometheusSim } from "../sim/prometheus.js";
 import { ClusterAutoscaler } from "../sim/cluster-autoscaler.js";
 import { KubeSim } from "../sim/kube/kube.js";
 import { scheduleScaleIns } from "../sim/scale-ins.js";
@@ -66,9 +71,15 @@ export class World {
   readonly autoScaling: AutoScalingSim;
   readonly eks: EksSim;
   readonly autoscaler?: ClusterAutoscaler;
+  /** Workload pods on a bad release's nodes (faults.badRelease), which alarms may follow. */
+  readonly badReleases: BadReleases;
+  /** The account's CloudWatch alarms (the scenario's `alarms`, and those put since). */
+  readonly cloudWatch: CloudWatchSim;
   /** The ports, as the roll engine sees them. */
   readonly cloud: SandboxCloud;
   readonly cluster: SandboxCluster;
+  /** Prometheus instant queries, answered by the world itself (sim/prometheus.ts). */
+  readonly metrics: SandboxMetrics;
   /**
    * Where the cluster's Kubernetes API is, as DescribeCluster and a kubeconfig say: in-process a
    * name of its own per cluster and region; `sandbox serve` gives it the served URL and CA.
@@ -119,6 +130,12 @@ export class World {
     };
     pretenuredWhile(() => buildWorld(s, parts));
     const base = { clock: this.clock, timeline: this.timeline, gate: this.gate };
+    this.badReleases = new BadReleases({ kube, ec2 }, s.faults.badRelease.length > 0);
+    const { badReleases } = this;
+    this.cloudWatch = new CloudWatchSim({ ...base, badReleases }, s.alarms);
+    const nodes = () => kube.nodeList().map((n) => toNode(n, kube.stamps));
+    const prometheus = new PrometheusSim({ nowMs: () => this.clock.nowMs(), badReleases, nodes });
+    this.metrics = new SandboxMetrics(prometheus, this.calls);
     const { name: clusterName, region } = s.cluster;
     this.endpoint = { server: `https://${clusterName}.${region}.eks.sandbox.invalid` };
     const endpoint = this.endpoint;
@@ -132,6 +149,7 @@ export class World {
       eks,
       autoScaling,
       ec2,
+      cloudWatch: this.cloudWatch,
     });
     const cluster = new SandboxCluster({ ...base, kube, endpoint });
     this.cloud = hostile ? withFaults(cloud, base, "aws") : cloud;
@@ -217,6 +235,7 @@ export class World {
       },
       neverReady: s.faults.nodesNeverReady.map((f) => ({ ...f, from: start + f.from * 1000 })),
       neverJoin: s.faults.nodesNeverJoin.map((f) => ({ ...f, from: start + f.from * 1000 })),
+      badRelease: s.faults.badRelease,
       nodeLabels: (asg, inst) => this.eks.nodeLabels(asg, inst),
       ...(issued && { issued }),
     });

@@ -7,7 +7,13 @@ import type { VirtualClock } from "../../model/clock.js";
 import type { Timeline } from "../../model/observers.js";
 import type { IssuedIds } from "../../model/issued.js";
 import type { Random } from "../../model/random.js";
-import type { AsgRec, InstanceRec, LaunchTemplateRec, LtVersion } from "../../model/records.js";
+import type {
+  AsgRec,
+  BadReleaseMark,
+  InstanceRec,
+  LaunchTemplateRec,
+  LtVersion,
+} from "../../model/records.js";
 import type { KubeSim } from "../kube/kube.js";
 
 export interface Ec2Timings {
@@ -39,6 +45,8 @@ export interface Ec2Context {
   neverReady: NeverReadyFault[];
   /** Instances that boot and run but whose kubelet never registers (a failed bootstrap). */
   neverJoin: NeverReadyFault[];
+  /** Releases whose instances break what runs on them (faults.badRelease). */
+  badRelease?: readonly BadReleaseMark[];
   /** For the node's labels: what a managed group's nodes carry. */
   nodeLabels: (asg: AsgRec, instance: InstanceRec) => Record<string, string>;
   /** The account's issued ids, when the world shares one with others (model/issued.ts). */
@@ -114,7 +122,8 @@ export class Ec2Sim {
       faults.some(
         (f) => (!f.group || f.group === g.name || f.group === g.nodegroup) && now >= f.from,
       );
-    const neverReady = hit(this.ctx.neverReady);
+    const bad = opts.initial ? undefined : this.#badRelease(g, v);
+    const neverReady = hit(this.ctx.neverReady) || bad?.effect === "neverReady";
     const neverJoins = hit(this.ctx.neverJoin);
     const inst: InstanceRec = {
       id,
@@ -133,6 +142,7 @@ export class Ec2Sim {
       nodeName,
       neverReady,
       ...(neverJoins && { neverJoins }),
+      ...(bad && { badRelease: bad }),
       tags: [
         { Key: "aws:autoscaling:groupName", Value: g.name },
         ...g.tags.filter((x) => x.PropagateAtLaunch).map((x) => ({ Key: x.Key, Value: x.Value })),
@@ -140,6 +150,20 @@ export class Ec2Sim {
     };
     this.instances.set(id, inst);
     return inst;
+  }
+
+  /**
+   * The bad release (faults.badRelease) an instance of `g` launched from template version `v`
+   * now is: one naming that version, or the EKS AMI release EKS launches the group with.
+   */
+  #badRelease(g: AsgRec, v: LtVersion): BadReleaseMark | undefined {
+    return this.ctx.badRelease?.find(
+      (f) =>
+        (!f.group || f.group === g.name || f.group === g.nodegroup) &&
+        (f.launchTemplateVersion === undefined || f.launchTemplateVersion === v.number) &&
+        (f.releaseVersion === undefined ||
+          f.releaseVersion === (g.eksImage?.releaseVersion ?? v.releaseVersion)),
+    );
   }
 
   /** A pending instance boots (jittered); its kubelet registers the node registerSeconds later. */
@@ -173,6 +197,7 @@ export class Ec2Sim {
       capacity: g.capacity,
       kubeletVersion: `v${inst.kubernetesVersion ?? v?.kubernetesVersion ?? "1.0"}.0-eks`,
       neverReady: inst.neverReady,
+      crashLoop: inst.badRelease?.effect === "crashLoop",
       readyNow,
     });
   }

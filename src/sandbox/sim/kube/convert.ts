@@ -5,7 +5,7 @@
 // alone decides (containers, tolerations, node selector, labels), made once per template, its
 // owner reference, made once per owner, and its conditions, one list per state: all frozen, since
 // listing a large cluster converts millions of pods that share them.
-import type { Node, Pod, PodDisruptionBudget } from "../../../ports/cluster.js";
+import type { ContainerStatus, Node, Pod, PodDisruptionBudget } from "../../../ports/cluster.js";
 import { derived } from "../../../ports/derived.js";
 import {
   podUid,
@@ -16,17 +16,20 @@ import {
   type WorkloadRec,
 } from "../../model/records.js";
 import { formatCpu, formatMemory } from "../../model/quantities.js";
+import { containerStatuses, type CrashLoops } from "./crash-loop.js";
 import { pdbStatus } from "./disruption.js";
 import { UNSCHEDULABLE_TAINT } from "./scheduler-rules.js";
 import { unschedulableMessage, type UnschedulablePods } from "./unschedulable.js";
 import { podVolumes } from "./volumes.js";
 
 /**
- * RFC 3339 text of times, from a small cache (pods created or started together share it), held
- * by the cluster's state (KubeState.stamps) for the objects it shows.
+ * RFC 3339 text of times, from a small cache (pods created or started together share it), and the
+ * running containers' statuses that carry it; held by the cluster's state (KubeState.stamps) for
+ * the objects it shows.
  */
 export class IsoStamps {
   private readonly texts = new Map<number, string>();
+  private readonly running = new Map<number, readonly ContainerStatus[]>();
 
   of(ms: number): string {
     let text = this.texts.get(ms);
@@ -36,6 +39,23 @@ export class IsoStamps {
       this.texts.set(ms, text);
     }
     return text;
+  }
+
+  /**
+   * The containerStatuses of a pod running since `startedAt`, ready or not: frozen, and shared
+   * by the pods started at the same time (as their timestamps' text is).
+   */
+  containers(startedAt: number, ready: boolean): readonly ContainerStatus[] {
+    const key = ready ? startedAt : -startedAt - 1;
+    let statuses = this.running.get(key);
+    if (statuses === undefined) {
+      if (this.running.size >= 4096) this.running.clear();
+      const { freeze } = Object;
+      const state = freeze({ running: freeze({ startedAt: this.of(startedAt) }) });
+      statuses = freeze([freeze({ name: "main", ready, restartCount: 0, state })]);
+      this.running.set(key, statuses);
+    }
+    return statuses;
   }
 }
 
@@ -160,12 +180,17 @@ export function toNode(n: NodeRec, stamps: IsoStamps): Node {
  * millions of pods, and a conditional spread is copied key by key through a temporary object,
  * while a field added after the literal needs a second allocation for the object's properties.
  */
-export function toPod(p: PodRec, stamps: IsoStamps, unschedulable?: UnschedulablePods): Pod {
+export function toPod(
+  p: PodRec,
+  stamps: IsoStamps,
+  unschedulable?: UnschedulablePods,
+  crashLoops?: CrashLoops,
+): Pod {
   const parts = templateParts(p.template);
   return {
     metadata: podMeta(p, parts, stamps),
     spec: podSpec(p, parts),
-    status: podStatus(p, unschedulable, stamps),
+    status: podStatus(p, unschedulable, stamps, crashLoops),
   };
 }
 
@@ -235,6 +260,7 @@ function podStatus(
   p: PodRec,
   failed: UnschedulablePods | undefined,
   stamps: IsoStamps,
+  crashLoops: CrashLoops | undefined,
 ): Pod["status"] {
   const unschedulable = p.nodeName ? undefined : unschedulableMessage(failed, p);
   return {
@@ -252,6 +278,9 @@ function podStatus(
             CONDITIONS[0]![0]![1]!,
           ],
     startTime: p.startedAt === undefined ? undefined : stamps.of(p.startedAt),
+    containerStatuses: containerStatuses(p, crashLoops, (at, ready) =>
+      stamps.containers(at, ready),
+    ) as ContainerStatus[] | undefined,
   };
 }
 

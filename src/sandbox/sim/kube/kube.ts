@@ -28,6 +28,7 @@ import { Scheduler } from "./scheduler.js";
 import { KubeState, type KubeContext, type Watcher } from "./state.js";
 import type { UnschedulablePods } from "./unschedulable.js";
 import type { IsoStamps } from "./convert.js";
+import type { CrashLoops } from "./crash-loop.js";
 
 export type { KubeContext, KubeTimings, Watcher, WatchSink } from "./state.js";
 
@@ -46,6 +47,8 @@ export class KubeSim {
   readonly pending: Set<PodRec>;
   /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
   readonly unschedulable: UnschedulablePods;
+  /** Pods crash-looping on a bad release's node (crash-loop.ts). */
+  readonly crashLoops: CrashLoops;
   /** The text of the times the objects it shows carry (convert.ts). */
   readonly stamps: IsoStamps;
   readonly #state: KubeState;
@@ -68,6 +71,7 @@ export class KubeSim {
     this.volumes = state.volumes;
     this.pending = state.pending;
     this.unschedulable = state.unschedulable;
+    this.crashLoops = state.crashLoops;
     this.stamps = state.stamps;
     this.#kubelet = new Kubelet(state, ctx, {
       wakeScheduler: () => this.#scheduler.wake(),

@@ -9,6 +9,7 @@ import {
   type PodRec,
   type WorkloadRec,
 } from "../../model/records.js";
+import { crashBackoffMs } from "./crash-loop.js";
 import { isPodReady } from "./disruption.js";
 import type { KubeContext, KubeState } from "./state.js";
 
@@ -63,7 +64,12 @@ export class Kubelet {
         pod.phase = "Running";
         pod.startedAt = this.ctx.clock.nowMs();
         pod.rv = this.state.nextRv();
+        // A bad release's node: its containers crash, all but a DaemonSet's (the node's own
+        // agents run, so the node looks healthy: only what it runs for others fails).
+        const crashes = node.crashLoop === true && pod.workload?.kind !== "DaemonSet";
+        if (crashes) this.state.crashLoops.set(pod, { restarts: 0 });
         this.state.emitPod("MODIFIED", pod);
+        if (crashes) return this.#crashLoop(pod, node);
         // Readiness needs a Ready node: a DaemonSet pod on a node that is still joining
         // turns Ready once the node does.
         const probe = () => {
@@ -74,6 +80,29 @@ export class Kubelet {
         this.#timer(pod, this.ctx.clock.after(t.readySeconds * 1000, probe));
       }),
     );
+  }
+
+  /**
+   * The container exits as soon as it starts; the kubelet restarts it after each back-off
+   * (crash-loop.ts), and every restart is a status update: a new resourceVersion, a MODIFIED
+   * event. Never Ready; it stops when the pod is deleted or its node goes.
+   */
+  #crashLoop(pod: PodRec, node: NodeRec): void {
+    const loop = this.state.crashLoops.get(pod);
+    if (!loop) return;
+    if (this.ctx.podEvents)
+      this.ctx.timeline.record("pod.crashloop", { pod: pod.key, node: node.name });
+    // One handle with the pod's timers, whichever restart is due: a long loop adds none.
+    let timer: { cancel(): void } | undefined;
+    this.#timer(pod, { cancel: () => timer?.cancel() });
+    const restart = () => {
+      if (pod.gone || pod.deletionAt !== undefined || node.deleted || node.unreachable) return;
+      loop.restarts++;
+      pod.rv = this.state.nextRv();
+      this.state.emitPod("MODIFIED", pod);
+      timer = this.ctx.clock.after(crashBackoffMs(loop.restarts), restart);
+    };
+    timer = this.ctx.clock.after(crashBackoffMs(0), restart);
   }
 
   setReady(pod: PodRec, ready: boolean): void {

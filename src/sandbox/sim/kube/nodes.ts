@@ -35,6 +35,8 @@ export interface NodeRegistration {
   capacity: Resources;
   kubeletVersion: string;
   neverReady: boolean;
+  /** A bad release's node whose workload pods crash-loop (kubelet.ts). */
+  crashLoop?: boolean;
   readyNow?: boolean;
 }
 
@@ -101,6 +103,7 @@ export class NodeLifecycle {
       pods: [],
       deleted: false,
       unreachable: false,
+      crashLoop: input.crashLoop === true,
     };
   }
 

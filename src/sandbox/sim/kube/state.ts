@@ -18,6 +18,7 @@ import type {
 import { UID_DRAWS, uidOf } from "../../model/uid.js";
 import { IsoStamps, toNode, toPod } from "./convert.js";
 import type { UnschedulablePods } from "./unschedulable.js";
+import type { CrashLoops } from "./crash-loop.js";
 
 export interface KubeTimings {
   /** Node Ready this long after the kubelet registers. */
@@ -77,6 +78,8 @@ export class KubeState {
   readonly pending = new Set<PodRec>();
   /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
   readonly unschedulable: UnschedulablePods = new WeakMap();
+  /** Pods crash-looping on a bad release's node (crash-loop.ts). */
+  readonly crashLoops: CrashLoops = new WeakMap();
   /** The text of the times the objects this state shows carry (convert.ts). */
   readonly stamps = new IsoStamps();
   nodeWatchers: Watcher<Node>[] = [];
@@ -232,7 +235,7 @@ export class KubeState {
     let obj: Pod | undefined;
     for (const w of this.podWatchers) {
       if (w.node !== undefined && w.node !== p.nodeName) continue;
-      obj ??= toPod(p, this.stamps, this.unschedulable);
+      obj ??= toPod(p, this.stamps, this.unschedulable, this.crashLoops);
       if (w.filter(obj)) w.stream.push({ type, object: obj });
     }
   }
