@@ -16,6 +16,8 @@ export interface RunEnv {
   job?: string;
   /** The run's page, linked from check runs and the lease. */
   runUrl?: string;
+  /** Who started the run (GITHUB_ACTOR): named with a pause or an abort it asks for. */
+  actor?: string;
   workspace: string;
   runnerTemp: string;
 }
@@ -42,6 +44,7 @@ export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
     }),
     ...(env.GITHUB_JOB && { job: env.GITHUB_JOB }),
     ...(runUrl && { runUrl }),
+    ...(env.GITHUB_ACTOR && { actor: env.GITHUB_ACTOR }),
     workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
     runnerTemp: env.RUNNER_TEMP ?? env.TMPDIR ?? "/tmp",
   };

@@ -2,7 +2,7 @@
 // value is an InputError that names the input and what it accepts.
 import { forceSplit } from "../engine/index.js";
 import { parseDuration } from "../policy/index.js";
-import type { Mode } from "./route.js";
+import { MODES, type Mode } from "./route.js";
 
 export interface ActionInputs {
   /** Paths or globs, as written (one per line or comma-separated). */
@@ -55,9 +55,9 @@ export function readInputs(get: (name: string) => string): ActionInputs {
   const policy = list(get("policy")).map((p) => p.replace(/^\.\//, ""));
   if (policy.length === 0)
     throw new InputError("input policy is required: a policy file, several, or a glob");
-  const mode = (get("mode") || "auto").toLowerCase();
-  if (mode !== "auto" && mode !== "plan" && mode !== "apply")
-    throw new InputError(`input mode must be auto, plan or apply, not "${get("mode")}"`);
+  const mode = (get("mode") || "auto").toLowerCase() as Mode;
+  if (!MODES.includes(mode))
+    throw new InputError(`input mode must be ${MODES.join(", ")}, not "${get("mode")}"`);
   const maxText = get("max-duration") || DEFAULT_MAX_DURATION;
   const maxDurationMs = parseDuration(maxText);
   if (maxDurationMs === undefined || maxDurationMs <= 0)

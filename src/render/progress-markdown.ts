@@ -147,7 +147,7 @@ export function renderProgressMarkdown(
   info: RunInfo = {},
 ): string {
   const state = p.stop
-    ? `${p.result === "cancelled" ? "⏹️" : "⏸️"} ${STOPPED_WORD[p.stop.kind].toLowerCase()}`
+    ? `${p.result === "skipped" ? "⏸️" : "⏹️"} ${STOPPED_WORD[p.stop.kind].toLowerCase()}`
     : p.result
       ? STATE[p.result]
       : "⏳ in progress";

@@ -8,15 +8,21 @@
 // holder renews well within that duration and, when it cannot renew for RENEW_DEADLINE_MS,
 // aborts everything in flight — so it has stopped touching the cluster before anyone else could
 // take the Lease. Compare-and-swap on resourceVersion keeps two runs from both winning.
+//
+// A pause or an abort asked from elsewhere rides on the same Lease (lease-request.ts): the holder
+// sees it in what each renewal reads or gets back — every RENEW_EVERY_MS — keeps it through its
+// renewals and release, and a run finding one as it takes the Lease refuses to start.
 import { KubeApiError, monotonicMs, type Cluster, type Lease } from "../ports/index.js";
 import { inFlightOf, sameWork, withRecord, type InFlight } from "./in-flight.js";
 import { RollError, type RollContext } from "./context.js";
+import { keepRequest, requestChange, requestOf, requestStands } from "./lease-request.js";
+import type { LeaseRequest } from "./lease-request.js";
 
 export const LEASE_NAMESPACE = "kube-system";
 /** How long a Lease stays ours without renewal, as others measure it. */
 export const LEASE_DURATION_SECONDS = 120;
 /** Renew this often. */
-const RENEW_EVERY_MS = 30_000;
+export const RENEW_EVERY_MS = 30_000;
 /** Not renewed for this long: stop everything (well before others may take the Lease). */
 export const RENEW_DEADLINE_MS = 60_000;
 /** A failed renewal is tried again this soon (sooner when the server says so). */
@@ -28,7 +34,7 @@ const POLL_MS = 10_000;
  * is never taken over, whatever it looks like; its holder must release it.
  */
 const LONGEST_WAIT_MS = 3600_000;
-const RUN_URL_ANNOTATION = "noderoll.io/run-url";
+export const RUN_URL_ANNOTATION = "noderoll.io/run-url";
 export interface LeaseHolder {
   name: string;
   holder: string;
@@ -89,6 +95,8 @@ export class ClusterLock {
   private confirmed?: string;
   /** Work in flight on the cluster: found on the Lease when taken, and this run's own. */
   private work: InFlight[] = [];
+  /** A pause or an abort standing on the Lease, as this run last read it. */
+  private asked?: LeaseRequest;
   readonly me: LeaseHolder;
 
   /**
@@ -128,6 +136,22 @@ export class ClusterLock {
   /** Work in flight on the cluster, as the Lease records it (another run's, and this one's). */
   get inFlight(): readonly InFlight[] {
     return this.work;
+  }
+
+  /**
+   * A pause or an abort someone asked for on the Lease while this run holds it (lease-request.ts),
+   * as of the last renewal: the engine stops at its next safe point for it.
+   */
+  get request(): LeaseRequest | undefined {
+    return this.asked;
+  }
+
+  /** What the Lease says of requests now: a change is said in the log, once. */
+  private noteRequest(lease: Lease): void {
+    const [was, now] = [this.asked, requestOf(lease)];
+    this.asked = now;
+    const message = requestChange(was, now);
+    if (message) this.ctx.emit({ type: "note", message });
   }
 
   /**
@@ -185,6 +209,9 @@ export class ClusterLock {
         }),
       );
     }
+    // Paused or aborted by someone: nothing is started, nothing written, until resumed.
+    const standing = requestOf(current);
+    if (standing) throw requestStands(standing, LEASE_NAMESPACE, this.me.name);
     const holder = current.spec.holderIdentity;
     const stale = holder ? this.observe(current) : undefined;
     // Whatever the last holder left going goes on: taking the Lease takes its record too.
@@ -362,9 +389,10 @@ export class ClusterLock {
   /**
    * One write, from the Lease as we last wrote it (its resourceVersion the precondition): a
    * renewal is one request, not two, so it gets through a throttled or flaky API. A conflict
-   * means the record changed under us: it is read again, and may be another run's now.
+   * means the record changed under us: it is read again, and may be another run's now — or carry
+   * a request (lease-request.ts), which the renewal then keeps, and this run sees at once.
    */
-  private async renewNow(): Promise<"renewed" | "taken"> {
+  private async renewNow(again = true): Promise<"renewed" | "taken"> {
     if (!this.written) {
       const current = await this.leases.getLease(LEASE_NAMESPACE, this.me.name);
       if (current.spec.holderIdentity !== this.me.holder) return "taken";
@@ -378,14 +406,19 @@ export class ClusterLock {
       this.confirm(
         await this.leases.updateLease(LEASE_NAMESPACE, {
           ...held,
-          metadata: { ...held.metadata, annotations: this.meta().annotations },
+          // A pause or an abort on the Lease is not ours to erase: it stays until resumed.
+          metadata: { ...held.metadata, annotations: keepRequest(held, this.meta().annotations) },
           spec: { ...held.spec, renewTime: microTime(this.ctx.clock.now()) },
         }),
       );
     } catch (e) {
       // Only a conflict says our copy is stale (a lost answer to a write that landed shows up
-      // as one next time); a throttled or failed call leaves it good for the next attempt.
-      if (e instanceof KubeApiError && e.status === 409) this.written = undefined;
+      // as one next time); a throttled or failed call leaves it good for the next attempt. A
+      // conflict is read again at once, once: what changed the record (a request, mostly) is
+      // seen within this renewal period, not a retry later.
+      if (!(e instanceof KubeApiError && e.status === 409)) throw e;
+      this.written = undefined;
+      if (again) return this.renewNow(false);
       throw e;
     }
     return "renewed";
@@ -394,6 +427,7 @@ export class ClusterLock {
   private confirm(lease: Lease): "renewed" {
     this.written = lease;
     this.confirmed = lease.spec.renewTime;
+    this.noteRequest(lease);
     return "renewed";
   }
 

@@ -1,0 +1,148 @@
+// `noderoll pause` from a second process while `noderoll apply` rolls in another, both the bundled
+// command line (dist/cli.js) against `sandbox serve` on loopback (its AWS and Kubernetes faces,
+// as a user runs them with the printed variables and the served kubeconfig): the roll stops at
+// its next node boundary with exit 3 and says who paused it and why; another apply refuses to
+// start; `noderoll resume` clears the pause and finishes every node. No wall-clock time is
+// asserted: bounds only tell a hang from a run.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LEASE_NAMESPACE, leaseName } from "../../src/roll/lease.js";
+import { requestOf } from "../../src/roll/lease-request.js";
+import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
+import { World } from "../../src/sandbox/world/world.js";
+import { ROOT } from "../helpers/cli.js";
+
+const NODES = 8;
+const dir = mkdtempSync(join(tmpdir(), "noderoll-pause-"));
+const policy = join(dir, "policy.yaml");
+const kubeconfig = join(dir, "kubeconfig");
+// `interval` is waited in real time by the command line: each node takes at least that long, so
+// the roll is still going when the pause is seen (within a renewal, 30 s).
+writeFileSync(
+  policy,
+  `apiVersion: noderoll.io/v1
+kind: UpgradePolicy
+metadata: { name: pausing }
+cluster: { name: pausing, region: eu-west-1 }
+defaults: { postDrainDelay: 0s, interval: 10s, validation: { count: 1 } }
+groups:
+  - { name: work, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }
+`,
+);
+
+const world = World.fromYaml(`apiVersion: noderoll.io/v1
+kind: SandboxScenario
+metadata: { name: pausing }
+seed: 4
+cluster: { name: pausing, version: "1.33" }
+zones: [eu-west-1a, eu-west-1b]
+nodeGroups:
+  - name: work
+    type: self-managed
+    size: { min: 0, max: ${NODES * 2}, desired: ${NODES} }
+    launchTemplate: { versions: 2, use: $Latest }
+    instances: [{ version: 1, count: ${NODES} }]
+workloads:
+  - { kind: Deployment, name: web, replicas: 3, pdb: { minAvailable: 2 } }
+`);
+
+let server: SandboxServer;
+let env: Record<string, string>;
+beforeAll(async () => {
+  server = await serveSandbox(world, { kubeconfigPath: kubeconfig });
+  const { KUBECONFIG: _k, ...rest } = server.env;
+  env = rest;
+});
+afterAll(() => server?.close());
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A hang, not a slow run, on a busy 2-core machine. */
+const HANG_MS = 400_000;
+
+/** The bundled command line, asynchronously (the server answers in this process). */
+function cli(args: string[], started?: (text: string) => boolean, onStart?: () => void) {
+  return new Promise<Ran>((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, "dist/cli.js"), ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: dir, ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const events = args[args.indexOf("--events") + 1] ?? "";
+    let fired = false;
+    const watch = setInterval(() => {
+      const text = started && existsSync(events) ? readFileSync(events, "utf8") : "";
+      if (!fired && started?.(text)) {
+        fired = true;
+        onStart?.();
+      }
+    }, 200);
+    const hang = setTimeout(() => child.kill("SIGKILL"), HANG_MS);
+    child.on("close", (code) => {
+      clearInterval(watch);
+      clearTimeout(hang);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const connect = ["--policy", policy, "--kubeconfig", kubeconfig];
+const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";
+const upToDate = () => world.instances("work").filter((i) => i.ltVersion === 2).length;
+
+describe("noderoll pause from a second process, against sandbox serve", () => {
+  it("stops the roll at its next node boundary with exit 3; apply refuses; resume finishes it", async () => {
+    const events = join(dir, "events.jsonl");
+    let paused: Promise<Ran> | undefined;
+    const applied = await cli(
+      ["apply", ...connect, "--events", events],
+      (text) => text.includes('"type":"node.cordon"'),
+      () => (paused = cli(["pause", ...connect, "--reason", "INC-7 pager storm"])),
+    );
+    const pause = await paused!;
+    expect(pause.code, pause.stdout + pause.stderr).toBe(0);
+    expect(pause.stdout).toMatch(/^a pause requested by \S+ at \S+ \(reason: INC-7 pager storm\)/);
+    expect(pause.stdout).toMatch(
+      /noderoll-cli-\S+ holds the cluster: it sees the request within 30 s .* stops at its next node boundary/,
+    );
+
+    const seen = applied.stdout + applied.stderr;
+    expect(applied.code, seen).toBe(3);
+    expect(lastLine(applied.stdout)).toMatch(
+      /^skipped: Paused: paused by \S+ at \S+ \(reason: INC-7 pager storm\); \d+ nodes? of work left for the next run\. The pause stands/,
+    );
+    const end = readFileSync(events, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; stop?: { kind: string } })
+      .find((e) => e.type === "roll.end");
+    expect(end?.stop?.kind).toBe("paused");
+    expect(upToDate()).toBeLessThan(NODES);
+    expect(world.nodes("work").filter((n) => !n.deleted && n.unschedulable)).toEqual([]);
+
+    // While it stands, apply refuses, changing nothing.
+    const refused = await cli(["apply", ...connect]);
+    expect(refused.code, refused.stdout + refused.stderr).toBe(3);
+    expect(lastLine(refused.stdout)).toMatch(
+      /^skipped: Paused: paused by .*; nothing was started or changed .*`noderoll resume --policy /,
+    );
+
+    const resumed = await cli(["resume", ...connect, "--reason", "storm over"]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/^resume: cleared a pause requested by /m);
+    expect(lastLine(resumed.stdout)).toMatch(/^success: /);
+    expect(upToDate()).toBe(NODES);
+    const lease = await world.cluster.getLease(LEASE_NAMESPACE, leaseName("pausing"));
+    expect(requestOf(lease)).toBeUndefined();
+  }, 900_000);
+});
