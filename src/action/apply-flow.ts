@@ -6,6 +6,8 @@
 // phase changes, otherwise at most every few seconds.
 import * as core from "@actions/core";
 import { applyPolicy } from "../app/apply.js";
+import { resumePolicy } from "../app/control.js";
+import { rollBack } from "../app/rollback.js";
 import type { ApplyResult } from "../engine/apply.js";
 import { hasChanges, type Plan } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
@@ -57,6 +59,10 @@ export interface ApplyTarget {
    * files are applied only when their plan has work (pending.ts); absent: all files.
    */
   changed?: string[];
+  /** `mode: resume`: a pause or an abort on the cluster's Lease is cleared before the apply. */
+  resume?: boolean;
+  /** `mode: rollback`: the recorded groups go back to what they ran before (app/rollback.ts). */
+  rollback?: boolean;
 }
 
 const TRIGGER: Record<Trigger, string> = {
@@ -73,7 +79,7 @@ function startProgress(policy: Policy, target: ApplyTarget): Progress {
     cluster: policy.cluster.name,
     replaceAll: target.replaceAll,
     deleteAfterDrainTimeout: target.deleteAfterDrainTimeout,
-    trigger: `${TRIGGER[target.trigger]}${target.trigger === "push" ? of : ""}`,
+    trigger: `${target.resume ? "resume, " : target.rollback ? "rollback, " : ""}${TRIGGER[target.trigger]}${target.trigger === "push" ? of : ""}`,
     ...(target.reason && { reason: target.reason }),
   };
 }
@@ -128,7 +134,13 @@ async function planAndRoll(
 ): Promise<ApplyResult> {
   const ports = await ctx.connect(policy);
   const log = new EventLog(ports.clock, false);
-  return applyPolicy(
+  const go = target.rollback
+    ? rollBack
+    : target.resume
+      ? (...a: Parameters<typeof applyPolicy>) =>
+          resumePolicy(...a, (c) => core.notice(`${policy.metadata.name}: resume: ${c.message}`))
+      : applyPolicy;
+  return go(
     { ports, signal: ctx.signal, progress: (l) => info(l.trimEnd()) },
     {
       policy,

@@ -2,11 +2,18 @@
 // the inputs alone, before anything is read or changed. Deny by default: only a reviewed merge
 // (a push to the default branch), a deliberate dispatch from the default branch, and a schedule
 // with `mode: apply` may apply; every other event plans (or is refused), whatever the inputs say.
-// `apply-refs` may allow more refs for pushes and dispatches, explicitly.
+// `apply-refs` may allow more refs for pushes and dispatches, explicitly. `mode: pause|abort|
+// resume|rollback` is a dispatch's alone, from a ref that may apply, with a reason (as a forced
+// roll).
 import { matchesGlob } from "node:path";
 import { forced } from "../engine/index.js";
 
-export type Mode = "auto" | "plan" | "apply";
+/** What the `mode` input may say: pause, abort and resume act on the cluster's Lease. */
+export const MODES = ["auto", "plan", "apply", "pause", "resume", "abort", "rollback"] as const;
+export type Mode = (typeof MODES)[number];
+type ControlMode = Extract<Mode, "pause" | "resume" | "abort" | "rollback">;
+const CONTROL_MODES: readonly Mode[] = ["pause", "resume", "abort", "rollback"];
+const isControl = (m: Mode): m is ControlMode => CONTROL_MODES.includes(m);
 
 export interface RouteInputs {
   mode: Mode;
@@ -38,7 +45,13 @@ export type Decision =
       groups?: string[];
       reason?: string;
       changedFiles?: string[];
+      /** `mode: resume`: a pause or an abort on the cluster's Lease is cleared first. */
+      resume?: true;
+      /** `mode: rollback`: the groups a roll changed go back to what they ran before. */
+      rollback?: true;
     }
+  /** `mode: pause|abort`: the request written on each policy's cluster's Lease. */
+  | { kind: "control"; action: "pause" | "abort"; sha: string; reason: string }
   | { kind: "skip"; why: string }
   | { kind: "refuse"; why: string };
 
@@ -85,7 +98,12 @@ function refNotAllowed(ref: string, ctx: EventContext): string {
   return `${ref || "(no ref)"} is not the default branch (${dflt}); apply runs from the default branch only, unless the apply-refs input names this ref`;
 }
 
-function applying(ctx: EventContext, inputs: RouteInputs, trigger: Trigger, sha: string): Decision {
+function applying(
+  ctx: EventContext,
+  inputs: RouteInputs,
+  trigger: Trigger,
+  sha: string,
+): Extract<Decision, { kind: "apply" }> {
   return {
     kind: "apply",
     sha,
@@ -146,7 +164,32 @@ function planOther(ctx: EventContext, inputs: RouteInputs): Decision {
   return { kind: "plan", headSha: ctx.sha, ...(warning && { warning }) };
 }
 
+/**
+ * Pause, abort, resume: a deliberate dispatch only (never an event others can cause: a pull
+ * request, a push), from a ref that may apply, with a reason — resume applies, and pause and
+ * abort stop a roll someone else started.
+ */
+function routeControl(ctx: EventContext, inputs: RouteInputs, mode: ControlMode): Decision {
+  if (ctx.eventName !== "workflow_dispatch")
+    return {
+      kind: "refuse",
+      why: `mode ${mode} runs only on a workflow_dispatch, not on ${ctx.eventName || "this event"}`,
+    };
+  const reason = inputs.reason?.trim();
+  if (!reason)
+    return {
+      kind: "refuse",
+      why: `mode ${mode} needs a reason: say why (it is recorded on the cluster's lock and shown with the stopped run's result)`,
+    };
+  const ref = (ctx.payload as { ref?: string }).ref ?? ctx.ref;
+  if (!allowedRef(ref, ctx, inputs)) return { kind: "refuse", why: refNotAllowed(ref, ctx) };
+  if (mode === "resume") return { ...applying(ctx, inputs, "dispatch", ctx.sha), resume: true };
+  if (mode === "rollback") return { ...applying(ctx, inputs, "dispatch", ctx.sha), rollback: true };
+  return { kind: "control", action: mode, sha: ctx.sha, reason };
+}
+
 export function route(ctx: EventContext, inputs: RouteInputs): Decision {
+  if (isControl(inputs.mode)) return routeControl(ctx, inputs, inputs.mode);
   if (PR_EVENTS.has(ctx.eventName)) return routePullRequest(ctx, inputs);
   if (!MAY_APPLY.has(ctx.eventName)) return planOther(ctx, inputs);
   if (forced(inputs) && !inputs.reason?.trim())

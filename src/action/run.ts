@@ -1,11 +1,12 @@
 // One run of the action, once the process is set up (main.ts): the event routed (route.ts), the
-// policy files chosen for it, each planned (plan-flow.ts) or applied (apply-flow.ts) through the
-// application layer (src/app), and the run's result, outputs and summary table from what each
-// policy came to.
+// policy files chosen for it, each planned (plan-flow.ts), applied (apply-flow.ts) or asked to
+// pause or abort (control-flow.ts) through the application layer (src/app), and the run's result,
+// outputs and summary table from what each policy came to.
 import * as core from "@actions/core";
 import { info } from "./log.js";
 import { connectLive } from "../adapters/connect.js";
 import { applyFlow } from "./apply-flow.js";
+import { controlFlow } from "./control-flow.js";
 import type { PolicyOutcome, PolicyResult, RunContext } from "./context.js";
 import { readRunEnv, runKeyOf, type RunEnv } from "./env.js";
 import { PostState } from "./post-state.js";
@@ -61,7 +62,12 @@ function maskSecrets(inputs: ActionInputs): void {
 }
 
 function resultTable(outcomes: readonly PolicyOutcome[], d: Decision, reason?: string): string {
-  const what = d.kind === "apply" ? `apply (${d.trigger})` : d.kind;
+  const what =
+    d.kind === "apply"
+      ? `${d.resume ? "resume" : d.rollback ? "rollback" : "apply"} (${d.trigger})`
+      : d.kind === "control"
+        ? d.action
+        : d.kind;
   const lines = [
     `## noderoll ${what}${reason ? ` · reason: ${reason}` : ""}`,
     "",
@@ -160,13 +166,18 @@ function runContext(
   };
 }
 
+/** A decision that reads (and may change) the clusters: plan, apply, pause or abort. */
+type Acting = Extract<Decision, { kind: "plan" | "apply" | "control" }>;
+
 function runFlow(
   ctx: RunContext,
-  decision: Extract<Decision, { kind: "plan" | "apply" }>,
+  decision: Acting,
   files: string[],
   pullRequest: number | undefined,
   changed?: string[],
 ): Promise<PolicyOutcome[]> {
+  if (decision.kind === "control")
+    return controlFlow(ctx, files, { action: decision.action, reason: decision.reason });
   if (decision.kind === "plan")
     return planFlow(ctx, files, {
       headSha: decision.headSha,
@@ -181,6 +192,8 @@ function runFlow(
     ...(decision.reason && { reason: decision.reason }),
     ...(pullRequest !== undefined && { pullRequest }),
     ...(changed && { changed }),
+    ...(decision.resume && { resume: true }),
+    ...(decision.rollback && { rollback: true }),
   });
 }
 
@@ -188,11 +201,11 @@ function runFlow(
 function conclude(
   summary: JobSummary,
   outcomes: PolicyOutcome[],
-  decision: Extract<Decision, { kind: "plan" | "apply" }>,
+  decision: Acting,
   outputs: Outputs,
 ): RunResult {
   summary.add(
-    resultTable(outcomes, decision, decision.kind === "apply" ? decision.reason : undefined),
+    resultTable(outcomes, decision, decision.kind === "plan" ? undefined : decision.reason),
   );
   const result = overallResult(outcomes);
   outputs["plan-json"] = outcomes.flatMap((o) => (o.planJson ? [o.planJson] : [])).join("\n");
@@ -206,7 +219,7 @@ function conclude(
             .filter((o) => o.result === "invalid")
             .map((o) => o.file)
             .join(", ")}`
-        : `noderoll ${decision.kind}: ${bad.map((o) => `${o.name} ${o.result}${o.message ? ` (${o.message})` : ""}`).join("; ")}`,
+        : `noderoll ${decision.kind === "control" ? decision.action : decision.kind}: ${bad.map((o) => `${o.name} ${o.result}${o.message ? ` (${o.message})` : ""}`).join("; ")}`,
     );
   }
   return result;

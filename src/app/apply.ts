@@ -3,37 +3,63 @@
 // plan out (engine/apply.ts, which checks its decisions again before each group). A plan that
 // cannot be made — the cluster not the policy's, an API that does not answer — throws: nothing
 // was started, and the caller says so as it says any error.
-import { apply, notStarted, type ApplyOptions, type ApplyResult } from "../engine/apply.js";
+import { notStarted, type ApplyOptions, type ApplyResult } from "../engine/apply.js";
 import type { Plan } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
 import type { Reporter } from "../ports/index.js";
 import { runOptions, type PlanOptions } from "../engine/index.js";
-import { driveOf, readAndPlan, type Planned, type PlanRequest, type Session } from "./session.js";
+import { carryOut, type ApplyRequest } from "./carry-out.js";
+import { rollBack } from "./rollback.js";
+import type { PlanRequest, Session } from "./session.js";
 
-export interface ApplyRequest extends Omit<PlanRequest, "rehearse"> {
-  /** Where the roll's events go (an EventLog the caller listens to). */
-  log: Reporter;
-  apply: Omit<ApplyOptions, "planner" | "signal">;
-  /** The plan, before anything is changed: the caller shows it (a terminal, a log, a check run). */
-  onPlan?: (planned: Planned) => void;
-}
+export type { ApplyRequest };
 
-/** Plan, show, roll. The result carries the plan it carried out. */
+/**
+ * Plan, show, roll; and when a gate halts a group whose policy says `onFailure: rollback`, or an
+ * abort asks for one, the groups the run reached go back to what they ran before (rollback.ts).
+ * The result carries the plan it carried out, and says what the rollback did.
+ */
 export async function applyPolicy(
   session: Session,
   req: ApplyRequest,
 ): Promise<ApplyResult & { plan: Plan }> {
-  const planned = await readAndPlan(session, req, true);
-  req.onPlan?.(planned);
-  const { policy } = req;
-  const result = await driveOf(session)(
-    apply(policy, planned.plan, session.ports, req.log, {
-      ...req.apply,
-      planner: planned.planner,
-      ...(session.signal && { signal: session.signal }),
-    }),
-  );
-  return { ...result, plan: planned.plan };
+  const result = await carryOut(session, req);
+  const back = rollbackAfter(result);
+  if (!back) return result;
+  req.log.emit({ type: "note", message: `${back.why}: rolling back ${back.groups.join(", ")}` });
+  const { onPlan: _shown, ...rest } = req;
+  const rolled = await rollBack(session, {
+    ...rest,
+    only: back.groups,
+    ...(back.withoutGate && { withoutGate: back.withoutGate }),
+  });
+  const said =
+    rolled.result === "success"
+      ? `Rolled back: ${back.groups.join(", ")} on what ${back.groups.length === 1 ? "it" : "they"} ran before.`
+      : `The rollback did not finish: ${rolled.message}`;
+  return { ...result, message: `${result.message} ${said}` };
+}
+
+/**
+ * Whether a rollback follows the run, of which groups, and why: a gate halted a group whose
+ * policy says `onFailure: rollback` (the groups up to it, the failed gate left out), or an abort
+ * asked for one (`noderoll abort --rollback`: every group of the plan a roll recorded).
+ */
+function rollbackAfter(
+  r: ApplyResult & { plan: Plan },
+): { groups: string[]; withoutGate?: string; why: string } | undefined {
+  const order = r.plan.groups.map((g) => g.name);
+  const h = r.halted;
+  const halted = h && r.plan.groups.find((g) => g.name === h.group);
+  if (h && halted?.settings?.gates.onFailure === "rollback")
+    return {
+      groups: order.slice(0, order.indexOf(h.group) + 1),
+      withoutGate: h.gate,
+      why: `gate ${h.gate} failed on ${h.group} (onFailure: rollback)`,
+    };
+  if (r.stop?.kind === "aborted" && r.stop.rollback)
+    return { groups: order, why: `aborted with rollback by ${r.stop.by ?? "someone"}` };
+  return undefined;
 }
 
 export interface PlanAndApplyOptions

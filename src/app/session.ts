@@ -4,7 +4,7 @@
 import { Planner, type PlanOptions } from "../engine/index.js";
 import type { OnProgress, Plan, Snapshot } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
-import type { Clock, Cloud, Cluster, RollEvent } from "../ports/index.js";
+import type { Clock, Cloud, Cluster, Metrics, RollEvent } from "../ports/index.js";
 import type { LiveCluster } from "../rehearsal/index.js";
 import { withReadProgress } from "./read-progress.js";
 
@@ -13,7 +13,7 @@ export type Drive = <T>(task: Promise<T>) => Promise<T>;
 
 /** One cluster, connected: the ports a run reads and writes through, and how it runs. */
 export interface Session {
-  ports: { cloud: Cloud; cluster: Cluster; clock: Clock };
+  ports: { cloud: Cloud; cluster: Cluster; clock: Clock; metrics?: Metrics };
   /** A cancelled run: every read and the roll stop at once. */
   signal?: AbortSignal;
   /** A sandbox's `world.run`; live, the identity. */

@@ -2,13 +2,18 @@
 //   [--replace-all] [--delete-after-drain-timeout] [--reason TEXT]
 //   [--max-duration 5h30m] [--ignore-window] [--out DIR]`
 // Rolls the policy's groups with live progress on the terminal and the JSONL event log.
-// Exit: 0 rolled (or nothing to do), 1 failed, 3 stopped early (cancelled, --max-duration,
-// window closed) — run it again to continue; 2 usage.
+// `noderoll resume` is the same with the flags of apply: it first clears a pause or an abort
+// standing on the cluster's Lease (src/app/control.ts).
+// Exit: 0 rolled (or nothing to do), 1 failed (or aborted), 3 stopped early (cancelled,
+// --max-duration, window closed: run it again to continue; paused: resume it); 2 usage.
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { applyPolicy } from "../app/apply.js";
+import { applyPolicy, type ApplyRequest } from "../app/apply.js";
+import { resumePolicy } from "../app/control.js";
+import { rollBack } from "../app/rollback.js";
+import type { Session } from "../app/session.js";
 import { ProgressFeed } from "../app/progress.js";
 import type { ApplyResult } from "../engine/apply.js";
 import type { PlanOptions } from "../engine/index.js";
@@ -116,6 +121,21 @@ interface Run {
   signal: AbortSignal;
   maxDurationMs: number | undefined;
   lockWaitMs: number | undefined;
+  /** `noderoll resume`: a pause or an abort on the Lease cleared first; `noderoll rollback`: the
+   * recorded groups back to what they ran before. */
+  mode: ApplyMode;
+}
+
+export type ApplyMode = "apply" | "resume" | "rollback";
+
+/** Apply; or (resume) clear the pause first and say what was cleared; or roll back. */
+function applyOrResume(
+  run: Run,
+): (s: Session, r: ApplyRequest) => Promise<ApplyResult & { plan?: Plan }> {
+  if (run.mode === "rollback")
+    return (s, r) => rollBack(s, { ...r, ...(run.groups && { only: run.groups }) });
+  if (run.mode === "apply") return applyPolicy;
+  return (s, r) => resumePolicy(s, r, (c) => process.stdout.write(`resume: ${c.message}\n`));
 }
 
 /** The terminal follows the roll; between events a TTY's status line ticks, a log gets a beat. */
@@ -141,7 +161,7 @@ async function roll(run: Run, session: CliSession): Promise<number> {
   const { policy, file, groups, values } = run;
   const log = new EventLog(session.ports.clock);
   let stop = () => {};
-  const result = await applyPolicy(
+  const result = await applyOrResume(run)(
     { ...session, signal: run.signal, progress: (l) => process.stderr.write(l) },
     {
       policy,
@@ -161,13 +181,17 @@ async function roll(run: Run, session: CliSession): Promise<number> {
       },
     },
   ).finally(() => stop());
-  if (values.out) writeOut(values.out, result.plan, log.events);
+  if (values.out && result.plan) writeOut(values.out, result.plan, log.events);
   // One closing line: the result and what to do next.
   process.stdout.write(`${result.result}: ${result.message}\n`);
   return exitCodeFor(result);
 }
 
-export async function runApply(args: string[], hints: HintContext): Promise<number> {
+export async function runApply(
+  args: string[],
+  hints: HintContext,
+  mode: ApplyMode = "apply",
+): Promise<number> {
   const { values } = parseFlags(args, OPTIONS);
   const options = runFlags(values, { reason: values.reason });
   const maxDurationMs = durationArg("--max-duration", values["max-duration"], parseDuration);
@@ -195,6 +219,7 @@ export async function runApply(args: string[], hints: HintContext): Promise<numb
     signal: controller.signal,
     maxDurationMs,
     lockWaitMs,
+    mode,
   };
   // Live, the adapters close CLOSE_AFTER_MS after a stop signal: in time to give the lock back.
   const session = sandbox ?? (await liveSession(policy, values.kubeconfig, hints, adapters.signal));

@@ -1,7 +1,7 @@
-// The flags of plan and apply, each with the argument it takes and what it does: one table, from
-// which the commands parse their arguments (node:util parseArgs ignores `arg` and `help`) and
-// `noderoll CMD --help` lists every flag (test/cli/help-flags.test.ts). No import beyond types:
-// `--help` loads this and nothing heavy.
+// The flags of plan, apply, pause, abort and resume, each with the argument it takes and what it
+// does: one table, from which the commands parse their arguments (node:util parseArgs ignores
+// `arg` and `help`) and `noderoll CMD --help` lists every flag (test/cli/help-flags.test.ts). No
+// import beyond types: `--help` loads this and nothing heavy.
 
 /** What a run may force, for plan and apply; `force` is declared only to be refused clearly. */
 export const RUN_FLAGS = {
@@ -22,8 +22,8 @@ export const RUN_FLAGS = {
   },
 } as const;
 
-/** Where the cluster is read from, for plan and apply. */
-const SOURCE_FLAGS = {
+/** Which cluster, and how it is reached: for every command that connects to one. */
+const CONNECT_FLAGS = {
   policy: { type: "string", arg: "FILE", help: "the upgrade policy (required)" },
   sandbox: {
     type: "string",
@@ -35,6 +35,11 @@ const SOURCE_FLAGS = {
     arg: "PATH",
     help: "the Kubernetes API from this kubeconfig; default: the endpoint EKS names, with an EKS token",
   },
+} as const;
+
+/** Where the cluster is read from, for plan and apply. */
+const SOURCE_FLAGS = {
+  ...CONNECT_FLAGS,
   groups: { type: "string", arg: "a,b", help: "only these groups of the policy" },
 } as const;
 
@@ -104,6 +109,25 @@ export const APPLY_OPTIONS = {
   },
   out: { type: "string", arg: "DIR", help: "write the plan, the events and the report here" },
   quiet: { type: "boolean", default: false, help: "do not print the plan before rolling" },
+} as const;
+
+/** pause and abort: the cluster, and why (resume is an apply: it takes apply's flags). */
+export const CONTROL_OPTIONS = {
+  ...CONNECT_FLAGS,
+  reason: {
+    type: "string",
+    arg: "TEXT",
+    help: "why; recorded on the cluster's Lease and in the stopped run's result",
+  },
+} as const;
+
+/** abort: pause's flags, and whether the groups go back to what they ran before. */
+export const ABORT_OPTIONS = {
+  ...CONTROL_OPTIONS,
+  rollback: {
+    type: "boolean",
+    help: "then roll back: the run holding the cluster does, once stopped; with none, this command does (as noderoll rollback)",
+  },
 } as const;
 
 /** "    --policy FILE            the upgrade policy (required)", a line a flag, aligned. */

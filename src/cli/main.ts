@@ -1,9 +1,11 @@
-// The command line. Exit codes: 0 success, 1 invalid input or failure, 2 usage (plan:
-// --detailed-exitcode 2 = changes), 3 apply stopped early (run it again to continue).
+// The command line. Exit codes: 0 success, 1 invalid input or failure (an aborted roll too), 2
+// usage (plan: --detailed-exitcode 2 = changes), 3 apply stopped early (run it again to
+// continue; paused: resume it).
 import { readFileSync } from "node:fs";
 import { policyJsonSchemaText } from "../policy/index.js";
 import { describeFailure } from "../ports/index.js";
 import { runApply } from "./apply.js";
+import { runControl } from "./control.js";
 import { GroupsError, UsageError } from "./args.js";
 import { followParent, HeapTooSmall, relaunch } from "./heap.js";
 import { hintFor, type HintContext } from "./hints.js";
@@ -37,6 +39,13 @@ async function dispatch(
       return await runPlan(rest, hints);
     case "apply":
       return await runApply(rest, hints);
+    case "resume":
+      return await runApply(rest, hints, "resume");
+    case "rollback":
+      return await runApply(rest, hints, "rollback");
+    case "pause":
+    case "abort":
+      return await runControl(command, rest, hints);
     case "sandbox":
       return await runSandbox(rest);
     case "schema":

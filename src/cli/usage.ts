@@ -2,7 +2,7 @@
 // a mistake.
 import { closest } from "../policy/suggest.js";
 import { UsageError } from "./args.js";
-import { APPLY_OPTIONS, flagLines, PLAN_OPTIONS } from "./flags.js";
+import { ABORT_OPTIONS, APPLY_OPTIONS, CONTROL_OPTIONS, flagLines, PLAN_OPTIONS } from "./flags.js";
 
 /** Each command's usage, for `noderoll CMD --help` and `noderoll help CMD`. */
 export const COMMANDS: Record<string, string> = {
@@ -20,8 +20,31 @@ ${flagLines(PLAN_OPTIONS)}`,
       [--replace-all] [--delete-after-drain-timeout] [--reason TEXT]
       [--max-duration 5h30m] [--ignore-window] [--lock-wait 10m] [--out DIR] [--kubeconfig PATH]
       [--quiet]
-    Roll the nodes, with live progress. Exit 0 done, 1 failed, 3 stopped early (cancelled,
-    --max-duration, window closed: run it again to continue), 2 usage.
+    Roll the nodes, with live progress. Exit 0 done, 1 failed (or aborted), 3 stopped early
+    (cancelled, --max-duration, window closed: run it again to continue; paused: resume it),
+    2 usage. While a pause or an abort stands on the cluster's Lease, apply refuses to start.
+${flagLines(APPLY_OPTIONS)}`,
+  pause: `pause --policy P [--reason TEXT] [--sandbox S] [--kubeconfig PATH]
+    Ask the run that holds the cluster, from this machine or any other, to stop at its next node
+    boundary: it starts no new node (no cordon, no detach), lets the drains in flight finish, and
+    ends "paused" (exit 3). Every apply refuses to start until resume. Exit 0 asked (and says
+    whether a run holds the cluster now), 1 error, 2 usage.
+${flagLines(CONTROL_OPTIONS)}`,
+  abort: `abort --policy P [--rollback] [--reason TEXT] [--sandbox S] [--kubeconfig PATH]
+    As pause, but the run ends "aborted", a failure (exit 1). Every apply refuses to start until
+    resume. With --rollback, the groups then go back to what they ran before: the run holding
+    the cluster rolls back once stopped; with none holding it, this command rolls back (exit
+    codes as rollback's). Exit 0 asked, 1 error, 2 usage.
+${flagLines(ABORT_OPTIONS)}`,
+  rollback: `rollback --policy P [--groups a,b] [--reason TEXT] [any flag of apply]
+    Roll the groups a roll changed back to what they ran before it (recorded on the cluster
+    when it began): an apply with those targets, the same budgets, drain rules and gates.
+    A pause or an abort standing on the Lease holds it, except the abort that asked for it.
+    Exit codes as apply's; 1 when nothing is recorded to roll back.
+${flagLines(APPLY_OPTIONS)}`,
+  resume: `resume --policy P [--reason TEXT] [any flag of apply]
+    Clear a pause or an abort standing on the cluster's Lease, then apply with the same flags
+    as apply (it picks up where the stopped run left off). Exit codes as apply's.
 ${flagLines(APPLY_OPTIONS)}`,
   sandbox: `sandbox serve [--scenario S]... [--port N] [--kubeconfig PATH] [--speed X]
     The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, STS, GitHub);
@@ -44,8 +67,9 @@ ${Object.values(COMMANDS)
   .map((u) => `  ${u.replace(/\n/g, "\n  ")}`)
   .join("\n")}
 
-Without --sandbox, plan and apply read the live cluster: AWS from the default credential chain,
-Kubernetes from --kubeconfig or from EKS itself. --sandbox demo is the built-in demo cluster.
+Without --sandbox, plan, apply, pause, abort, resume and rollback reach the live cluster: AWS from the
+default credential chain, Kubernetes from --kubeconfig or from EKS itself. --sandbox demo is the
+built-in demo cluster.
 `;
 
 /** "unknown command "aply"; did you mean "apply"?" */

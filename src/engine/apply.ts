@@ -18,13 +18,16 @@ import {
   type Cloud,
   type Cluster,
   type Clock,
+  type Metrics,
   type Reporter,
   type Result,
 } from "../ports/index.js";
 import type { ReadyPlan } from "../kinds/kind.js";
 import { kindOf } from "../kinds/registry.js";
 import {
+  byRequest,
   describeStop,
+  howToContinue,
   resultOfStop,
   RollError,
   Stopped,
@@ -32,6 +35,10 @@ import {
   type StopReason,
 } from "../roll/context.js";
 import { ClusterLock, holderIdentity, LEASE_DURATION_SECONDS } from "../roll/lease.js";
+import { stopOf } from "../roll/lease-request.js";
+import { updateBefore } from "../roll/before.js";
+import { GateFailed } from "../roll/gates.js";
+import { recordBefore } from "./rollback.js";
 import { clearStaleMarks, releaseScaleDown } from "../roll/marks.js";
 import { NodeCache } from "../roll/nodes.js";
 import { plannedMoves } from "../roll/rescheduled.js";
@@ -55,6 +62,11 @@ export interface ApplyOptions {
   signal?: AbortSignal;
   /** The run's planner, when the caller already planned with it (settings resolved once). */
   planner?: Planner;
+  /**
+   * The run is a rollback (engine/rollback.ts): the record of what the groups ran before is the
+   * one it goes back to, and is not rewritten.
+   */
+  rollback?: boolean;
 }
 
 export interface ApplyResult {
@@ -63,12 +75,16 @@ export interface ApplyResult {
   /** Why the run stopped before it was done, when it did. */
   stop?: StopReason;
   plan?: Plan;
+  /** The gate that halted the roll, and its group (a rollback may follow: onFailure). */
+  halted?: { group: string; gate: string };
 }
 
 export interface ApplyPorts {
   cloud: Cloud;
   cluster: Cluster;
   clock: Clock;
+  /** Prometheus, for gates that query it. */
+  metrics?: Metrics;
 }
 
 interface Run {
@@ -90,6 +106,8 @@ interface Run {
 function stopReason(run: Run): StopReason | undefined {
   const { ctx, policy, options } = run;
   if (ctx.signal.aborted) return run.abortedBy ?? { kind: "cancelled" };
+  // A pause or an abort asked on the Lease (`noderoll pause|abort`), seen as the lock renews.
+  if (run.lock.request) return stopOf(run.lock.request);
   const now = ctx.clock.now();
   if (ctx.deadline && now >= ctx.deadline) return { kind: "deadline", at: now.toISOString() };
   if (policy.window && !options.ignoreWindow && !isWindowOpen(policy.window, now)) {
@@ -125,6 +143,8 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     if (live) await kindOf(live).release?.(ctx, live);
     throw e;
   }
+  if (!run.options.rollback && plan.replacements.length > 0)
+    await noteBefore(run, plan, live as LiveGroup);
   const { owners, moving } = await clearLeftMarks(run, plan, snapshot);
   const at = ctx.clock.now().getTime();
   await kindOf(live as LiveGroup).roll(ctx, {
@@ -141,6 +161,18 @@ async function rollGroup(run: Run, name: string): Promise<void> {
   });
   // Said once the kind's roll is over: it gives back what it holds on the group itself.
   if (plan.replacements.length === 0) saidCleared(ctx, plan);
+}
+
+/**
+ * What the group runs before the roll changes it, recorded on the cluster (roll/before.ts) so
+ * that a rollback — after a failed gate, or asked for later from anywhere — knows where to go.
+ */
+async function noteBefore(run: Run, plan: GroupPlan, live: LiveGroup): Promise<void> {
+  const { ctx } = run;
+  const stamp = { runId: run.options.runId, at: ctx.clock.now().toISOString() };
+  await updateBefore(ctx.cluster, run.policy.cluster.name, (current) =>
+    recordBefore([plan], [live], current, stamp),
+  );
 }
 
 /** The plan's change to the group is made already (its kind says): said, and nothing done. */
@@ -251,6 +283,7 @@ function outcomeOf(
   signal: AbortSignal,
   abortedBy?: StopReason,
   left: string[] = [],
+  policyFile?: string,
 ): ApplyResult {
   const code = e instanceof RollError ? e.code : undefined;
   // Why the run stopped (the lock lost, the job cancelled) first; where it was, after.
@@ -268,13 +301,17 @@ function outcomeOf(
     return {
       result: resultOfStop(e.stop),
       stop: e.stop,
-      message: `${e.code}: ${text} Run apply again to continue: it picks up where this run stopped.`,
+      message: `${e.code}: ${text} ${howToContinue(e.stop, policyFile)}`,
     };
   const after =
     left.length > 0
       ? ` Not started after it: ${left.join(", ")} (apply stops at the first group that fails).`
       : "";
-  return { result: "failure", message: `${code ? `${code}: ` : ""}${text}${after}` };
+  return {
+    result: "failure",
+    message: `${code ? `${code}: ` : ""}${text}${after}`,
+    ...(e instanceof GateFailed && { halted: { group: e.group, gate: e.gate } }),
+  };
 }
 
 /**
@@ -282,7 +319,7 @@ function outcomeOf(
  * or certificate authority alone when either matches, else by reading the groups and nodes
  * (observe proves it or throws ClusterMismatch).
  */
-async function verifyBeforeLock(policy: Policy, ctx: RollContext): Promise<void> {
+export async function verifyBeforeLock(policy: Policy, ctx: RollContext): Promise<void> {
   const eks = await ctx.cloud.eks.describeCluster(policy.cluster.name);
   if (proveByEndpoint(eks, ctx.cluster.endpoint)) return;
   await observe(policy, ctx);
@@ -408,7 +445,7 @@ export async function apply(
     locked = true;
     await rollHeld(run, order);
   } catch (e) {
-    outcome = outcomeOf(e, signal, run.abortedBy, run.left);
+    outcome = outcomeOf(e, signal, run.abortedBy, run.left, plan.policy.file);
   } finally {
     await wrapUp(run, ports, log, locked ? outcome : undefined);
     ctx.emit({
@@ -426,7 +463,8 @@ async function rollHeld(run: Run, order: string[]): Promise<void> {
   const stop = stopReason(run);
   await run.nodes.start();
   if (!stop) return rollGroups(run, order);
-  if (!run.ctx.signal.aborted) await clearOutsideWindow(run, order);
+  // Paused or aborted: not a mark is touched either.
+  if (!run.ctx.signal.aborted && !byRequest(stop)) await clearOutsideWindow(run, order);
   throw new Stopped(stop, "nothing was started");
 }
 

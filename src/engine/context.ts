@@ -7,7 +7,7 @@ import {
   type Reporter,
   type RetryInfo,
 } from "../ports/index.js";
-import type { Cloud, Cluster } from "../ports/index.js";
+import type { Cloud, Cluster, Metrics } from "../ports/index.js";
 import { RunState, type RollContext } from "../roll/context.js";
 
 /** How often, at most, the log says that one API keeps asking the run to slow down or wait. */
@@ -40,7 +40,7 @@ function retryNotes(clock: Clock, log: Reporter): (info: RetryInfo) => void {
 
 /** The engine's view of the ports: retried, bounded and cancelled in one place (resilient.ts). */
 export function rollContext(
-  ports: { cloud: Cloud; cluster: Cluster; clock: Clock },
+  ports: { cloud: Cloud; cluster: Cluster; clock: Clock; metrics?: Metrics },
   log: Reporter,
   options: { maxDurationMs?: number },
   signal: AbortSignal,
@@ -51,6 +51,7 @@ export function rollContext(
     cloud: resilient(ports.cloud, ports.clock, { signal, onRetry }),
     cluster: resilient(ports.cluster, ports.clock, { signal, onRetry }),
     clock: ports.clock,
+    ...(ports.metrics && { metrics: resilient(ports.metrics, ports.clock, { signal, onRetry }) }),
     emit: log.emit,
     signal,
     state: new RunState(),

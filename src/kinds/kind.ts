@@ -25,6 +25,7 @@ import type {
   Target,
 } from "../plan/index.js";
 import type { RollContext, StopReason } from "../roll/context.js";
+import type { Versions } from "../roll/before.js";
 import type { InFlight } from "../roll/in-flight.js";
 import type { NodeCache } from "../roll/nodes.js";
 import type { MovedPod } from "../roll/rescheduled.js";
@@ -173,6 +174,13 @@ export interface GroupKind<L extends LiveGroup = LiveGroup> {
    */
   reachedTarget?(planned: GroupPlan, live: L): boolean;
   notes(plan: GroupPlan, group: Group, live: L, snapshot: Snapshot): string[];
+  /**
+   * What the group runs now, in a target's terms, to record before a roll (roll/before.ts):
+   * `replaced` are the instances the roll replaces. Undefined: nothing to go back to.
+   */
+  versions(live: L, replaced: ReadonlySet<string>): Versions | undefined;
+  /** Why taking the group back from `now` to `from` would be refused, if it would. */
+  rollbackRefusal(from: Versions, now: Versions): string | undefined;
   roll(ctx: RollContext, job: GroupJob<L>): Promise<void>;
   /** The work this kind's roll leaves going when the run stops, if it can leave any. */
   readonly inFlight?: InFlightWork;

@@ -2,6 +2,7 @@
 export * from "./budget.js";
 export * from "./diagnostic.js";
 export * from "./duration.js";
+export * from "./gates.js";
 export * from "./json-schema.js";
 export * from "./order.js";
 export * from "./resolve.js";

@@ -1,10 +1,11 @@
 // Resolution, the part every kind of group shares: a group's roll settings as the policy writes
-// them — defaults < the group's rollingUpdate, key by key (validation too) — with durations
+// them — defaults < the group's rollingUpdate, key by key (validation and gates too) — with durations
 // parsed and kOps' defaults filled in. What a kind of group makes of them (EKS's fixed
 // behaviour for managed node groups, the budgets' defaults and rounding per kind) is the
 // kind's business: src/kinds/.
 import { KOPS_DEFAULTS } from "./budget.js";
 import { formatDuration, parseDuration } from "./duration.js";
+import { gateSettings, mergeGates, type GateSettings } from "./gates.js";
 import type {
   Group,
   Policy,
@@ -29,6 +30,8 @@ export interface RollSettings {
   spreadAcrossZones: boolean;
   /** Managed node groups (EKS): the update strategy the policy asks for; absent, the live one. */
   updateStrategy?: UpdateStrategy;
+  /** The health gates watched during every wave and bake (policy/gates.ts). */
+  gates: GateSettings;
 }
 
 /** A group's settings as written: its own entry, the policy's defaults, and the two merged. */
@@ -46,7 +49,12 @@ export function writtenSettings(policy: Policy, group: Group): WrittenSettings {
     role: group.role ?? "node",
     own,
     defaults,
-    merged: { ...defaults, ...own, validation: { ...defaults.validation, ...own.validation } },
+    merged: {
+      ...defaults,
+      ...own,
+      validation: { ...defaults.validation, ...own.validation },
+      gates: mergeGates(defaults.gates, own.gates),
+    },
   };
 }
 
@@ -69,6 +77,7 @@ export function rollSettings(m: RollingUpdate): RollSettings {
     ...(m.maxNodeAge !== undefined && { maxNodeAgeMs: parseDuration(m.maxNodeAge) as number }),
     spreadAcrossZones: m.spreadAcrossZones ?? KOPS_DEFAULTS.spreadAcrossZones,
     ...(m.updateStrategy && { updateStrategy: m.updateStrategy }),
+    gates: gateSettings(m.gates ?? {}),
   };
 }
 

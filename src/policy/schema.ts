@@ -150,6 +150,102 @@ export const ValidationSchema = z
     description: "Cluster validation between nodes (kOps --validation-timeout / --validate-count).",
   });
 
+/** What a failed gate does: stop where it is, or go back to what the groups ran before. */
+export const ON_FAILURE = ["halt", "rollback"] as const;
+export type OnFailure = (typeof ON_FAILURE)[number];
+/** What an inconclusive gate (no data, signal unreachable) does. */
+export const ON_INCONCLUSIVE = ["pause", "halt", "continue"] as const;
+export type OnInconclusive = (typeof ON_INCONCLUSIVE)[number];
+
+const checkpoint = leaf<string>(
+  (v) =>
+    typeof v === "string" && /^([1-9]|[1-9][0-9])%$/.test(v)
+      ? undefined
+      : 'a share of the group\'s nodes from "1%" to "99%", quoted, such as "50%"',
+  { type: "string", pattern: "^([1-9]|[1-9][0-9])%$" },
+);
+
+const finite = (description: string) =>
+  leaf<number>((v) => (typeof v === "number" && Number.isFinite(v) ? undefined : "a number"), {
+    type: "number",
+    description,
+  });
+
+export const PrometheusGateSchema = z
+  .strictObject({
+    name: text(
+      "Names the gate in verdicts and the event log.",
+      /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
+      "a lower-case name of letters, digits and '-'",
+      63,
+    ),
+    address: text(
+      "The Prometheus HTTP API's base URL, such as http://prometheus.example.com:9090.",
+      /^https?:\/\/[^\s]+$/,
+      "an http:// or https:// URL",
+      2048,
+    ),
+    query: text("A PromQL instant query that comes to one number.", /\S/, "a PromQL query", 4096),
+    failAbove: finite("The gate fails when the query's value is above this.").optional(),
+    failBelow: finite("The gate fails when the query's value is below this.").optional(),
+  })
+  .meta({ description: "A Prometheus instant query and the threshold it must keep." });
+
+export const ReplacementsGateSchema = z
+  .strictObject({
+    readyWithin: duration(
+      "A replacement node not Ready this long after its instance was first seen fails the gate.",
+      "10m",
+    ).optional(),
+    crashLoopingPods: positiveInt(
+      "Pods on replacement nodes waiting in CrashLoopBackOff or restarted, at or above this, fail the gate.",
+      1,
+    ).optional(),
+  })
+  .meta({ description: "The built-in gate on the replacements themselves (on by default)." });
+
+export const GatesSchema = z
+  .strictObject({
+    bake: duration(
+      "After each wave's replacements are Ready and validated, watch the gates this long before the next wave.",
+      "0s",
+    ).optional(),
+    checkpoints: z
+      .array(checkpoint, { error: 'expected a list of shares such as ["10%", "50%"]' })
+      .optional()
+      .meta({
+        description:
+          "After these shares of a group's nodes are replaced: pause (exit 3) until resumed, or wait checkpointDelay.",
+      }),
+    checkpointDelay: duration(
+      "At a checkpoint, wait this long (gates watched) and go on instead of pausing.",
+    ).optional(),
+    alarms: z
+      .array(text("A CloudWatch alarm name.", /\S/, "a CloudWatch alarm name", 255), {
+        error: "expected a list of CloudWatch alarm names",
+      })
+      .optional()
+      .meta({
+        description: "CloudWatch alarms: ALARM fails the gate, INSUFFICIENT_DATA is inconclusive.",
+      }),
+    prometheus: z
+      .array(PrometheusGateSchema, { error: "expected a list of Prometheus gates" })
+      .optional(),
+    replacements: ReplacementsGateSchema.optional(),
+    onFailure: oneOf(
+      ON_FAILURE,
+      "What a failed gate does: halt the roll, or roll the groups this roll changed back to what they ran before.",
+    ).optional(),
+    onInconclusive: oneOf(
+      ON_INCONCLUSIVE,
+      "What an inconclusive gate does: pause (exit 3), halt, or continue.",
+    ).optional(),
+  })
+  .meta({
+    description:
+      "Health gates: read during every wave and bake; a failed one halts the roll before the next cordon.",
+  });
+
 /** The roll settings, written under `defaults:` or a group's `rollingUpdate:`. */
 export const RollingUpdateSchema = z
   .strictObject({
@@ -183,6 +279,7 @@ export const RollingUpdateSchema = z
     ).optional(),
     maxNodeAge: duration("Nodes older than this are replaced too (optional).").optional(),
     spreadAcrossZones: bool("Replace nodes zone by zone in turn.", true).optional(),
+    gates: GatesSchema.optional(),
     updateStrategy: oneOf(
       UPDATE_STRATEGIES,
       "Managed node groups: EKS's updateConfig.updateStrategy. DEFAULT launches new nodes first; MINIMAL terminates first and launches none ahead (for GPU or reserved capacity). Absent: the node group's live setting is kept.",
@@ -343,4 +440,5 @@ export type Policy = z.infer<typeof PolicySchema>;
 export type Group = z.infer<typeof GroupSchema>;
 export type RollingUpdate = z.infer<typeof RollingUpdateSchema>;
 export type Target = z.infer<typeof TargetSchema>;
+export type Gates = z.infer<typeof GatesSchema>;
 export type { Day };

@@ -14,6 +14,7 @@ import { byPosition, diagnostic, formatPath, type Diagnostic } from "./diagnosti
 import { describeValue } from "./describe.js";
 import { parseDuration } from "./duration.js";
 import { entryMatches } from "./order.js";
+import { gateProblems } from "./gates.js";
 import { locate, NOT_A_POLICY, parsePolicySource, type PolicySource } from "./source.js";
 import {
   GroupSchema,
@@ -21,6 +22,7 @@ import {
   PolicySchema,
   RollingUpdateSchema,
   ROLES,
+  type Gates,
   type Policy,
   type Role,
   type RollingUpdate,
@@ -321,6 +323,11 @@ function checkPolicy(policy: Policy, at: At): { errors: Diagnostic[]; warnings: 
   errors.push(
     ...validationErrors(policy.defaults?.validation ?? {}, ["defaults", "validation"], at),
   );
+  errors.push(...gateErrors(policy.defaults?.gates, ["defaults", "gates"], at));
+  policy.groups.forEach((group, i) => {
+    const own = group?.rollingUpdate?.gates;
+    errors.push(...gateErrors(own, ["groups", i, "rollingUpdate", "gates"], at));
+  });
 
   const orderable = policy.groups
     .filter(Boolean)
@@ -374,6 +381,10 @@ function budgetErrors(
       key,
     ),
   ];
+}
+
+function gateErrors(gates: Gates | undefined, path: Path, at: At): Diagnostic[] {
+  return gateProblems(gates).map((p) => at([...path, ...p.path], p.message, p.key));
 }
 
 function validationErrors(

@@ -12,13 +12,21 @@ export type Result = "success" | "failure" | "cancelled" | "skipped";
  * Why a run stops before it is done — one type from where it is decided (the engine) to the exit
  * code, the event log (roll.end), the comment and the check run: cancelled (SIGTERM, SIGINT) or
  * its lock lost end the run as cancelled; a deadline (--max-duration) or the maintenance window
- * closing leave the rest for the next run, which picks up where this one stopped.
+ * closing leave the rest for the next run, which picks up where this one stopped. A pause or an
+ * abort is asked for on the cluster's Lease (`noderoll pause|abort`, roll/lease-request.ts) by
+ * `by`, at `at`, for `reason`: paused is deferred like a deadline, aborted ends as a failure, and
+ * either stands — the next apply refuses to start — until `noderoll resume` clears it.
  */
 export type StopReason =
   | { kind: "cancelled" }
   | { kind: "lock-lost"; why: string }
   | { kind: "deadline"; at: string }
-  | { kind: "window-closed"; nextOpening?: string };
+  | { kind: "window-closed"; nextOpening?: string }
+  | { kind: "paused"; by?: string; reason?: string; at?: string }
+  | { kind: "aborted"; by?: string; reason?: string; at?: string; rollback?: boolean };
+
+/** A gate's verdict, as Argo Rollouts' analysis has them: go on, stop, or not known. */
+export type GateVerdict = "pass" | "fail" | "inconclusive";
 
 interface Base {
   t: string;
@@ -59,6 +67,19 @@ export type RollEvent = Base &
     /** The lock could not be given back: it stays the run's until the post step (or its
      * duration, unchanged) frees it. */
     | { type: "lock.kept"; holder: string; why: string }
+    /**
+     * One gate's evaluation (roll/gates.ts): every one is recorded. `value` is what was read
+     * ("ALARM", "0.031", "2 pods"), `nodes` the replacements the verdict is about.
+     */
+    | {
+        type: "gate.verdict";
+        group: string;
+        gate: string;
+        verdict: GateVerdict;
+        value: string;
+        detail?: string;
+        nodes?: string[];
+      }
     /** The run waits for something outside it (an EKS update another run left going). */
     | { type: "wait.start"; group?: string; what: string }
     | { type: "wait.end"; group?: string }

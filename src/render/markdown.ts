@@ -28,6 +28,7 @@ import {
   STATUS_WORD,
   surgeBudgetWord,
   waveSummary,
+  gatesText,
   whyCell,
   forcedSentences,
 } from "./words.js";
@@ -143,6 +144,7 @@ function groupSection(g: GroupPlan, i: number, detail: MarkdownDetail): string[]
     );
     out.push(`- Budgets: ${budgetLine(g)}`);
     out.push(`- Schedule: ${waveSummary(g)}; ${estimate(g.schedule.estimatedMs)}`);
+    out.push(`- Gates: ${gatesText(g)}`);
   }
   for (const f of findings.filter((x) => x.severity !== "blocker"))
     out.push(`- ${FINDING_ICON[f.severity]} **${f.severity}**: ${f.message}`);

@@ -9,6 +9,7 @@ import {
   reasonCounts,
   STATUS_WORD,
   waveSummary,
+  gatesText,
   forcedSentences,
 } from "./words.js";
 import { planHeadline } from "./headline.js";
@@ -32,6 +33,7 @@ function groupText(g: GroupPlan, i: number): string[] {
       .map((k) => `${k}: ${g.budgets.derivation[k]}`);
     lines.push(`   budgets: ${budgetText(g)}${how.length > 0 ? ` (${how.join("; ")})` : ""}`);
     lines.push(`   schedule: ${waveSummary(g)}; ${estimate(g.schedule.estimatedMs)}`);
+    lines.push(`   gates: ${gatesText(g)}`);
   }
   for (const f of g.findings) lines.push(`   ${MARK[f.severity]} ${f.severity}: ${f.message}`);
   for (const n of g.notes) lines.push(`   note: ${n}`);

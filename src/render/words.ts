@@ -36,21 +36,41 @@ export const STATUS_WORD: Record<GroupPlan["status"], string> = {
 /** What a reader calls each kind of group, and the surge it launches. */
 const KIND_WORDS: Record<
   GroupPlan["kind"],
-  { name: string; surge: string; budget: string; bar: string }
+  {
+    name: string;
+    surge: string;
+    budget: string;
+    bar: string;
+    /** What the bake follows, whether checkpoints apply, and what a failed gate stops. */
+    gates: { bakeAfter: string; checkpoints: boolean; halts: string };
+  }
 > = {
   managed: {
     name: "EKS managed node group",
     surge: "EKS scale-up",
     budget: "scale-up",
     bar: "scale-up",
+    // EKS runs the update in its own waves, and nothing stops it midway.
+    gates: {
+      bakeAfter: "the update",
+      checkpoints: false,
+      halts: "a failed gate stops the run (EKS's update itself goes on)",
+    },
   },
   "self-managed": {
     name: "self-managed Auto Scaling group",
     surge: "maxSurge",
     budget: "maxSurge",
     bar: "surge",
+    gates: { bakeAfter: "each wave", checkpoints: true, halts: "a failed gate halts" },
   },
-  missing: { name: "not found", surge: "", budget: "", bar: "" },
+  missing: {
+    name: "not found",
+    surge: "",
+    budget: "",
+    bar: "",
+    gates: { bakeAfter: "", checkpoints: false, halts: "" },
+  },
 };
 
 export function kindWord(g: GroupPlan): string {
@@ -152,6 +172,37 @@ export function waveSummary(g: GroupPlan): string {
   return `${canary}${shape}${zones}`;
 }
 
+/**
+ * A group's health gates in one line: what is read during every wave and bake, and what a
+ * checkpoint does. Managed node groups: EKS runs the update in its own waves and nothing stops
+ * it midway, so their gates stop the run, not the update, and have no checkpoints.
+ */
+export function gatesText(g: GroupPlan): string {
+  const s = g.settings?.gates;
+  if (!s || g.replacements.length === 0) return "";
+  const r = s.replacements;
+  const parts = [
+    `replacements Ready within ${formatDuration(r.readyWithinMs)}, ${r.crashLoopingPods === 1 ? "no crash-looping pod" : `fewer than ${r.crashLoopingPods} crash-looping pods`} on them`,
+    ...(s.alarms.length > 0
+      ? [`CloudWatch alarm${s.alarms.length === 1 ? "" : "s"} ${s.alarms.join(", ")} not in ALARM`]
+      : []),
+    ...s.prometheus.map(
+      (p) =>
+        `Prometheus ${p.name} ${"above" in p.fail ? `≤ ${p.fail.above}` : `≥ ${p.fail.below}`}`,
+    ),
+  ];
+  const words = KIND_WORDS[g.kind].gates;
+  const bake = s.bakeMs > 0 ? `; bake ${formatDuration(s.bakeMs)} after ${words.bakeAfter}` : "";
+  const checkpoints =
+    words.checkpoints && s.checkpoints.length > 0
+      ? `; checkpoints at ${s.checkpoints.map((c) => `${Math.round(c * 100)}%`).join(", ")} (${s.checkpointDelayMs !== undefined ? `wait ${formatDuration(s.checkpointDelayMs)}, then go on` : "pause until resumed"})`
+      : "";
+  const onFailure = s.onFailure === "rollback" ? ", then rolls back" : "";
+  return `${parts.join("; ")}${bake}${checkpoints}; ${words.halts}${onFailure}, an inconclusive one ${INCONCLUSIVE_WORD[s.onInconclusive]}`;
+}
+
+const INCONCLUSIVE_WORD = { pause: "pauses", halt: "halts", continue: "is noted" } as const;
+
 export function budgetText(g: GroupPlan): string {
   // Budgets only mean something for a group that replaces nodes.
   if (g.kind === "missing" || g.replacements.length === 0) return "-";
@@ -183,6 +234,8 @@ export const STOPPED_WORD: Record<StopReason["kind"], string> = {
   "lock-lost": "Stopped, the cluster lock lost",
   deadline: "Paused at --max-duration",
   "window-closed": "Paused, the maintenance window closed",
+  paused: "Paused on request (noderoll pause)",
+  aborted: "Aborted on request (noderoll abort)",
 };
 
 type Forced = { replaceAll: boolean; deleteAfterDrainTimeout: boolean };

@@ -1,6 +1,6 @@
 // What every part of the roll engine needs: the ports, the reporter its events go to,
 // cancellation and the deadline. The engine reaches the world only through this.
-import type { Cloud, Cluster, Clock, EventInput, StopReason } from "../ports/index.js";
+import type { Cloud, Cluster, Clock, EventInput, Metrics, StopReason } from "../ports/index.js";
 
 export type { StopReason };
 
@@ -8,6 +8,8 @@ export interface RollContext {
   cloud: Cloud;
   cluster: Cluster;
   clock: Clock;
+  /** Prometheus, for the gates that query it; absent where the run has no client. */
+  metrics?: Metrics;
   emit(e: EventInput): void;
   /** Aborted on SIGTERM/SIGINT (a cancelled workflow): start nothing new, stop waiting. */
   signal: AbortSignal;
@@ -76,8 +78,13 @@ export class RollError extends Error {
       | "Deadline"
       | "WindowClosed"
       | "ClusterMismatch"
+      /** Asked on the cluster's Lease (`noderoll pause` / `abort`, lease-request.ts). */
+      | "Paused"
+      | "Aborted"
       /** A decision of the plan no longer holds: refused, not re-made (run apply again). */
-      | "StalePlan",
+      | "StalePlan"
+      /** A health gate failed (roll/gates.ts): the roll halted before its next cordon. */
+      | "GateFailed",
     message: string,
   ) {
     super(message);
@@ -116,6 +123,9 @@ export function describeStop(s: StopReason): string {
       return `--max-duration reached at ${s.at}`;
     case "window-closed":
       return `the maintenance window is closed${s.nextOpening ? ` (next opening ${s.nextOpening})` : ""}`;
+    case "paused":
+    case "aborted":
+      return `${s.kind} by ${s.by ?? "someone"}${s.at ? ` at ${s.at}` : ""}${s.reason ? ` (reason: ${s.reason})` : ""}`;
   }
 }
 
@@ -124,11 +134,33 @@ const STOP_CODE = {
   "lock-lost": "LockLost",
   deadline: "Deadline",
   "window-closed": "WindowClosed",
+  paused: "Paused",
+  aborted: "Aborted",
 } as const;
 
-/** What a stop comes to: cancelled (the run ended by others' hand), or skipped (deferred). */
-export function resultOfStop(s: StopReason): "cancelled" | "skipped" {
+/** Asked for on the cluster's Lease (a pause or an abort): it stands until resumed. */
+export const byRequest = (
+  s: StopReason,
+): s is Extract<StopReason, { kind: "paused" | "aborted" }> =>
+  s.kind === "paused" || s.kind === "aborted";
+
+/**
+ * What a stop comes to: cancelled (the run ended by others' hand), skipped (deferred: a pause
+ * too, exit 3), or failure (an abort: someone judged the roll wrong, exit 1).
+ */
+export function resultOfStop(s: StopReason): "cancelled" | "skipped" | "failure" {
+  if (s.kind === "aborted") return "failure";
   return s.kind === "cancelled" || s.kind === "lock-lost" ? "cancelled" : "skipped";
+}
+
+/**
+ * How to go on after `s`: run apply again; or, after a pause or an abort (which stands on the
+ * Lease, and makes every apply refuse), resume — the command line's or the action's.
+ */
+export function howToContinue(s: StopReason | undefined, policyFile = "P"): string {
+  if (s && byRequest(s))
+    return `The ${s.kind === "paused" ? "pause" : "abort"} stands: apply refuses to start until \`noderoll resume --policy ${policyFile}\` (the action: \`mode: resume\`) clears it and continues.`;
+  return "Run apply again to continue: it picks up where this run stopped.";
 }
 
 /** The run stopped for `stop`, where it was: the rest left for the next run. */

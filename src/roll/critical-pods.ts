@@ -7,7 +7,8 @@
 // No field selector reaches spec.priorityClassName, so the watch is cluster-wide and only the
 // critical pods are kept. The cache answers only while its watch works: after a failed watch or
 // list it answers nothing until it has heard from the API server again, and validation lists
-// the pods itself.
+// the pods itself. The same watch keeps the pods that crash-loop or restart, for the
+// replacements gate (gates.ts): one watch of every pod for the run, not two.
 import { listAll, pageOf, type Pod, type WatchEvent, type WatchOptions } from "../ports/index.js";
 import { RunPart, type RollContext } from "./context.js";
 import { Informer } from "./informer.js";
@@ -23,10 +24,22 @@ export function criticalPriority(p: Pod): CriticalPriority | undefined {
   return CRITICAL_PRIORITY.find((k) => k === c);
 }
 
+/**
+ * A pod that restarts or waits in CrashLoopBackOff (the kubelet's back-off after repeated
+ * restarts: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#container-restarts).
+ */
+export function crashLooping(p: Pod): boolean {
+  return (p.status.containerStatuses ?? []).some(
+    (c) => c.state?.waiting?.reason === "CrashLoopBackOff" || c.restartCount > 0,
+  );
+}
+
 const keyOf = (p: Pod) => `${p.metadata.namespace ?? ""}/${p.metadata.name}`;
 
-export class CriticalPods extends Informer<Pod> {
+/** The critical pods and the crash-looping ones, from one watch of every pod. */
+export class WatchedPods extends Informer<Pod> {
   private readonly byKey = new Map<string, Pod>();
+  private readonly looping = new Map<string, Pod>();
   /** The last list or watch answered: what is cached is the cluster as the server has it. */
   private current = true;
 
@@ -40,7 +53,11 @@ export class CriticalPods extends Informer<Pod> {
 
   protected reset(items: Pod[]): void {
     this.byKey.clear();
-    for (const p of items) if (criticalPriority(p)) this.byKey.set(keyOf(p), p);
+    this.looping.clear();
+    for (const p of items) {
+      if (criticalPriority(p)) this.byKey.set(keyOf(p), p);
+      if (crashLooping(p)) this.looping.set(keyOf(p), p);
+    }
     this.current = true;
   }
 
@@ -49,11 +66,14 @@ export class CriticalPods extends Informer<Pod> {
   }
 
   protected apply(e: WatchEvent<Pod>): void {
+    const key = keyOf(e.object);
+    if (e.type === "DELETED" || !crashLooping(e.object)) this.looping.delete(key);
+    else this.looping.set(key, e.object);
     // A pod's priority class cannot change (it is resolved at creation), so a pod never
     // critical is never cached and its events cost nothing but being read.
     if (!criticalPriority(e.object)) return;
-    if (e.type === "DELETED") this.byKey.delete(keyOf(e.object));
-    else this.byKey.set(keyOf(e.object), e.object);
+    if (e.type === "DELETED") this.byKey.delete(key);
+    else this.byKey.set(key, e.object);
   }
 
   protected override failed(): void {
@@ -61,17 +81,22 @@ export class CriticalPods extends Informer<Pod> {
   }
 
   /** The critical pods, or undefined while the watch is failing. */
-  pods(): Pod[] | undefined {
+  critical(): Pod[] | undefined {
     return this.current ? [...this.byKey.values()] : undefined;
+  }
+
+  /** The pods that restart or crash-loop, or undefined while the watch is failing. */
+  crashLooping(): Pod[] | undefined {
+    return this.current ? [...this.looping.values()] : undefined;
   }
 }
 
 /** The run's cache, once its first validation has asked for it; or when its list failed. */
-type Held = CriticalPods | { failedAt: number };
+type Held = WatchedPods | { failedAt: number };
 
-const CRITICAL_PODS = new RunPart<Promise<Held>>("critical pods", async (held) => {
+const WATCHED_PODS = new RunPart<Promise<Held>>("watched pods", async (held) => {
   const h = await held;
-  if (h instanceof CriticalPods) await h.close();
+  if (h instanceof WatchedPods) await h.close();
 });
 
 /**
@@ -81,23 +106,23 @@ const CRITICAL_PODS = new RunPart<Promise<Held>>("critical pods", async (held) =
  */
 const RESTART_AFTER_MS = 60_000;
 
-/** The run's cache of critical pods, started at the first validation; undefined when it could
+/** The run's cache of watched pods, started when first asked for; undefined when it could
  * not be listed (validations list the pods themselves until it is tried again). */
-export async function criticalPodsOf(ctx: RollContext): Promise<CriticalPods | undefined> {
+export async function watchedPodsOf(ctx: RollContext): Promise<WatchedPods | undefined> {
   const now = () => ctx.clock.now().getTime();
   const start = (): Promise<Held> => {
-    const cache = new CriticalPods(ctx);
+    const cache = new WatchedPods(ctx);
     return cache.start().then(
       () => cache,
       () => ({ failedAt: now() }),
     );
   };
-  let held = ctx.state.of(CRITICAL_PODS, start);
+  let held = ctx.state.of(WATCHED_PODS, start);
   let h = await held;
-  if (!(h instanceof CriticalPods) && now() - h.failedAt >= RESTART_AFTER_MS) {
-    if (ctx.state.peek(CRITICAL_PODS) === held) ctx.state.drop(CRITICAL_PODS);
-    held = ctx.state.of(CRITICAL_PODS, start);
+  if (!(h instanceof WatchedPods) && now() - h.failedAt >= RESTART_AFTER_MS) {
+    if (ctx.state.peek(WATCHED_PODS) === held) ctx.state.drop(WATCHED_PODS);
+    held = ctx.state.of(WATCHED_PODS, start);
     h = await held;
   }
-  return h instanceof CriticalPods ? h : undefined;
+  return h instanceof WatchedPods ? h : undefined;
 }

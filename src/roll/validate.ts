@@ -6,7 +6,7 @@
 // `count` times in a row, 10 s apart.
 import { hasReadyCondition, listAll, pageOf, type Node, type Pod } from "../ports/index.js";
 import { RollError, type RollContext } from "./context.js";
-import { criticalPodsOf, criticalPriority } from "./critical-pods.js";
+import { criticalPriority, watchedPodsOf } from "./critical-pods.js";
 
 export interface ValidationFailure {
   message: string;
@@ -94,7 +94,7 @@ export function podFailures(
  * etcd: a moment's staleness is what validating `count` times in a row absorbs (EKS Best
  * Practices, control plane scalability: "resourceVersion=0" reads). */
 async function criticalPods(ctx: RollContext): Promise<Pod[]> {
-  const cached = (await criticalPodsOf(ctx))?.pods();
+  const cached = (await watchedPodsOf(ctx))?.critical();
   if (cached) return cached;
   const r = await listAll((cont) =>
     ctx.cluster.listPods(undefined, { ...pageOf(cont), resourceVersion: "0" }),

@@ -64,7 +64,18 @@ describe("checked-in artefacts are fresh", () => {
       "drainAndTerminate",
       "maxNodeAge",
       "spreadAcrossZones",
+      "gates",
       "updateStrategy",
+    ]);
+    expect(Object.keys(ru.gates.properties)).toEqual([
+      "bake",
+      "checkpoints",
+      "checkpointDelay",
+      "alarms",
+      "prometheus",
+      "replacements",
+      "onFailure",
+      "onInconclusive",
     ]);
     expect(ru.maxSurge.anyOf).toEqual([
       { type: "integer", minimum: 0 },

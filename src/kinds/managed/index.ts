@@ -1,5 +1,6 @@
 // The EKS managed node group kind: EKS runs the update, noderoll sets it up and follows it.
 import type { ManagedGroupInfo } from "../../plan/index.js";
+import { managedRollbackRefusal, managedVersions } from "./rollback.js";
 import type { GroupKind } from "../kind.js";
 import {
   MANAGED_SURGE_ADVICE,
@@ -39,6 +40,8 @@ export const managedKind: GroupKind<ManagedGroupInfo> = {
   schedule: managedSchedule,
   findings: managedFindings,
   reachedTarget: managedReachedTarget,
+  versions: managedVersions,
+  rollbackRefusal: managedRollbackRefusal,
   notes: managedNotes,
   roll: rollManaged,
   inFlight: managedInFlight,

@@ -18,6 +18,9 @@ import {
 import { RollError, Stopped, type RollContext } from "../../roll/context.js";
 import { PENDING } from "../../roll/in-flight.js";
 import { awaitRescheduled } from "../../roll/rescheduled.js";
+import type { GateWatch } from "../../roll/gates.js";
+import { formatDuration } from "../../policy/index.js";
+import { managedGates, managedHalt } from "./gates.js";
 import type { GroupJob } from "../kind.js";
 import { customAmiAdvice, eksTarget, isCustomAmi } from "./custom-ami.js";
 import { describeBlockers, evictionBlockers } from "./evictions.js";
@@ -146,7 +149,7 @@ class GroupWatch {
   constructor(
     private readonly ctx: RollContext,
     private readonly job: Job,
-    private readonly asgName: string | undefined,
+    readonly asgName: string | undefined,
     private readonly old: Set<string>,
     readonly tracker: PhaseTracker,
   ) {
@@ -197,6 +200,19 @@ function atTarget(job: Job, ng: Nodegroup): boolean {
   if (target.launchTemplateVersion !== undefined) return false;
   if (!target.kubernetesVersion && !target.releaseVersion) return false;
   return reached(target, ng);
+}
+
+/** The gates watched for the bake after the update, the verdict read again at its end. */
+async function bake(ctx: RollContext, job: Job, gates: GateWatch): Promise<void> {
+  const ms = job.plan.settings.gates.bakeMs;
+  if (ms <= 0) return;
+  const group = job.plan.name;
+  ctx.emit({ type: "wait.start", group, what: `bake: gates watched for ${formatDuration(ms)}` });
+  await ctx.clock.sleep(ms, AbortSignal.any([ctx.signal, gates.halted])).catch((e: unknown) => {
+    if (!gates.halted.aborted) throw e;
+  });
+  await gates.evaluate();
+  ctx.emit({ type: "wait.end", group });
 }
 
 /**
@@ -320,11 +336,33 @@ async function readBack(ctx: RollContext, job: Job, done: EksUpdate): Promise<No
 async function follow(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegroup): Promise<void> {
   const update = await theUpdate(ctx, job, ng);
   if (!update) return watch.tracker.finish("success", "nothing to replace");
+  const gates = managedGates(ctx, job, watch.asgName);
+  try {
+    await followGated(ctx, job, watch, update, gates);
+  } finally {
+    await gates.close();
+  }
+}
+
+/** The update followed under the group's gates: read at each poll, and through the bake after. */
+async function followGated(
+  ctx: RollContext,
+  job: Job,
+  watch: GroupWatch,
+  update: EksUpdate,
+  gates: GateWatch,
+): Promise<void> {
+  const halt = (u?: EksUpdate) => {
+    if (gates.stopped) throw managedHalt(job.plan.name, gates.stopped, u);
+  };
   // On the cluster's Lease while it replaces nodes: it goes on if this run stops.
   const work = { kind: "managed" as const, group: job.plan.name, id: update.id };
   await job.track(work);
   await job.untrack(pendingOf(job));
-  const done = await waitForUpdate(ctx, job, update, watch.observe);
+  const done = await waitForUpdate(ctx, job, update, async (u) => {
+    await watch.observe();
+    halt(u);
+  });
   await job.untrack(work);
   await watch.observe();
   if (done.status !== "Successful") {
@@ -352,6 +390,8 @@ async function follow(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegro
     timeoutMs: job.plan.settings.validation.timeoutMs,
     nodes: job.nodes.byName.values(),
   });
+  await bake(ctx, job, gates);
+  halt();
   watch.tracker.finish("success");
   const ready = [...job.nodes.byName.values()].filter(
     (n) => job.ownerOf(n).group === job.plan.name && isReady(n),

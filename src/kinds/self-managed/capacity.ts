@@ -71,6 +71,12 @@ async function readGroup(ctx: RollContext, job: Job, toAct: boolean): Promise<Gr
   return read;
 }
 
+/** The group's instances as last read, read again once that read no longer stands (a wait's
+ * answer: the gates ask it every period). */
+export async function groupInstances(ctx: RollContext, job: Job) {
+  return (await readGroup(ctx, job, false)).asg.Instances;
+}
+
 /**
  * How `instance`, a member of the group when the roll began, has left it by someone else's
  * hand, as the last read of the group shows: "terminating" (a scale-in: a person's lower
@@ -107,7 +113,7 @@ interface Readiness {
 }
 
 /** A member that serves, or is on its way to (launched, not yet InService). */
-const inService = (state: string) => state === "InService" || state.startsWith("Pending");
+export const inService = (state: string) => state === "InService" || state.startsWith("Pending");
 
 /** Ready nodes of the group's InService instances, with the instance ids that have none yet. */
 function readiness(job: Job, { asg, members }: GroupRead): Readiness {

@@ -18,6 +18,7 @@ import {
   staleWarmPool,
 } from "./select.js";
 import { resolveSelfManaged, selfManagedBudgets } from "./settings.js";
+import { selfManagedVersions } from "./rollback.js";
 
 function notes(plan: GroupPlan, _group: unknown, live: SelfManagedGroupInfo): string[] {
   const out: string[] = [];
@@ -45,6 +46,8 @@ export const selfManagedKind: GroupKind<SelfManagedGroupInfo> = {
     "raise the group's drainTimeout above LONGEST, or shorten the pods' terminationGracePeriodSeconds (and preStop)",
   leavesUnreachable: true,
   pacesNoNode: true,
+  versions: selfManagedVersions,
+  rollbackRefusal: () => undefined,
   observe: observeSelfManaged,
   resolve: resolveSelfManaged,
   // EKS's update strategy means nothing to an Auto Scaling group noderoll rolls itself: its

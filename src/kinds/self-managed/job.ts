@@ -4,6 +4,7 @@
 // decisions from the plan, live state and its marks, and these only spare it reading again.
 import type { SelfManagedGroupInfo } from "../../plan/index.js";
 import type { AutoScalingGroup } from "../../ports/index.js";
+import type { GateWatch } from "../../roll/gates.js";
 import type { GroupJob, ReadyPlan } from "../kind.js";
 
 /**
@@ -41,6 +42,12 @@ export class GroupRoll {
    * service instead (capacity.ts adds them to maxUnavailable), as kOps' window stays as wide.
    */
   surgeGivenUp = 0;
+  /** gates.ts: the group's health gates, read while it rolls. */
+  gates?: GateWatch;
+  /** window.ts: the nodes started since the last validation (the wave a halt names). */
+  wave: string[] = [];
+  /** gates.ts: the checkpoints this run has reached. */
+  readonly checkpointsPassed = new Set<number>();
 
   constructor(plan: ReadyPlan) {
     this.replaced = new Set(plan.replacements.flatMap((r) => (r.node ? [r.node] : [])));

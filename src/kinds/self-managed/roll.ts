@@ -18,6 +18,7 @@ import { upgrade } from "./window.js";
 import { surgeAndWait } from "./surge.js";
 import { untagStale } from "./surge-tag.js";
 import { refreshWarmPool } from "./warm-pool.js";
+import { GatedRoll, watchFor } from "./gates.js";
 
 async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<void> {
   const bastion = job.plan.role === "bastion";
@@ -88,8 +89,9 @@ async function scaleUp(
   const first = canary && detached.length === 0 ? Math.min(1, picks) : picks;
   await surgeAndWait(ctx, job, candidates, first, { old, planned: picks });
   if (first < picks && job.roll.surgeGivenUp === 0) {
-    // The canary's replacement works: surge the rest.
+    // The canary's replacement works (and kept the gates green through its bake): surge the rest.
     await validateGroup(ctx, job, job.plan.settings.validation.count);
+    await watchFor(ctx, job, job.plan.settings.gates.bakeMs, "bake");
     await surgeAndWait(ctx, job, candidates, picks - first, { old, planned: picks });
   }
   await validateGroup(ctx, job, job.plan.settings.validation.count);
@@ -153,29 +155,37 @@ async function rollPhases(ctx: RollContext, job: Job, held: string[]): Promise<v
     await setup(ctx, job, todo);
     await endLost(ctx, job, lost);
   });
-  await runPhase(
-    ctx,
-    group,
-    "scale-up",
-    () => scaleUp(ctx, job, attached, detached, canary),
-    "maxSurge is 0: nodes are replaced in place",
-  );
-  await runPhase(
-    ctx,
-    group,
-    "upgrade",
-    async () => {
-      if (!job.plan.settings.drainAndTerminate || todo.length === 0) return "skipped";
-      const queue = upgradeQueue(job, attached, detached);
-      // Without a surge (none planned, or every detach refused) the canary is replaced in place.
-      const inPlace = job.plan.budgets.maxSurge === 0 || job.roll.surged + detached.length === 0;
-      await upgrade(ctx, job, queue, canary && inPlace);
-      return "done";
-    },
-    todo.length === 0
-      ? "nothing to replace: the group is neither drained nor validated"
-      : "drainAndTerminate is false: nodes stay tainted, nothing is drained or terminated",
-  );
+  // The gates are read from the surge on: the first replacements launch there.
+  const gated = new GatedRoll(ctx, job);
+  try {
+    await runPhase(
+      ctx,
+      group,
+      "scale-up",
+      () => gated.run((g) => scaleUp(g, job, attached, detached, canary)),
+      "maxSurge is 0: nodes are replaced in place",
+    );
+    await runPhase(
+      ctx,
+      group,
+      "upgrade",
+      () =>
+        gated.run(async (g) => {
+          if (!job.plan.settings.drainAndTerminate || todo.length === 0) return "skipped";
+          const queue = upgradeQueue(job, attached, detached);
+          // Without a surge (none planned, or every detach refused) the canary is replaced in place.
+          const inPlace =
+            job.plan.budgets.maxSurge === 0 || job.roll.surged + detached.length === 0;
+          await upgrade(g, job, queue, canary && inPlace);
+          return "done";
+        }),
+      todo.length === 0
+        ? "nothing to replace: the group is neither drained nor validated"
+        : "drainAndTerminate is false: nodes stay tainted, nothing is drained or terminated",
+    );
+  } finally {
+    await gated.close();
+  }
   await runPhase(
     ctx,
     group,

@@ -1,6 +1,6 @@
 // The order and pace in which a self-managed group's nodes are replaced, as kOps does it
-// (https://kops.sigs.k8s.io/operations/rolling-update/): a canary first when no instance is up
-// to date, then a sliding window of maxSurge + maxUnavailable nodes, zones taken in turn —
+// (https://kops.sigs.k8s.io/operations/rolling-update/): a canary first (kOps' when no instance is
+// up to date; noderoll's in every group), then a sliding window of maxSurge + maxUnavailable nodes, zones taken in turn —
 // ordered for the disruption budgets' turns where budgets hold pods (turns.ts) — and instances
 // detached for surge last. The waves are the order apply follows: the plan's replacements are
 // put in it once (plan/waves.ts inWaveOrder), and the roll takes them as they come.
@@ -35,9 +35,26 @@ function replacementOrder(input: ScheduleInput): Replacement[] {
   return [...down, ...orderForTurns(zoned, input.podsByNode, input.pdbs), ...detached];
 }
 
-/** kOps starts with a single node when none of the group is up to date yet. */
-export function startsWithCanary(upToDate: number, toReplace: number): boolean {
-  return upToDate === 0 && toReplace > 1;
+/**
+ * kOps starts with a single node when none of the group is up to date yet; noderoll starts every
+ * group so, whatever is up to date already: the gates judge one replacement before a wave of
+ * them, and a group a halt stopped resumes as carefully as it began.
+ */
+export function startsWithCanary(toReplace: number): boolean {
+  return toReplace > 1;
+}
+
+/** The checkpoints' waits after each wave: a checkpoint's delay where the wave reaches one. */
+function checkpointWaits(input: ScheduleInput, groups: Replacement[][]): number[] {
+  const { checkpoints, checkpointDelayMs } = input.settings.gates;
+  const total = input.upToDate + input.replacements.length;
+  let done = input.upToDate;
+  return groups.map((g) => {
+    const before = done;
+    done += g.length;
+    const reached = checkpoints.some((c) => before < c * total && done >= c * total);
+    return reached && done < total ? (checkpointDelayMs ?? 0) : 0;
+  });
 }
 
 export function selfManagedSchedule(_live: SelfManagedGroupInfo, input: ScheduleInput): Schedule {
@@ -45,7 +62,7 @@ export function selfManagedSchedule(_live: SelfManagedGroupInfo, input: Schedule
   if (replacements.length === 0) return { waves: [], zoneOrder: [], surge: 0, estimatedMs: 0 };
   const ordered = replacementOrder(input);
   const window = rollWindow(budgets);
-  const canary = startsWithCanary(input.upToDate, ordered.length);
+  const canary = startsWithCanary(ordered.length);
   const groups = canary
     ? [ordered.slice(0, 1), ...chunk(ordered.slice(1), window)]
     : chunk(ordered, window);
@@ -58,13 +75,19 @@ export function selfManagedSchedule(_live: SelfManagedGroupInfo, input: Schedule
     timeoutMs: settings.drainTimeoutMs,
     deleteAfterDrainTimeout: settings.deleteAfterDrainTimeout,
   };
+  const waits = checkpointWaits(input, groups);
   let t = budgets.maxSurge > 0 ? BOOT_ESTIMATE_MS : 0;
   const waves: Wave[] = groups.map((g, i) => {
     // Without surge, a replacement boots after its predecessor is terminated.
     const boot =
       budgets.maxSurge === 0 ? BOOT_ESTIMATE_MS : i === 0 && canary ? BOOT_ESTIMATE_MS : 0;
+    // Each wave's bake, and a checkpoint's delay where it reaches one.
     const durationMs = settings.drainAndTerminate
-      ? waveDrainMs(g, drainInput, t) + perNodeFixed + boot
+      ? waveDrainMs(g, drainInput, t) +
+        perNodeFixed +
+        boot +
+        settings.gates.bakeMs +
+        (waits[i] ?? 0)
       : 0;
     const wave = {
       nodes: g.map((r) => r.node ?? r.instance),

@@ -5,7 +5,7 @@
 // terminate together (terminations.ts), so that such validations come often.
 import { rollWindow } from "../../policy/index.js";
 import { isDetached, type Replacement } from "../../plan/index.js";
-import { isReady, isUnreachable } from "../../ports/index.js";
+import { abortError, isReady, isUnreachable } from "../../ports/index.js";
 import { RollError, Stopped, type RollContext, type StopReason } from "../../roll/context.js";
 import { drainNode } from "../../roll/drain.js";
 import { awaitRescheduled, type MovedPod } from "../../roll/rescheduled.js";
@@ -21,6 +21,7 @@ import {
 } from "./capacity.js";
 import { noteTerminated } from "./down.js";
 import { leftByOthers } from "./left.js";
+import { checkpointReached, keepCheckpoint, watchFor } from "./gates.js";
 import { TerminationBatch } from "./terminations.js";
 import { nodesValid, validateGroup, type GroupValidation } from "./validate.js";
 import { leftNow, terminateConfirmed } from "./writes.js";
@@ -164,6 +165,10 @@ interface Window {
   moved: MovedPod[];
   /** The canary's replacement is not proven yet (betweenNodes says what that changes). */
   proving: boolean;
+  /** A checkpoint reached: nothing starts until the wave in flight is done and it is kept. */
+  checkpoint?: number;
+  /** A checkpoint's pause: the window stops for it as for any stop. */
+  paused?: StopReason;
 }
 
 /** What is in flight: nodes by name, and instances by id (one with no node has only that). */
@@ -297,6 +302,7 @@ function launch(ctx: RollContext, job: Job, w: Window, queue: Replacement[], n: 
       done: Promise.resolve(),
       terminated: false,
     };
+    job.roll.wave.push(flight.r.node ?? flight.r.instance);
     flight.done = replaceOne(ctx, job, flight, w).then(
       () => {
         w.inFlight.delete(flight.r.instance);
@@ -367,15 +373,19 @@ export async function upgrade(
   const timeoutMs = job.plan.settings.validation.timeoutMs;
   try {
     while ((queue.length > 0 || inFlight.size > 0) && w.failure === undefined) {
-      const stop = job.stopReason();
-      const free = stop ? 0 : Math.min(limit - inFlight.size, queue.length);
-      await releaseHeld(ctx, job, w, stop !== undefined, queue.length);
+      const stop = w.paused ?? job.stopReason();
+      // A gate's halt aborts this roll's signal (gates.ts): nothing more starts.
+      const halted = ctx.signal.aborted;
+      const hold = inWaves(job, w) && inFlight.size > 0;
+      const free = stop || halted || hold ? 0 : Math.min(limit - inFlight.size, queue.length);
+      await releaseHeld(ctx, job, w, stop !== undefined || halted, queue.length);
       let blocked = false;
+      if (free > 0 && unvalidated && inWaves(job, w)) unvalidated = await betweenWaves(ctx, job, w);
       if (free > 0) {
         downFirst(job, queue);
         const check = unvalidated ? betweenNodes(w) : undefined;
         const n = await startable(ctx, job, w, old, queue.slice(0, free), check);
-        if (n > 0 && unvalidated) [unvalidated, w.proving] = [false, false];
+        if (n > 0 && unvalidated) [unvalidated, w.proving, job.roll.wave] = [false, false, []];
         launch(ctx, job, w, queue, n);
         blocked = n < free;
         const now = ctx.clock.now().getTime();
@@ -385,6 +395,7 @@ export async function upgrade(
           await waitedTooLong(ctx, job, w, { ...betweenNodes(w), startedAt: waitingSince });
       }
       if (inFlight.size === 0) {
+        if (halted && !stop) throw abortError(ctx.signal);
         if (stop) {
           // Between nodes, as after the last: capacity back and the cluster valid first.
           await settled(ctx, job, old);
@@ -403,6 +414,7 @@ export async function upgrade(
       if (w.completed > before) {
         unvalidated = true;
         limit = window;
+        w.checkpoint ??= checkpointReached(job, w.completed);
       }
     }
   } finally {
@@ -414,9 +426,30 @@ export async function upgrade(
   await finished(ctx, job, old, w.moved);
 }
 
-/** The window done: settled, and the pods its drains moved on a node again (rescheduled.ts). */
+/** With a bake or a checkpoint to keep, the wave in flight ends before the next starts. */
+const inWaves = (job: Job, w: Window) =>
+  job.plan.settings.gates.bakeMs > 0 || w.checkpoint !== undefined;
+
+/**
+ * Between waves, the wave done: validated, then a checkpoint reached is kept (its delay, gates
+ * watched; or a pause), else the bake. False: the completions are validated.
+ */
+async function betweenWaves(ctx: RollContext, job: Job, w: Window): Promise<false> {
+  await validateGroup(ctx, job, job.plan.settings.validation.count, betweenNodes(w));
+  [w.proving, job.roll.wave] = [false, []];
+  const { bakeMs } = job.plan.settings.gates;
+  const at = w.checkpoint;
+  w.checkpoint = undefined;
+  if (at === undefined) await watchFor(ctx, job, bakeMs, "bake");
+  else w.paused = await keepCheckpoint(ctx, job, at);
+  return false;
+}
+
+/** The window done: settled (and baked), and the pods its drains moved on a node again
+ * (rescheduled.ts). */
 async function finished(ctx: RollContext, job: Job, old: Set<string>, moved: MovedPod[]) {
   await settled(ctx, job, old);
+  await watchFor(ctx, job, job.plan.settings.gates.bakeMs, "bake");
   await awaitRescheduled(ctx, {
     group: job.plan.name,
     moved,

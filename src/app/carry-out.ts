@@ -1,0 +1,33 @@
+// Plan, show, roll — once: the application layer's apply without what follows a halt
+// (apply.ts: a rollback, when the policy asks for one). Apart so that a rollback, itself a roll,
+// uses it too.
+import { apply, type ApplyOptions, type ApplyResult } from "../engine/apply.js";
+import type { Plan } from "../plan/index.js";
+import type { Reporter } from "../ports/index.js";
+import { driveOf, readAndPlan, type Planned, type PlanRequest, type Session } from "./session.js";
+
+export interface ApplyRequest extends Omit<PlanRequest, "rehearse"> {
+  /** Where the roll's events go (an EventLog the caller listens to). */
+  log: Reporter;
+  apply: Omit<ApplyOptions, "planner" | "signal">;
+  /** The plan, before anything is changed: the caller shows it (a terminal, a log, a check run). */
+  onPlan?: (planned: Planned) => void;
+}
+
+/** Plan, show, roll. The result carries the plan it carried out. */
+export async function carryOut(
+  session: Session,
+  req: ApplyRequest,
+): Promise<ApplyResult & { plan: Plan }> {
+  const planned = await readAndPlan(session, req, true);
+  req.onPlan?.(planned);
+  const { policy } = req;
+  const result = await driveOf(session)(
+    apply(policy, planned.plan, session.ports, req.log, {
+      ...req.apply,
+      planner: planned.planner,
+      ...(session.signal && { signal: session.signal }),
+    }),
+  );
+  return { ...result, plan: planned.plan };
+}

@@ -1,0 +1,174 @@
+// A self-managed group's roll under its health gates (roll/gates.ts): its replacements are the
+// instances launched into the group since the roll began; a gate that stops the roll ends its
+// waits and drains at once (the roll runs on a signal the halt aborts), and what the halt
+// interrupted is undone: the group's nodes not terminated are made schedulable again, without
+// the roll's taint steering pods to the replacements the gate found bad.
+import { formatDuration } from "../../policy/index.js";
+import { abortError } from "../../ports/index.js";
+import {
+  isAbort,
+  RollError,
+  Stopped,
+  type RollContext,
+  type StopReason,
+} from "../../roll/context.js";
+import { LEASE_NAMESPACE, leaseName } from "../../roll/lease.js";
+import { setRequest, stopOf, type LeaseRequest } from "../../roll/lease-request.js";
+import { gateFailure, GateWatch, type GateStop } from "../../roll/gates.js";
+import { clearMarks } from "../../roll/marks.js";
+import { groupInstances, inService } from "./capacity.js";
+import type { Job } from "./job.js";
+
+/** The group's gates, their replacements read from the group (a read reused within a period). */
+export function watchGates(ctx: RollContext, job: Job): GateWatch {
+  const before = new Set(job.live.instances.map((i) => i.id));
+  return new GateWatch(ctx, {
+    group: job.plan.name,
+    settings: job.plan.settings.gates,
+    replacements: async () =>
+      (await groupInstances(ctx, job))
+        .filter((i) => !before.has(i.InstanceId) && inService(i.LifecycleState))
+        .map((i) => ({ instance: i.InstanceId, node: job.nodes.byInstance(i.InstanceId) })),
+  });
+}
+
+/**
+ * The group's phases under its gates: each runs on a context whose signal a stopping verdict
+ * aborts too, and a stop becomes the gate's error (after the halt's undoing) — also when the
+ * phase got to its end before noticing. Anything else passes as it is.
+ */
+export class GatedRoll {
+  readonly gates: GateWatch;
+  private readonly gctx: RollContext;
+
+  constructor(
+    private readonly ctx: RollContext,
+    private readonly job: Job,
+  ) {
+    this.gates = watchGates(ctx, job);
+    job.roll.gates = this.gates;
+    this.gctx = { ...ctx, signal: AbortSignal.any([ctx.signal, this.gates.halted]) };
+    this.gates.start();
+  }
+
+  async run<T>(body: (gctx: RollContext) => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await body(this.gctx);
+    } catch (e) {
+      if (this.ctx.signal.aborted || !this.gates.stopped || !halted(e)) throw e;
+      throw await this.halt();
+    }
+    if (this.gates.stopped && !this.ctx.signal.aborted) throw await this.halt();
+    return result;
+  }
+
+  close(): Promise<void> {
+    return this.gates.close();
+  }
+
+  /** A failed gate (or an inconclusive one the policy halts on) fails; an inconclusive one
+   * the policy pauses on pauses the roll as `noderoll pause` would. */
+  private async halt(): Promise<RollError> {
+    await undoHalted(this.ctx, this.job);
+    const stop = this.gates.stopped as GateStop;
+    if (
+      stop.verdict === "inconclusive" &&
+      this.job.plan.settings.gates.onInconclusive === "pause"
+    ) {
+      const r = stop.reading;
+      const why = `gate ${r.gate} was inconclusive — ${r.value}${r.detail ? `: ${r.detail}` : ""}`;
+      return pauseRoll(this.ctx, this.job, why);
+    }
+    return gateFailure(this.job.plan.name, stop, this.job.roll.wave);
+  }
+}
+
+/** What the halt's abort ends a wait or a drain with. */
+const halted = (e: unknown) => isAbort(e) || (e instanceof RollError && e.code === "Cancelled");
+
+/**
+ * The plan's nodes the roll has not terminated: our cordon, load-balancer exclusion and taint
+ * undone (someone else's cordon stays). A detached surge instance's node keeps its surge mark:
+ * the next run finds it by it.
+ */
+async function undoHalted(ctx: RollContext, job: Job): Promise<void> {
+  // Membership from a fresh read: an instance this run detached for surge keeps its mark.
+  const members = new Set((await groupInstances(ctx, job)).map((i) => i.InstanceId));
+  for (const r of job.plan.replacements) {
+    const node = r.node && job.nodes.byName.get(r.node);
+    if (!node || job.roll.terminated.has(node.metadata.name)) continue;
+    if (await clearMarks(ctx, node.metadata.name, members.has(r.instance)))
+      ctx.emit({
+        type: "note",
+        group: job.plan.name,
+        message: `${job.plan.name}: ${node.metadata.name} made schedulable again (the gate halted the roll before it was replaced)`,
+      });
+  }
+}
+
+/** Watch the gates for `ms` before going on (a bake, a checkpoint's delay): a halt ends it. */
+export async function watchFor(ctx: RollContext, job: Job, ms: number, why: string) {
+  if (ms <= 0) return;
+  const group = job.plan.name;
+  ctx.emit({ type: "wait.start", group, what: `${why}: gates watched for ${formatDuration(ms)}` });
+  await ctx.clock.sleep(ms, ctx.signal);
+  // The verdict at the end of the watch, read now if the last is a period old.
+  await job.roll.gates?.evaluate();
+  ctx.emit({ type: "wait.end", group });
+  if (ctx.signal.aborted) throw abortError(ctx.signal);
+}
+
+/**
+ * A checkpoint reached, the wave before it done: with a delay, the gates are watched for it (or
+ * the bake, if longer) and the roll goes on; without, the roll pauses until resumed — the pause
+ * it returns is the window's to stop for, as for any stop between nodes.
+ */
+export async function keepCheckpoint(
+  ctx: RollContext,
+  job: Job,
+  at: number,
+): Promise<StopReason | undefined> {
+  const { bakeMs, checkpointDelayMs } = job.plan.settings.gates;
+  const share = `${Math.round(at * 100)}%`;
+  if (checkpointDelayMs !== undefined) {
+    await watchFor(ctx, job, Math.max(bakeMs, checkpointDelayMs), `checkpoint ${share}`);
+    return undefined;
+  }
+  await watchFor(ctx, job, bakeMs, "bake");
+  return (await pauseRoll(ctx, job, `checkpoint ${share} of ${job.plan.name} reached`)).stop;
+}
+
+/**
+ * Pause the roll as `noderoll pause` would (lease-request.ts): the pause stands on the cluster's
+ * Lease — every apply refuses until `noderoll resume` — and this run stops here, exit 3.
+ */
+export async function pauseRoll(ctx: RollContext, job: Job, reason: string): Promise<Stopped> {
+  const request: LeaseRequest = {
+    action: "pause",
+    by: `noderoll (gates of ${job.plan.name})`,
+    reason,
+    at: ctx.clock.now().toISOString(),
+  };
+  await setRequest(ctx.cluster, LEASE_NAMESPACE, leaseName(job.cluster), request);
+  const left = job.plan.replacements.length - job.roll.terminated.size;
+  return new Stopped(
+    stopOf(request),
+    `${left} node${left === 1 ? "" : "s"} of ${job.plan.name} left`,
+  );
+}
+
+/**
+ * The checkpoint reached once `completed` more of the group's nodes are replaced, if one is
+ * (the share counts the nodes up to date when the roll began): each is reached once per run.
+ */
+export function checkpointReached(job: Job, completed: number): number | undefined {
+  const total = job.plan.nodes;
+  const base = total - job.plan.replacements.length;
+  const passed = job.roll.checkpointsPassed;
+  const due = job.plan.settings.gates.checkpoints.filter(
+    (c) => !passed.has(c) && c * total > base && base + completed >= c * total,
+  );
+  for (const c of due) passed.add(c);
+  return due.at(-1);
+}
