@@ -57,7 +57,9 @@ export function readInputs(get: (name: string) => string): ActionInputs {
     throw new InputError("input policy is required: a policy file, several, or a glob");
   const mode = (get("mode") || "auto").toLowerCase() as Mode;
   if (!MODES.includes(mode))
-    throw new InputError(`input mode must be ${MODES.join(", ")}, not "${get("mode")}"`);
+    throw new InputError(
+      `input mode must be ${MODES.slice(0, -1).join(", ")} or ${MODES.at(-1)}, not "${get("mode")}"`,
+    );
   const maxText = get("max-duration") || DEFAULT_MAX_DURATION;
   const maxDurationMs = parseDuration(maxText);
   if (maxDurationMs === undefined || maxDurationMs <= 0)

@@ -414,6 +414,7 @@ export async function apply(
     deleteAfterDrainTimeout: plan.options.deleteAfterDrainTimeout,
     ...(options.reason && { reason: options.reason }),
     ...(options.runUrl && { run: options.runUrl }),
+    ...(options.rollback && { rollback: true }),
   });
   const holder = holderIdentity(options.runId);
   const lost = (why: string) => {

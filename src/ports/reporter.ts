@@ -54,6 +54,8 @@ export type RollEvent = Base &
         deleteAfterDrainTimeout: boolean;
         reason?: string;
         run?: string;
+        /** A rollback: the groups go back to what they ran before (app/rollback.ts). */
+        rollback?: boolean;
       }
     | {
         type: "roll.end";

@@ -1,6 +1,6 @@
 // One line per roll event worth reading, for the terminal, the Actions log and the check run's
 // per-node timeline: cordon, drain (with what was evicted or deleted), terminate, validation,
-// EKS's update status. The rest (labels, validation successes) stays in the event log.
+// EKS's update status, a gate that did not pass. The rest (labels, validation successes) stays in the event log.
 import { noBudgetHeld, type RollEvent } from "../ports/index.js";
 import { forcedFlags } from "./words.js";
 
@@ -67,6 +67,11 @@ export function nodeLine(e: RollEvent): string | undefined {
       return `${e.group}: terminated ${e.instance}${e.warmPool ? " (warm pool)" : ""}`;
     case "validation":
       return e.ok ? undefined : `validation: not yet (${e.failures.slice(0, 3).join("; ")})`;
+    case "gate.verdict":
+      // A pass is the rule: only what stops, or might, is a line.
+      return e.verdict === "pass"
+        ? undefined
+        : `${e.group}: gate ${e.gate} ${e.verdict === "fail" ? "failed" : "inconclusive"} — ${e.value}${e.detail ? ` (${e.detail})` : ""}`;
     case "eks.update":
       return `${e.group}: EKS ${e.updateType} ${e.updateId} ${e.status}${e.errors.length ? `: ${e.errors.map((x) => `${x.code} ${x.message}`).join("; ")}` : ""}`;
     default:
@@ -84,7 +89,7 @@ function forcedWith(o: { replaceAll: boolean; deleteAfterDrainTimeout: boolean }
 export function eventLine(e: RollEvent): string | undefined {
   switch (e.type) {
     case "roll.start":
-      return `rolling ${e.groups.join(", ")} of cluster ${e.cluster}${forcedWith(e)}${e.reason ? ` (reason: ${e.reason})` : ""}`;
+      return `${e.rollback ? "rolling back" : "rolling"} ${e.groups.join(", ")} of cluster ${e.cluster}${forcedWith(e)}${e.reason ? ` (reason: ${e.reason})` : ""}`;
     case "lock.acquire":
       return `lock taken by ${e.holder}${e.takenOver ? ` (taken over from ${e.takenOver})` : ""}`;
     case "lock.release":

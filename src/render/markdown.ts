@@ -28,6 +28,7 @@ import {
   STATUS_WORD,
   surgeBudgetWord,
   waveSummary,
+  defaultGatesText,
   gatesText,
   whyCell,
   forcedSentences,
@@ -144,7 +145,8 @@ function groupSection(g: GroupPlan, i: number, detail: MarkdownDetail): string[]
     );
     out.push(`- Budgets: ${budgetLine(g)}`);
     out.push(`- Schedule: ${waveSummary(g)}; ${estimate(g.schedule.estimatedMs)}`);
-    out.push(`- Gates: ${gatesText(g)}`);
+    const gates = gatesText(g);
+    if (gates) out.push(`- Gates: ${gates}`);
   }
   for (const f of findings.filter((x) => x.severity !== "blocker"))
     out.push(`- ${FINDING_ICON[f.severity]} **${f.severity}**: ${f.message}`);
@@ -181,6 +183,8 @@ export function renderPlanMarkdown(
   out.push(...alertLines(plan), ...rehearsalAlerts(plan));
   out.push(`**${summaryLine(plan.summary)}**`, "", metaLine(plan, info), "");
   out.push(...limitLines(plan, info), ...limitAlert(plan, info));
+  const gates = defaultGatesText(plan.groups);
+  if (gates) out.push(`- **Gates**: ${gates}`, "");
   const forced = forcedSentences(plan.options);
   if (forced.length > 0)
     out.push("> [!WARNING]", ...forced.map((f) => `> **${f.replace(": ", "**: ")}.`), "");

@@ -141,6 +141,29 @@ function pdbLines(p: Progress): string[] {
   return out;
 }
 
+const VERDICT_ICON = { pass: "✅", fail: "❌", inconclusive: "❔" } as const;
+
+/** Each group's gates, as last read: the verdict, the value, and why when it is not a pass. */
+function gateLines(p: Progress): string[] {
+  return p.groups.flatMap((g) => {
+    const gates = Object.entries(g.gates ?? {});
+    if (gates.length === 0) return [];
+    const read = gates.map(
+      ([name, v]) =>
+        `${VERDICT_ICON[v.verdict]} ${name} ${v.value}${v.verdict !== "pass" && v.detail ? ` (${v.detail})` : ""}`,
+    );
+    return [`- \`${g.name}\` gates, as last read: ${read.join(" · ")}`];
+  });
+}
+
+/** The rollback that followed the roll, if one did. */
+function rollbackLines(p: Progress): string[] {
+  const r = p.rollback;
+  if (!r) return [];
+  const state = r.result ? STATE[r.result] : "⏳ in progress";
+  return [`- ↩️ **rollback**: ${state}${r.message ? ` — ${r.message}` : ""}`];
+}
+
 export function renderProgressMarkdown(
   p: Progress,
   title = "noderoll apply",
@@ -153,7 +176,7 @@ export function renderProgressMarkdown(
       : "⏳ in progress";
   const out = [`### ${title} · \`${p.policy ?? "?"}\` · ${state}`, ""];
   out.push(...headerLines(p, info), ...driftLines(p), ...groupTable(p));
-  const notes = [...messageLines(p), ...pdbLines(p)];
+  const notes = [...messageLines(p), ...rollbackLines(p), ...gateLines(p), ...pdbLines(p)];
   if (notes.length > 0) out.push(...notes, "");
   return `${out.join("\n")}`;
 }

@@ -4,7 +4,14 @@
 // into the check run, the PR comment, the job summary and the terminal, so a reader never needs
 // to know which engine ran.
 import { reachedGroups, type GroupPlan, type Plan } from "../plan/index.js";
-import type { GroupKindId, Phase, Result, RollEvent, StopReason } from "../ports/index.js";
+import type {
+  GateVerdict,
+  GroupKindId,
+  Phase,
+  Result,
+  RollEvent,
+  StopReason,
+} from "../ports/index.js";
 import { nodeLine } from "./lines.js";
 
 export type PhaseState = "pending" | "running" | Result;
@@ -25,6 +32,8 @@ export interface GroupProgress {
   beyondStop?: boolean;
   result?: Result;
   message?: string;
+  /** Each gate's last verdict (gate.verdict), by gate, in the order first read. */
+  gates?: Record<string, { verdict: GateVerdict; value: string; detail?: string; t: string }>;
 }
 
 export interface Progress {
@@ -64,6 +73,11 @@ export interface Progress {
   waiting?: { what: string; since: string };
   /** Another run holds the cluster and this one waits for its lock (lock.wait), until taken. */
   lockWait?: { holder: string; runUrl?: string; alive: boolean; freeBy?: string };
+  /**
+   * A rollback that followed the roll in the same log (onFailure: rollback, abort --rollback):
+   * its own outcome, apart from the roll's — the roll's result stays what it was.
+   */
+  rollback?: { result?: Result; message?: string; startedAt: string; endedAt?: string };
 }
 
 /** Timeline entries kept: the newest, so a long roll's text stays readable and bounded. */
@@ -130,6 +144,16 @@ function onNode(p: Progress, e: RollEvent): void {
   }
   if (e.type === "instance.terminate" && !e.warmPool) group(p, e.group).replaced += 1;
   if (e.type === "eks.update") p.eks[e.group] = `${e.updateType} ${e.status}`;
+  if (e.type === "gate.verdict") {
+    const g = group(p, e.group);
+    g.gates ??= {};
+    g.gates[e.gate] = {
+      verdict: e.verdict,
+      value: e.value,
+      t: e.t,
+      ...(e.detail && { detail: e.detail }),
+    };
+  }
   if (e.type === "eviction.blocked" && !p.blocked.includes(`${e.pod} (${e.pdb})`))
     p.blocked.push(`${e.pod} (${e.pdb})`);
 }
@@ -137,8 +161,15 @@ function onNode(p: Progress, e: RollEvent): void {
 /** Apply one event (mutates and returns the same object: reporters fold long logs). */
 export function applyEvent(p: Progress, e: RollEvent): Progress {
   record(p, e);
+  // A rollback's own groups and nodes are its timeline's, not the roll's counts and states.
+  if (p.rollback && e.type !== "roll.end") return p;
   switch (e.type) {
     case "roll.start":
+      // A rollback after the roll ended, in the same log: followed apart.
+      if (e.rollback && p.result) {
+        p.rollback = { startedAt: e.t };
+        break;
+      }
       Object.assign(p, {
         cluster: e.cluster,
         policy: e.policy,
@@ -150,6 +181,10 @@ export function applyEvent(p: Progress, e: RollEvent): Progress {
       for (const name of e.groups) group(p, name);
       break;
     case "roll.end":
+      if (p.rollback) {
+        Object.assign(p.rollback, { result: e.result, endedAt: e.t, message: e.message });
+        break;
+      }
       Object.assign(p, {
         result: e.result,
         message: e.message,

@@ -9,6 +9,7 @@ import {
   reasonCounts,
   STATUS_WORD,
   waveSummary,
+  defaultGatesText,
   gatesText,
   forcedSentences,
 } from "./words.js";
@@ -33,7 +34,8 @@ function groupText(g: GroupPlan, i: number): string[] {
       .map((k) => `${k}: ${g.budgets.derivation[k]}`);
     lines.push(`   budgets: ${budgetText(g)}${how.length > 0 ? ` (${how.join("; ")})` : ""}`);
     lines.push(`   schedule: ${waveSummary(g)}; ${estimate(g.schedule.estimatedMs)}`);
-    lines.push(`   gates: ${gatesText(g)}`);
+    const gates = gatesText(g);
+    if (gates) lines.push(`   gates: ${gates}`);
   }
   for (const f of g.findings) lines.push(`   ${MARK[f.severity]} ${f.severity}: ${f.message}`);
   for (const n of g.notes) lines.push(`   note: ${n}`);
@@ -49,6 +51,8 @@ export function renderPlanText(plan: Plan): string {
   if (plan.summary.stopsAt) head.push(`${planHeadline(plan)}.`, "");
   const forced = forcedSentences(plan.options);
   if (forced.length > 0) head.push(...forced, "");
+  const gates = defaultGatesText(plan.groups);
+  if (gates) head.push(`gates: ${gates}`, "");
   const body = [...plan.groups.flatMap((g, i) => [...groupText(g, i), ""]), ...rehearsalText(plan)];
   const total =
     plan.summary.estimatedMs > 0

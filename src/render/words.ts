@@ -7,7 +7,7 @@ import {
   type ReplaceReason,
   type Replacement,
 } from "../plan/index.js";
-import { formatDuration } from "../policy/index.js";
+import { formatDuration, gateSettings } from "../policy/index.js";
 import type { StopReason } from "../ports/index.js";
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -181,8 +181,11 @@ export function gatesText(g: GroupPlan): string {
   const s = g.settings?.gates;
   if (!s || g.replacements.length === 0) return "";
   const r = s.replacements;
+  const builtIn = `Ready within ${formatDuration(r.readyWithinMs)}, ${r.crashLoopingPods === 1 ? "no crash-looping pod" : `fewer than ${r.crashLoopingPods} crash-looping pods`}`;
+  // Most groups keep the built-in gate alone: the plan says it once (defaultGatesText).
+  if (hasDefaultGates(g)) return "";
   const parts = [
-    `replacements Ready within ${formatDuration(r.readyWithinMs)}, ${r.crashLoopingPods === 1 ? "no crash-looping pod" : `fewer than ${r.crashLoopingPods} crash-looping pods`} on them`,
+    `replacements ${builtIn}`,
     ...(s.alarms.length > 0
       ? [`CloudWatch alarm${s.alarms.length === 1 ? "" : "s"} ${s.alarms.join(", ")} not in ALARM`]
       : []),
@@ -199,6 +202,22 @@ export function gatesText(g: GroupPlan): string {
       : "";
   const onFailure = s.onFailure === "rollback" ? ", then rolls back" : "";
   return `${parts.join("; ")}${bake}${checkpoints}; ${words.halts}${onFailure}, an inconclusive one ${INCONCLUSIVE_WORD[s.onInconclusive]}`;
+}
+
+const DEFAULT_GATES = JSON.stringify(gateSettings({}));
+
+/** A group that replaces nodes under the built-in gate alone, as every policy has it. */
+const hasDefaultGates = (g: GroupPlan) =>
+  g.replacements.length > 0 && JSON.stringify(g.settings?.gates) === DEFAULT_GATES;
+
+/** What gates the groups with none of their own: said once for the plan, "" when no such group. */
+export function defaultGatesText(groups: readonly GroupPlan[]): string {
+  const plain = groups.filter(hasDefaultGates);
+  if (plain.length === 0) return "";
+  const r = gateSettings({}).replacements;
+  const every = plain.length === groups.filter((g) => g.replacements.length > 0).length;
+  const on = every ? "every group" : plain.map((g) => g.name).join(", ");
+  return `the built-in gate on ${on} — replacements Ready within ${formatDuration(r.readyWithinMs)} and no pod crash-looping on them, read every 30 s; a failure halts the roll (policy \`gates:\`, docs/gates.md)`;
 }
 
 const INCONCLUSIVE_WORD = { pause: "pauses", halt: "halts", continue: "is noted" } as const;

@@ -34,13 +34,15 @@ describe("self-managed groups (kOps semantics)", () => {
 
   it.each([
     // [maxSurge, maxUnavailable, nodes needing update of 6, up to date, expected wave sizes]
+    // A canary first in every group (kOps: only when none is up to date), then the window.
     [1, 0, 6, 0, [1, 1, 1, 1, 1, 1]],
     [2, 0, 6, 0, [1, 2, 2, 1]],
     [0, 2, 6, 0, [1, 2, 2, 1]],
     [2, 1, 6, 0, [1, 3, 2]],
-    [2, 1, 4, 2, [3, 1]],
+    [2, 1, 4, 2, [1, 3]],
     [0, 1, 3, 3, [1, 1, 1]],
-    [10, 0, 4, 2, [4]],
+    [10, 0, 4, 2, [1, 3]],
+    [2, 0, 1, 5, [1]],
   ])(
     "maxSurge %i, maxUnavailable %i, %i to replace, %i up to date → waves %j",
     (surge, unavailable, need, fresh, waves) => {
@@ -51,7 +53,7 @@ describe("self-managed groups (kOps semantics)", () => {
       );
       const gp = buildPlan(p, "p.yaml", snapshot([g])).groups[0]!;
       expect(gp.schedule.waves.map((w) => w.nodes.length)).toEqual(waves);
-      expect(gp.schedule.waves[0]!.canary).toBe(fresh === 0 && need > 1);
+      expect(gp.schedule.waves[0]!.canary).toBe(need > 1);
       expect(gp.budgets.maxSurge).toBe(Math.min(surge, need));
     },
   );

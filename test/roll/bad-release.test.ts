@@ -12,6 +12,7 @@ import { LEASE_NAMESPACE, leaseName } from "../../src/roll/lease.js";
 import { requestOf } from "../../src/roll/lease-request.js";
 import { exitCodeFor } from "../../src/cli/apply.js";
 import { EventLog, type RollEvent } from "../../src/ports/index.js";
+import { foldEvents, renderProgressMarkdown } from "../../src/render/index.js";
 import { GATE_PERIOD_MS } from "../../src/roll/gates.js";
 import { readBefore } from "../../src/roll/before.js";
 import type { ScenarioInput } from "../../src/sandbox/scenarios/schema.js";
@@ -148,6 +149,12 @@ describe("onFailure: rollback", () => {
     );
     // Two rolls in the log: the halted one, then the rollback, each under the Lease.
     expect(ofType(log.events, "roll.end").map((e) => e.result)).toEqual(["failure", "success"]);
+    // The comment says the roll failed on the gate, then was rolled back.
+    const md = renderProgressMarkdown(foldEvents(log.events, r.plan));
+    expect(md).toMatch(/^### noderoll apply · `engine` · ❌ failed/);
+    expect(md).toContain("- ↩️ **rollback**: ✅ done — 1 group rolled");
+    expect(md).toMatch(/- `w` gates, as last read: ❌ replacements-ready 1 not Ready \(ip-/);
+    expect(md).toContain("| 1 | `w` | ASG |");
     // What it ran before was recorded on the cluster when the roll began.
     const record = await w.run(readBefore(w.cluster, "engine"));
     expect(record.w).toMatchObject({

@@ -68,7 +68,9 @@ describe("kOps behaviours (self-managed)", () => {
     expectClean(world, "w");
   });
 
-  it("does not canary when some instance is already up to date, and caps surge at the nodes needing update", async () => {
+  // kOps skips its canary once an instance is up to date; noderoll keeps it in every group, so
+  // that the gates judge one replacement before a wave of them (issue 47).
+  it("canaries even when some instance is already up to date, and caps surge at the nodes needing update", async () => {
     const world = selfManagedWorld([{ name: "w", nodes: 6, upToDate: 4 }]);
     const { result, events, invariants } = await roll(
       world,
@@ -78,7 +80,10 @@ describe("kOps behaviours (self-managed)", () => {
     expect(result.result).toBe("success");
     const detach = ofType(events, "instance.detach");
     expect(detach).toHaveLength(2);
-    expect(detach[0]!.t).toBe(detach[1]!.t);
+    // The canary's surge first; the second once its replacement validated.
+    expect(detach[0]!.t < detach[1]!.t).toBe(true);
+    const validated = ofType(events, "validation").filter((v) => v.ok && v.t > detach[0]!.t);
+    expect(validated.some((v) => v.t <= detach[1]!.t)).toBe(true);
   });
 
   it("replaces a single node alone first without surge, then keeps the window at maxUnavailable", async () => {

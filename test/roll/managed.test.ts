@@ -44,7 +44,11 @@ describe("EKS managed node groups (delegated)", () => {
         extra: { faults: { nodesNeverReady: [{ from: 0 }] } } as never,
       }),
     );
-    const { result, events } = await roll(world, policy());
+    // The replacements gate would stop the run first (10 minutes): given longer, EKS fails it.
+    const { result, events } = await roll(
+      world,
+      policy(", rollingUpdate: { gates: { replacements: { readyWithin: 2h } } }"),
+    );
     expect(result).toMatchObject({
       result: "failure",
       message: expect.stringMatching(
@@ -52,6 +56,25 @@ describe("EKS managed node groups (delegated)", () => {
       ),
     });
     expect(ofType(events, "phase.end").find((e) => e.result === "failure")).toBeDefined();
+  });
+
+  it("stops the run when the replacements gate fails during EKS's update, saying the update goes on", async () => {
+    const world = World.from(
+      managedScenario({
+        zones: 2,
+        nodes: 4,
+        extra: { faults: { nodesNeverReady: [{ from: 0 }] } } as never,
+      }),
+    );
+    const { result, events, invariants } = await roll(world, policy());
+    expect(invariants.violations).toEqual([]);
+    expect(result.result).toBe("failure");
+    expect(result.message).toMatch(
+      /^GateFailed: ng: gate replacements-ready failed — \d not Ready: .*EKS's update cannot be stopped midway; no group after ng is started\. EKS update \S+ of ng goes on: EKS does not stop it when noderoll stops/,
+    );
+    // Said once: the update goes on.
+    expect(result.message.match(/goes on/g)).toHaveLength(1);
+    expect(ofType(events, "gate.verdict").some((v) => v.verdict === "fail")).toBe(true);
   });
 });
 

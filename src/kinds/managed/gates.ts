@@ -33,12 +33,15 @@ export function managedGates(
   return gates;
 }
 
-/** The gates' stop, as the group's error: EKS's update, when one runs, goes on. */
+/**
+ * The gates' stop, as the group's error. What goes on after it — EKS's update, which no call stops
+ * — the run's last words say (engine/in-flight.ts stillGoing), once.
+ */
 export function managedHalt(group: string, stop: GateStop, update?: EksUpdate): GateFailed {
   const e = gateFailure(group, stop, []);
   const still = update
-    ? ` EKS update ${update.id} goes on by itself: EKS has no call to stop a node group's update midway; no group after ${group} is started.`
-    : "";
+    ? ` EKS's update cannot be stopped midway; no group after ${group} is started.`
+    : ` No group after ${group} is started.`;
   return new GateFailed(
     group,
     e.gate,

@@ -1258,9 +1258,9 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal3 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
-        return literal2 ? "|\n" : ">\n";
+        return literal3 ? "|\n" : ">\n";
       let chomp;
       let endStart;
       for (endStart = value.length; endStart > 0; --endStart) {
@@ -1309,7 +1309,7 @@ ${indent}`) + "'";
         if (onComment)
           onComment();
       }
-      if (!literal2) {
+      if (!literal3) {
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
@@ -7740,15 +7740,40 @@ var AccountEc2 = class {
     for (const [m, InstanceIds] of by) await m.cloud.ec2.terminateInstances({ InstanceIds });
   }
 };
+var AccountCloudWatch = class {
+  constructor(members3) {
+    this.members = members3;
+  }
+  members;
+  async describeAlarms(input2) {
+    const names = input2.AlarmNames;
+    const asked = names ? this.members.all.filter((m) => names.some((n) => m.alarms.has(n))) : this.members.all;
+    const out = [];
+    for (const m of asked.length > 0 ? asked : [this.members.first])
+      out.push(...await m.cloud.cloudWatch.describeAlarms(input2));
+    return out.sort((a, b) => a.AlarmName < b.AlarmName ? -1 : 1);
+  }
+  putMetricAlarm(input2) {
+    return this.#of(input2.AlarmName).putMetricAlarm(input2);
+  }
+  setAlarmState(input2) {
+    return this.#of(input2.AlarmName).setAlarmState(input2);
+  }
+  #of(name) {
+    return (this.members.all.find((m) => m.alarms.has(name)) ?? this.members.first).cloud.cloudWatch;
+  }
+};
 var AccountCloud = class {
   eks;
   autoScaling;
   ec2;
+  cloudWatch;
   constructor(members3) {
     const m = new Members(members3);
     this.eks = new AccountEks(m);
     this.autoScaling = new AccountAutoScaling(m);
     this.ec2 = new AccountEc2(m);
+    this.cloudWatch = new AccountCloudWatch(m);
   }
 };
 
@@ -27906,6 +27931,46 @@ function actorIssues(s, ctx) {
   });
 }
 
+// src/sandbox/scenarios/signals.ts
+var badRelease = external_exports.strictObject({
+  group: external_exports.string().optional(),
+  launchTemplateVersion: external_exports.number().int().positive().optional(),
+  releaseVersion: external_exports.string().optional(),
+  effect: external_exports.enum(["neverReady", "crashLoop", "errors"]),
+  errorRatio: share.default(0.2)
+}).refine((f) => f.launchTemplateVersion !== void 0 || f.releaseVersion !== void 0, {
+  message: "a bad release names its launchTemplateVersion, its releaseVersion, or both"
+});
+var alarmName = external_exports.string().min(1).max(255);
+var alarms = external_exports.array(external_exports.strictObject({ name: alarmName, follows: external_exports.literal("badRelease").optional() })).default([]);
+function signalIssues(s, ctx) {
+  s.faults.badRelease.forEach((f, i) => {
+    if (f.group !== void 0 && !s.nodeGroups.some((g) => g.name === f.group))
+      ctx.addIssue({
+        code: "custom",
+        path: ["faults", "badRelease", i, "group"],
+        message: `no node group "${f.group}" in this scenario`
+      });
+    const released = Object.values(s.releases).some((list) => list.includes(f.releaseVersion));
+    if (f.releaseVersion !== void 0 && !released)
+      ctx.addIssue({
+        code: "custom",
+        path: ["faults", "badRelease", i, "releaseVersion"],
+        message: `release ${f.releaseVersion} is not listed under releases`
+      });
+  });
+  const names = /* @__PURE__ */ new Set();
+  s.alarms.forEach((a, i) => {
+    if (names.has(a.name))
+      ctx.addIssue({
+        code: "custom",
+        path: ["alarms", i, "name"],
+        message: `alarm "${a.name}" appears twice`
+      });
+    names.add(a.name);
+  });
+}
+
 // src/sandbox/scenarios/faults.ts
 var faults = external_exports.strictObject({
   launchFailures: external_exports.array(
@@ -27931,6 +27996,8 @@ var faults = external_exports.strictObject({
       at: seconds.default(0)
     })
   ).default([]),
+  /** Node images that break what runs on them (signals.ts): what health gates are for. */
+  badRelease: external_exports.array(badRelease).default([]),
   /** Workloads ("name" or "namespace/name") whose pods never finish terminating. */
   stuckTerminating: external_exports.array(external_exports.string()).default([]),
   throttle: external_exports.array(
@@ -27981,6 +28048,24 @@ var faults = external_exports.strictObject({
     })
   ).default([])
 }).prefault({});
+function faultIssues(s, ctx) {
+  s.faults.nodesUnreachable.forEach((f, i) => {
+    if (f.group !== void 0 && !s.nodeGroups.some((g) => g.name === f.group))
+      ctx.addIssue({
+        code: "custom",
+        path: ["faults", "nodesUnreachable", i, "group"],
+        message: `no node group "${f.group}" in this scenario`
+      });
+  });
+  s.faults.stuckTerminating.forEach((name, i) => {
+    if (!s.workloads.some((w) => w.name === name || `${w.namespace}/${w.name}` === name))
+      ctx.addIssue({
+        code: "custom",
+        path: ["faults", "stuckTerminating", i],
+        message: `no workload "${name}" in this scenario`
+      });
+  });
+}
 var eks = external_exports.strictObject({
   /**
    * When EKS cordons the old nodes: after each one's drain (the user guide's text), or all of
@@ -28327,6 +28412,8 @@ var scenarioSchema = external_exports.strictObject({
   /** People (or the autoscaler) scaling a group in while it rolls. */
   scaleIns: external_exports.array(scaleIn).default([]),
   faults,
+  /** CloudWatch alarms of the account (signals.ts): what alarm gates read. */
+  alarms,
   eks,
   /** Record pod-level events in the timeline (verbose for big clusters). */
   podEvents: external_exports.boolean().default(false)
@@ -28371,22 +28458,8 @@ var scenarioSchema = external_exports.strictObject({
   });
   statefulPodNames(s.workloads, ctx);
   actorIssues(s, ctx);
-  s.faults.nodesUnreachable.forEach((f, i) => {
-    if (f.group !== void 0 && !s.nodeGroups.some((g) => g.name === f.group))
-      ctx.addIssue({
-        code: "custom",
-        path: ["faults", "nodesUnreachable", i, "group"],
-        message: `no node group "${f.group}" in this scenario`
-      });
-  });
-  s.faults.stuckTerminating.forEach((name, i) => {
-    if (!s.workloads.some((w) => w.name === name || `${w.namespace}/${w.name}` === name))
-      ctx.addIssue({
-        code: "custom",
-        path: ["faults", "stuckTerminating", i],
-        message: `no workload "${name}" in this scenario`
-      });
-  });
+  faultIssues(s, ctx);
+  signalIssues(s, ctx);
 });
 function statefulPodNames(workloads, ctx) {
   const replicas = /* @__PURE__ */ new Map();
@@ -28766,6 +28839,66 @@ var ApiGate = class {
   }
 };
 
+// src/sandbox/ports/cloudwatch-face.ts
+var MAX_NAMES = 100;
+var SandboxCloudWatch = class {
+  constructor(view) {
+    this.view = view;
+  }
+  view;
+  async describeAlarms(input2) {
+    this.#gate("cloudwatch.describeAlarms");
+    const names = input2.AlarmNames;
+    if (names && input2.AlarmNamePrefix !== void 0)
+      throw new AwsApiError(
+        "InvalidParameterCombination",
+        "AlarmNamePrefix and AlarmNames cannot be used together."
+      );
+    if (names && names.length > MAX_NAMES)
+      throw new AwsApiError(
+        "InvalidParameterValue",
+        `The collection AlarmNames must not have a size greater than ${MAX_NAMES}.`
+      );
+    const types = input2.AlarmTypes;
+    if (types && !types.includes("MetricAlarm")) return [];
+    const prefix = input2.AlarmNamePrefix ?? "";
+    return this.view.cloudWatch.describe(names).filter((a) => a.config.AlarmName.startsWith(prefix)).filter((a) => input2.StateValue === void 0 || a.state === input2.StateValue).map((a) => alarmRecord(a, this.view.region));
+  }
+  async putMetricAlarm(input2) {
+    this.#gate("cloudwatch.putMetricAlarm");
+    this.view.cloudWatch.put(input2);
+  }
+  async setAlarmState(input2) {
+    this.#gate("cloudwatch.setAlarmState");
+    if (!input2.StateReason)
+      throw new AwsApiError("MissingParameter", "The parameter StateReason is required.");
+    this.view.cloudWatch.setState(
+      input2.AlarmName,
+      input2.StateValue,
+      input2.StateReason,
+      input2.StateReasonData
+    );
+  }
+  /** Count the call; throw ThrottlingException when a throttling fault turns it away. */
+  #gate(name) {
+    if (!this.view.gate.admit(name, "aws")) return;
+    this.view.timeline.record("api.throttled", { api: "aws", call: name });
+    throw new AwsApiError("ThrottlingException", "Rate exceeded");
+  }
+};
+function alarmRecord(a, region) {
+  return {
+    ...structuredClone(a.config),
+    AlarmArn: `arn:aws:cloudwatch:${region}:123456789012:alarm:${a.config.AlarmName}`,
+    StateValue: a.state,
+    StateReason: a.reason,
+    ...a.reasonData !== void 0 && { StateReasonData: a.reasonData },
+    StateUpdatedTimestamp: new Date(a.updatedAt),
+    StateTransitionedTimestamp: new Date(a.transitionedAt),
+    AlarmConfigurationUpdatedTimestamp: new Date(a.configuredAt)
+  };
+}
+
 // src/sandbox/ports/ec2-filters.ts
 function test(f) {
   const values = new Set(f.Values);
@@ -29057,10 +29190,12 @@ var SandboxCloud = class {
   eks;
   autoScaling;
   ec2;
+  cloudWatch;
   constructor(view) {
     this.eks = new SandboxEks(view);
     this.autoScaling = new SandboxAutoScaling(view);
     this.ec2 = new SandboxEc2(view);
+    this.cloudWatch = new SandboxCloudWatch(view);
   }
 };
 function nodegroupRecord(view, name) {
@@ -29172,6 +29307,35 @@ function podUid(p) {
 }
 var NO_PDBS = Object.freeze([]);
 var NO_TIMERS = Object.freeze([]);
+
+// src/sandbox/sim/kube/crash-loop.ts
+function crashBackoffMs(restarts) {
+  return Math.min(1e4 * 2 ** restarts, 3e5);
+}
+var { freeze } = Object;
+var CREATING = freeze([
+  freeze({
+    name: "main",
+    ready: false,
+    restartCount: 0,
+    state: freeze({ waiting: freeze({ reason: "ContainerCreating" }) })
+  })
+]);
+function containerStatuses(p, loops, running) {
+  if (!p.nodeName) return void 0;
+  const loop = loops?.get(p);
+  if (loop)
+    return [
+      {
+        name: "main",
+        ready: false,
+        restartCount: loop.restarts,
+        state: { waiting: { reason: "CrashLoopBackOff" } }
+      }
+    ];
+  if (p.startedAt === void 0 || p.phase === "Pending") return CREATING;
+  return running(p.startedAt, p.ready);
+}
 
 // src/sandbox/sim/kube/disruption.ts
 var DELETION_TIMEOUT_MS = 2 * 6e4;
@@ -29480,6 +29644,7 @@ var reasonOf = (counted) => counted.replace(/^\d+ /, "");
 // src/sandbox/sim/kube/convert.ts
 var IsoStamps = class {
   texts = /* @__PURE__ */ new Map();
+  running = /* @__PURE__ */ new Map();
   of(ms) {
     let text = this.texts.get(ms);
     if (text === void 0) {
@@ -29489,6 +29654,22 @@ var IsoStamps = class {
     }
     return text;
   }
+  /**
+   * The containerStatuses of a pod running since `startedAt`, ready or not: frozen, and shared
+   * by the pods started at the same time (as their timestamps' text is).
+   */
+  containers(startedAt, ready) {
+    const key = ready ? startedAt : -startedAt - 1;
+    let statuses = this.running.get(key);
+    if (statuses === void 0) {
+      if (this.running.size >= 4096) this.running.clear();
+      const { freeze: freeze2 } = Object;
+      const state = freeze2({ running: freeze2({ startedAt: this.of(startedAt) }) });
+      statuses = freeze2([freeze2({ name: "main", ready, restartCount: 0, state })]);
+      this.running.set(key, statuses);
+    }
+    return statuses;
+  }
 };
 var PROBE = Object.freeze({ httpGet: Object.freeze({ path: "/healthz", port: 8080 }) });
 var PARTS = /* @__PURE__ */ Symbol("templateParts");
@@ -29496,23 +29677,23 @@ function templateParts(t) {
   return derived(t, PARTS, madeParts);
 }
 function madeParts(t) {
-  const { freeze } = Object;
-  const requests = freeze({
+  const { freeze: freeze2 } = Object;
+  const requests = freeze2({
     cpu: formatCpu(t.requests.cpu),
     memory: formatMemory(t.requests.memory)
   });
   const seconds2 = t.preStopSeconds;
-  const container = freeze({
+  const container = freeze2({
     name: "main",
     image: "public.ecr.aws/docker/library/busybox:stable",
-    resources: freeze({ requests }),
+    resources: freeze2({ requests }),
     readinessProbe: t.readinessProbe ? PROBE : void 0,
-    lifecycle: seconds2 > 0 ? freeze({ preStop: freeze({ sleep: freeze({ seconds: seconds2 }) }) }) : void 0
+    lifecycle: seconds2 > 0 ? freeze2({ preStop: freeze2({ sleep: freeze2({ seconds: seconds2 }) }) }) : void 0
   });
   return {
-    containers: freeze([container]),
-    tolerations: freeze(t.tolerations.map((x) => freeze({ ...x }))),
-    nodeSelector: Object.keys(t.nodeSelector).length ? freeze({ ...t.nodeSelector }) : void 0,
+    containers: freeze2([container]),
+    tolerations: freeze2(t.tolerations.map((x) => freeze2({ ...x }))),
+    nodeSelector: Object.keys(t.nodeSelector).length ? freeze2({ ...t.nodeSelector }) : void 0,
     affinity: t.nodeAffinity ? deepFreeze({
       nodeAffinity: {
         requiredDuringSchedulingIgnoredDuringExecution: {
@@ -29520,7 +29701,7 @@ function madeParts(t) {
         }
       }
     }) : void 0,
-    labels: freeze({ ...t.labels })
+    labels: freeze2({ ...t.labels })
   };
 }
 function deepFreeze(o) {
@@ -29567,12 +29748,12 @@ function toNode(n, stamps) {
     }
   };
 }
-function toPod(p, stamps, unschedulable) {
+function toPod(p, stamps, unschedulable, crashLoops) {
   const parts = templateParts(p.template);
   return {
     metadata: podMeta(p, parts, stamps),
     spec: podSpec(p, parts),
-    status: podStatus(p, unschedulable, stamps)
+    status: podStatus(p, unschedulable, stamps, crashLoops)
   };
 }
 function podMeta(p, parts, stamps) {
@@ -29594,16 +29775,16 @@ function ownerReferences(w) {
 }
 var ownerName = (w) => w.kind === "Deployment" ? w.replicaSet : w.name;
 function madeOwners(w) {
-  const { freeze } = Object;
+  const { freeze: freeze2 } = Object;
   const kind = w.kind === "Deployment" ? "ReplicaSet" : w.kind;
-  const ref = freeze({
+  const ref = freeze2({
     apiVersion: "apps/v1",
     kind,
     name: ownerName(w),
     uid: w.uid,
     controller: true
   });
-  return freeze([ref]);
+  return freeze2([ref]);
 }
 var CONDITIONS = [false, true].map(
   (scheduled) => [false, true].map(
@@ -29626,7 +29807,7 @@ function podSpec(p, parts) {
     priorityClassName: t.priorityClassName || void 0
   };
 }
-function podStatus(p, failed, stamps) {
+function podStatus(p, failed, stamps, crashLoops) {
   const unschedulable = p.nodeName ? void 0 : unschedulableMessage(failed, p);
   return {
     phase: p.phase,
@@ -29639,7 +29820,12 @@ function podStatus(p, failed, stamps) {
       },
       CONDITIONS[0][0][1]
     ],
-    startTime: p.startedAt === void 0 ? void 0 : stamps.of(p.startedAt)
+    startTime: p.startedAt === void 0 ? void 0 : stamps.of(p.startedAt),
+    containerStatuses: containerStatuses(
+      p,
+      crashLoops,
+      (at, ready) => stamps.containers(at, ready)
+    )
   };
 }
 function toPdb(b, now) {
@@ -30412,7 +30598,7 @@ var SandboxCluster = class {
     return this.#page(
       this.#podRecords(namespace, opts),
       keep,
-      (p) => toPod(p, k.stamps, k.unschedulable),
+      (p) => toPod(p, k.stamps, k.unschedulable, k.crashLoops),
       opts
     );
   }
@@ -30420,7 +30606,7 @@ var SandboxCluster = class {
     this.#gate("core.getPod");
     const p = this.view.kube.pods.get(`${namespace}/${name}`);
     if (!p) throw new KubeApiError(404, "NotFound", `pods "${name}" not found`);
-    return toPod(p, this.view.kube.stamps, this.view.kube.unschedulable);
+    return toPod(p, this.view.kube.stamps, this.view.kube.unschedulable, this.view.kube.crashLoops);
   }
   async deletePod(namespace, name, opts) {
     this.#gate("core.deletePod");
@@ -30443,7 +30629,9 @@ var SandboxCluster = class {
       add: (w) => k.addPodWatcher(w),
       remove: (w) => k.removePodWatcher(w),
       rv: () => String(k.rv),
-      current: () => this.#podRecords(namespace, opts).map((p) => toPod(p, k.stamps, k.unschedulable)),
+      current: () => this.#podRecords(namespace, opts).map(
+        (p) => toPod(p, k.stamps, k.unschedulable, k.crashLoops)
+      ),
       ...node2 !== void 0 && { node: node2 }
     });
   }
@@ -30531,6 +30719,104 @@ var SandboxCluster = class {
   }
 };
 
+// src/sandbox/sim/prometheus.ts
+var PromQueryError = class extends Error {
+  name = "PromQueryError";
+  errorType = "bad_data";
+};
+function promNumber(v) {
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Infinity) return "+Inf";
+  if (v === -Infinity) return "-Inf";
+  return String(v);
+}
+var NUMBER = String.raw`[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|Inf|NaN)`;
+var LITERAL = new RegExp(`^${NUMBER}$`, "i");
+var VECTOR = new RegExp(`^vector\\s*\\(\\s*(${NUMBER})\\s*\\)$`, "i");
+var FIVE_XX = /http_requests_total\s*\{[^}]*\b(?:code|status|status_code|response_code)\s*=~?\s*"5(?:\.\.|\.\*|xx|\\\\?d\\\\?d|\[0-9\]\[0-9\])"/;
+var NODE_INFO = /^kube_node_info\s*(?:\{([^}]*)\})?$/;
+var MATCHER = /^\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*=\s*"([^"]*)"\s*$/;
+var literal2 = (text) => /inf/i.test(text) ? text.startsWith("-") ? -Infinity : Infinity : Number(text);
+var PrometheusSim = class {
+  constructor(view) {
+    this.view = view;
+  }
+  view;
+  /** Evaluate `query` now; throws PromQueryError for what the grammar above does not hold. */
+  query(query) {
+    const q = query.trim();
+    const t = this.view.nowMs() / 1e3;
+    const one = (v) => ({
+      resultType: "vector",
+      result: v === void 0 ? [] : [{ metric: {}, value: [t, promNumber(v)] }]
+    });
+    if (LITERAL.test(q)) return { resultType: "scalar", result: [t, promNumber(literal2(q))] };
+    const vector = VECTOR.exec(q);
+    if (vector) return one(literal2(vector[1]));
+    if (/^sandbox:error_ratio\s*(?:\{\s*\})?$/.test(q))
+      return one(this.view.badReleases.errorRatio());
+    if (FIVE_XX.test(q)) {
+      if (!q.includes("/"))
+        throw new PromQueryError(
+          `the sandbox answers http_requests_total with a 5xx matcher only as a ratio (errors / all), not "${q}"`
+        );
+      return one(this.view.badReleases.errorRatio());
+    }
+    const info = NODE_INFO.exec(q);
+    if (info) return { resultType: "vector", result: this.#nodeInfo(info[1] ?? "", t) };
+    throw new PromQueryError(
+      `the sandbox's Prometheus does not evaluate "${q}": it answers a number, vector(<number>), sandbox:error_ratio, a ratio of http_requests_total with a 5xx matcher, and kube_node_info{label="value"} (docs/sandbox.md)`
+    );
+  }
+  #nodeInfo(matchers, t) {
+    const wanted = matchers.split(",").filter((m) => m.trim() !== "").map((m) => {
+      const hit = MATCHER.exec(m);
+      if (!hit)
+        throw new PromQueryError(
+          `the sandbox's kube_node_info takes equality matchers only (label="value"), not ${m.trim()}`
+        );
+      return [hit[1], hit[2]];
+    });
+    return this.view.nodes().map((n) => ({
+      __name__: "kube_node_info",
+      node: n.metadata.name,
+      kubelet_version: n.status.nodeInfo?.kubeletVersion ?? "",
+      provider_id: n.spec.providerID ?? ""
+    })).filter((labels2) => wanted.every(([k, v]) => labels2[k] === v)).map((metric) => ({ metric, value: [t, "1"] }));
+  }
+};
+
+// src/sandbox/ports/metrics-face.ts
+function promValue(data) {
+  if (data.resultType === "vector" && data.result.length !== 1)
+    return data.result.length === 0 ? { kind: "empty", why: "no series" } : { kind: "empty", why: `${data.result.length} series: a gate needs one number` };
+  const text = data.resultType === "scalar" ? data.result[1] : data.result[0].value[1];
+  const value = Number(text);
+  return Number.isFinite(value) && !/nan/i.test(text) ? { kind: "value", value } : { kind: "empty", why: `the value is ${text}` };
+}
+var SandboxMetrics = class {
+  constructor(prometheus, calls) {
+    this.prometheus = prometheus;
+    this.calls = calls;
+  }
+  prometheus;
+  calls;
+  /** The HTTP API's answer's data (the wire face's); throws PromQueryError as `query` does. */
+  query(query) {
+    this.calls.set("prometheus.query", (this.calls.get("prometheus.query") ?? 0) + 1);
+    return this.prometheus.query(query);
+  }
+  async instantQuery(input2) {
+    try {
+      return promValue(this.query(input2.query));
+    } catch (e) {
+      if (e instanceof PromQueryError)
+        throw new KubeApiError(400, e.errorType, `Prometheus answered 400 bad_data: ${e.message}`);
+      throw e;
+    }
+  }
+};
+
 // src/sandbox/ports/faults.ts
 var CLUSTER_CALLS = {
   listNodes: "core.listNodes",
@@ -30556,7 +30842,8 @@ var CLUSTER_CALLS = {
 var CLOUD_SERVICES = {
   eks: "eks",
   autoScaling: "autoscaling",
-  ec2: "ec2"
+  ec2: "ec2",
+  cloudWatch: "cloudwatch"
 };
 function tryLater(name) {
   if (name.startsWith("eks."))
@@ -31143,7 +31430,8 @@ var Ec2Sim = class {
     const hit = (faults2) => !opts.initial && faults2.some(
       (f) => (!f.group || f.group === g.name || f.group === g.nodegroup) && now >= f.from
     );
-    const neverReady = hit(this.ctx.neverReady);
+    const bad = opts.initial ? void 0 : this.#badRelease(g, v);
+    const neverReady = hit(this.ctx.neverReady) || bad?.effect === "neverReady";
     const neverJoins = hit(this.ctx.neverJoin);
     const inst = {
       id,
@@ -31162,6 +31450,7 @@ var Ec2Sim = class {
       nodeName,
       neverReady,
       ...neverJoins && { neverJoins },
+      ...bad && { badRelease: bad },
       tags: [
         { Key: "aws:autoscaling:groupName", Value: g.name },
         ...g.tags.filter((x) => x.PropagateAtLaunch).map((x) => ({ Key: x.Key, Value: x.Value }))
@@ -31169,6 +31458,15 @@ var Ec2Sim = class {
     };
     this.instances.set(id, inst);
     return inst;
+  }
+  /**
+   * The bad release (faults.badRelease) an instance of `g` launched from template version `v`
+   * now is: one naming that version, or the EKS AMI release EKS launches the group with.
+   */
+  #badRelease(g, v) {
+    return this.ctx.badRelease?.find(
+      (f) => (!f.group || f.group === g.name || f.group === g.nodegroup) && (f.launchTemplateVersion === void 0 || f.launchTemplateVersion === v.number) && (f.releaseVersion === void 0 || f.releaseVersion === (g.eksImage?.releaseVersion ?? v.releaseVersion))
+    );
   }
   /** A pending instance boots (jittered); its kubelet registers the node registerSeconds later. */
   boot(g, inst) {
@@ -31200,6 +31498,7 @@ var Ec2Sim = class {
       capacity: g.capacity,
       kubeletVersion: `v${inst.kubernetesVersion ?? v?.kubernetesVersion ?? "1.0"}.0-eks`,
       neverReady: inst.neverReady,
+      crashLoop: inst.badRelease?.effect === "crashLoop",
       readyNow
     });
   }
@@ -31826,6 +32125,200 @@ function compareMinor(a, b) {
   return am - bm || an - bn;
 }
 
+// src/sandbox/sim/aws/cloudwatch.ts
+var ALARM_STATES = ["OK", "ALARM", "INSUFFICIENT_DATA"];
+var OPERATORS = /* @__PURE__ */ new Set([
+  "GreaterThanOrEqualToThreshold",
+  "GreaterThanThreshold",
+  "LessThanThreshold",
+  "LessThanOrEqualToThreshold",
+  "LessThanLowerOrGreaterThanUpperThreshold",
+  "LessThanLowerThreshold",
+  "GreaterThanUpperThreshold"
+]);
+var FOLLOWS_BAD_RELEASE = {
+  Namespace: "Sandbox",
+  MetricName: "WorkloadPodsOnBadRelease",
+  Statistic: "Maximum",
+  Period: 60,
+  EvaluationPeriods: 1,
+  Threshold: 0,
+  ComparisonOperator: "GreaterThanThreshold"
+};
+var CloudWatchSim = class {
+  constructor(ctx, scenario) {
+    this.ctx = ctx;
+    const now = ctx.clock.nowMs();
+    for (const a of scenario)
+      this.alarms.set(a.name, {
+        config: a.follows ? { AlarmName: a.name, ...FOLLOWS_BAD_RELEASE } : { AlarmName: a.name, EvaluationPeriods: 1, ComparisonOperator: "GreaterThanThreshold" },
+        ...a.follows && { follows: a.follows },
+        state: "OK",
+        reason: a.follows ? `Threshold Crossed: ${ctx.badReleases.reason()}` : "Set at the start",
+        updatedAt: now,
+        transitionedAt: now,
+        configuredAt: now
+      });
+    ctx.badReleases.onChange((bad, why) => {
+      for (const a of this.alarms.values())
+        if (a.follows === "badRelease")
+          this.#set(a, bad ? "ALARM" : "OK", `Threshold Crossed: ${why}`, void 0, "cloudwatch");
+    });
+  }
+  ctx;
+  alarms = /* @__PURE__ */ new Map();
+  /** The alarms named (all without names), in name order. */
+  describe(names) {
+    const all2 = names ? [...new Set(names)].flatMap((n) => this.alarms.get(n) ?? []) : [...this.alarms.values()];
+    return all2.sort((a, b) => a.config.AlarmName < b.config.AlarmName ? -1 : 1);
+  }
+  put(input2) {
+    checkPut(input2);
+    const now = this.ctx.clock.nowMs();
+    const old = this.alarms.get(input2.AlarmName);
+    if (old) {
+      old.config = { ...input2 };
+      old.configuredAt = now;
+      return;
+    }
+    this.alarms.set(input2.AlarmName, {
+      config: { ...input2 },
+      state: "INSUFFICIENT_DATA",
+      reason: "Unchecked: Initial alarm creation",
+      updatedAt: now,
+      transitionedAt: now,
+      configuredAt: now
+    });
+    this.ctx.timeline.record("alarm.create", { alarm: input2.AlarmName });
+  }
+  /** SetAlarmState: holds until what the alarm follows next changes. */
+  setState(name, state, reason, reasonData) {
+    if (!ALARM_STATES.includes(state))
+      throw new AwsApiError(
+        "InvalidParameterValue",
+        `1 validation error detected: Value '${state}' at 'stateValue' failed to satisfy constraint: Member must satisfy enum value set: [INSUFFICIENT_DATA, ALARM, OK]`
+      );
+    if (reason.length > 1023)
+      throw new AwsApiError(
+        "InvalidParameterValue",
+        "The StateReason is longer than 1023 characters."
+      );
+    if (reasonData !== void 0 && !isJson(reasonData))
+      throw new AwsApiError("InvalidFormat", "StateReasonData is not valid JSON.");
+    const alarm = this.alarms.get(name);
+    if (!alarm) throw new AwsApiError("ResourceNotFound", `Alarm ${name} does not exist.`, 404);
+    this.#set(alarm, state, reason, reasonData, "client");
+  }
+  #set(a, state, reason, data, by) {
+    const now = this.ctx.clock.nowMs();
+    const from = a.state;
+    a.state = state;
+    a.reason = reason;
+    if (data === void 0) delete a.reasonData;
+    else a.reasonData = data;
+    a.updatedAt = now;
+    if (from === state) return;
+    a.transitionedAt = now;
+    const alarm = a.config.AlarmName;
+    this.ctx.timeline.record("alarm.state", { alarm, from, to: state, by, reason });
+  }
+};
+function isJson(text) {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function checkPut(input2) {
+  for (const key of ["AlarmName", "EvaluationPeriods", "ComparisonOperator"])
+    if (input2[key] === void 0 || input2[key] === "")
+      throw new AwsApiError("MissingParameter", `The parameter ${key} is required.`);
+  if (input2.AlarmName.length > 255)
+    throw new AwsApiError("InvalidParameterValue", "The AlarmName is longer than 255 characters.");
+  if (!Number.isInteger(input2.EvaluationPeriods) || input2.EvaluationPeriods < 1)
+    throw new AwsApiError(
+      "InvalidParameterValue",
+      `The value ${input2.EvaluationPeriods} for parameter EvaluationPeriods is not valid: it must be at least 1.`
+    );
+  if (!OPERATORS.has(input2.ComparisonOperator))
+    throw new AwsApiError(
+      "InvalidParameterValue",
+      `The value ${input2.ComparisonOperator} for parameter ComparisonOperator is not valid.`
+    );
+}
+
+// src/sandbox/sim/bad-release.ts
+var BASELINE_ERROR_RATIO = 1e-3;
+function serving(p) {
+  const kind = p.workload?.kind;
+  return (kind === "Deployment" || kind === "StatefulSet") && !p.gone && p.phase === "Running" && p.deletionAt === void 0;
+}
+function describeRelease(f) {
+  const what = [
+    f.launchTemplateVersion !== void 0 && `launch template version ${f.launchTemplateVersion}`,
+    f.releaseVersion !== void 0 && `EKS AMI release ${f.releaseVersion}`
+  ].filter(Boolean);
+  return `${what.join(", ")}${f.group ? ` of group ${f.group}` : ""}`;
+}
+var BadReleases = class {
+  /** `watching`: whether to follow the pods at all (a scenario without bad releases: no). */
+  constructor(view, watching) {
+    this.view = view;
+    if (watching) view.kube.onPodEvent((type, p) => this.#see(type === "DELETED", p));
+  }
+  view;
+  /** Workload pods serving on a bad release's nodes now. */
+  pods = /* @__PURE__ */ new Set();
+  #listeners = [];
+  onChange(listener) {
+    this.#listeners.push(listener);
+  }
+  /** The bad release the node was launched from, if any. */
+  of(nodeName) {
+    const node2 = nodeName === void 0 ? void 0 : this.view.kube.nodes.get(nodeName);
+    return node2 && this.view.ec2.instances.get(node2.instanceId)?.badRelease;
+  }
+  /** Why the followed signal is as it is now (an alarm's StateReason). */
+  reason() {
+    const [first] = this.pods;
+    if (!first) return "no workload pod runs on a node of a bad release";
+    const release = this.of(first.nodeName);
+    const others = this.pods.size - 1;
+    return `workload pod ${first.key} runs on node ${first.nodeName}, of a bad release (${release ? describeRelease(release) : "?"})${others > 0 ? `, and ${others} more` : ""}`;
+  }
+  /**
+   * The share of the workloads' requests that fail now, spread evenly over the serving workload
+   * pods: each fails BASELINE_ERROR_RATIO of its own on a good node, its release's errorRatio on a
+   * node of an `errors` or `crashLoop` bad release. Undefined when no workload pod serves (no
+   * requests: nothing to divide).
+   */
+  errorRatio() {
+    let pods = 0;
+    let failing = 0;
+    for (const w of this.view.kube.workloads.values()) {
+      if (w.kind !== "Deployment" && w.kind !== "StatefulSet") continue;
+      for (const p of w.pods) {
+        if (!serving(p)) continue;
+        pods++;
+        const bad = this.of(p.nodeName);
+        failing += bad && bad.effect !== "neverReady" ? bad.errorRatio : BASELINE_ERROR_RATIO;
+      }
+    }
+    return pods === 0 ? void 0 : failing / pods;
+  }
+  #see(deleted, p) {
+    const on = !deleted && serving(p) && this.of(p.nodeName) !== void 0;
+    if (on === this.pods.has(p)) return;
+    const before2 = this.pods.size > 0;
+    if (on) this.pods.add(p);
+    else this.pods.delete(p);
+    const after = this.pods.size > 0;
+    if (before2 !== after) for (const l of this.#listeners) l(after, this.reason());
+  }
+};
+
 // src/sandbox/sim/scale-down.ts
 var DISABLED = "cluster-autoscaler.kubernetes.io/scale-down-disabled";
 var TO_BE_DELETED = "ToBeDeletedByClusterAutoscaler";
@@ -32328,7 +32821,10 @@ var Kubelet = class {
         pod.phase = "Running";
         pod.startedAt = this.ctx.clock.nowMs();
         pod.rv = this.state.nextRv();
+        const crashes = node2.crashLoop === true && pod.workload?.kind !== "DaemonSet";
+        if (crashes) this.state.crashLoops.set(pod, { restarts: 0 });
         this.state.emitPod("MODIFIED", pod);
+        if (crashes) return this.#crashLoop(pod, node2);
         const probe = () => {
           if (pod.gone || pod.deletionAt !== void 0 || node2.deleted || node2.unreachable) return;
           if (!node2.ready) return this.#timer(pod, this.ctx.clock.after(5e3, probe));
@@ -32337,6 +32833,27 @@ var Kubelet = class {
         this.#timer(pod, this.ctx.clock.after(t.readySeconds * 1e3, probe));
       })
     );
+  }
+  /**
+   * The container exits as soon as it starts; the kubelet restarts it after each back-off
+   * (crash-loop.ts), and every restart is a status update: a new resourceVersion, a MODIFIED
+   * event. Never Ready; it stops when the pod is deleted or its node goes.
+   */
+  #crashLoop(pod, node2) {
+    const loop = this.state.crashLoops.get(pod);
+    if (!loop) return;
+    if (this.ctx.podEvents)
+      this.ctx.timeline.record("pod.crashloop", { pod: pod.key, node: node2.name });
+    let timer;
+    this.#timer(pod, { cancel: () => timer?.cancel() });
+    const restart = () => {
+      if (pod.gone || pod.deletionAt !== void 0 || node2.deleted || node2.unreachable) return;
+      loop.restarts++;
+      pod.rv = this.state.nextRv();
+      this.state.emitPod("MODIFIED", pod);
+      timer = this.ctx.clock.after(crashBackoffMs(loop.restarts), restart);
+    };
+    timer = this.ctx.clock.after(crashBackoffMs(0), restart);
   }
   setReady(pod, ready) {
     if (pod.ready === ready) return;
@@ -32561,7 +33078,8 @@ var NodeLifecycle = class {
       used: { cpu: 0, memory: 0, pods: 0 },
       pods: [],
       deleted: false,
-      unreachable: false
+      unreachable: false,
+      crashLoop: input2.crashLoop === true
     };
   }
   setReady(node2, ready) {
@@ -33215,6 +33733,8 @@ var KubeState = class {
   pending = /* @__PURE__ */ new Set();
   /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
   unschedulable = /* @__PURE__ */ new WeakMap();
+  /** Pods crash-looping on a bad release's node (crash-loop.ts). */
+  crashLoops = /* @__PURE__ */ new WeakMap();
   /** The text of the times the objects this state shows carry (convert.ts). */
   stamps = new IsoStamps();
   nodeWatchers = [];
@@ -33351,7 +33871,7 @@ var KubeState = class {
     let obj;
     for (const w of this.podWatchers) {
       if (w.node !== void 0 && w.node !== p.nodeName) continue;
-      obj ??= toPod(p, this.stamps, this.unschedulable);
+      obj ??= toPod(p, this.stamps, this.unschedulable, this.crashLoops);
       if (w.filter(obj)) w.stream.push({ type, object: obj });
     }
   }
@@ -33372,6 +33892,7 @@ var KubeSim = class {
     this.volumes = state.volumes;
     this.pending = state.pending;
     this.unschedulable = state.unschedulable;
+    this.crashLoops = state.crashLoops;
     this.stamps = state.stamps;
     this.#kubelet = new Kubelet(state, ctx, {
       wakeScheduler: () => this.#scheduler.wake(),
@@ -33401,6 +33922,8 @@ var KubeSim = class {
   pending;
   /** Pending pods the scheduler tried and could not place (unschedulable.ts). */
   unschedulable;
+  /** Pods crash-looping on a bad release's node (crash-loop.ts). */
+  crashLoops;
   /** The text of the times the objects it shows carry (convert.ts). */
   stamps;
   #state;
@@ -33841,9 +34364,15 @@ var World = class _World {
   autoScaling;
   eks;
   autoscaler;
+  /** Workload pods on a bad release's nodes (faults.badRelease), which alarms may follow. */
+  badReleases;
+  /** The account's CloudWatch alarms (the scenario's `alarms`, and those put since). */
+  cloudWatch;
   /** The ports, as the roll engine sees them. */
   cloud;
   cluster;
+  /** Prometheus instant queries, answered by the world itself (sim/prometheus.ts). */
+  metrics;
   /**
    * Where the cluster's Kubernetes API is, as DescribeCluster and a kubeconfig say: in-process a
    * name of its own per cluster and region; `sandbox serve` gives it the served URL and CA.
@@ -33892,6 +34421,12 @@ var World = class _World {
     };
     pretenuredWhile(() => buildWorld(s, parts));
     const base = { clock: this.clock, timeline: this.timeline, gate: this.gate };
+    this.badReleases = new BadReleases({ kube, ec2 }, s.faults.badRelease.length > 0);
+    const { badReleases } = this;
+    this.cloudWatch = new CloudWatchSim({ ...base, badReleases }, s.alarms);
+    const nodes = () => kube.nodeList().map((n) => toNode(n, kube.stamps));
+    const prometheus = new PrometheusSim({ nowMs: () => this.clock.nowMs(), badReleases, nodes });
+    this.metrics = new SandboxMetrics(prometheus, this.calls);
     const { name: clusterName, region } = s.cluster;
     this.endpoint = { server: `https://${clusterName}.${region}.eks.sandbox.invalid` };
     const endpoint = this.endpoint;
@@ -33903,7 +34438,8 @@ var World = class _World {
       endpoint,
       eks: eks2,
       autoScaling,
-      ec2
+      ec2,
+      cloudWatch: this.cloudWatch
     });
     const cluster = new SandboxCluster({ ...base, kube, endpoint });
     this.cloud = hostile ? withFaults(cloud, base, "aws") : cloud;
@@ -33983,6 +34519,7 @@ var World = class _World {
       },
       neverReady: s.faults.nodesNeverReady.map((f) => ({ ...f, from: start + f.from * 1e3 })),
       neverJoin: s.faults.nodesNeverJoin.map((f) => ({ ...f, from: start + f.from * 1e3 })),
+      badRelease: s.faults.badRelease,
       nodeLabels: (asg, inst) => this.eks.nodeLabels(asg, inst),
       ...issued && { issued }
     });
@@ -34143,6 +34680,7 @@ function problems(entries) {
     cluster: /* @__PURE__ */ new Map(),
     group: /* @__PURE__ */ new Map(),
     template: /* @__PURE__ */ new Map(),
+    alarm: /* @__PURE__ */ new Map(),
     release: /* @__PURE__ */ new Map()
   };
   const clash = (kind, key, e, what, fix) => {
@@ -34186,6 +34724,14 @@ function problems(entries) {
         e,
         "launch template",
         "launch template names are unique in an account and region: give one of them another launchTemplate.name"
+      );
+    for (const a of s.alarms)
+      clash(
+        "alarm",
+        a.name,
+        e,
+        "CloudWatch alarm",
+        "alarm names are unique in an account and region: rename one (alarms[].name)"
       );
     for (const [minor, list] of Object.entries(s.releases)) {
       const latest = list.at(-1);
@@ -34239,7 +34785,8 @@ ${wrong.map((p) => `  ${p}`).join("\n")}`
         cloud: w.cloud,
         groups: w.autoScaling.groups,
         instances: w.ec2.instances,
-        templates: w.ec2.templates
+        templates: w.ec2.templates,
+        alarms: w.cloudWatch.alarms
       }))
     );
   }
@@ -34324,6 +34871,7 @@ export {
   parseFieldSelector,
   WatchHub,
   watchStream,
+  PromQueryError,
   World,
   Account
 };

@@ -25,6 +25,7 @@ import {
   init_serde,
   init_transport,
   isValidHostname,
+  nv,
   parseEpochTimestamp,
   parseQueryString,
   parseRfc3339DateTimeWithOffset,
@@ -536,7 +537,7 @@ var init_HttpBindingProtocol = __esm({
         const headers = request.headers;
         const bodySchema = bindings.syntheticBodySchema;
         let hasBodyValue = false;
-        let payload;
+        let payload3;
         let eventStream;
         let labels;
         const names = Object.getOwnPropertyNames(input);
@@ -565,7 +566,7 @@ var init_HttpBindingProtocol = __esm({
               if (stream === 2) {
                 eventStream = inputMemberValue || void 0;
               } else {
-                payload = inputMemberValue;
+                payload3 = inputMemberValue;
               }
             } else {
               if (directSerializer) {
@@ -573,7 +574,7 @@ var init_HttpBindingProtocol = __esm({
               } else {
                 serializer.write(memberNs, inputMemberValue);
               }
-              payload = serializer.flush();
+              payload3 = serializer.flush();
             }
           } else if (location === 33 || location === 38) {
             const serialized = this.serializeHttpValue(value, inputMemberValue, location, directSerializer);
@@ -607,17 +608,17 @@ var init_HttpBindingProtocol = __esm({
           } else {
             serializer.write(bodySchema, input);
           }
-          payload = serializer.flush();
+          payload3 = serializer.flush();
         }
-        request.body = payload;
+        request.body = payload3;
         return eventStream;
       }
-      serializeQuery(value, data, wireName, query, directSerializer) {
+      serializeQuery(value, data2, wireName, query, directSerializer) {
         const [ns, flags, collectionValue] = value;
         const traits = directSerializer ? void 0 : ns.getMergedTraits();
         if (wireName === void 0) {
-          for (const key in data) {
-            if (!hasOwn(data, key) || key in query) {
+          for (const key in data2) {
+            if (!hasOwn(data2, key) || key in query) {
               continue;
             }
             if (!directSerializer) {
@@ -627,13 +628,13 @@ var init_HttpBindingProtocol = __esm({
                 httpQueryParams: void 0
               });
             }
-            this.serializeQuery(collectionValue, data[key], key, query, directSerializer);
+            this.serializeQuery(collectionValue, data2[key], key, query, directSerializer);
           }
           return;
         }
         if ((flags & 192) === 64) {
           const buffer = [];
-          for (const item of data) {
+          for (const item of data2) {
             const serialized = this.serializeHttpValue(collectionValue, item, 34, directSerializer, directSerializer ? collectionValue[0] : [collectionValue[0], traits]);
             if (flags >> 13 & 1 || serialized !== void 0) {
               buffer.push(serialized);
@@ -641,19 +642,19 @@ var init_HttpBindingProtocol = __esm({
           }
           query[wireName] = buffer;
         } else {
-          query[wireName] = this.serializeHttpValue(value, data, 34, directSerializer, directSerializer ? ns : [ns, traits]);
+          query[wireName] = this.serializeHttpValue(value, data2, 34, directSerializer, directSerializer ? ns : [ns, traits]);
         }
       }
-      serializeHttpValue(value, data, location, directSerializer, schema = value[0]) {
+      serializeHttpValue(value, data2, location, directSerializer, schema = value[0]) {
         const flags = value[1];
         const type = flags & 255;
         if (directSerializer && !(flags & 1792) && (type <= 2 || type === 17 || type === 19)) {
-          return String(data);
+          return String(data2);
         }
         if (directSerializer) {
-          directSerializer.writeHttpBinding(value, data, location);
+          directSerializer.writeHttpBinding(value, data2, location);
         } else {
-          this.serializer.write(schema, data);
+          this.serializer.write(schema, data2);
         }
         return this.serializer.flush();
       }
@@ -712,10 +713,10 @@ var init_HttpBindingProtocol = __esm({
         const deserializer = this.deserializer;
         const directDeserializer = typeof deserializer.readCodec === "function" ? deserializer : void 0;
         const ns = HttpBindingNormalizedSchema.of(schema);
-        const { bodyMemberNames, bindings: { payload, statusCode, headers: responseHeaders, prefixHeaders } } = ns.getHttpBindings().response;
+        const { bodyMemberNames, bindings: { payload: payload3, statusCode, headers: responseHeaders, prefixHeaders } } = ns.getHttpBindings().response;
         const headers = response.headers;
-        if (payload) {
-          const [memberName, value] = payload;
+        if (payload3) {
+          const [memberName, value] = payload3;
           const [memberSchema, flags] = value;
           const stream = flags >> 11 & 3;
           if (stream) {
@@ -799,7 +800,7 @@ var init_RpcProtocol = __esm({
         const endpoint = await context.endpoint();
         const ns = NormalizedSchema.of(operationSchema?.input);
         const schema = ns.getSchema();
-        let payload;
+        let payload3;
         const input = _input && typeof _input === "object" ? _input : {};
         const request = new HttpRequest({
           protocol: "",
@@ -825,7 +826,7 @@ var init_RpcProtocol = __esm({
                   initialRequest[memberName] = input[memberName];
                 }
               }
-              payload = await this.serializeEventStream({
+              payload3 = await this.serializeEventStream({
                 eventStream: input[eventStreamMember],
                 requestSchema: ns,
                 initialRequest
@@ -833,12 +834,12 @@ var init_RpcProtocol = __esm({
             }
           } else {
             serializer.write(schema, input);
-            payload = serializer.flush();
+            payload3 = serializer.flush();
           }
         }
         request.headers = Object.assign(request.headers, headers);
         request.query = query;
-        request.body = payload;
+        request.body = payload3;
         request.method = "POST";
         return request;
       }
@@ -1034,22 +1035,22 @@ var init_FromStringShapeDeserializer = __esm({
         super();
         this.settings = settings;
       }
-      read(_schema, data) {
+      read(_schema, data2) {
         const ns = HttpBindingNormalizedSchema.of(_schema);
         const traits = ns.getMergedTraits();
         const location = ns.getHttpBindingLocation(traits);
-        return this.readHttpBinding(ns.getHttpBindingValue(location, traits), data, location);
+        return this.readHttpBinding(ns.getHttpBindingValue(location, traits), data2, location);
       }
-      readHttpBinding([ns, flags, collectionValue], data, location) {
+      readHttpBinding([ns, flags, collectionValue], data2, location) {
         const schema = flags & 255;
         if ((schema & 192) === 64) {
           collectionValue ??= ns.getHttpBindingCollectionValue(location);
-          return splitHeader(data).map((item) => this.readHttpBinding(collectionValue, item, location));
+          return splitHeader(data2).map((item) => this.readHttpBinding(collectionValue, item, location));
         }
         switch (schema) {
           case 21:
           case 42:
-            return (this.serdeContext?.base64Decoder ?? fromBase64)(data);
+            return (this.serdeContext?.base64Decoder ?? fromBase64)(data2);
           case 4:
           case 5:
           case 6:
@@ -1058,37 +1059,37 @@ var init_FromStringShapeDeserializer = __esm({
             const format = this.settings.timestampFormat.useTrait && schema > 4 ? schema : bindingFormat ? bindingFormat + 4 : this.settings.timestampFormat.default;
             switch (format) {
               case 5:
-                return _parseRfc3339DateTimeWithOffset(data);
+                return _parseRfc3339DateTimeWithOffset(data2);
               case 6:
-                return _parseRfc7231DateTime(data);
+                return _parseRfc7231DateTime(data2);
               case 7:
-                return _parseEpochTimestamp(data);
+                return _parseEpochTimestamp(data2);
               default:
-                console.warn("Missing timestamp format, parsing value with Date constructor:", data);
-                return new Date(data);
+                console.warn("Missing timestamp format, parsing value with Date constructor:", data2);
+                return new Date(data2);
             }
           }
           case 0: {
             const media = flags >> 8 & 3;
             if (!media) {
-              return data;
+              return data2;
             }
-            let intermediateValue = data;
+            let intermediateValue = data2;
             if ((location & 6) === 6) {
               intermediateValue = (this.serdeContext?.utf8Encoder ?? toUtf8)((this.serdeContext?.base64Decoder ?? fromBase64)(intermediateValue));
             }
             return media === 2 ? LazyJsonString.from(intermediateValue) : intermediateValue;
           }
           case 1:
-            return Number(data);
+            return Number(data2);
           case 2:
-            return data.toLowerCase() === "true";
+            return data2.toLowerCase() === "true";
           case 17:
-            return BigInt(data);
+            return BigInt(data2);
           case 19:
-            return new NumericValue(data, "bigDecimal");
+            return new NumericValue(data2, "bigDecimal");
           default:
-            return data;
+            return data2;
         }
       }
     };
@@ -1116,34 +1117,34 @@ var init_HttpInterceptingShapeDeserializer = __esm({
         this.codecDeserializer.setSerdeContext(serdeContext);
         this.serdeContext = serdeContext;
       }
-      read(schema, data) {
+      read(schema, data2) {
         const ns = HttpBindingNormalizedSchema.of(schema);
         const traits = ns.getMergedTraits();
         if (traits.httpHeader || traits.httpResponseCode) {
           const value = ns.getHttpBindingValue(38, traits);
-          return this.readHttpBinding(value, data, 38);
+          return this.readHttpBinding(value, data2, 38);
         }
         if (traits.httpPayload) {
-          return this.readPayload(ns.getHttpBindingValue(36, traits), data);
+          return this.readPayload(ns.getHttpBindingValue(36, traits), data2);
         }
-        return this.readCodec(ns, data);
+        return this.readCodec(ns, data2);
       }
-      readHttpBinding(binding, data, location) {
-        const value = typeof data === "string" ? data : (this.serdeContext?.utf8Encoder ?? toUtf8)(data);
+      readHttpBinding(binding, data2, location) {
+        const value = typeof data2 === "string" ? data2 : (this.serdeContext?.utf8Encoder ?? toUtf8)(data2);
         return this.stringDeserializer.readHttpBinding(binding, value, location);
       }
-      readPayload([schema, flags], data) {
+      readPayload([schema, flags], data2) {
         const type = flags & 255;
         if (type === 21 || type === 42) {
-          return typeof data === "string" ? (this.serdeContext?.utf8Decoder ?? fromUtf8)(data) : data;
+          return typeof data2 === "string" ? (this.serdeContext?.utf8Decoder ?? fromUtf8)(data2) : data2;
         }
         if (type === 0) {
-          return typeof data === "string" ? data : (this.serdeContext?.utf8Encoder ?? toUtf8)(data);
+          return typeof data2 === "string" ? data2 : (this.serdeContext?.utf8Encoder ?? toUtf8)(data2);
         }
-        return this.readCodec(schema, data);
+        return this.readCodec(schema, data2);
       }
-      readCodec(schema, data) {
-        return this.codecDeserializer.read(schema, data);
+      readCodec(schema, data2) {
+        return this.codecDeserializer.read(schema, data2);
       }
     };
   }
@@ -1797,15 +1798,15 @@ var init_parseJsonBody = __esm({
       }
       return cleanValue;
     };
-    loadRestJsonErrorCode = (output, data) => {
-      return loadErrorCode(output, data, ["header", "code", "type"]);
+    loadRestJsonErrorCode = (output, data2) => {
+      return loadErrorCode(output, data2, ["header", "code", "type"]);
     };
-    loadJsonRpcErrorCode = (output, data, queryCompat = false) => {
-      return loadErrorCode(output, data, queryCompat ? ["code", "header", "type"] : ["type", "code", "header"]);
+    loadJsonRpcErrorCode = (output, data2, queryCompat = false) => {
+      return loadErrorCode(output, data2, queryCompat ? ["code", "header", "type"] : ["type", "code", "header"]);
     };
-    loadSmithyRpcV2JsonErrorCode = (output, data) => {
-      if (data?.__type !== void 0) {
-        let cleanValue = data.__type;
+    loadSmithyRpcV2JsonErrorCode = (output, data2) => {
+      if (data2?.__type !== void 0) {
+        let cleanValue = data2.__type;
         if (typeof cleanValue === "number") {
           cleanValue = cleanValue.toString();
         }
@@ -1818,7 +1819,7 @@ var init_parseJsonBody = __esm({
         return cleanValue;
       }
     };
-    loadErrorCode = ({ headers }, data, order) => {
+    loadErrorCode = ({ headers }, data2, order) => {
       while (order.length > 0) {
         const location = order.shift();
         switch (location) {
@@ -1829,14 +1830,14 @@ var init_parseJsonBody = __esm({
             }
             break;
           case "code":
-            const codeKey = findKey(data ?? {}, "code");
-            if (codeKey && data[codeKey] !== void 0) {
-              return sanitizeErrorCode(data[codeKey]);
+            const codeKey = findKey(data2 ?? {}, "code");
+            if (codeKey && data2[codeKey] !== void 0) {
+              return sanitizeErrorCode(data2[codeKey]);
             }
             break;
           case "type":
-            if (data?.__type !== void 0) {
-              return sanitizeErrorCode(data.__type);
+            if (data2?.__type !== void 0) {
+              return sanitizeErrorCode(data2.__type);
             }
             break;
         }
@@ -1865,27 +1866,27 @@ var init_JsonShapeDeserializer2 = __esm({
         super();
         this.settings = settings;
       }
-      async read(schema, data) {
+      async read(schema, data2) {
         const reviver = needsReviver(schema) ? jsonReviver : void 0;
         let parsed;
-        if (typeof data === "string") {
-          if (data.length === 0) {
+        if (typeof data2 === "string") {
+          if (data2.length === 0) {
             return {};
           }
-          parsed = JSON.parse(data, reviver);
-        } else if (data instanceof Uint8Array && detectBufferParsing()) {
-          if (data.byteLength === 0) {
+          parsed = JSON.parse(data2, reviver);
+        } else if (data2 instanceof Uint8Array && detectBufferParsing()) {
+          if (data2.byteLength === 0) {
             return {};
           }
-          const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-          parsed = JSON.parse(buf, reviver);
+          const buf2 = Buffer.isBuffer(data2) ? data2 : Buffer.from(data2.buffer, data2.byteOffset, data2.byteLength);
+          parsed = JSON.parse(buf2, reviver);
         } else {
-          parsed = await parseJsonBody(data, this.serdeContext, schema);
+          parsed = await parseJsonBody(data2, this.serdeContext, schema);
         }
         return this._read(schema, parsed);
       }
-      readObject(schema, data) {
-        return this._read(schema, data);
+      readObject(schema, data2) {
+        return this._read(schema, data2);
       }
       _read(schema, value) {
         const isObject = value !== null && typeof value === "object";
@@ -2117,8 +2118,8 @@ var init_JsonBytesStringAdapter = __esm({
       split(separator, limit) {
         return this.s().split(separator, limit);
       }
-      substring(start, end) {
-        return this.s().substring(start, end);
+      substring(start, end2) {
+        return this.s().substring(start, end2);
       }
       trim() {
         return this.s().trim();
@@ -2129,8 +2130,8 @@ var init_JsonBytesStringAdapter = __esm({
       trimEnd() {
         return this.s().trimEnd();
       }
-      charAt(pos) {
-        return this.s().charAt(pos);
+      charAt(pos2) {
+        return this.s().charAt(pos2);
       }
       charCodeAt(index) {
         return this.s().charCodeAt(index);
@@ -2354,34 +2355,34 @@ var init_JsonShapeSerializer2 = __esm({
         }
         return table;
       })();
-      writeBase64(data) {
-        const b64Len = Math.ceil(data.length / 3) * 4;
+      writeBase64(data2) {
+        const b64Len = Math.ceil(data2.length / 3) * 4;
         this.ensure(b64Len + 2);
         const json = this.json;
         const B64 = _JsonShapeSerializer2.B64;
         let i = this.i;
         json[i++] = QUOTE;
-        const len = data.length;
+        const len = data2.length;
         const remainder = len % 3;
         const mainLen = len - remainder;
         for (let j = 0; j < mainLen; j += 3) {
-          const a = data[j];
-          const b = data[j + 1];
-          const c = data[j + 2];
+          const a = data2[j];
+          const b = data2[j + 1];
+          const c = data2[j + 2];
           json[i++] = B64[a >> 2];
           json[i++] = B64[(a & 3) << 4 | b >> 4];
           json[i++] = B64[(b & 15) << 2 | c >> 6];
           json[i++] = B64[c & 63];
         }
         if (remainder === 2) {
-          const a = data[mainLen];
-          const b = data[mainLen + 1];
+          const a = data2[mainLen];
+          const b = data2[mainLen + 1];
           json[i++] = B64[a >> 2];
           json[i++] = B64[(a & 3) << 4 | b >> 4];
           json[i++] = B64[(b & 15) << 2];
           json[i++] = 61;
         } else if (remainder === 1) {
-          const a = data[mainLen];
+          const a = data2[mainLen];
           json[i++] = B64[a >> 2];
           json[i++] = B64[(a & 3) << 4];
           json[i++] = 61;
@@ -2822,12 +2823,12 @@ var init_JsonShapeDeserializer = __esm({
         super();
         this.settings = settings;
       }
-      async read(schema, data) {
+      async read(schema, data2) {
         const reviver = needsReviver(schema) ? jsonReviver : void 0;
-        return this._read(schema, typeof data === "string" ? JSON.parse(data, reviver) : await parseJsonBody(data, this.serdeContext, schema));
+        return this._read(schema, typeof data2 === "string" ? JSON.parse(data2, reviver) : await parseJsonBody(data2, this.serdeContext, schema));
       }
-      readObject(schema, data) {
-        return this._read(schema, data);
+      readObject(schema, data2) {
+        return this._read(schema, data2);
       }
       _read(schema, value) {
         const isObject = value !== null && typeof value === "object";
@@ -3346,10 +3347,2238 @@ var init_protocols = __esm({
   }
 });
 
+// node_modules/@smithy/core/dist-es/submodules/cbor/cbor-types.js
+function alloc2(size) {
+  return typeof Buffer !== "undefined" ? Buffer.alloc(size) : new Uint8Array(size);
+}
+function tag(data2) {
+  data2[tagSymbol] = true;
+  return data2;
+}
+var majorUint64, majorNegativeInt64, majorUnstructuredByteString, majorUtf8String, majorList, majorMap, majorTag, majorSpecial, specialFalse, specialTrue, specialNull, specialUndefined, extendedOneByte, extendedFloat16, extendedFloat32, extendedFloat64, minorIndefinite, tagSymbol;
+var init_cbor_types = __esm({
+  "node_modules/@smithy/core/dist-es/submodules/cbor/cbor-types.js"() {
+    majorUint64 = 0;
+    majorNegativeInt64 = 1;
+    majorUnstructuredByteString = 2;
+    majorUtf8String = 3;
+    majorList = 4;
+    majorMap = 5;
+    majorTag = 6;
+    majorSpecial = 7;
+    specialFalse = 20;
+    specialTrue = 21;
+    specialNull = 22;
+    specialUndefined = 23;
+    extendedOneByte = 24;
+    extendedFloat16 = 25;
+    extendedFloat32 = 26;
+    extendedFloat64 = 27;
+    minorIndefinite = 31;
+    tagSymbol = /* @__PURE__ */ Symbol("@smithy/core/cbor::tagSymbol");
+  }
+});
+
+// node_modules/@smithy/core/dist-es/submodules/cbor/cbor-decode.js
+function setPayload(bytes2) {
+  payload = bytes2;
+  isBuffer = USE_BUFFER && payload instanceof Buffer;
+  dataView = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+}
+function decode(at, to) {
+  if (at >= to) {
+    throw new Error("unexpected end of (decode) payload.");
+  }
+  const major = (payload[at] & 224) >> 5;
+  const minor = payload[at] & 31;
+  if (minor === minorIndefinite && 2 <= major && major <= 5) {
+    return decodeIndefinite(at, to);
+  }
+  switch (major) {
+    case majorUint64:
+    case majorNegativeInt64:
+    case majorTag: {
+      let unsignedInt;
+      let offset;
+      if (minor < 24) {
+        unsignedInt = minor;
+        offset = 1;
+      } else {
+        switch (minor) {
+          case extendedOneByte:
+            if (to - at < 2) {
+              overflow(1);
+            }
+            unsignedInt = payload[at + 1];
+            offset = 2;
+            break;
+          case extendedFloat16:
+            if (to - at < 3) {
+              overflow(2);
+            }
+            unsignedInt = dataView.getUint16(at + 1);
+            offset = 3;
+            break;
+          case extendedFloat32:
+            if (to - at < 5) {
+              overflow(4);
+            }
+            unsignedInt = dataView.getUint32(at + 1);
+            offset = 5;
+            break;
+          case extendedFloat64:
+            if (to - at < 9) {
+              overflow(8);
+            }
+            {
+              const hi = dataView.getUint32(at + 1);
+              if (hi < 2097152) {
+                unsignedInt = hi * 4294967296 + dataView.getUint32(at + 5);
+              } else {
+                unsignedInt = dataView.getBigUint64(at + 1);
+              }
+            }
+            offset = 9;
+            break;
+          default:
+            unexpectedMinor(minor);
+        }
+      }
+      if (major === majorUint64) {
+        _offset = offset;
+        return castBigInt(unsignedInt);
+      } else if (major === majorNegativeInt64) {
+        let negativeInt;
+        if (typeof unsignedInt === "bigint") {
+          negativeInt = BigInt(-1) - unsignedInt;
+        } else {
+          negativeInt = -1 - unsignedInt;
+        }
+        _offset = offset;
+        return castBigInt(negativeInt);
+      } else {
+        return decodeTagValue(at, to, minor, unsignedInt, offset);
+      }
+    }
+    case majorUtf8String:
+      return decodeUtf8String(at, to);
+    case majorMap:
+      return decodeMap(at, to);
+    case majorList:
+      return decodeList(at, to);
+    case majorUnstructuredByteString:
+      return decodeUnstructuredByteString(at, to);
+    default:
+      return decodeSpecial(at, to);
+  }
+}
+function decodeIndefinite(at, to) {
+  const major = (payload[at] & 224) >> 5;
+  const minor = payload[at] & 31;
+  if (minor === minorIndefinite) {
+    switch (major) {
+      case majorUtf8String:
+        return decodeUtf8StringIndefinite(at, to);
+      case majorMap:
+        return decodeMapIndefinite(at, to);
+      case majorList:
+        return decodeListIndefinite(at, to);
+      case majorUnstructuredByteString:
+        return decodeUnstructuredByteStringIndefinite(at, to);
+      default:
+    }
+  }
+}
+function bytesToFloat16(a, b) {
+  const sign = a >> 7;
+  const exponent = (a & 124) >> 2;
+  const fraction = (a & 3) << 8 | b;
+  const scalar = sign === 0 ? 1 : -1;
+  if (exponent === 0) {
+    if (fraction === 0) {
+      return 0;
+    }
+    return scalar * (Math.pow(2, 1 - 15) * (fraction / 1024));
+  } else if (exponent === 31) {
+    if (fraction === 0) {
+      return scalar * Infinity;
+    }
+    return NaN;
+  }
+  return scalar * (Math.pow(2, exponent - 15) * (1 + fraction / 1024));
+}
+function decodeMap(at, to) {
+  const mapDataLength = decodeCount(at, to);
+  if (mapDataLength < 25) {
+    return decodeMapSmall(at, to, mapDataLength);
+  }
+  return decodeMapLarge(at, to, mapDataLength);
+}
+function decodeMapLarge(at, to, mapDataLength) {
+  const offset = _offset;
+  at += offset;
+  const base = at;
+  const map = /* @__PURE__ */ Object.create(null);
+  for (let i = 0; i < mapDataLength; ++i) {
+    const key = decodeUtf8String(at, to);
+    at += _offset;
+    const valMajor = (payload[at] & 224) >> 5;
+    if (valMajor === majorUtf8String) {
+      map[key] = decodeUtf8String(at, to);
+    } else {
+      map[key] = decode(at, to);
+    }
+    at += _offset;
+  }
+  _offset = offset + (at - base);
+  Object.setPrototypeOf(map, Object.prototype);
+  return map;
+}
+function decodeMapSmall(at, to, mapDataLength) {
+  const offset = _offset;
+  at += offset;
+  const base = at;
+  const map = {};
+  for (let i = 0; i < mapDataLength; ++i) {
+    const key = decodeUtf8String(at, to);
+    at += _offset;
+    map[key] = decode(at, to);
+    at += _offset;
+  }
+  _offset = offset + (at - base);
+  return map;
+}
+function decodeList(at, to) {
+  const listDataLength = decodeCount(at, to);
+  const offset = _offset;
+  at += offset;
+  const base = at;
+  const list = Array(listDataLength);
+  for (let i = 0; i < listDataLength; ++i) {
+    list[i] = decode(at, to);
+    at += _offset;
+  }
+  _offset = offset + (at - base);
+  return list;
+}
+function decodeUtf8String(at, to) {
+  const length = decodeCount(at, to);
+  const offset = _offset;
+  at += offset;
+  if (to - at < length) {
+    overflow(length);
+  }
+  _offset = offset + length;
+  if (length < 24) {
+    return decodeUtf8StringCached(at, length);
+  }
+  if (isBuffer) {
+    return payload.toString("utf-8", at, at + length);
+  }
+  return textDecoder.decode(payload.subarray(at, at + length));
+}
+function advanceDecodingEpoch() {
+  cacheEpoch = cacheEpoch + 1 & 65535;
+}
+function decodeUtf8StringCached(at, length) {
+  let h = length;
+  for (let i = 0; i < length; ++i) {
+    h = h * 31 + payload[at + i] | 0;
+  }
+  const slot = h >>> 0 & 2047;
+  const cached = stringCache[slot];
+  if (cached !== void 0) {
+    if (cached.length === length) {
+      let match = true;
+      for (let i = 0; i < length; ++i) {
+        if (cached.charCodeAt(i) !== payload[at + i]) {
+          match = false;
+          break;
+        }
+      }
+      if (match) {
+        stringCacheEpochs[slot] = cacheEpoch;
+        return cached;
+      }
+    }
+  }
+  const result = isBuffer ? payload.toString("utf-8", at, at + length) : textDecoder.decode(payload.subarray(at, at + length));
+  if (stringCacheEpochs[slot] !== cacheEpoch) {
+    stringCache[slot] = result;
+    stringCacheEpochs[slot] = cacheEpoch;
+  }
+  return result;
+}
+function decodeUnstructuredByteString(at, to) {
+  const length = decodeCount(at, to);
+  const offset = _offset;
+  at += offset;
+  if (to - at < length) {
+    overflow(length);
+  }
+  const value = payload.subarray(at, at + length);
+  _offset = offset + length;
+  return value;
+}
+function decodeTagValue(at, to, minor, unsignedInt, offset) {
+  if (minor === 2 || minor === 3) {
+    const length = decodeCount(at + offset, to);
+    let b = BigInt(0);
+    const start = at + offset + _offset;
+    for (let i = start; i < start + length; ++i) {
+      b = b << BigInt(8) | BigInt(payload[i]);
+    }
+    _offset = offset + _offset + length;
+    return minor === 3 ? -b - BigInt(1) : b;
+  } else if (minor === 4) {
+    const decimalFraction = decode(at + offset, to);
+    const [rawExponent, mantissa] = decimalFraction;
+    const normalizer = mantissa < 0 ? -1 : 1;
+    const absMantissa = BigInt(normalizer) * BigInt(mantissa);
+    const mantissaDigits = String(absMantissa);
+    const sign = mantissa < 0 ? "-" : "";
+    let numericString;
+    const isSmallExponent = typeof rawExponent === "number" && Math.abs(rawExponent) <= 2 ** 28;
+    if (isSmallExponent) {
+      const exponent = rawExponent;
+      const mantissaStr = "0".repeat(Math.abs(exponent) + 1) + mantissaDigits;
+      numericString = exponent === 0 ? mantissaStr : mantissaStr.slice(0, mantissaStr.length + exponent) + "." + mantissaStr.slice(exponent);
+      numericString = numericString.replace(/^0+/g, "");
+      if (numericString === "") {
+        numericString = "0";
+      }
+      if (numericString[0] === ".") {
+        numericString = "0" + numericString;
+      }
+      numericString = sign + numericString;
+    } else {
+      const bigExponent = BigInt(rawExponent);
+      if (mantissaDigits.length === 1) {
+        numericString = sign + mantissaDigits + "e" + String(bigExponent);
+      } else {
+        const adjustedExp = bigExponent + BigInt(mantissaDigits.length - 1);
+        numericString = sign + mantissaDigits[0] + "." + mantissaDigits.slice(1) + "e" + String(adjustedExp);
+      }
+    }
+    _offset = offset + _offset;
+    return nv(numericString);
+  } else {
+    const value = decode(at + offset, to);
+    const valueOffset = _offset;
+    _offset = offset + valueOffset;
+    return tag({ tag: castBigInt(unsignedInt), value });
+  }
+}
+function decodeSpecial(at, to) {
+  const minor = payload[at] & 31;
+  switch (minor) {
+    case specialTrue:
+    case specialFalse:
+      _offset = 1;
+      return minor === specialTrue;
+    case specialNull:
+      _offset = 1;
+      return null;
+    case specialUndefined:
+      _offset = 1;
+      return null;
+    case extendedFloat16:
+      if (to - at < 3) {
+        throw new Error("incomplete float16 at end of buf.");
+      }
+      _offset = 3;
+      return bytesToFloat16(payload[at + 1], payload[at + 2]);
+    case extendedFloat32:
+      if (to - at < 5) {
+        throw new Error("incomplete float32 at end of buf.");
+      }
+      _offset = 5;
+      return dataView.getFloat32(at + 1);
+    case extendedFloat64:
+      if (to - at < 9) {
+        throw new Error("incomplete float64 at end of buf.");
+      }
+      _offset = 9;
+      return dataView.getFloat64(at + 1);
+    default:
+      unexpectedMinor(minor);
+  }
+}
+function decodeCount(at, to) {
+  const minor = payload[at] & 31;
+  if (minor < 24) {
+    _offset = 1;
+    return minor;
+  }
+  switch (minor) {
+    case extendedOneByte:
+      if (to - at < 2) {
+        overflow(1);
+      }
+      _offset = 2;
+      return payload[at + 1];
+    case extendedFloat16:
+      if (to - at < 3) {
+        overflow(2);
+      }
+      _offset = 3;
+      return dataView.getUint16(at + 1);
+    case extendedFloat32:
+      if (to - at < 5) {
+        overflow(4);
+      }
+      _offset = 5;
+      return dataView.getUint32(at + 1);
+    case extendedFloat64:
+      if (to - at < 9) {
+        overflow(8);
+      }
+      _offset = 9;
+      return demote(dataView.getBigUint64(at + 1));
+    default:
+      unexpectedMinor(minor);
+  }
+}
+function decodeMapIndefinite(at, to) {
+  at += 1;
+  const base = at;
+  const map = {};
+  for (; at < to; ) {
+    if (payload[at] === 255) {
+      _offset = at - base + 2;
+      return map;
+    }
+    const key = decodeUtf8String(at, to);
+    at += _offset;
+    map[key] = decode(at, to);
+    at += _offset;
+  }
+  throw new Error("expected break marker.");
+}
+function decodeListIndefinite(at, to) {
+  at += 1;
+  const list = [];
+  for (const base = at; at < to; ) {
+    if (payload[at] === 255) {
+      _offset = at - base + 2;
+      return list;
+    }
+    list.push(decode(at, to));
+    at += _offset;
+  }
+  throw new Error("expected break marker.");
+}
+function decodeUtf8StringIndefinite(at, to) {
+  at += 1;
+  const vector = [];
+  for (const base = at; at < to; ) {
+    if (payload[at] === 255) {
+      const data2 = alloc2(vector.length);
+      data2.set(vector, 0);
+      _offset = at - base + 2;
+      if (USE_BUFFER) {
+        return data2.toString("utf-8", 0, data2.length);
+      }
+      return textDecoder.decode(data2);
+    }
+    const major = (payload[at] & 224) >> 5;
+    const minor = payload[at] & 31;
+    if (major !== majorUtf8String) {
+      unexpectedMajorInIndefiniteString(major);
+    }
+    if (minor === minorIndefinite) {
+      throw new Error("nested indefinite string.");
+    }
+    const bytes2 = decodeUnstructuredByteString(at, to);
+    const length = _offset;
+    at += length;
+    for (let i = 0; i < bytes2.length; ++i) {
+      vector.push(bytes2[i]);
+    }
+  }
+  throw new Error("expected break marker.");
+}
+function decodeUnstructuredByteStringIndefinite(at, to) {
+  at += 1;
+  const vector = [];
+  for (const base = at; at < to; ) {
+    if (payload[at] === 255) {
+      const data2 = alloc2(vector.length);
+      data2.set(vector, 0);
+      _offset = at - base + 2;
+      return data2;
+    }
+    const major = (payload[at] & 224) >> 5;
+    const minor = payload[at] & 31;
+    if (major !== majorUnstructuredByteString) {
+      unexpectedMajorInIndefiniteString(major);
+    }
+    if (minor === minorIndefinite) {
+      throw new Error("nested indefinite string.");
+    }
+    const bytes2 = decodeUnstructuredByteString(at, to);
+    const length = _offset;
+    at += length;
+    for (let i = 0; i < bytes2.length; ++i) {
+      vector.push(bytes2[i]);
+    }
+  }
+  throw new Error("expected break marker.");
+}
+function castBigInt(bigInt) {
+  if (typeof bigInt === "number") {
+    return bigInt;
+  }
+  const num = Number(bigInt);
+  if (Number.MIN_SAFE_INTEGER <= num && num <= Number.MAX_SAFE_INTEGER) {
+    return num;
+  }
+  return bigInt;
+}
+function demote(bigInteger) {
+  const num = Number(bigInteger);
+  if (num < Number.MIN_SAFE_INTEGER || Number.MAX_SAFE_INTEGER < num) {
+    console.warn(new Error(`@smithy/core/cbor - truncating BigInt(${bigInteger}) to ${num} with loss of precision.`));
+  }
+  return num;
+}
+function overflow(n) {
+  throw new Error(`length ${n} greater than remaining buf len.`);
+}
+function unexpectedMinor(minor) {
+  throw new Error(`unexpected minor value ${minor}.`);
+}
+function unexpectedMajorInIndefiniteString(major) {
+  throw new Error(`unexpected major type ${major} in indefinite string.`);
+}
+var USE_BUFFER, textDecoder, payload, isBuffer, dataView, _offset, stringCache, stringCacheEpochs, cacheEpoch;
+var init_cbor_decode = __esm({
+  "node_modules/@smithy/core/dist-es/submodules/cbor/cbor-decode.js"() {
+    init_serde();
+    init_cbor_types();
+    USE_BUFFER = typeof Buffer !== "undefined";
+    textDecoder = new TextDecoder();
+    payload = alloc2(0);
+    isBuffer = false;
+    dataView = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+    _offset = 0;
+    stringCache = new Array(2048);
+    stringCacheEpochs = new Uint16Array(2048);
+    cacheEpoch = 0;
+  }
+});
+
+// node_modules/@smithy/core/dist-es/submodules/cbor/cbor-encode.js
+function encode(_input) {
+  const encodeStack = [_input];
+  while (encodeStack.length) {
+    const input = encodeStack.pop();
+    if (typeof input === "string") {
+      const len = input.length;
+      if (USE_BUFFER2) {
+        ensureSpace(len * 3 + 9);
+        if (len > 23) {
+          encodeHeader(majorUtf8String, Buffer.byteLength(input));
+          cursor += data.write(input, cursor);
+        } else {
+          encodeStringCached(input);
+        }
+      } else {
+        const maxBytes = len * 3;
+        ensureSpace(maxBytes + 9);
+        const headerPos = cursor;
+        const result = new TextEncoder().encodeInto(input, data.subarray(cursor + 9));
+        const byteLen = result.written;
+        let headerSize;
+        if (byteLen < 24) {
+          headerSize = 1;
+        } else if (byteLen < 256) {
+          headerSize = 2;
+        } else if (byteLen < 65536) {
+          headerSize = 3;
+        } else if (byteLen < 4294967296) {
+          headerSize = 5;
+        } else {
+          headerSize = 9;
+        }
+        if (headerSize < 9) {
+          data.copyWithin(headerPos + headerSize, headerPos + 9, headerPos + 9 + byteLen);
+        }
+        cursor = headerPos;
+        encodeInteger(majorUtf8String, byteLen);
+        cursor += byteLen;
+      }
+      continue;
+    }
+    if (data.byteLength - cursor < 9) {
+      ensureSpace(64);
+    }
+    if (typeof input === "number") {
+      if (Number.isInteger(input) && input >= -9007199254740992 && input <= 9007199254740991) {
+        const nonNegative = input >= 0;
+        const major = nonNegative ? majorUint64 : majorNegativeInt64;
+        const value = nonNegative ? input : -input - 1;
+        if (value < 24) {
+          data[cursor++] = major << 5 | value;
+        } else if (value < 256) {
+          data[cursor++] = major << 5 | 24;
+          data[cursor++] = value;
+        } else if (value < 65536) {
+          data[cursor++] = major << 5 | extendedFloat16;
+          data[cursor++] = value >> 8;
+          data[cursor++] = value & 255;
+        } else if (value < 4294967296) {
+          data[cursor++] = major << 5 | extendedFloat32;
+          dataView2.setUint32(cursor, value);
+          cursor += 4;
+        } else {
+          data[cursor++] = major << 5 | extendedFloat64;
+          const hi = value / 4294967296 | 0;
+          const lo = value - hi * 4294967296 | 0;
+          dataView2.setUint32(cursor, hi);
+          dataView2.setUint32(cursor + 4, lo);
+          cursor += 8;
+        }
+        continue;
+      }
+      data[cursor++] = majorSpecial << 5 | extendedFloat64;
+      dataView2.setFloat64(cursor, input);
+      cursor += 8;
+      continue;
+    } else if (typeof input === "bigint") {
+      const nonNegative = input >= 0;
+      const major = nonNegative ? majorUint64 : majorNegativeInt64;
+      const value = nonNegative ? input : -input - BigInt(1);
+      if (value < BigInt("18446744073709551616")) {
+        const n = Number(value);
+        if (n < 4294967296) {
+          encodeInteger(major, n);
+        } else {
+          data[cursor++] = major << 5 | extendedFloat64;
+          dataView2.setBigUint64(cursor, value);
+          cursor += 8;
+        }
+      } else {
+        const binaryBigInt = value.toString(2);
+        const bigIntBytes = new Uint8Array(Math.ceil(binaryBigInt.length / 8));
+        let b = value;
+        let i = 0;
+        while (bigIntBytes.byteLength - ++i >= 0) {
+          bigIntBytes[bigIntBytes.byteLength - i] = Number(b & BigInt(255));
+          b >>= BigInt(8);
+        }
+        ensureSpace(bigIntBytes.byteLength * 2 + 16);
+        data[cursor++] = nonNegative ? 194 : 195;
+        encodeHeader(majorUnstructuredByteString, bigIntBytes.byteLength);
+        data.set(bigIntBytes, cursor);
+        cursor += bigIntBytes.byteLength;
+      }
+      continue;
+    } else if (input === null) {
+      data[cursor++] = majorSpecial << 5 | specialNull;
+      continue;
+    } else if (typeof input === "boolean") {
+      data[cursor++] = majorSpecial << 5 | (input ? specialTrue : specialFalse);
+      continue;
+    } else if (typeof input === "undefined") {
+      throw new Error("@smithy/core/cbor: client may not serialize undefined value.");
+    } else if (Array.isArray(input)) {
+      encodeInteger(majorList, input.length);
+      ensureSpace(input.length * 9 + 64);
+      for (let i = input.length - 1; i >= 0; --i) {
+        encodeStack.push(input[i]);
+      }
+      continue;
+    } else if (typeof input.byteLength === "number") {
+      ensureSpace(input.length * 2 + 9);
+      encodeInteger(majorUnstructuredByteString, input.length);
+      data.set(input, cursor);
+      cursor += input.byteLength;
+      continue;
+    } else if (typeof input === "object") {
+      if (input instanceof NumericValue) {
+        let str = input.string;
+        let expOffset = BigInt(0);
+        const eIndex = str.search(/[eE]/);
+        if (eIndex !== -1) {
+          expOffset = BigInt(str.slice(eIndex + 1));
+          str = str.slice(0, eIndex);
+        }
+        const decimalIndex = str.indexOf(".");
+        const fractionDigits = decimalIndex === -1 ? 0 : str.length - decimalIndex - 1;
+        const exponent = expOffset - BigInt(fractionDigits);
+        const mantissa = BigInt(str.replace(".", ""));
+        data[cursor++] = 196;
+        encodeInteger(majorList, 2);
+        encodeStack.push(mantissa);
+        encodeStack.push(exponent >= -0x20000000000000n && exponent <= 0x1fffffffffffffn ? Number(exponent) : exponent);
+        continue;
+      }
+      if (input[tagSymbol]) {
+        if ("tag" in input && "value" in input) {
+          encodeStack.push(input.value);
+          encodeHeader(majorTag, input.tag);
+          continue;
+        } else {
+          throw new Error("tag encountered with missing fields, need 'tag' and 'value', found: " + JSON.stringify(input));
+        }
+      }
+      const keys = Object.keys(input);
+      const len = keys.length;
+      encodeInteger(majorMap, len);
+      for (let i = len - 1; i >= 0; --i) {
+        encodeStack.push(input[keys[i]]);
+        encodeStack.push(keys[i]);
+      }
+      continue;
+    }
+    throw new Error(`data type ${input?.constructor?.name ?? typeof input} not compatible for encoding.`);
+  }
+}
+function advanceEncodingEpoch() {
+  encodeCacheEpoch = encodeCacheEpoch + 1 & 65535;
+  encodeCacheSaturated = false;
+}
+function toUint8Array() {
+  const out = alloc2(cursor);
+  out.set(data.subarray(0, cursor), 0);
+  cursor = 0;
+  return out;
+}
+function resize(size) {
+  const old = data;
+  data = alloc2(size);
+  if (old) {
+    if (old.copy) {
+      old.copy(data, 0, 0, old.byteLength);
+    } else {
+      data.set(old, 0);
+    }
+  }
+  dataView2 = new DataView(data.buffer, data.byteOffset, data.byteLength);
+}
+function encodeStringCached(input) {
+  const cached = encodeStringCache.get(input);
+  if (cached !== void 0) {
+    data.set(cached.bytes, cursor);
+    cursor += cached.bytes.length;
+    cached.epoch = encodeCacheEpoch;
+    return;
+  }
+  const start = cursor;
+  const byteLen = Buffer.byteLength(input);
+  encodeInteger(majorUtf8String, byteLen);
+  cursor += data.write(input, cursor);
+  const bytes2 = Uint8Array.prototype.slice.call(data, start, cursor);
+  if (encodeStringCache.size >= 2048) {
+    if (encodeCacheSaturated) {
+      return;
+    }
+    let evicted = 0;
+    for (const [key, entry] of encodeStringCache) {
+      if (evicted >= 1024) {
+        break;
+      }
+      if (entry.epoch !== encodeCacheEpoch) {
+        encodeStringCache.delete(key);
+        evicted++;
+      }
+    }
+    if (evicted === 0) {
+      encodeCacheSaturated = true;
+      return;
+    }
+  }
+  if (encodeStringCache.size < 2048) {
+    encodeStringCache.set(input, { epoch: encodeCacheEpoch, bytes: bytes2 });
+  }
+}
+function ensureSpace(bytes2) {
+  const remaining = data.byteLength - cursor;
+  if (remaining < bytes2) {
+    if (cursor < 16e6) {
+      resize(Math.max(data.byteLength * 4, data.byteLength + bytes2));
+    } else {
+      resize(data.byteLength + bytes2 + 16e6);
+    }
+  }
+}
+function encodeHeader(major, value) {
+  if (value < 24) {
+    data[cursor++] = major << 5 | value;
+  } else if (value < 256) {
+    data[cursor++] = major << 5 | 24;
+    data[cursor++] = value;
+  } else if (value < 65536) {
+    data[cursor++] = major << 5 | extendedFloat16;
+    dataView2.setUint16(cursor, value);
+    cursor += 2;
+  } else if (value < 4294967296) {
+    data[cursor++] = major << 5 | extendedFloat32;
+    dataView2.setUint32(cursor, value);
+    cursor += 4;
+  } else {
+    data[cursor++] = major << 5 | extendedFloat64;
+    dataView2.setBigUint64(cursor, typeof value === "bigint" ? value : BigInt(value));
+    cursor += 8;
+  }
+}
+function encodeInteger(major, value) {
+  if (value < 24) {
+    data[cursor++] = major << 5 | value;
+  } else if (value < 256) {
+    data[cursor++] = major << 5 | 24;
+    data[cursor++] = value;
+  } else if (value < 65536) {
+    data[cursor++] = major << 5 | extendedFloat16;
+    data[cursor++] = value >> 8;
+    data[cursor++] = value & 255;
+  } else if (value < 4294967296) {
+    data[cursor++] = major << 5 | extendedFloat32;
+    dataView2.setUint32(cursor, value);
+    cursor += 4;
+  } else {
+    data[cursor++] = major << 5 | extendedFloat64;
+    const hi = value / 4294967296 | 0;
+    const lo = value - hi * 4294967296 | 0;
+    dataView2.setUint32(cursor, hi);
+    dataView2.setUint32(cursor + 4, lo);
+    cursor += 8;
+  }
+}
+var USE_BUFFER2, encodeStringCache, encodeCacheEpoch, encodeCacheSaturated, initialSize, data, dataView2, cursor;
+var init_cbor_encode = __esm({
+  "node_modules/@smithy/core/dist-es/submodules/cbor/cbor-encode.js"() {
+    init_serde();
+    init_cbor_types();
+    USE_BUFFER2 = typeof Buffer !== "undefined";
+    encodeStringCache = /* @__PURE__ */ new Map();
+    encodeCacheEpoch = 0;
+    encodeCacheSaturated = false;
+    initialSize = 2048;
+    data = alloc2(initialSize);
+    dataView2 = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    cursor = 0;
+  }
+});
+
+// node_modules/@smithy/core/dist-es/submodules/cbor/cbor.js
+var cbor;
+var init_cbor = __esm({
+  "node_modules/@smithy/core/dist-es/submodules/cbor/cbor.js"() {
+    init_cbor_decode();
+    init_cbor_encode();
+    cbor = {
+      deserialize(payload3) {
+        advanceDecodingEpoch();
+        setPayload(payload3);
+        return decode(0, payload3.length);
+      },
+      serialize(input) {
+        advanceEncodingEpoch();
+        try {
+          encode(input);
+          return toUint8Array();
+        } catch (e) {
+          toUint8Array();
+          throw e;
+        }
+      },
+      resizeEncodingBuffer(size) {
+        resize(size);
+      }
+    };
+  }
+});
+
+// node_modules/@smithy/core/dist-es/submodules/cbor/parseCborBody.js
+var dateToTag, loadSmithyRpcV2CborErrorCode;
+var init_parseCborBody = __esm({
+  "node_modules/@smithy/core/dist-es/submodules/cbor/parseCborBody.js"() {
+    init_cbor_types();
+    dateToTag = (date) => {
+      return tag({
+        tag: 1,
+        value: date.getTime() / 1e3
+      });
+    };
+    loadSmithyRpcV2CborErrorCode = (output, data2) => {
+      const sanitizeErrorCode2 = (rawValue) => {
+        let cleanValue = rawValue;
+        if (typeof cleanValue === "number") {
+          cleanValue = cleanValue.toString();
+        }
+        if (cleanValue.indexOf(",") >= 0) {
+          cleanValue = cleanValue.split(",")[0];
+        }
+        if (cleanValue.indexOf(":") >= 0) {
+          cleanValue = cleanValue.split(":")[0];
+        }
+        return cleanValue;
+      };
+      if (data2["__type"] !== void 0) {
+        return sanitizeErrorCode2(data2["__type"]);
+      }
+    };
+  }
+});
+
+// node_modules/@smithy/core/dist-es/submodules/cbor/codec-v2/CborShapeSerializer2.js
+function loadCborStructIterator(ns) {
+  const schema = ns.getSchema();
+  const existing = schema[CBOR_STRUCT_CACHE];
+  if (existing) {
+    return existing;
+  }
+  const memberNames = [];
+  const memberSchemas = [];
+  for (const [name, memberSchema] of ns.structIterator()) {
+    memberNames.push(name);
+    memberSchemas.push(memberSchema);
+  }
+  const encodedKeys = new Array(memberNames.length);
+  for (let i = 0; i < memberNames.length; ++i) {
+    encodedKeys[i] = encodeCborStringKey(memberNames[i]);
+  }
+  const cache = { memberNames, memberSchemas, encodedKeys };
+  schema[CBOR_STRUCT_CACHE] = cache;
+  return cache;
+}
+function encodeCborStringKey(s) {
+  let utf8Bytes;
+  if (USE_BUFFER3) {
+    utf8Bytes = Buffer.from(s, "utf-8");
+  } else {
+    utf8Bytes = new TextEncoder().encode(s);
+  }
+  const byteLen = utf8Bytes.length;
+  let headerSize;
+  if (byteLen < 24) {
+    headerSize = 1;
+  } else if (byteLen < 256) {
+    headerSize = 2;
+  } else {
+    headerSize = 3;
+  }
+  const result = new Uint8Array(headerSize + byteLen);
+  if (headerSize === 1) {
+    result[0] = majorUtf8String << 5 | byteLen;
+  } else if (headerSize === 2) {
+    result[0] = majorUtf8String << 5 | 24;
+    result[1] = byteLen;
+  } else {
+    result[0] = majorUtf8String << 5 | extendedFloat16;
+    result[1] = byteLen >> 8;
+    result[2] = byteLen & 255;
+  }
+  result.set(utf8Bytes, headerSize);
+  return result;
+}
+function allocUnsafe(size) {
+  return USE_BUFFER3 ? Buffer.allocUnsafe(size) : new Uint8Array(size);
+}
+function writeValue(ns, value, container, serdeContext) {
+  if (value == null) {
+    if (value === void 0 && ns.isIdempotencyToken()) {
+      writeString(generateIdempotencyToken());
+      return;
+    }
+    ensure(1);
+    buf[cursor2++] = majorSpecial << 5 | specialNull;
+    return;
+  }
+  if (ns.isUnitSchema()) {
+    ensure(1);
+    encodeHeader2(majorMap, 0);
+    return;
+  }
+  const isObject = typeof value === "object";
+  if (isObject) {
+    if (ns.isBlobSchema()) {
+      if (value instanceof Uint8Array) {
+        writeBytes(value);
+        return;
+      }
+    }
+    if (ns.isTimestampSchema()) {
+      if (value instanceof Date) {
+        writeTimestamp(value);
+        return;
+      }
+    }
+    if (ns.isStructSchema()) {
+      writeStruct(ns, value, serdeContext);
+      return;
+    }
+    if (Array.isArray(value) && (ns.isListSchema() || ns.isDocumentSchema())) {
+      writeList(ns, value, ns.isDocumentSchema(), serdeContext);
+      return;
+    }
+    if (ns.isMapSchema()) {
+      writeMap(ns, value, false, serdeContext);
+      return;
+    }
+    if (value instanceof Date) {
+      writeTimestamp(value);
+      return;
+    }
+    if (value instanceof Uint8Array) {
+      writeBytes(value);
+      return;
+    }
+    if (value instanceof NumericValue) {
+      writeNumericValue(value);
+      return;
+    }
+    if (value[tagSymbol]) {
+      const tagged = value;
+      writeTag(tagged.tag, tagged.value);
+      return;
+    }
+    if (ns.isDocumentSchema()) {
+      if (Array.isArray(value)) {
+        writeList(ns, value, true, serdeContext);
+      } else {
+        writeMap(ns, value, true, serdeContext);
+      }
+      return;
+    }
+    if (ns.isBigDecimalSchema()) {
+      writeUntypedValue(value);
+      return;
+    }
+    writeMap(ns, value, true, serdeContext);
+    return;
+  }
+  if (typeof value === "string") {
+    if (ns.isBlobSchema()) {
+      const bytes2 = (serdeContext?.base64Decoder ?? fromBase64)(value);
+      writeBytes(bytes2);
+      return;
+    }
+    writeString(value);
+    return;
+  }
+  if (typeof value === "number") {
+    ensure(9);
+    if (Number.isInteger(value) && value >= -9007199254740992 && value <= 9007199254740991) {
+      writeInteger(value);
+    } else {
+      writeFloat64(value);
+    }
+    return;
+  }
+  if (typeof value === "boolean") {
+    ensure(1);
+    buf[cursor2++] = majorSpecial << 5 | (value ? specialTrue : specialFalse);
+    return;
+  }
+  if (typeof value === "bigint") {
+    writeBigInt(value);
+    return;
+  }
+  writeString(String(value));
+}
+function writeStruct(ns, value, serdeContext) {
+  if (ns.isUnionSchema()) {
+    let wrote = false;
+    for (const [memberName, memberSchema] of ns.structIterator()) {
+      const item = value[memberName];
+      if (item != null) {
+        ensure(9);
+        encodeHeader2(majorMap, 1);
+        writeString(memberName);
+        writeValue(memberSchema, item, ns, serdeContext);
+        wrote = true;
+        break;
+      }
+    }
+    if (!wrote) {
+      const { $unknown } = value;
+      if (Array.isArray($unknown)) {
+        ensure(9);
+        encodeHeader2(majorMap, 1);
+        writeString($unknown[0]);
+        writeUntypedValue($unknown[1]);
+      } else {
+        ensure(9);
+        encodeHeader2(majorMap, 0);
+      }
+    }
+    return;
+  }
+  const cache = loadCborStructIterator(ns);
+  const { memberNames, memberSchemas, encodedKeys } = cache;
+  const z = memberNames.length;
+  let headerSize;
+  if (z < 24) {
+    headerSize = 1;
+  } else if (z < 256) {
+    headerSize = 2;
+  } else {
+    headerSize = 3;
+  }
+  ensure(headerSize);
+  const headerPos = cursor2;
+  cursor2 += headerSize;
+  let count = 0;
+  for (let i = 0; i < z; ++i) {
+    const item = value[memberNames[i]];
+    if (item == null && !memberSchemas[i].isIdempotencyToken()) {
+      continue;
+    }
+    const key = encodedKeys[i];
+    ensure(key.length);
+    buf.set(key, cursor2);
+    cursor2 += key.length;
+    writeValue(memberSchemas[i], item, ns, serdeContext);
+    ++count;
+  }
+  if (typeof value.__type === "string") {
+    for (const k in value) {
+      if (!hasOwn(value, k)) {
+        continue;
+      }
+      if (!memberNames.includes(k)) {
+        writeString(k);
+        writeUntypedValue(value[k]);
+        ++count;
+      }
+    }
+  }
+  if (headerSize === 1) {
+    buf[headerPos] = majorMap << 5 | count;
+  } else if (headerSize === 2) {
+    buf[headerPos] = majorMap << 5 | 24;
+    buf[headerPos + 1] = count;
+  } else {
+    buf[headerPos] = majorMap << 5 | extendedFloat16;
+    buf[headerPos + 1] = count >> 8;
+    buf[headerPos + 2] = count & 255;
+  }
+}
+function writeList(ns, value, isDocument, serdeContext) {
+  const sparse = !!ns.getMergedTraits().sparse;
+  const valueSchema = ns.getValueSchema();
+  if (isDocument || sparse) {
+    const items = [];
+    for (let i = 0; i < value.length; ++i) {
+      const item = value[i];
+      if (isDocument) {
+        if (item !== void 0) {
+          items.push(item);
+        }
+      } else {
+        if (item != null || sparse) {
+          items.push(item);
+        }
+      }
+    }
+    ensure(9);
+    encodeHeader2(majorList, items.length);
+    for (let i = 0; i < items.length; ++i) {
+      writeValue(valueSchema, items[i], void 0, serdeContext);
+    }
+  } else {
+    let count = 0;
+    for (let i = 0; i < value.length; ++i) {
+      if (value[i] != null) {
+        ++count;
+      }
+    }
+    ensure(9);
+    encodeHeader2(majorList, count);
+    for (let i = 0; i < value.length; ++i) {
+      if (value[i] != null) {
+        writeValue(valueSchema, value[i], void 0, serdeContext);
+      }
+    }
+  }
+}
+function writeMap(ns, value, isDocument, serdeContext) {
+  const sparse = !!ns.getMergedTraits().sparse;
+  const valueSchema = ns.getValueSchema();
+  const keys = [];
+  for (const k in value) {
+    if (!hasOwn(value, k)) {
+      continue;
+    }
+    const v = value[k];
+    if (isDocument ? v !== void 0 : v != null || sparse) {
+      keys.push(k);
+    }
+  }
+  ensure(9);
+  encodeHeader2(majorMap, keys.length);
+  for (let i = 0; i < keys.length; ++i) {
+    const k = keys[i];
+    writeString(k);
+    writeValue(valueSchema, value[k], void 0, serdeContext);
+  }
+}
+function writeUntypedValue(value) {
+  if (value == null) {
+    ensure(1);
+    buf[cursor2++] = majorSpecial << 5 | specialNull;
+    return;
+  }
+  if (typeof value === "string") {
+    writeString(value);
+    return;
+  }
+  if (typeof value === "number") {
+    ensure(9);
+    if (Number.isInteger(value) && value >= -9007199254740992 && value <= 9007199254740991) {
+      writeInteger(value);
+    } else {
+      writeFloat64(value);
+    }
+    return;
+  }
+  if (typeof value === "boolean") {
+    ensure(1);
+    buf[cursor2++] = majorSpecial << 5 | (value ? specialTrue : specialFalse);
+    return;
+  }
+  if (typeof value === "bigint") {
+    writeBigInt(value);
+    return;
+  }
+  if (value instanceof Uint8Array) {
+    writeBytes(value);
+    return;
+  }
+  if (value instanceof Date) {
+    writeTimestamp(value);
+    return;
+  }
+  if (value instanceof NumericValue) {
+    writeNumericValue(value);
+    return;
+  }
+  if (value[tagSymbol]) {
+    const tagged = value;
+    writeTag(tagged.tag, tagged.value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    ensure(9);
+    encodeHeader2(majorList, value.length);
+    for (let i = 0; i < value.length; ++i) {
+      writeUntypedValue(value[i]);
+    }
+    return;
+  }
+  if (typeof value === "object") {
+    const keys = Object.keys(value);
+    ensure(9);
+    encodeHeader2(majorMap, keys.length);
+    for (let i = 0; i < keys.length; ++i) {
+      writeString(keys[i]);
+      writeUntypedValue(value[keys[i]]);
+    }
+    return;
+  }
+  writeString(String(value));
+}
+function ensure(n) {
+  if (cursor2 + n > buf.length) {
+    let newSize = buf.length * 2;
+    while (newSize < cursor2 + n) {
+      newSize *= 2;
+    }
+    const next = allocUnsafe(newSize);
+    next.set(buf.subarray(0, cursor2));
+    buf = next;
+    view = new DataView(next.buffer, next.byteOffset, next.byteLength);
+  }
+}
+function encodeHeader2(major, value) {
+  if (value < 24) {
+    buf[cursor2++] = major << 5 | value;
+  } else if (value < 256) {
+    buf[cursor2++] = major << 5 | 24;
+    buf[cursor2++] = value;
+  } else if (value < 65536) {
+    buf[cursor2++] = major << 5 | extendedFloat16;
+    buf[cursor2++] = value >> 8;
+    buf[cursor2++] = value & 255;
+  } else if (value < 4294967296) {
+    buf[cursor2++] = major << 5 | extendedFloat32;
+    view.setUint32(cursor2, value);
+    cursor2 += 4;
+  } else {
+    buf[cursor2++] = major << 5 | extendedFloat64;
+    const hi = value / 4294967296 | 0;
+    const lo = value - hi * 4294967296 | 0;
+    view.setUint32(cursor2, hi);
+    view.setUint32(cursor2 + 4, lo);
+    cursor2 += 8;
+  }
+}
+function encodeBigHeader(major, value) {
+  const n = Number(value);
+  if (n < 4294967296) {
+    encodeHeader2(major, n);
+    return;
+  }
+  buf[cursor2++] = major << 5 | extendedFloat64;
+  view.setBigUint64(cursor2, value);
+  cursor2 += 8;
+}
+function writeString(s) {
+  const len = s.length;
+  if (len <= 23) {
+    const cached = stringEncodeCache.get(s);
+    if (cached) {
+      ensure(cached.bytes.length);
+      buf.set(cached.bytes, cursor2);
+      cursor2 += cached.bytes.length;
+      cached.epoch = encodeCacheEpoch2;
+      return;
+    }
+    const start = cursor2;
+    writeStringUncached(s, len);
+    const end2 = cursor2;
+    const bytes2 = Uint8Array.prototype.slice.call(buf, start, end2);
+    if (stringEncodeCache.size >= STRING_CACHE_MAX) {
+      if (encodeCacheSaturated2) {
+        return;
+      }
+      let evicted = 0;
+      for (const [key, entry] of stringEncodeCache) {
+        if (evicted >= 1024) {
+          break;
+        }
+        if (entry.epoch !== encodeCacheEpoch2) {
+          stringEncodeCache.delete(key);
+          ++evicted;
+        }
+      }
+      if (evicted === 0) {
+        encodeCacheSaturated2 = true;
+        return;
+      }
+    }
+    if (stringEncodeCache.size < STRING_CACHE_MAX) {
+      stringEncodeCache.set(s, { epoch: encodeCacheEpoch2, bytes: bytes2 });
+    }
+    return;
+  }
+  writeStringUncached(s, len);
+}
+function writeStringUncached(s, len) {
+  if (USE_BUFFER3) {
+    const maxBytes = len * 3;
+    ensure(maxBytes + 9);
+    const byteLen = Buffer.byteLength(s);
+    encodeHeader2(majorUtf8String, byteLen);
+    cursor2 += buf.write(s, cursor2);
+  } else {
+    const maxBytes = len * 3;
+    ensure(maxBytes + 9);
+    const headerPos = cursor2;
+    const result = textEncoder.encodeInto(s, buf.subarray(headerPos + 9));
+    const byteLen = result.written;
+    let headerSize;
+    if (byteLen < 24) {
+      headerSize = 1;
+    } else if (byteLen < 256) {
+      headerSize = 2;
+    } else if (byteLen < 65536) {
+      headerSize = 3;
+    } else if (byteLen < 4294967296) {
+      headerSize = 5;
+    } else {
+      headerSize = 9;
+    }
+    if (headerSize < 9) {
+      buf.copyWithin(headerPos + headerSize, headerPos + 9, headerPos + 9 + byteLen);
+    }
+    cursor2 = headerPos;
+    encodeHeader2(majorUtf8String, byteLen);
+    cursor2 += byteLen;
+  }
+}
+function writeFloat64(value) {
+  ensure(9);
+  buf[cursor2++] = majorSpecial << 5 | extendedFloat64;
+  view.setFloat64(cursor2, value);
+  cursor2 += 8;
+}
+function writeInteger(value) {
+  ensure(9);
+  const nonNegative = value >= 0;
+  const major = nonNegative ? majorUint64 : majorNegativeInt64;
+  const abs = nonNegative ? value : -value - 1;
+  encodeHeader2(major, abs);
+}
+function writeBigInt(value) {
+  const nonNegative = value >= 0;
+  const major = nonNegative ? majorUint64 : majorNegativeInt64;
+  const abs = nonNegative ? value : -value - BigInt(1);
+  if (abs < BigInt("18446744073709551616")) {
+    ensure(9);
+    encodeBigHeader(major, abs);
+  } else {
+    const binaryStr = abs.toString(2);
+    const byteLen = Math.ceil(binaryStr.length / 8);
+    const bigIntBytes = new Uint8Array(byteLen);
+    let b = abs;
+    for (let i = byteLen - 1; i >= 0; --i) {
+      bigIntBytes[i] = Number(b & BigInt(255));
+      b >>= BigInt(8);
+    }
+    ensure(byteLen + 16);
+    buf[cursor2++] = nonNegative ? 194 : 195;
+    encodeHeader2(majorUnstructuredByteString, byteLen);
+    buf.set(bigIntBytes, cursor2);
+    cursor2 += byteLen;
+  }
+}
+function writeBytes(data2) {
+  ensure(data2.length + 9);
+  encodeHeader2(majorUnstructuredByteString, data2.length);
+  buf.set(data2, cursor2);
+  cursor2 += data2.length;
+}
+function writeTag(tagValue, innerValue) {
+  ensure(9);
+  if (typeof tagValue === "bigint") {
+    encodeBigHeader(majorTag, tagValue);
+  } else {
+    encodeHeader2(majorTag, tagValue);
+  }
+  writeUntypedValue(innerValue);
+}
+function writeNumericValue(nv2) {
+  let str = nv2.string;
+  let expOffset = BigInt(0);
+  const eIndex = str.search(/[eE]/);
+  if (eIndex !== -1) {
+    expOffset = BigInt(str.slice(eIndex + 1));
+    str = str.slice(0, eIndex);
+  }
+  const decimalIndex = str.indexOf(".");
+  const fractionDigits = decimalIndex === -1 ? 0 : str.length - decimalIndex - 1;
+  const exponent = expOffset - BigInt(fractionDigits);
+  const mantissa = BigInt(str.replace(".", ""));
+  ensure(9);
+  buf[cursor2++] = 196;
+  encodeHeader2(majorList, 2);
+  ensure(9);
+  if (exponent >= -0x20000000000000n && exponent <= 0x1fffffffffffffn) {
+    writeInteger(Number(exponent));
+  } else {
+    writeBigInt(exponent);
+  }
+  writeBigInt(mantissa);
+}
+function writeTimestamp(date) {
+  ensure(18);
+  encodeHeader2(majorTag, 1);
+  const epochSecs = date.getTime() / 1e3;
+  if (Number.isInteger(epochSecs)) {
+    writeInteger(epochSecs);
+  } else {
+    writeFloat64(epochSecs);
+  }
+}
+var CborShapeSerializer2, CBOR_STRUCT_CACHE, USE_BUFFER3, textEncoder, INITIAL_BUFFER_SIZE2, buf, view, cursor2, STRING_CACHE_MAX, stringEncodeCache, encodeCacheEpoch2, encodeCacheSaturated2;
+var init_CborShapeSerializer2 = __esm({
+  "node_modules/@smithy/core/dist-es/submodules/cbor/codec-v2/CborShapeSerializer2.js"() {
+    init_transport();
+    init_protocols();
+    init_schema();
+    init_serde();
+    init_cbor_types();
+    CborShapeSerializer2 = class extends SerdeContext {
+      write(schema, value) {
+        cursor2 = 0;
+        const ns = NormalizedSchema.of(schema);
+        writeValue(ns, value, void 0, this.serdeContext);
+      }
+      flush() {
+        const result = buf.subarray(0, cursor2);
+        cursor2 = 0;
+        buf = allocUnsafe(INITIAL_BUFFER_SIZE2);
+        view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+        return result;
+      }
+    };
+    CBOR_STRUCT_CACHE = /* @__PURE__ */ Symbol.for("@smithy/cbor-struct-cache");
+    USE_BUFFER3 = typeof Buffer !== "undefined";
+    textEncoder = new TextEncoder();
+    INITIAL_BUFFER_SIZE2 = 2048;
+    buf = USE_BUFFER3 ? Buffer.allocUnsafe(INITIAL_BUFFER_SIZE2) : new Uint8Array(INITIAL_BUFFER_SIZE2);
+    view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    cursor2 = 0;
+    STRING_CACHE_MAX = 2048;
+    stringEncodeCache = /* @__PURE__ */ new Map();
+    encodeCacheEpoch2 = 0;
+    encodeCacheSaturated2 = false;
+  }
+});
+
+// node_modules/@smithy/core/dist-es/submodules/cbor/codec-v2/CborShapeDeserializer2.js
+function readValue(ns) {
+  if (pos >= end) {
+    throw new Error("unexpected end of CBOR payload.");
+  }
+  const major = (payload2[pos] & 224) >> 5;
+  const minor = payload2[pos] & 31;
+  if (minor === minorIndefinite && major >= 2 && major <= 5) {
+    return readIndefinite(ns, major);
+  }
+  switch (major) {
+    case majorUint64:
+      return readUnsignedInt();
+    case majorNegativeInt64:
+      return readNegativeInt();
+    case majorUnstructuredByteString:
+      return readByteString();
+    case majorUtf8String:
+      return readUtf8String();
+    case majorList:
+      return readList(ns);
+    case majorMap:
+      return readMap(ns);
+    case majorTag:
+      return readTag(ns);
+    case majorSpecial:
+      return readSpecial();
+    default:
+      throw new Error(`unexpected CBOR major type ${major}.`);
+  }
+}
+function readList(ns) {
+  const count = decodeCount2();
+  const memberSchema = ns.isListSchema() ? ns.getValueSchema() : ns;
+  const list = Array(count);
+  for (let i = 0; i < count; ++i) {
+    list[i] = readValue(memberSchema);
+  }
+  return list;
+}
+function readMap(ns) {
+  const count = decodeCount2();
+  if (ns.isStructSchema()) {
+    const startPos = pos;
+    return readStruct(ns, count, startPos);
+  }
+  const valueSchema = ns.isMapSchema() ? ns.getValueSchema() : ns;
+  const map = {};
+  for (let i = 0; i < count; ++i) {
+    const key = readUtf8String();
+    map[key] = readValue(valueSchema);
+  }
+  return map;
+}
+function readStruct(ns, count, startPos) {
+  const isUnion = ns.isUnionSchema();
+  const cache = loadCborStructIterator(ns);
+  const { memberSchemas, encodedKeys, memberNames } = cache;
+  const z = encodedKeys.length;
+  const result = {};
+  let unknownKey;
+  let unknownValue;
+  let unknownCount = 0;
+  let hasType = false;
+  let hint = 0;
+  for (let i = 0; i < count; ++i) {
+    const matchIdx = matchStructKey(encodedKeys, z, hint);
+    if (matchIdx >= 0) {
+      hint = matchIdx + 1;
+      if (hint >= z) {
+        hint = 0;
+      }
+      const val = readValue(memberSchemas[matchIdx]);
+      if (val != null) {
+        result[memberNames[matchIdx]] = val;
+      }
+    } else {
+      const key = readUtf8String();
+      const val = readValue(NormalizedSchema.of(15));
+      if (key === "__type" && typeof val === "string") {
+        hasType = true;
+      } else {
+        unknownKey = key;
+        unknownValue = val;
+        ++unknownCount;
+      }
+    }
+  }
+  if (isUnion) {
+    let resultEmpty = true;
+    for (const _ in result) {
+      if (!hasOwn(result, _)) {
+        continue;
+      }
+      resultEmpty = false;
+      break;
+    }
+    if (resultEmpty && unknownCount === 1) {
+      result.$unknown = [unknownKey, unknownValue];
+    }
+  } else if (hasType) {
+    pos = startPos;
+    const docSchema = NormalizedSchema.of(15);
+    for (let i = 0; i < count; ++i) {
+      const key = readUtf8String();
+      const val = readValue(docSchema);
+      if (!(key in result)) {
+        result[key] = val;
+      }
+    }
+  }
+  return result;
+}
+function readTag(ns) {
+  const tagNum = decodeArgument();
+  const tagNumber = typeof tagNum === "bigint" ? Number(tagNum) : tagNum;
+  if (tagNumber === 1) {
+    const docSchema2 = NormalizedSchema.of(15);
+    const epochValue = readValue(docSchema2);
+    return _parseEpochTimestamp(epochValue);
+  }
+  if (tagNumber === 2 || tagNumber === 3) {
+    const byteStr = readByteString();
+    let b = BigInt(0);
+    for (let i = 0; i < byteStr.length; ++i) {
+      b = b << BigInt(8) | BigInt(byteStr[i]);
+    }
+    return tagNumber === 3 ? -b - BigInt(1) : b;
+  }
+  if (tagNumber === 4) {
+    const docSchema2 = NormalizedSchema.of(15);
+    const pair = readValue(docSchema2);
+    const [rawExponent, mantissa] = pair;
+    const normalizer = mantissa < 0 ? -1 : 1;
+    const absMantissa = BigInt(normalizer) * BigInt(mantissa);
+    const mantissaDigits = String(absMantissa);
+    const sign = mantissa < 0 ? "-" : "";
+    let numericString;
+    const isSmallExponent = typeof rawExponent === "number" && Math.abs(rawExponent) <= 2 ** 28;
+    if (isSmallExponent) {
+      const exponent = rawExponent;
+      const mantissaStr = "0".repeat(Math.abs(exponent) + 1) + mantissaDigits;
+      numericString = exponent === 0 ? mantissaStr : mantissaStr.slice(0, mantissaStr.length + exponent) + "." + mantissaStr.slice(exponent);
+      numericString = numericString.replace(/^0+/g, "");
+      if (numericString === "") {
+        numericString = "0";
+      }
+      if (numericString[0] === ".") {
+        numericString = "0" + numericString;
+      }
+      numericString = sign + numericString;
+    } else {
+      const bigExponent = BigInt(rawExponent);
+      if (mantissaDigits.length === 1) {
+        numericString = sign + mantissaDigits + "e" + String(bigExponent);
+      } else {
+        const adjustedExp = bigExponent + BigInt(mantissaDigits.length - 1);
+        numericString = sign + mantissaDigits[0] + "." + mantissaDigits.slice(1) + "e" + String(adjustedExp);
+      }
+    }
+    return nv(numericString);
+  }
+  const docSchema = NormalizedSchema.of(15);
+  const innerValue = readValue(docSchema);
+  return { tag: castBigInt2(tagNum), value: innerValue };
+}
+function readIndefinite(ns, major) {
+  switch (major) {
+    case majorUtf8String:
+      return readUtf8StringIndefinite();
+    case majorUnstructuredByteString:
+      return readByteStringIndefinite();
+    case majorList:
+      return readListIndefinite(ns);
+    case majorMap:
+      return readMapIndefinite(ns);
+    default:
+      throw new Error(`unexpected indefinite length for major ${major}.`);
+  }
+}
+function readUtf8StringIndefinite() {
+  pos += 1;
+  const chunks = [];
+  let totalLen = 0;
+  while (pos < end) {
+    if (payload2[pos] === 255) {
+      pos += 1;
+      const combined = new Uint8Array(totalLen);
+      let offset = 0;
+      for (let i = 0; i < chunks.length; ++i) {
+        combined.set(chunks[i], offset);
+        offset += chunks[i].length;
+      }
+      if (USE_BUFFER4) {
+        return Buffer.from(combined.buffer, combined.byteOffset, combined.byteLength).toString("utf-8");
+      }
+      return textDecoder2.decode(combined);
+    }
+    const bytes2 = readByteString();
+    chunks.push(bytes2);
+    totalLen += bytes2.length;
+  }
+  throw new Error("expected break marker.");
+}
+function readByteStringIndefinite() {
+  pos += 1;
+  const chunks = [];
+  let totalLen = 0;
+  while (pos < end) {
+    if (payload2[pos] === 255) {
+      pos += 1;
+      const combined = new Uint8Array(totalLen);
+      let offset = 0;
+      for (let i = 0; i < chunks.length; ++i) {
+        combined.set(chunks[i], offset);
+        offset += chunks[i].length;
+      }
+      return combined;
+    }
+    const bytes2 = readByteString();
+    chunks.push(bytes2);
+    totalLen += bytes2.length;
+  }
+  throw new Error("expected break marker.");
+}
+function readListIndefinite(ns) {
+  pos += 1;
+  const memberSchema = ns.isListSchema() ? ns.getValueSchema() : ns;
+  const list = [];
+  while (pos < end) {
+    if (payload2[pos] === 255) {
+      pos += 1;
+      return list;
+    }
+    list.push(readValue(memberSchema));
+  }
+  throw new Error("expected break marker.");
+}
+function readMapIndefinite(ns) {
+  pos += 1;
+  if (ns.isStructSchema()) {
+    const cache = loadCborStructIterator(ns);
+    const { memberSchemas, encodedKeys, memberNames } = cache;
+    const z = encodedKeys.length;
+    const isUnion = ns.isUnionSchema();
+    const result = {};
+    let unknownKey;
+    let unknownValue;
+    let unknownCount = 0;
+    let hint = 0;
+    while (pos < end) {
+      if (payload2[pos] === 255) {
+        pos += 1;
+        if (isUnion) {
+          let resultEmpty = true;
+          for (const _ in result) {
+            if (!hasOwn(result, _)) {
+              continue;
+            }
+            resultEmpty = false;
+            break;
+          }
+          if (resultEmpty && unknownCount === 1) {
+            result.$unknown = [unknownKey, unknownValue];
+          }
+        }
+        return result;
+      }
+      const matchIdx = matchStructKey(encodedKeys, z, hint);
+      if (matchIdx >= 0) {
+        hint = matchIdx + 1;
+        if (hint >= z) {
+          hint = 0;
+        }
+        const val = readValue(memberSchemas[matchIdx]);
+        if (val != null) {
+          result[memberNames[matchIdx]] = val;
+        }
+      } else {
+        const key = readUtf8String();
+        const val = readValue(NormalizedSchema.of(15));
+        if (key !== "__type") {
+          unknownKey = key;
+          unknownValue = val;
+          ++unknownCount;
+        }
+      }
+    }
+    throw new Error("expected break marker.");
+  }
+  const valueSchema = ns.isMapSchema() ? ns.getValueSchema() : ns;
+  const map = {};
+  while (pos < end) {
+    if (payload2[pos] === 255) {
+      pos += 1;
+      return map;
+    }
+    const key = readUtf8String();
+    map[key] = readValue(valueSchema);
+  }
+  throw new Error("expected break marker.");
+}
+function matchStructKey(encodedKeys, z, hint) {
+  const hintKey = encodedKeys[hint];
+  if (pos + hintKey.length <= end && bytesMatch(pos, hintKey)) {
+    pos += hintKey.length;
+    return hint;
+  }
+  for (let i = 0; i < z; ++i) {
+    if (i === hint) {
+      continue;
+    }
+    const ek = encodedKeys[i];
+    if (pos + ek.length <= end && bytesMatch(pos, ek)) {
+      pos += ek.length;
+      return i;
+    }
+  }
+  return -1;
+}
+function bytesMatch(at, expected) {
+  const len = expected.length;
+  if (payload2[at] !== expected[0]) {
+    return false;
+  }
+  for (let i = 1; i < len; ++i) {
+    if (payload2[at + i] !== expected[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+function decodeArgument() {
+  const minor = payload2[pos] & 31;
+  if (minor < 24) {
+    pos += 1;
+    return minor;
+  }
+  switch (minor) {
+    case extendedOneByte:
+      if (end - pos < 2) {
+        overflow2(1);
+      }
+      pos += 2;
+      return payload2[pos - 1];
+    case extendedFloat16:
+      if (end - pos < 3) {
+        overflow2(2);
+      }
+      pos += 3;
+      return dataView3.getUint16(pos - 2);
+    case extendedFloat32:
+      if (end - pos < 5) {
+        overflow2(4);
+      }
+      pos += 5;
+      return dataView3.getUint32(pos - 4);
+    case extendedFloat64: {
+      if (end - pos < 9) {
+        overflow2(8);
+      }
+      pos += 9;
+      const hi = dataView3.getUint32(pos - 8);
+      if (hi < 2097152) {
+        return hi * 4294967296 + dataView3.getUint32(pos - 4);
+      }
+      return dataView3.getBigUint64(pos - 8);
+    }
+    default:
+      throw new Error(`unexpected minor value ${minor}.`);
+  }
+}
+function decodeCount2() {
+  const val = decodeArgument();
+  return typeof val === "bigint" ? Number(val) : val;
+}
+function readUnsignedInt() {
+  const val = decodeArgument();
+  return castBigInt2(val);
+}
+function readNegativeInt() {
+  const val = decodeArgument();
+  if (typeof val === "bigint") {
+    return BigInt(-1) - val;
+  }
+  return -1 - val;
+}
+function readByteString() {
+  const length = decodeCount2();
+  if (end - pos < length) {
+    overflow2(length);
+  }
+  const start = pos;
+  pos += length;
+  return payload2.subarray(start, start + length);
+}
+function readUtf8String() {
+  const length = decodeCount2();
+  if (end - pos < length) {
+    overflow2(length);
+  }
+  const start = pos;
+  pos += length;
+  if (length < 24) {
+    return decodeUtf8Cached(start, length);
+  }
+  if (isBuffer2) {
+    return payload2.toString("utf-8", start, start + length);
+  }
+  return textDecoder2.decode(payload2.subarray(start, start + length));
+}
+function decodeUtf8Cached(at, length) {
+  let h = length;
+  for (let i = 0; i < length; ++i) {
+    h = h * 31 + payload2[at + i] | 0;
+  }
+  const slot = h >>> 0 & STRING_CACHE_SIZE - 1;
+  const cached = stringCache2[slot];
+  if (cached !== void 0 && cached.length === length) {
+    let match = true;
+    for (let i = 0; i < length; ++i) {
+      if (cached.charCodeAt(i) !== payload2[at + i]) {
+        match = false;
+        break;
+      }
+    }
+    if (match) {
+      stringCacheEpochs2[slot] = cacheEpoch2;
+      return cached;
+    }
+  }
+  const result = isBuffer2 ? payload2.toString("utf-8", at, at + length) : textDecoder2.decode(payload2.subarray(at, at + length));
+  if (stringCacheEpochs2[slot] !== cacheEpoch2) {
+    stringCache2[slot] = result;
+    stringCacheEpochs2[slot] = cacheEpoch2;
+  }
+  return result;
+}
+function readSpecial() {
+  const p = pos;
+  const minor = payload2[p] & 31;
+  switch (minor) {
+    case specialTrue:
+      pos = p + 1;
+      return true;
+    case specialFalse:
+      pos = p + 1;
+      return false;
+    case specialNull:
+      pos = p + 1;
+      return null;
+    case specialUndefined:
+      pos = p + 1;
+      return null;
+    case extendedFloat16: {
+      if (end - p < 3) {
+        overflow2(2);
+      }
+      pos = p + 3;
+      return bytesToFloat162(payload2[p + 1], payload2[p + 2]);
+    }
+    case extendedFloat32: {
+      if (end - p < 5) {
+        overflow2(4);
+      }
+      pos = p + 5;
+      return dataView3.getFloat32(p + 1);
+    }
+    case extendedFloat64: {
+      if (end - p < 9) {
+        overflow2(8);
+      }
+      pos = p + 9;
+      return dataView3.getFloat64(p + 1);
+    }
+    default:
+      throw new Error(`unexpected minor value ${minor} for major 7.`);
+  }
+}
+function bytesToFloat162(a, b) {
+  const sign = a >> 7;
+  const exponent = (a & 124) >> 2;
+  const fraction = (a & 3) << 8 | b;
+  const scalar = sign === 0 ? 1 : -1;
+  if (exponent === 0) {
+    if (fraction === 0) {
+      return 0;
+    }
+    return scalar * (Math.pow(2, 1 - 15) * (fraction / 1024));
+  } else if (exponent === 31) {
+    if (fraction === 0) {
+      return scalar * Infinity;
+    }
+    return NaN;
+  }
+  return scalar * (Math.pow(2, exponent - 15) * (1 + fraction / 1024));
+}
+function castBigInt2(value) {
+  if (typeof value === "number") {
+    return value;
+  }
+  const num = Number(value);
+  if (Number.MIN_SAFE_INTEGER <= num && num <= Number.MAX_SAFE_INTEGER) {
+    return num;
+  }
+  return value;
+}
+function overflow2(n) {
+  throw new Error(`CBOR: length ${n} greater than remaining buffer length.`);
+}
+function transformObject(ns, value) {
+  if (ns.isTimestampSchema()) {
+    if (typeof value === "number") {
+      return _parseEpochTimestamp(value);
+    }
+    if (typeof value === "object" && value !== null) {
+      if (value.tag === 1 && "value" in value) {
+        return _parseEpochTimestamp(value.value);
+      }
+    }
+  }
+  if (ns.isBlobSchema()) {
+    return value;
+  }
+  if (typeof value === "undefined" || typeof value === "boolean" || typeof value === "number" || typeof value === "string" || typeof value === "bigint" || typeof value === "symbol") {
+    return value;
+  }
+  if (typeof value !== "object" || value === null) {
+    return value;
+  }
+  if ("byteLength" in value) {
+    return value;
+  }
+  if (value instanceof Date) {
+    return value;
+  }
+  if (value instanceof NumericValue) {
+    return value;
+  }
+  if (ns.isDocumentSchema()) {
+    return value;
+  }
+  if (ns.isListSchema()) {
+    const memberSchema = ns.getValueSchema();
+    const out = [];
+    for (const item of value) {
+      out.push(transformObject(memberSchema, item));
+    }
+    return out;
+  }
+  const newObject = {};
+  if (ns.isMapSchema()) {
+    const targetSchema = ns.getValueSchema();
+    for (const key in value) {
+      if (!hasOwn(value, key)) {
+        continue;
+      }
+      newObject[key] = transformObject(targetSchema, value[key]);
+    }
+  } else if (ns.isStructSchema()) {
+    const isUnion = ns.isUnionSchema();
+    let keys;
+    if (isUnion) {
+      keys = /* @__PURE__ */ new Set();
+      for (const k in value) {
+        if (!hasOwn(value, k)) {
+          continue;
+        }
+        if (k !== "__type") {
+          keys.add(k);
+        }
+      }
+    }
+    for (const [key, memberSchema] of ns.structIterator()) {
+      if (isUnion) {
+        keys.delete(key);
+      }
+      if (value[key] != null) {
+        newObject[key] = transformObject(memberSchema, value[key]);
+      }
+    }
+    if (isUnion && keys?.size === 1) {
+      let newObjectEmpty = true;
+      for (const _ in newObject) {
+        if (!hasOwn(newObject, _)) {
+          continue;
+        }
+        newObjectEmpty = false;
+        break;
+      }
+      if (newObjectEmpty) {
+        const k = keys.values().next().value;
+        newObject.$unknown = [k, value[k]];
+      }
+    } else if (typeof value.__type === "string") {
+      for (const k in value) {
+        if (!hasOwn(value, k)) {
+          continue;
+        }
+        if (!(k in newObject)) {
+          newObject[k] = value[k];
+        }
+      }
+    }
+  }
+  return newObject;
+}
+var CborShapeDeserializer2, USE_BUFFER4, textDecoder2, payload2, isBuffer2, dataView3, pos, end, STRING_CACHE_SIZE, stringCache2, stringCacheEpochs2, cacheEpoch2;
+var init_CborShapeDeserializer2 = __esm({
+  "node_modules/@smithy/core/dist-es/submodules/cbor/codec-v2/CborShapeDeserializer2.js"() {
+    init_transport();
+    init_protocols();
+    init_schema();
+    init_serde();
+    init_cbor_types();
+    init_CborShapeSerializer2();
+    CborShapeDeserializer2 = class extends SerdeContext {
+      read(schema, bytes2) {
+        payload2 = bytes2;
+        isBuffer2 = USE_BUFFER4 && bytes2 instanceof Buffer;
+        dataView3 = new DataView(bytes2.buffer, bytes2.byteOffset, bytes2.byteLength);
+        pos = 0;
+        end = bytes2.length;
+        cacheEpoch2 = cacheEpoch2 + 1 & 65535;
+        return readValue(NormalizedSchema.of(schema));
+      }
+      readValue(_schema, value) {
+        return transformObject(NormalizedSchema.of(_schema), value);
+      }
+    };
+    USE_BUFFER4 = typeof Buffer !== "undefined";
+    textDecoder2 = new TextDecoder();
+    payload2 = new Uint8Array(0);
+    isBuffer2 = false;
+    dataView3 = new DataView(new ArrayBuffer(0));
+    pos = 0;
+    end = 0;
+    STRING_CACHE_SIZE = 2048;
+    stringCache2 = new Array(STRING_CACHE_SIZE);
+    stringCacheEpochs2 = new Uint16Array(STRING_CACHE_SIZE);
+    cacheEpoch2 = 0;
+  }
+});
+
+// node_modules/@smithy/core/dist-es/submodules/cbor/CborCodec.js
+var CborCodec;
+var init_CborCodec = __esm({
+  "node_modules/@smithy/core/dist-es/submodules/cbor/CborCodec.js"() {
+    init_protocols();
+    init_CborShapeSerializer2();
+    init_CborShapeDeserializer2();
+    CborCodec = class extends SerdeContext {
+      createSerializer() {
+        const serializer = new CborShapeSerializer2();
+        serializer.setSerdeContext(this.serdeContext);
+        return serializer;
+      }
+      createDeserializer() {
+        const deserializer = new CborShapeDeserializer2();
+        deserializer.setSerdeContext(this.serdeContext);
+        return deserializer;
+      }
+    };
+  }
+});
+
+// node_modules/@smithy/core/dist-es/submodules/cbor/SmithyRpcV2CborProtocol.js
+var SmithyRpcV2CborProtocol;
+var init_SmithyRpcV2CborProtocol = __esm({
+  "node_modules/@smithy/core/dist-es/submodules/cbor/SmithyRpcV2CborProtocol.js"() {
+    init_protocols();
+    init_schema();
+    init_CborCodec();
+    init_parseCborBody();
+    SmithyRpcV2CborProtocol = class extends AbstractRpcV2Protocol {
+      codec = new CborCodec();
+      serializer = this.codec.createSerializer();
+      deserializer = this.codec.createDeserializer();
+      getShapeId() {
+        return "smithy.protocols#rpcv2Cbor";
+      }
+      getPayloadCodec() {
+        return this.codec;
+      }
+      getSmithyProtocolHeaderValue() {
+        return "rpc-v2-cbor";
+      }
+      applyEmptyBody(request) {
+        if (!request.body) {
+          this.serializer.write(15, {});
+          request.body = this.serializer.flush();
+        }
+        if (request.body instanceof Uint8Array) {
+          request.headers["content-length"] = String(request.body.byteLength);
+        }
+      }
+      async handleError(operationSchema, context, response, dataObject, metadata) {
+        const errorIdentifier = loadSmithyRpcV2CborErrorCode(response, dataObject) ?? "Unknown";
+        const preferredNamespaces = ["*"];
+        const { defaultNamespace } = this.options;
+        preferredNamespaces.unshift(defaultNamespace);
+        const [namespace, errorShapeName] = (() => {
+          if (errorIdentifier.includes("#")) {
+            return errorIdentifier.split("#");
+          }
+          return [void 0, errorIdentifier];
+        })();
+        if (namespace) {
+          preferredNamespaces.unshift(namespace);
+        }
+        const errorMetadata = {
+          $metadata: metadata,
+          $fault: response.statusCode < 500 ? "client" : "server"
+        };
+        const preferredRegistries = [this.compositeErrorRegistry];
+        if (namespace) {
+          preferredRegistries.push(TypeRegistry.for(namespace));
+        }
+        preferredRegistries.push(TypeRegistry.for(defaultNamespace));
+        const [errorSchema, ErrorCtor, errorMode] = this.resolveError(errorShapeName, preferredNamespaces, preferredRegistries);
+        if (errorMode === "native" || errorMode === "synthetic") {
+          if (dataObject.Message) {
+            dataObject.message = dataObject.Message;
+          }
+          const error = errorMode === "synthetic" ? new ErrorCtor({ name: errorShapeName }) : new Error(errorShapeName);
+          throw Object.assign(error, errorMetadata, dataObject);
+        }
+        const ns = NormalizedSchema.of(errorSchema);
+        const message = dataObject.message ?? dataObject.Message ?? "Unknown";
+        const exception = new ErrorCtor({});
+        const output = {};
+        for (const [name, member] of ns.structIterator()) {
+          output[name] = this.deserializer.readValue(member, dataObject[name]);
+        }
+        throw Object.assign(exception, errorMetadata, {
+          $fault: ns.getMergedTraits().error,
+          message
+        }, output);
+      }
+      getDefaultContentType() {
+        return "application/cbor";
+      }
+    };
+  }
+});
+
+// node_modules/@smithy/core/dist-es/submodules/cbor/index.js
+var init_cbor2 = __esm({
+  "node_modules/@smithy/core/dist-es/submodules/cbor/index.js"() {
+    init_cbor();
+    init_parseCborBody();
+    init_SmithyRpcV2CborProtocol();
+  }
+});
+
 // node_modules/@smithy/signature-v4/dist-cjs/index.js
 var require_dist_cjs2 = __commonJS({
   "node_modules/@smithy/signature-v4/dist-cjs/index.js"(exports) {
-    var { hasOwn: hasOwn2, fromUtf8: fromUtf82, fromHex, toHex, toUint8Array, writeKey: writeKey2, isArrayBuffer } = (init_serde(), __toCommonJS(serde_exports));
+    var { hasOwn: hasOwn2, fromUtf8: fromUtf82, fromHex, toHex, toUint8Array: toUint8Array2, writeKey: writeKey2, isArrayBuffer } = (init_serde(), __toCommonJS(serde_exports));
     var { normalizeProvider } = (init_client(), __toCommonJS(client_exports));
     var { escapeUri: escapeUri2, HttpRequest: HttpRequest2 } = (init_protocols(), __toCommonJS(protocols_exports));
     var HeaderFormatter = class {
@@ -3584,7 +5813,7 @@ ${payloadHash}`;
       }
       async createStringToSign(longDate, credentialScope, canonicalRequest, algorithmIdentifier) {
         const hash = new this.sha256();
-        hash.update(toUint8Array(canonicalRequest));
+        hash.update(toUint8Array2(canonicalRequest));
         const hashedRequest = await hash.digest();
         return `${algorithmIdentifier}
 ${longDate}
@@ -3654,9 +5883,9 @@ ${toHex(hashedRequest)}`;
         delete signingKeyCache[cacheKey];
       });
     };
-    var hmac = (ctor, secret, data) => {
+    var hmac = (ctor, secret, data2) => {
       const hash = new ctor(secret);
-      hash.update(toUint8Array(data));
+      hash.update(toUint8Array2(data2));
       return hash.digest();
     };
     var getCanonicalHeaders = ({ headers }, unsignableHeaders, signableHeaders) => {
@@ -3691,7 +5920,7 @@ ${toHex(hashedRequest)}`;
         return "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
       } else if (typeof body === "string" || ArrayBuffer.isView(body) || isArrayBuffer(body)) {
         const hashCtor = new hashConstructor();
-        hashCtor.update(toUint8Array(body));
+        hashCtor.update(toUint8Array2(body));
         return toHex(await hashCtor.digest());
       }
       return UNSIGNED_PAYLOAD;
@@ -3784,11 +6013,11 @@ ${toHex(hashedRequest)}`;
           return this.signRequest(toSign, options);
         }
       }
-      async signEvent({ headers, payload }, { signingDate = /* @__PURE__ */ new Date(), priorSignature, signingRegion, signingService, eventStreamCredentials }) {
+      async signEvent({ headers, payload: payload3 }, { signingDate = /* @__PURE__ */ new Date(), priorSignature, signingRegion, signingService, eventStreamCredentials }) {
         const region = signingRegion ?? await this.regionProvider();
         const { shortDate, longDate } = this.formatDate(signingDate);
         const scope = createScope(shortDate, region, signingService ?? this.service);
-        const hashedPayload = await getPayloadHash({ headers: {}, body: payload }, this.sha256);
+        const hashedPayload = await getPayloadHash({ headers: {}, body: payload3 }, this.sha256);
         const hash = new this.sha256();
         hash.update(headers);
         const hashedHeaders = toHex(await hash.digest());
@@ -3828,7 +6057,7 @@ ${toHex(hashedRequest)}`;
         const region = signingRegion ?? await this.regionProvider();
         const { shortDate } = this.formatDate(signingDate);
         const hash = new this.sha256(await this.getSigningKey(credentials, region, shortDate, signingService));
-        hash.update(toUint8Array(stringToSign));
+        hash.update(toUint8Array2(stringToSign));
         return toHex(await hash.digest());
       }
       async signRequest(requestToSign, { signingDate = /* @__PURE__ */ new Date(), signableHeaders, unsignableHeaders, signingRegion, signingService } = {}) {
@@ -3854,7 +6083,7 @@ ${toHex(hashedRequest)}`;
       async getSignature(longDate, credentialScope, keyPromise, canonicalRequest) {
         const stringToSign = await this.createStringToSign(longDate, credentialScope, canonicalRequest, ALGORITHM_IDENTIFIER);
         const hash = new this.sha256(await keyPromise);
-        hash.update(toUint8Array(stringToSign));
+        hash.update(toUint8Array2(stringToSign));
         return toHex(await hash.digest());
       }
       getSigningKey(credentials, region, shortDate, service) {
@@ -3911,18 +6140,18 @@ var import_signature_v4 = __toESM(require_dist_cjs2(), 1);
 
 // src/protocols/sha256.ts
 import { createHash, createHmac } from "node:crypto";
-function bytes(data) {
-  if (typeof data === "string") return data;
-  if (ArrayBuffer.isView(data)) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  return Buffer.from(data);
+function bytes(data2) {
+  if (typeof data2 === "string") return data2;
+  if (ArrayBuffer.isView(data2)) return Buffer.from(data2.buffer, data2.byteOffset, data2.byteLength);
+  return Buffer.from(data2);
 }
 var NodeSha256 = class {
   hash;
   constructor(secret) {
     this.hash = secret === void 0 ? createHash("sha256") : createHmac("sha256", bytes(secret));
   }
-  update(data) {
-    this.hash.update(bytes(data));
+  update(data2) {
+    this.hash.update(bytes(data2));
   }
   async digest() {
     return new Uint8Array(this.hash.digest());
@@ -3966,10 +6195,8 @@ function decodeEksToken(token) {
 export {
   collectBody,
   extendedEncodeURIComponent,
-  SerdeContext,
   HttpBindingProtocol,
   RpcProtocol,
-  AbstractRpcV2Protocol,
   requestBuilder,
   FromStringShapeDeserializer,
   HttpInterceptingShapeDeserializer,
@@ -3994,6 +6221,11 @@ export {
   protocols_exports,
   init_protocols,
   require_dist_cjs2 as require_dist_cjs,
+  cbor,
+  dateToTag,
+  loadSmithyRpcV2CborErrorCode,
+  SmithyRpcV2CborProtocol,
+  init_cbor2 as init_cbor,
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
   presignStsGet,

@@ -3,17 +3,21 @@ const require = __noderollCreateRequire(import.meta.url);
 if (Number(process.versions.node.split('.')[0]) < 24) { console.error(`noderoll needs Node.js 24 or later; this is ${process.version}. Use the project's own (npm ci installs it): npx node ${process.argv.slice(1).join(' ')}`); process.exit(2); }
 import {
   Account,
+  PromQueryError,
   WatchHub,
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-LLBD4FZO.js";
+} from "./chunk-6ZMFR4YW.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
+  cbor,
+  dateToTag,
   decodeEksToken,
+  init_cbor,
   presignStsGet
-} from "./chunk-6YK7SLTG.js";
+} from "./chunk-CFHZFAE2.js";
 import {
   AwsApiError,
   KubeApiError,
@@ -113,7 +117,7 @@ async function readBody(req) {
     if (size > MAX_BODY) throw new Error("request body too large");
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 var RESOURCE_HEADER = "x-sandbox-resource";
 async function answer(faces, request) {
@@ -150,8 +154,8 @@ async function startWireServer(faces, options = {}) {
   const log = new RequestLog();
   const server = createServer(async (req, res2) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const body = await readBody(req).catch(() => void 0);
-    if (body === void 0) {
+    const raw = await readBody(req).catch(() => void 0);
+    if (raw === void 0) {
       res2.writeHead(413).end();
       return;
     }
@@ -160,7 +164,8 @@ async function startWireServer(faces, options = {}) {
       path: url.pathname,
       query: url.searchParams,
       headers: req.headers,
-      body
+      body: raw.toString("utf8"),
+      raw
     };
     const { face, response } = await answer(faces, request);
     const resource = response.headers?.[RESOURCE_HEADER] ?? url.pathname;
@@ -181,7 +186,7 @@ async function startWireServer(faces, options = {}) {
       response.stream(res2);
       return;
     }
-    res2.writeHead(response.status, headers).end(response.body ?? "");
+    res2.writeHead(response.status, headers).end(response.bytes ?? response.body ?? "");
   });
   await new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -506,6 +511,264 @@ function processesInput(p) {
   const processes = list(p, "ScalingProcesses");
   return { AutoScalingGroupName: group(p), ...processes && { ScalingProcesses: processes } };
 }
+
+// src/sandbox/wire/cloudwatch-face.ts
+init_cbor();
+import { gunzipSync } from "node:zlib";
+
+// src/sandbox/wire/cloudwatch-actions.ts
+var DEFAULT_RECORDS = 50;
+function str2(input, key) {
+  const v = input[key];
+  return typeof v === "string" ? v : void 0;
+}
+function num2(input, key) {
+  const v = input[key];
+  if (v === void 0 || v === null) return void 0;
+  const n = typeof v === "number" ? v : typeof v === "string" ? Number(v) : NaN;
+  if (!Number.isFinite(n))
+    throw new AwsApiError(
+      "InvalidParameterValue",
+      `The value ${String(v)} for parameter ${key} is not a number.`
+    );
+  return n;
+}
+function bool2(input, key) {
+  const v = input[key];
+  return v === void 0 ? void 0 : v === true || v === "true";
+}
+function strings(input, key) {
+  const v = input[key];
+  if (v === void 0) return void 0;
+  return (Array.isArray(v) ? v : [v]).filter((x) => typeof x === "string");
+}
+function need2(input, key) {
+  const v = str2(input, key);
+  if (v === void 0)
+    throw new AwsApiError("MissingParameter", `The parameter ${key} is required.`);
+  return v;
+}
+function putInput(input) {
+  const out = {
+    AlarmName: str2(input, "AlarmName"),
+    EvaluationPeriods: num2(input, "EvaluationPeriods"),
+    ComparisonOperator: str2(input, "ComparisonOperator"),
+    AlarmDescription: str2(input, "AlarmDescription"),
+    ActionsEnabled: bool2(input, "ActionsEnabled"),
+    AlarmActions: strings(input, "AlarmActions"),
+    OKActions: strings(input, "OKActions"),
+    InsufficientDataActions: strings(input, "InsufficientDataActions"),
+    MetricName: str2(input, "MetricName"),
+    Namespace: str2(input, "Namespace"),
+    Statistic: str2(input, "Statistic"),
+    Period: num2(input, "Period"),
+    Unit: str2(input, "Unit"),
+    DatapointsToAlarm: num2(input, "DatapointsToAlarm"),
+    Threshold: num2(input, "Threshold"),
+    TreatMissingData: str2(input, "TreatMissingData")
+  };
+  const dimensions = input.Dimensions;
+  if (Array.isArray(dimensions))
+    out.Dimensions = dimensions.map((d) => ({
+      Name: str2(d, "Name") ?? "",
+      Value: str2(d, "Value") ?? ""
+    }));
+  for (const k of Object.keys(out)) if (out[k] === void 0) delete out[k];
+  return out;
+}
+var CLOUDWATCH_ACTIONS = {
+  async DescribeAlarms(cw, input, maxPage) {
+    const AlarmNames = strings(input, "AlarmNames");
+    const AlarmNamePrefix = str2(input, "AlarmNamePrefix");
+    const StateValue = str2(input, "StateValue");
+    const AlarmTypes = strings(input, "AlarmTypes");
+    const max = num2(input, "MaxRecords") ?? DEFAULT_RECORDS;
+    if (!Number.isInteger(max) || max < 1 || max > 100)
+      throw new AwsApiError(
+        "InvalidParameterValue",
+        `The value ${max} for parameter MaxRecords is not valid: it must be from 1 to 100.`
+      );
+    const alarms = await cw.describeAlarms({
+      ...AlarmNames && { AlarmNames },
+      ...AlarmNamePrefix !== void 0 && { AlarmNamePrefix },
+      ...StateValue && { StateValue },
+      ...AlarmTypes && { AlarmTypes }
+    });
+    const { page: page2, next } = pageOf(alarms, str2(input, "NextToken"), Math.min(max, maxPage));
+    return {
+      MetricAlarms: page2,
+      ...AlarmTypes?.includes("CompositeAlarm") && { CompositeAlarms: [] },
+      ...next && { NextToken: next }
+    };
+  },
+  async PutMetricAlarm(cw, input) {
+    await cw.putMetricAlarm(putInput(input));
+    return {};
+  },
+  async SetAlarmState(cw, input) {
+    const StateReasonData = str2(input, "StateReasonData");
+    await cw.setAlarmState({
+      AlarmName: need2(input, "AlarmName"),
+      StateValue: need2(input, "StateValue"),
+      StateReason: need2(input, "StateReason"),
+      ...StateReasonData !== void 0 && { StateReasonData }
+    });
+    return {};
+  }
+};
+
+// src/sandbox/wire/cloudwatch-face.ts
+var CLOUDWATCH_NS = "http://monitoring.amazonaws.com/doc/2010-08-01/";
+var SERVICE = "GraniteServiceVersion20100801";
+var CBOR_PATH = new RegExp(`^/service/${SERVICE}/operation/([A-Za-z]+)$`);
+var SHAPES = {
+  InvalidParameterValue: "InvalidParameterValueException",
+  MissingParameter: "MissingRequiredParameterException",
+  InvalidParameterCombination: "InvalidParameterCombinationException",
+  InvalidFormat: "InvalidFormatFault",
+  LimitExceeded: "LimitExceededFault",
+  InternalServiceError: "InternalServiceFault"
+};
+function recognise(req) {
+  if (req.method !== "POST") return void 0;
+  const target = String(req.headers["x-amz-target"] ?? "");
+  const cborOp = CBOR_PATH.exec(req.path)?.[1];
+  if (req.path === "/" && target.startsWith(`${SERVICE}.`)) {
+    const input = decode(req, (bytes) => JSON.parse(bytes.toString("utf8") || "{}"));
+    return "bad" in input ? input : { protocol: "json", action: target.slice(SERVICE.length + 1), input: input.ok };
+  }
+  if (cborOp) {
+    const input = decode(req, (bytes) => bytes.length ? cbor.deserialize(bytes) : {});
+    return "bad" in input ? input : { protocol: "cbor", action: cborOp, input: input.ok };
+  }
+  const call = queryCall(req, "monitoring");
+  if (!call) return void 0;
+  if ("badType" in call) return { bad: `Unsupported content type ${call.badType}` };
+  return { protocol: "query", action: call.action, input: call.params };
+}
+function decode(req, parse) {
+  try {
+    const raw = req.raw ?? Buffer.from(req.body);
+    const bytes = /gzip/.test(String(req.headers["content-encoding"] ?? "")) ? gunzipSync(raw) : raw;
+    const value = parse(bytes);
+    if (!value || typeof value !== "object" || Array.isArray(value))
+      return { bad: "the body is not an object" };
+    return { ok: value };
+  } catch (e) {
+    return { bad: `the body cannot be read: ${e.message}` };
+  }
+}
+function withStamps(value, stamp) {
+  if (value instanceof Date) return stamp(value);
+  if (Array.isArray(value)) return value.map((v) => withStamps(v, stamp));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withStamps(v, stamp)]));
+  return value;
+}
+function answer2(protocol, action, result, id) {
+  const headers = { [RESOURCE_HEADER]: action, "x-amzn-requestid": id };
+  if (protocol === "json")
+    return {
+      status: 200,
+      headers: { ...headers, "content-type": "application/x-amz-json-1.0" },
+      body: JSON.stringify(withStamps(result, (d) => d.getTime() / 1e3))
+    };
+  if (protocol === "cbor")
+    return {
+      status: 200,
+      headers: { ...headers, "content-type": "application/cbor", "smithy-protocol": "rpc-v2-cbor" },
+      bytes: cbor.serialize(withStamps(result, dateToTag))
+    };
+  const inner = `<${action}Result>${toXml(result, "member")}</${action}Result>`;
+  return xmlResponse(
+    200,
+    `<${action}Response xmlns="${CLOUDWATCH_NS}">${inner}<ResponseMetadata><RequestId>${id}</RequestId></ResponseMetadata></${action}Response>`,
+    action
+  );
+}
+function failure(protocol, e, resource, id) {
+  if (protocol === "query")
+    return xmlResponse(
+      e.status,
+      queryErrorXml({ status: e.status, code: e.code, message: e.message }, id, CLOUDWATCH_NS),
+      resource
+    );
+  const fault = e.status >= 500 ? "Receiver" : "Sender";
+  const headers = {
+    [RESOURCE_HEADER]: resource,
+    "x-amzn-requestid": id,
+    "x-amzn-query-error": `${e.code};${fault}`
+  };
+  const body = {
+    __type: `com.amazonaws.cloudwatch#${SHAPES[e.code] ?? e.code}`,
+    message: e.message
+  };
+  return protocol === "json" ? {
+    status: e.status,
+    headers: { ...headers, "content-type": "application/x-amz-json-1.0" },
+    body: JSON.stringify(body)
+  } : {
+    status: e.status,
+    headers: {
+      ...headers,
+      "content-type": "application/cbor",
+      "smithy-protocol": "rpc-v2-cbor"
+    },
+    bytes: cbor.serialize(body)
+  };
+}
+var CloudWatchFace = class {
+  constructor(cloudWatch) {
+    this.cloudWatch = cloudWatch;
+  }
+  cloudWatch;
+  name = "cloudwatch";
+  /** Answer the next N requests with CloudWatch's throttling error (tests of the SDK's retries). */
+  throttleNext = 0;
+  /** Alarms a DescribeAlarms page holds at most, whatever MaxRecords asks (tests of paging). */
+  maxPage = 100;
+  #requestNo = 0;
+  async handle(req) {
+    const call = recognise(req);
+    if (!call) return void 0;
+    const id = `cw-${++this.#requestNo}`;
+    const protocol = "bad" in call ? "query" : call.protocol;
+    if ("bad" in call)
+      return failure(
+        protocol,
+        new AwsApiError("InvalidParameterValue", call.bad),
+        "BadRequest",
+        id
+      );
+    const { action, input } = call;
+    if (this.throttleNext > 0) {
+      this.throttleNext--;
+      return failure(protocol, new AwsApiError("Throttling", "Rate exceeded"), action, id);
+    }
+    const act = Object.hasOwn(CLOUDWATCH_ACTIONS, action) ? CLOUDWATCH_ACTIONS[action] : void 0;
+    if (!act) {
+      const e = protocol === "query" ? new AwsApiError(
+        "InvalidAction",
+        `The action ${action || "(none)"} is not valid for this web service.`
+      ) : new AwsApiError("UnknownOperationException", `Unknown operation ${action}`);
+      return failure(protocol, e, action || "InvalidAction", id);
+    }
+    try {
+      return answer2(protocol, action, await act(this.cloudWatch, input, this.maxPage), id);
+    } catch (e) {
+      if (e instanceof NetworkError) throw e;
+      if (!(e instanceof AwsApiError))
+        return failure(
+          protocol,
+          new AwsApiError("InternalServiceError", e.message, 500),
+          action,
+          id
+        );
+      const code = e.code === "ThrottlingException" ? "Throttling" : e.code;
+      return failure(protocol, new AwsApiError(code, e.message, e.status), action, id);
+    }
+  }
+};
 
 // src/sandbox/wire/ec2-face.ts
 var EC2_NS = "http://ec2.amazonaws.com/doc/2016-11-15/";
@@ -1336,12 +1599,14 @@ function nodeRow(n, now) {
 function podRow(p, now) {
   const ready = p.status.conditions?.find((c) => c.type === "Ready")?.status === "True";
   const total = p.spec.containers.length;
-  const status = p.metadata.deletionTimestamp ? "Terminating" : p.status.phase;
+  const containers = p.status.containerStatuses ?? [];
+  const waiting = containers.find((c) => c.state?.waiting?.reason)?.state?.waiting?.reason;
+  const status = p.metadata.deletionTimestamp ? "Terminating" : waiting ?? p.status.phase;
   return [
     p.metadata.name,
     `${ready ? total : 0}/${total}`,
     status,
-    0,
+    containers.reduce((n, c) => n + c.restartCount, 0),
     age(p.metadata.creationTimestamp, now),
     p.spec.nodeName ?? "<none>"
   ];
@@ -1413,15 +1678,15 @@ var FIELDS = {
   poddisruptionbudgets: ["metadata.name", "metadata.namespace"]
 };
 function kubeStatus(code, reason, message, resource, details, headers = {}) {
-  const failure = code >= 300;
+  const failure2 = code >= 300;
   return json(
     code,
     {
       kind: "Status",
       apiVersion: "v1",
       metadata: {},
-      status: failure ? "Failure" : "Success",
-      ...failure && { message, reason },
+      status: failure2 ? "Failure" : "Success",
+      ...failure2 && { message, reason },
       ...details && { details },
       code
     },
@@ -1998,6 +2263,74 @@ var KubernetesFace = class {
   }
 };
 
+// src/sandbox/wire/prometheus-face.ts
+var PROMETHEUS_PATH = "/prometheus";
+var QUERY = new RegExp(`^${PROMETHEUS_PATH}(?:/([^/]+))?/api/v1/query$`);
+var RESOURCE = "prometheus/query";
+function error2(status, errorType, text, extra = {}) {
+  return json(status, { status: "error", errorType, error: text }, RESOURCE, extra);
+}
+var PrometheusFace = class {
+  /** `clusters`: each cluster's Prometheus by its name, the first the default. */
+  constructor(clusters) {
+    this.clusters = clusters;
+  }
+  clusters;
+  name = "prometheus";
+  /** Answer the next N queries 429 Too Many Requests, with `retryAfterSeconds`. */
+  throttleNext = 0;
+  /** Answer the next N queries 503 Service Unavailable, with `retryAfterSeconds`. */
+  unavailableNext = 0;
+  retryAfterSeconds = 1;
+  handle(req) {
+    if (req.path !== PROMETHEUS_PATH && !req.path.startsWith(`${PROMETHEUS_PATH}/`))
+      return void 0;
+    const match = QUERY.exec(req.path);
+    const name = match?.[1] === void 0 ? void 0 : decodeURIComponent(match[1]);
+    const metrics = name === void 0 ? [...this.clusters.values()][0] : this.clusters.get(name);
+    if (!match || !metrics)
+      return {
+        status: 404,
+        headers: { "content-type": "text/plain" },
+        body: "404 page not found\n"
+      };
+    if (req.method !== "GET" && req.method !== "POST")
+      return error2(405, "bad_data", `method ${req.method} not allowed`);
+    const params = new URLSearchParams(req.query);
+    if (req.method === "POST" && /x-www-form-urlencoded/.test(req.headers["content-type"] ?? ""))
+      for (const [k, v] of new URLSearchParams(req.body)) params.append(k, v);
+    const busy = this.#busy();
+    if (busy) return busy;
+    const query = params.get("query");
+    if (query === null || query.trim() === "")
+      return error2(400, "bad_data", 'invalid parameter "query": no expression found in input');
+    if (params.has("time"))
+      return error2(
+        400,
+        "bad_data",
+        'invalid parameter "time": the sandbox evaluates at its own current time only'
+      );
+    try {
+      return json(200, { status: "success", data: metrics.query(query) }, RESOURCE);
+    } catch (e) {
+      if (e instanceof PromQueryError) return error2(400, e.errorType, e.message);
+      return error2(500, "internal", e.message);
+    }
+  }
+  #busy() {
+    const retry = { "retry-after": String(this.retryAfterSeconds) };
+    if (this.throttleNext > 0) {
+      this.throttleNext--;
+      return error2(429, "unavailable", "too many requests", retry);
+    }
+    if (this.unavailableNext > 0) {
+      this.unavailableNext--;
+      return error2(503, "unavailable", "the sandbox's Prometheus is unavailable", retry);
+    }
+    return void 0;
+  }
+};
+
 // src/sandbox/wire/time-driver.ts
 var TimeDriver = class {
   constructor(clock, speed, instant, quietMs, horizonMs) {
@@ -2224,8 +2557,9 @@ async function serveSandbox(target, options = {}) {
     );
   const first = worlds[0];
   const faces = makeFaces(target, options);
+  const { sts, autoScaling, ec2, cloudWatch, eks, github, prometheus, kubernetes } = faces;
   const server = await startWireServer(
-    [faces.sts, faces.autoScaling, faces.ec2, faces.eks, faces.github, faces.kubernetes],
+    [sts, autoScaling, ec2, cloudWatch, eks, github, prometheus, kubernetes],
     { ...options.port !== void 0 && { port: options.port } }
   );
   const url = server.url;
@@ -2251,8 +2585,10 @@ async function serveSandbox(target, options = {}) {
     eks: url,
     autoScaling: url,
     ec2: url,
+    cloudWatch: url,
     sts: url,
-    github: url
+    github: url,
+    prometheus: `${url}${PROMETHEUS_PATH}`
   };
   const env = environment(first, url, options.kubeconfigPath);
   return {
@@ -2375,6 +2711,10 @@ function makeFaces(target, options) {
       start: s.start,
       pageSize: s.eks.updates.pageSize
     }),
+    cloudWatch: new CloudWatchFace(target.cloud.cloudWatch),
+    prometheus: new PrometheusFace(
+      new Map(worlds.map((w) => [w.scenario.cluster.name, w.metrics]))
+    ),
     github: new GitHubFace(options.github, () => first.clock.now()),
     kubernetes: kubernetesFace(first, options.kubernetes)
   };
@@ -2384,6 +2724,7 @@ function environment(world, url, kubeconfigPath) {
     AWS_ENDPOINT_URL_EKS: url,
     AWS_ENDPOINT_URL_AUTO_SCALING: url,
     AWS_ENDPOINT_URL_EC2: url,
+    AWS_ENDPOINT_URL_CLOUDWATCH: url,
     AWS_ENDPOINT_URL_STS: url,
     AWS_REGION: world.scenario.cluster.region,
     AWS_ACCESS_KEY_ID: DEFAULT_CREDENTIALS.accessKeyId,
@@ -2404,6 +2745,8 @@ function describeAccount(worlds, url, clusters, env) {
     ]),
     `  Auto Scaling     ${url}  (query protocol, by SigV4 service; every cluster's groups)`,
     `  EC2              ${url}  (query protocol, by SigV4 service)`,
+    `  CloudWatch       ${url}  (JSON, query and CBOR protocols: alarms)`,
+    `  Prometheus       ${url}${PROMETHEUS_PATH}  (the first cluster's; ${url}${PROMETHEUS_PATH}/<cluster> each's)`,
     `  STS              ${url}  (GetCallerIdentity)`,
     `  GitHub REST      ${url}/repos/...`,
     "",
@@ -2420,6 +2763,8 @@ function describeServer(world, url, kubeUrl, env) {
     `  EKS              ${url}/clusters/${s.cluster.name}`,
     `  Auto Scaling     ${url}  (query protocol, by SigV4 service)`,
     `  EC2              ${url}  (query protocol, by SigV4 service)`,
+    `  CloudWatch       ${url}  (JSON, query and CBOR protocols: alarms)`,
+    `  Prometheus       ${url}${PROMETHEUS_PATH}  (instant queries: /api/v1/query)`,
     `  STS              ${url}  (GetCallerIdentity)`,
     `  GitHub REST      ${url}/repos/...`,
     "",

@@ -18,7 +18,12 @@ import {
 // src/ports/resilient.ts
 var ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 };
 var THROTTLE_PATIENCE_MS = 10 * 6e4;
-var SERVICES = { eks: "EKS", autoScaling: "Auto Scaling", ec2: "EC2" };
+var SERVICES = {
+  eks: "EKS",
+  autoScaling: "Auto Scaling",
+  ec2: "EC2",
+  cloudWatch: "CloudWatch"
+};
 function callInfo(service, method, args) {
   if (service && SERVICES[service]) {
     if (method === "latestReleaseVersions")
@@ -29,6 +34,8 @@ function callInfo(service, method, args) {
       attempts: 0
     };
   }
+  if (method === "instantQuery")
+    return { api: "Prometheus", call: "GET /api/v1/query", attempts: 0 };
   const [a = "", b = "", c = ""] = args.map((x) => typeof x === "string" ? x : "");
   const lease = args[1]?.metadata?.name ?? "";
   const calls = {
@@ -52,7 +59,8 @@ function callInfo(service, method, args) {
   return { api: "Kubernetes API", call: calls[method] ?? method, attempts: 0 };
 }
 function repeatable(method, args) {
-  if (/^(list|get|describe|watch)/.test(method) || method === "latestReleaseVersions") return true;
+  if (/^(list|get|describe|watch)/.test(method)) return true;
+  if (method === "latestReleaseVersions" || method === "instantQuery") return true;
   switch (method) {
     case "patchNode":
       return args[1]?.resourceVersion !== void 0;
