@@ -59,7 +59,9 @@ describe("action: invalid input stops the run before anything is read", () => {
     const cwd = workspace({ "policies/bad.yaml": BAD });
     const r = runAction(cwd, { policy: "policies/bad.yaml", mode: "destroy" });
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain('::error::input mode must be auto, plan, apply, pause, resume, abort or rollback, not "destroy"');
+    expect(r.stdout).toContain(
+      '::error::input mode must be auto, plan, apply, pause, resume, abort or rollback, not "destroy"',
+    );
     expect(r.outputs.result).toBe("refused");
     const r2 = runAction(cwd, { policy: "policies/bad.yaml", "max-duration": "forever" });
     expect(r2.stdout).toContain('input max-duration takes a duration such as 5h30m, not "forever"');
