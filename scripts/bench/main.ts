@@ -33,6 +33,7 @@ import { measureCliPlan, type CliPlanFigures } from "./plan-cli.js";
 import { measurePlanWire, servePlanWorld, type WirePlanFigures } from "./plan-wire.js";
 import {
   printCliPlans,
+  printHalt,
   printPlans,
   printRehearsal,
   printRolls,
@@ -41,6 +42,7 @@ import {
 } from "./report.js";
 import { measureRehearsal, type RehearsalFigures } from "./rehearsal.js";
 import { measureRoll, type RollFigures } from "./roll.js";
+import { measureHalt, type HaltFigures } from "./gates.js";
 
 /** Sizes from the environment ("" runs none of that part), or the defaults. */
 const sizes = (name: string, fallback: number[]) => {
@@ -94,6 +96,7 @@ async function part(args: string[]): Promise<unknown> {
   if (name === "plan") return measurePlan(Number(n));
   if (name === "plan-wire") return measurePlanWire(Number(n));
   if (name === "roll") return measureRoll(Number(n));
+  if (name === "halt") return measureHalt(Number(n));
   if (name === "rehearsal") return measureRehearsal(Number(n));
   throw new Error(`unknown bench part ${name}`);
 }
@@ -151,6 +154,11 @@ async function main(): Promise<void> {
     roll.push(child<RollFigures>("roll", String(n)));
     printRolls(roll.slice(-1), roll.length === 1);
   }
+  const halt: HaltFigures[] = [];
+  for (const n of sizes("BENCH_HALT_SIZES", [100])) {
+    halt.push(child<HaltFigures>("halt", String(n)));
+    printHalt(halt.at(-1) as HaltFigures);
+  }
   const rehearsal: RehearsalFigures[] = [];
   for (const n of sizes("BENCH_REHEARSAL_SIZES", [5000])) {
     const f = child<RehearsalFigures>("rehearsal", String(n));
@@ -175,6 +183,7 @@ async function main(): Promise<void> {
     planOverWire,
     planCli,
     roll,
+    halt,
     rehearsal,
   };
   writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);

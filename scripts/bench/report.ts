@@ -6,6 +6,7 @@ import type { CliPlanFigures } from "./plan-cli.js";
 import type { WirePlanFigures } from "./plan-wire.js";
 import type { RehearsalFigures } from "./rehearsal.js";
 import type { RollFigures } from "./roll.js";
+import type { HaltFigures } from "./gates.js";
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const n = (x: number) => x.toLocaleString("en-US");
@@ -83,6 +84,16 @@ function printRoll(f: RollFigures): void {
     .sort((a, b) => b[1] - a[1])
     .map(([k, v]) => `${k} ${(v / f.replaced).toFixed(2)}`);
   console.log(`requests per replaced node: ${perNode.join(", ")}`);
+  console.log(
+    `health gates read (an alarm and a Prometheus gate, green throughout): ${f.gates.alarmReadsPer30s} DescribeAlarms and ${f.gates.queriesPer30s} Prometheus queries per gate per 30 s of roll time, never two of one gate closer than ${f.gates.shortestGapSeconds} s (the budget: one a gate every 30 s)`,
+  );
+}
+
+/** A bad release's roll: how soon its alarm stopped the cordons. */
+export function printHalt(f: HaltFigures): void {
+  console.log(
+    `\nA bad release, ${n(f.nodes)} nodes (its replacements fire the CloudWatch alarm the roll reads): ${f.result}; ${f.cordoned} nodes cordoned; the failing verdict ${f.alarmToVerdictSeconds} s after the alarm, the last cordon ${f.alarmToLastCordonSeconds} s after it (the budget: at most one 30 s period)`,
+  );
 }
 
 /** Roll rows, each followed by its bound's terms, its time split and its requests. */

@@ -12,6 +12,7 @@ import { CATEGORIES, criticalPath, type Split } from "./critical-path.js";
 import { bootOf, lowerBound, pdbSerialOf, shutdownOf, type Bound } from "./lower-bound.js";
 import { requestsSince, type Requests } from "./requests.js";
 import { snapshotBefore, traceOf } from "./trace.js";
+import { BENCH_GATES, gateCost, withSignals, type GateCost } from "./gates.js";
 
 export const ROLL_SETTINGS = { postDrainDelayMs: 5000, intervalMs: 15_000, count: 1 };
 
@@ -32,6 +33,8 @@ export interface RollFigures {
   /** Minutes of the roll by what it waited for; they add up to virtualMinutes. */
   criticalPath: Split;
   realMs: number;
+  /** What reading the health gates cost (gates.ts). */
+  gates: GateCost;
 }
 
 const minutes = (ms: number) => Math.round((ms / 60_000) * 100) / 100;
@@ -41,7 +44,7 @@ function policyFor(world: World, surge: number): Policy {
   const groups = world.scenario.nodeGroups.map(
     (g) => `  - name: ${g.name}\n    target: { launchTemplateVersion: $Latest }\n`,
   );
-  const text = `apiVersion: noderoll.io/v1\nkind: UpgradePolicy\nmetadata: { name: bench }\ncluster: { name: ${world.scenario.cluster.name}, region: eu-west-1 }\ndefaults: { maxSurge: ${surge}, maxUnavailable: 0, postDrainDelay: ${s.postDrainDelayMs / 1000}s, interval: ${s.intervalMs / 1000}s, validation: { count: ${s.count} } }\ngroups:\n${groups.join("")}`;
+  const text = `apiVersion: noderoll.io/v1\nkind: UpgradePolicy\nmetadata: { name: bench }\ncluster: { name: ${world.scenario.cluster.name}, region: eu-west-1 }\ndefaults: { maxSurge: ${surge}, maxUnavailable: 0, postDrainDelay: ${s.postDrainDelayMs / 1000}s, interval: ${s.intervalMs / 1000}s, validation: { count: ${s.count} }, ${BENCH_GATES} }\ngroups:\n${groups.join("")}`;
   const r = loadPolicy(text, "bench.yaml");
   if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
   return r.policy;
@@ -79,8 +82,10 @@ async function eksMinutes(nodes: number, percentage: number): Promise<number> {
 
 export async function measureRoll(nodes: number): Promise<RollFigures> {
   const surge = Math.max(1, Math.round(nodes / 10));
-  const world = new World(
-    generateScenario({ nodes, groups: 1, podsPerNode: 30, seed: 2, kind: "self-managed" }),
+  const world = World.from(
+    withSignals(
+      generateScenario({ nodes, groups: 1, podsPerNode: 30, seed: 2, kind: "self-managed" }),
+    ),
   );
   const group = world.scenario.nodeGroups[0]?.name as string;
   const policy = policyFor(world, surge);
@@ -132,5 +137,6 @@ export async function measureRoll(nodes: number): Promise<RollFigures> {
     podsEvictedPerReplacedNode: Math.round((evicted / replaced) * 10) / 10,
     criticalPath: Object.fromEntries(CATEGORIES.map((c) => [c, minutes(split[c])])) as Split,
     realMs,
+    gates: gateCost(world.calls, calls, end - before.start, log.events),
   };
 }

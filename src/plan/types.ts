@@ -80,7 +80,9 @@ export type FindingCode =
   | "zone-pinned-pods"
   | "processes-suspended"
   | "minimal-strategy"
-  | "no-version-change";
+  | "no-version-change"
+  /** onFailure: rollback where the cloud would refuse to go back (an earlier Kubernetes minor). */
+  | "rollback-refused";
 
 export interface Finding {
   code: FindingCode;

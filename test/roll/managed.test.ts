@@ -1,6 +1,7 @@
 // The delegated engine for EKS managed node groups: phases reported as EKS goes through them,
 // EKS's failures explained in words.
 import { describe, expect, it } from "vitest";
+import { observeAndPlan } from "../../src/engine/index.js";
 import { eventLine } from "../../src/render/index.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "../sandbox/helpers.js";
@@ -135,5 +136,24 @@ describe("EKS's PodEvictionFailure, explained", () => {
     expect(
       blocked.every((b) => /^none \(the pod is being deleted, due .*: a finalizer/.test(b.pdb)),
     ).toBe(true);
+  });
+});
+
+describe("a managed group's rollback, as the plan says it", () => {
+  it("warns that onFailure: rollback cannot take the group back a Kubernetes minor", async () => {
+    const world = World.from(managedScenario({ zones: 2, nodes: 4 }));
+    const plan = async (extra: string) =>
+      (await world.run(observeAndPlan(policy(extra), "p.yaml", world))).plan.groups[0]!;
+    const refused = (await plan(", rollingUpdate: { gates: { onFailure: rollback } }")).findings;
+    expect(refused).toContainEqual(
+      expect.objectContaining({
+        code: "rollback-refused",
+        severity: "warning",
+        message: expect.stringMatching(
+          /^onFailure: rollback cannot take ng back: it would go back from Kubernetes 1\.33 to 1\.32: EKS does not take a node group to an earlier Kubernetes version/,
+        ),
+      }),
+    );
+    expect((await plan("")).findings.map((f) => f.code)).not.toContain("rollback-refused");
   });
 });

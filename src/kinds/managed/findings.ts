@@ -2,6 +2,8 @@
 // group, which the update's scale-up may cross, and a group that is not ACTIVE (EKS starts an
 // update only on an ACTIVE node group; one UPDATING is most likely an update an earlier run
 // started, which apply follows rather than start another).
+import type { GateSettings } from "../../policy/index.js";
+import { managedRollbackRefusal } from "./rollback.js";
 import type { Group, UpdateStrategy } from "../../policy/index.js";
 import {
   suspendedFindings,
@@ -142,13 +144,39 @@ export function managedReachedTarget(planned: GroupPlan, live: ManagedGroupInfo)
   return moved && live.status === "ACTIVE" && groupReasons(live, planned.target ?? {}).length === 0;
 }
 
+/**
+ * `onFailure: rollback` on a group whose update goes up a Kubernetes minor: EKS will not take it
+ * back (rollback.ts), so a failed gate only halts; said before anything is done.
+ */
+function rollbackRefused(
+  group: ManagedGroupInfo,
+  target: Target,
+  roll?: { gates?: GateSettings },
+): Finding[] {
+  if (roll?.gates?.onFailure !== "rollback" || !target.kubernetesVersion) return [];
+  const why = managedRollbackRefusal(
+    { kubernetesVersion: group.version },
+    { kubernetesVersion: target.kubernetesVersion },
+  );
+  if (!why) return [];
+  return [
+    {
+      code: "rollback-refused",
+      severity: "warning",
+      message: `onFailure: rollback cannot take ${group.name} back: ${why}; a failed gate halts the run and the group stays where the update left it`,
+      objects: [group.name],
+    },
+  ];
+}
+
 export function managedFindings(
   group: ManagedGroupInfo,
   surge: number,
   target: Target = {},
-  roll?: { updateStrategy?: UpdateStrategy },
+  roll?: { updateStrategy?: UpdateStrategy; gates?: GateSettings },
 ): Finding[] {
   return [
+    ...rollbackRefused(group, target, roll),
     ...sizeLimit(group, surge),
     ...status(group, target),
     ...customAmi(group, target),
