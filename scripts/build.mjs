@@ -40,8 +40,13 @@ await build({
 // `--help` or a sandbox run could start (0.65 s; 0.35 s split).
 // esbuild leaves files it no longer writes: a chunk renamed by its new hash would stay behind.
 rmSync(join(values.outdir, "cli-chunks"), { recursive: true, force: true });
+// `npx noderoll` and the `noderoll` of an installed package run cli.js itself (package.json's
+// `bin`): the hashbang names the interpreter (a module may start with one; the chunks get it too,
+// harmlessly). Every dependency is in the bundle, so the package needs none installed: they are
+// all devDependencies, what the build reads.
 await build({
   ...common,
+  banner: { js: `#!/usr/bin/env node\n${banner}` },
   entryPoints: { cli: "src/cli/main.ts" },
   splitting: true,
   chunkNames: "cli-chunks/[name]-[hash]",

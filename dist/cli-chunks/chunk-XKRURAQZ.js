@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { createRequire as __noderollCreateRequire } from 'node:module';
 const require = __noderollCreateRequire(import.meta.url);
 if (Number(process.versions.node.split('.')[0]) < 24) { console.error(`noderoll needs Node.js 24 or later; this is ${process.version}. Use the project's own (npm ci installs it): npx node ${process.argv.slice(1).join(' ')}`); process.exit(2); }
@@ -13,7 +14,7 @@ import {
   monotonicMs,
   retryAfterMs,
   tagCall
-} from "./chunk-NLYXP5LW.js";
+} from "./chunk-TPFA55DC.js";
 
 // src/ports/resilient.ts
 var ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 };

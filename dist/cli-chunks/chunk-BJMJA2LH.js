@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { createRequire as __noderollCreateRequire } from 'node:module';
 const require = __noderollCreateRequire(import.meta.url);
 if (Number(process.versions.node.split('.')[0]) < 24) { console.error(`noderoll needs Node.js 24 or later; this is ${process.version}. Use the project's own (npm ci installs it): npx node ${process.argv.slice(1).join(' ')}`); process.exit(2); }
@@ -41,14 +42,14 @@ import {
   toUtf8,
   translateTraits,
   writeKey
-} from "./chunk-YHLYX75L.js";
+} from "./chunk-XQ7ELI4G.js";
 import {
   __commonJS,
   __esm,
   __export,
   __toCommonJS,
   __toESM
-} from "./chunk-E63FPB5A.js";
+} from "./chunk-HN53IBUS.js";
 
 // node_modules/@smithy/core/dist-es/submodules/protocols/collect-stream-body.js
 var collectBody;
@@ -451,7 +452,7 @@ var init_HttpProtocol = __esm({
         });
       }
       async loadEventStreamCapability() {
-        const { EventStreamSerde, eventStreamSerdeProvider } = await import("./event-streams-PRY2RWVC.js");
+        const { EventStreamSerde, eventStreamSerdeProvider } = await import("./event-streams-YYLHKSL3.js");
         const marshaller = this.resolveEventStreamMarshaller(eventStreamSerdeProvider);
         return new EventStreamSerde({
           marshaller,

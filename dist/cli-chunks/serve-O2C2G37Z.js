@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { createRequire as __noderollCreateRequire } from 'node:module';
 const require = __noderollCreateRequire(import.meta.url);
 if (Number(process.versions.node.split('.')[0]) < 24) { console.error(`noderoll needs Node.js 24 or later; this is ${process.version}. Use the project's own (npm ci installs it): npx node ${process.argv.slice(1).join(' ')}`); process.exit(2); }
@@ -8,7 +9,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-6ZMFR4YW.js";
+} from "./chunk-ZOQ4I6TY.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
@@ -17,14 +18,14 @@ import {
   decodeEksToken,
   init_cbor,
   presignStsGet
-} from "./chunk-CFHZFAE2.js";
+} from "./chunk-BJMJA2LH.js";
 import {
   AwsApiError,
   KubeApiError,
   NetworkError
-} from "./chunk-NLYXP5LW.js";
-import "./chunk-YHLYX75L.js";
-import "./chunk-E63FPB5A.js";
+} from "./chunk-TPFA55DC.js";
+import "./chunk-XQ7ELI4G.js";
+import "./chunk-HN53IBUS.js";
 
 // src/sandbox/wire/serve.ts
 import { writeFileSync } from "node:fs";
