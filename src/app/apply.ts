@@ -31,11 +31,14 @@ export async function applyPolicy(
   const rolled = await rollBack(session, {
     ...rest,
     only: back.groups,
+    ofRun: req.apply.runId,
     ...(back.withoutGate && { withoutGate: back.withoutGate }),
   });
+  // The groups its plan took back: those the record names for this run, of the groups reached.
+  const took = rolled.plan?.groups.map((g) => g.name) ?? [];
   const said =
     rolled.result === "success"
-      ? `Rolled back: ${back.groups.join(", ")} on what ${back.groups.length === 1 ? "it" : "they"} ran before.`
+      ? `Rolled back: ${took.join(", ")} on what ${took.length === 1 ? "it" : "they"} ran before.`
       : `The rollback did not finish: ${rolled.message}`;
   return { ...result, message: `${result.message} ${said}` };
 }
@@ -51,7 +54,8 @@ function rollbackAfter(
   const order = r.plan.groups.map((g) => g.name);
   const h = r.halted;
   const halted = h && r.plan.groups.find((g) => g.name === h.group);
-  if (h && halted?.settings?.gates.onFailure === "rollback")
+  // Only a failed gate: an inconclusive one that halts says nothing of the release.
+  if (h?.verdict === "fail" && halted?.settings?.gates.onFailure === "rollback")
     return {
       groups: order.slice(0, order.indexOf(h.group) + 1),
       withoutGate: h.gate,

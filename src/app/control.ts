@@ -109,15 +109,21 @@ export async function requestStop(
     ? `${describeRequest(request)} is on Lease ${lease}`
     : `${describeRequest(request)} stood on Lease ${lease} already; left as it is`;
   const what = request.action === "pause" ? "paused" : "aborted";
+  const then = request.rollback ? ", then rolls the groups back to what they ran before" : "";
   const run = holder
-    ? `${named(holder)} holds the cluster: it sees the request within ${RENEW_EVERY_MS / 1000} s (it reads the Lease as it renews it) and stops at its next node boundary — no new node starts, the nodes in flight finish, their drains included — and ends ${what}`
-    : "no run holds the cluster now";
+    ? `${named(holder)} holds the cluster: it sees the request within ${RENEW_EVERY_MS / 1000} s (it reads the Lease as it renews it) and stops at its next node boundary — no new node starts, the nodes in flight finish, their drains included — and ends ${what}${then}`
+    : "No run holds the cluster now";
+  const after = request.rollback
+    ? holder
+      ? "The rollback clears the abort."
+      : "The rollback starts here, and clears the abort."
+    : `Every apply of ${policy.cluster.name} refuses to start until \`noderoll resume --policy ${file}\` (the action: \`mode: resume\`) clears it.`;
   return {
     request,
     already: !written.changed,
     ...(holder && { holder }),
     lease,
-    message: `${stands}. ${run}. Every apply of ${policy.cluster.name} refuses to start until \`noderoll resume --policy ${file}\` (the action: \`mode: resume\`) clears it.`,
+    message: `${stands}. ${run}. ${after}`,
   };
 }
 

@@ -11,7 +11,7 @@ import { resilient, type Cluster } from "../ports/index.js";
 type Leases = Pick<Cluster, "getLease" | "createLease" | "updateLease">;
 import { beforeLeaseName, readBefore } from "../roll/before.js";
 import { LEASE_NAMESPACE, leaseName } from "../roll/lease.js";
-import { requestOf, setRequest } from "../roll/lease-request.js";
+import { setRequest } from "../roll/lease-request.js";
 import { carryOut, type ApplyRequest } from "./carry-out.js";
 import { driveOf, type Session } from "./session.js";
 
@@ -20,12 +20,20 @@ export interface RollbackRequest extends ApplyRequest {
   only?: readonly string[];
   /** The gate that failed: left out of the rollback's own gates. */
   withoutGate?: string;
+  /** A rollback following this run: only the groups its roll has not done, or this run did. */
+  ofRun?: string;
 }
 
+/** The abort that asked for this rollback, cleared — only it: the clear is conditional on it
+ * standing, read afresh on every attempt, so a pause that lands meanwhile stays. */
 async function clearRollbackRequest(cluster: Leases, name: string): Promise<void> {
-  const lease = await cluster.getLease(LEASE_NAMESPACE, leaseName(name)).catch(() => undefined);
-  if (requestOf(lease)?.rollback)
-    await setRequest(cluster, LEASE_NAMESPACE, leaseName(name), undefined);
+  await setRequest(
+    cluster,
+    LEASE_NAMESPACE,
+    leaseName(name),
+    undefined,
+    (standing) => standing?.rollback === true,
+  );
 }
 
 /** Roll the recorded groups back; what cannot be taken back is said, and nothing done to it. */
@@ -41,6 +49,7 @@ export async function rollBack(
   const { policy, refused } = rollbackPolicy(req.policy, record, {
     ...(req.only && { only: req.only }),
     ...(req.withoutGate && { withoutGate: req.withoutGate }),
+    ...(req.ofRun !== undefined && { ofRun: req.ofRun }),
   });
   for (const r of refused)
     req.log.emit({

@@ -40,9 +40,8 @@ async function dispatch(
     case "apply":
       return await runApply(rest, hints);
     case "resume":
-      return await runApply(rest, hints, "resume");
     case "rollback":
-      return await runApply(rest, hints, "rollback");
+      return await runApply(rest, hints, command);
     case "pause":
     case "abort":
       return await runControl(command, rest, hints);

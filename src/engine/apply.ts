@@ -36,9 +36,8 @@ import {
 } from "../roll/context.js";
 import { ClusterLock, holderIdentity, LEASE_DURATION_SECONDS } from "../roll/lease.js";
 import { stopOf } from "../roll/lease-request.js";
-import { updateBefore } from "../roll/before.js";
 import { GateFailed } from "../roll/gates.js";
-import { recordBefore } from "./rollback.js";
+import { noteBefore, noteDone } from "./rollback.js";
 import { clearStaleMarks, releaseScaleDown } from "../roll/marks.js";
 import { NodeCache } from "../roll/nodes.js";
 import { plannedMoves } from "../roll/rescheduled.js";
@@ -75,8 +74,8 @@ export interface ApplyResult {
   /** Why the run stopped before it was done, when it did. */
   stop?: StopReason;
   plan?: Plan;
-  /** The gate that halted the roll, and its group (a rollback may follow: onFailure). */
-  halted?: { group: string; gate: string };
+  /** The gate that halted the roll, its group and verdict (a rollback may follow: onFailure). */
+  halted?: { group: string; gate: string; verdict: "fail" | "inconclusive" };
 }
 
 export interface ApplyPorts {
@@ -144,7 +143,7 @@ async function rollGroup(run: Run, name: string): Promise<void> {
     throw e;
   }
   if (!run.options.rollback && plan.replacements.length > 0)
-    await noteBefore(run, plan, live as LiveGroup);
+    await noteBefore(ctx, policy.cluster.name, run.options.runId, plan, live as LiveGroup);
   const { owners, moving } = await clearLeftMarks(run, plan, snapshot);
   const at = ctx.clock.now().getTime();
   await kindOf(live as LiveGroup).roll(ctx, {
@@ -161,18 +160,6 @@ async function rollGroup(run: Run, name: string): Promise<void> {
   });
   // Said once the kind's roll is over: it gives back what it holds on the group itself.
   if (plan.replacements.length === 0) saidCleared(ctx, plan);
-}
-
-/**
- * What the group runs before the roll changes it, recorded on the cluster (roll/before.ts) so
- * that a rollback — after a failed gate, or asked for later from anywhere — knows where to go.
- */
-async function noteBefore(run: Run, plan: GroupPlan, live: LiveGroup): Promise<void> {
-  const { ctx } = run;
-  const stamp = { runId: run.options.runId, at: ctx.clock.now().toISOString() };
-  await updateBefore(ctx.cluster, run.policy.cluster.name, (current) =>
-    recordBefore([plan], [live], current, stamp),
-  );
 }
 
 /** The plan's change to the group is made already (its kind says): said, and nothing done. */
@@ -252,8 +239,11 @@ async function rollGroups(run: Run, order: string[]): Promise<void> {
     if (stop) throw new Stopped(stop, `group ${name} and after it left for the next run`);
     try {
       await rollGroup(run, name);
-      // Rolled to its target: nothing of it goes on.
+      // Rolled to its target: nothing of it goes on, and its rollback record is history.
       for (const w of run.lock.inFlight.filter((x) => x.group === name)) await run.lock.untrack(w);
+      const planned = run.plan.groups.find((g) => g.name === name);
+      if (!run.options.rollback && planned)
+        await noteDone(ctx, run.policy.cluster.name, run.options.runId, planned);
       ctx.emit({ type: "group.end", group: name, result: "success" });
     } catch (e) {
       const cancelled = ctx.signal.aborted || e instanceof Stopped;
@@ -310,7 +300,9 @@ function outcomeOf(
   return {
     result: "failure",
     message: `${code ? `${code}: ` : ""}${text}${after}`,
-    ...(e instanceof GateFailed && { halted: { group: e.group, gate: e.gate } }),
+    ...(e instanceof GateFailed && {
+      halted: { group: e.group, gate: e.gate, verdict: e.verdict },
+    }),
   };
 }
 

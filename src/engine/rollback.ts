@@ -5,15 +5,17 @@
 // (minus a gate that failed), resumable and one at a time under the cluster's Lease.
 // What each kind runs, and what its cloud refuses to go back to, is the kind's
 // (kinds/*/rollback.ts).
-import type { GroupBefore, Versions } from "../roll/before.js";
-import type { Gates, Policy } from "../policy/index.js";
+import { updateBefore, type GroupBefore, type Versions } from "../roll/before.js";
+import type { RollContext } from "../roll/context.js";
+import { mergeGates, type Gates, type Policy } from "../policy/index.js";
 import type { GroupPlan, LiveGroup } from "../plan/index.js";
 import { kindOf } from "../kinds/registry.js";
 
 /**
- * The record to write before `plan` rolls: each group that replaces nodes, with what it runs
- * now and where the plan takes it. A group recorded already for the same target keeps its
- * record — a resumed roll must not record its own half-way state as the one to go back to.
+ * The record to write before `groups` roll: each group that replaces nodes, with what it runs
+ * now and where the plan takes it. A record of a roll not yet done keeps its `from` — a resumed
+ * roll, or one sent somewhere else after a halt (fixing forward), must not record a half-rolled
+ * group as the state to go back to; only a done roll's record (or none) is written afresh.
  */
 export function recordBefore(
   groups: readonly GroupPlan[],
@@ -26,21 +28,67 @@ export function recordBefore(
   for (const g of groups) {
     const l = live.find((x) => x.name === g.name);
     if (!l || g.kind === "missing" || g.replacements.length === 0 || !g.target) continue;
-    const to: Versions = {
-      ...(g.target.kubernetesVersion && { kubernetesVersion: g.target.kubernetesVersion }),
-      ...(g.target.releaseVersion && { releaseVersion: g.target.releaseVersion }),
-      ...(g.target.launchTemplateVersion !== undefined && {
-        launchTemplateVersion: g.target.launchTemplateVersion,
-      }),
-    };
+    const to = targetOf(g) as Versions;
     const had = current[g.name];
-    if (had && sameVersions(had.to, to)) continue;
-    const from = kindOf(l).versions(l, new Set(g.replacements.map((r) => r.instance)));
+    if (had && !had.done && sameVersions(had.to, to)) continue;
+    const from = had && !had.done ? had.from : kindOf(l).versions(l, replacedOf(g));
     if (!from) continue;
     next[g.name] = { kind: l.kind, from, to, ...stamp };
     changed = true;
   }
   return changed ? next : undefined;
+}
+
+const replacedOf = (g: GroupPlan) => new Set(g.replacements.map((r) => r.instance));
+
+/** The versions a group plan rolls to, in the record's terms. */
+function targetOf(g: GroupPlan): Versions | undefined {
+  if (!g.target) return undefined;
+  return {
+    ...(g.target.kubernetesVersion && { kubernetesVersion: g.target.kubernetesVersion }),
+    ...(g.target.releaseVersion && { releaseVersion: g.target.releaseVersion }),
+    ...(g.target.launchTemplateVersion !== undefined && {
+      launchTemplateVersion: g.target.launchTemplateVersion,
+    }),
+  };
+}
+
+/** The record of `g` marked done by `stamp.runId`: a roll not yet done, to this plan's target. */
+export function recordDone(
+  current: Readonly<Record<string, GroupBefore>>,
+  g: GroupPlan,
+  stamp: { runId: string; at: string },
+): Record<string, GroupBefore> | undefined {
+  const had = current[g.name];
+  const to = targetOf(g);
+  if (!had || had.done || !to || !sameVersions(had.to, to)) return undefined;
+  return { ...current, [g.name]: { ...had, done: stamp } };
+}
+
+/**
+ * Before a group rolls, what it runs is recorded on the cluster (roll/before.ts), so that a
+ * rollback — after a failed gate, or asked for later from anywhere — knows where to go back to;
+ * once it is rolled, its record is marked done. A rollback's own run writes neither.
+ */
+export async function noteBefore(
+  ctx: RollContext,
+  cluster: string,
+  runId: string,
+  g: GroupPlan,
+  l: LiveGroup,
+): Promise<void> {
+  const stamp = { runId, at: ctx.clock.now().toISOString() };
+  await updateBefore(ctx.cluster, cluster, (c) => recordBefore([g], [l], c, stamp));
+}
+
+export async function noteDone(
+  ctx: RollContext,
+  cluster: string,
+  runId: string,
+  g: GroupPlan,
+): Promise<void> {
+  const stamp = { runId, at: ctx.clock.now().toISOString() };
+  await updateBefore(ctx.cluster, cluster, (c) => recordDone(c, g, stamp));
 }
 
 const sameVersions = (a: Versions, b: Versions) =>
@@ -59,10 +107,16 @@ export function refusal(b: GroupBefore, now?: Versions): string | undefined {
   return kindOf(b.kind).rollbackRefusal(b.from, now ?? b.to);
 }
 
-/** The gates without the one that failed (`without` as a verdict names it: "alarm/x"). */
-function gatesWithout(gates: Gates | undefined, without?: string): Gates | undefined {
-  if (!gates || !without) return gates;
-  const [kind, name] = without.split("/");
+/**
+ * A group's gates for its rollback: the merged ones (defaults < its own), without the one that
+ * failed (`without` as a verdict names it: "alarm/NAME", the name itself may hold a "/"), halting
+ * on a failure — a rollback is not rolled back.
+ */
+function rollbackGates(defaults: Gates | undefined, own: Gates | undefined, without?: string) {
+  const gates: Gates = { ...mergeGates(defaults, own), onFailure: "halt" };
+  if (!without) return gates;
+  const cut = without.indexOf("/");
+  const [kind, name] = [without.slice(0, cut), without.slice(cut + 1)];
   return {
     ...gates,
     ...(kind === "alarm" && { alarms: (gates.alarms ?? []).filter((a) => a !== name) }),
@@ -83,6 +137,11 @@ export function rollbackPolicy(
   record: Readonly<Record<string, GroupBefore>>,
   o: {
     only?: readonly string[];
+    /**
+     * A rollback that follows this run (a halt, an abort): only groups whose roll is not done,
+     * or that this run finished — not one a roll long ago left on its target.
+     */
+    ofRun?: string;
     withoutGate?: string;
     /** What each group runs now, when read; else the record's `to`. */
     now?: Record<string, Versions>;
@@ -92,6 +151,7 @@ export function rollbackPolicy(
   const groups = policy.groups.flatMap((g) => {
     const b = record[g.name];
     if (!b || (o.only && !o.only.includes(g.name))) return [];
+    if (o.ofRun !== undefined && b.done && b.done.runId !== o.ofRun) return [];
     const why = refusal(b, o.now?.[g.name]);
     if (why) {
       refused.push({ group: g.name, why });
@@ -105,19 +165,8 @@ export function rollbackPolicy(
         launchTemplateVersion: from.launchTemplateVersion,
       }),
     };
-    const own = g.rollingUpdate?.gates;
-    const rollingUpdate = {
-      ...g.rollingUpdate,
-      ...(own && { gates: gatesWithout(own, o.withoutGate) }),
-    };
-    return [{ ...g, target, rollingUpdate }];
+    const gates = rollbackGates(policy.defaults?.gates, g.rollingUpdate?.gates, o.withoutGate);
+    return [{ ...g, target, rollingUpdate: { ...g.rollingUpdate, gates } }];
   });
-  const defaults = policy.defaults && {
-    ...policy.defaults,
-    ...(policy.defaults.gates && { gates: gatesWithout(policy.defaults.gates, o.withoutGate) }),
-  };
-  return {
-    policy: { ...policy, ...(defaults && { defaults }), groups },
-    refused,
-  };
+  return { policy: { ...policy, groups }, refused };
 }

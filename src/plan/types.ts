@@ -82,7 +82,9 @@ export type FindingCode =
   | "minimal-strategy"
   | "no-version-change"
   /** onFailure: rollback where the cloud would refuse to go back (an earlier Kubernetes minor). */
-  | "rollback-refused";
+  | "rollback-refused"
+  /** Checkpoints on a managed node group: EKS's update cannot be held midway. */
+  | "checkpoints-ignored";
 
 export interface Finding {
   code: FindingCode;

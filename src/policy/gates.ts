@@ -86,9 +86,12 @@ export interface GateProblem {
   message: string;
 }
 
-/** The rules zod cannot say key by key: one threshold per Prometheus gate, unique names, a
- * checkpointDelay only with checkpoints. */
-export function gateProblems(g: Gates | undefined): GateProblem[] {
+/**
+ * The rules zod cannot say key by key: one threshold per Prometheus gate, unique names, a
+ * checkpointDelay only with checkpoints — `checkpoints` says whether the block's groups have
+ * any, merged (defaults < a group's own: either may hold the delay or the checkpoints).
+ */
+export function gateProblems(g: Gates | undefined, checkpoints: boolean): GateProblem[] {
   if (!g) return [];
   const problems: GateProblem[] = [];
   const seen = new Set<string>();
@@ -109,7 +112,7 @@ export function gateProblems(g: Gates | undefined): GateProblem[] {
       });
     seen.add(p.name);
   });
-  if (g.checkpointDelay !== undefined && (g.checkpoints ?? []).length === 0)
+  if (g.checkpointDelay !== undefined && !checkpoints)
     problems.push({
       path: [],
       key: "checkpointDelay",

@@ -198,7 +198,7 @@ export const ReplacementsGateSchema = z
       "10m",
     ).optional(),
     crashLoopingPods: positiveInt(
-      "Pods on replacement nodes waiting in CrashLoopBackOff or restarted, at or above this, fail the gate.",
+      "Pods on replacement nodes waiting in CrashLoopBackOff or restarted twice or more, at or above this, fail the gate.",
       1,
     ).optional(),
   })

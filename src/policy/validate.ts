@@ -14,7 +14,7 @@ import { byPosition, diagnostic, formatPath, type Diagnostic } from "./diagnosti
 import { describeValue } from "./describe.js";
 import { parseDuration } from "./duration.js";
 import { entryMatches } from "./order.js";
-import { gateProblems } from "./gates.js";
+import { gateProblems, mergeGates } from "./gates.js";
 import { locate, NOT_A_POLICY, parsePolicySource, type PolicySource } from "./source.js";
 import {
   GroupSchema,
@@ -323,11 +323,7 @@ function checkPolicy(policy: Policy, at: At): { errors: Diagnostic[]; warnings: 
   errors.push(
     ...validationErrors(policy.defaults?.validation ?? {}, ["defaults", "validation"], at),
   );
-  errors.push(...gateErrors(policy.defaults?.gates, ["defaults", "gates"], at));
-  policy.groups.forEach((group, i) => {
-    const own = group?.rollingUpdate?.gates;
-    errors.push(...gateErrors(own, ["groups", i, "rollingUpdate", "gates"], at));
-  });
+  errors.push(...policyGateErrors(policy, at));
 
   const orderable = policy.groups
     .filter(Boolean)
@@ -383,8 +379,29 @@ function budgetErrors(
   ];
 }
 
-function gateErrors(gates: Gates | undefined, path: Path, at: At): Diagnostic[] {
-  return gateProblems(gates).map((p) => at([...path, ...p.path], p.message, p.key));
+/**
+ * The gates' rules, defaults and groups. A checkpointDelay needs checkpoints in the merged gates:
+ * defaults' delay is wrong only when no group has any; a group's own, when its merged gates have
+ * none.
+ */
+function policyGateErrors(policy: Policy, at: At): Diagnostic[] {
+  const defaults = policy.defaults?.gates;
+  const hasCheckpoints = (g: Gates | undefined) => (g?.checkpoints ?? []).length > 0;
+  const anyGroup = policy.groups.some((g) =>
+    hasCheckpoints(mergeGates(defaults, g?.rollingUpdate?.gates)),
+  );
+  return [
+    ...gateErrors(defaults, ["defaults", "gates"], at, anyGroup || hasCheckpoints(defaults)),
+    ...policy.groups.flatMap((group, i) => {
+      const own = group?.rollingUpdate?.gates;
+      const merged = hasCheckpoints(mergeGates(defaults, own));
+      return gateErrors(own, ["groups", i, "rollingUpdate", "gates"], at, merged);
+    }),
+  ];
+}
+
+function gateErrors(gates: Gates | undefined, path: Path, at: At, checkpoints: boolean) {
+  return gateProblems(gates, checkpoints).map((p) => at([...path, ...p.path], p.message, p.key));
 }
 
 function validationErrors(

@@ -24,6 +24,11 @@ export interface GroupBefore {
   to: Versions;
   runId: string;
   at: string;
+  /**
+   * The roll reached `to` (by the run named): the record is history then — a rollback of a later
+   * roll's halt does not take the group back by it, and the next roll records afresh.
+   */
+  done?: { runId: string; at: string };
 }
 
 export type BeforeRecord = Record<string, GroupBefore>;
@@ -68,7 +73,15 @@ export function beforeOf(lease: Lease | undefined): BeforeRecord {
     const to = versions(e?.to);
     const kind = KINDS.find((k) => k === e?.kind);
     if (!from || !to || !kind || Object.keys(from).length === 0) continue;
-    out[group] = { kind, from, to, runId: String(e.runId ?? ""), at: String(e.at ?? "") };
+    const done = e.done as Record<string, unknown> | undefined;
+    out[group] = {
+      kind,
+      from,
+      to,
+      runId: String(e.runId ?? ""),
+      at: String(e.at ?? ""),
+      ...(done && { done: { runId: String(done.runId ?? ""), at: String(done.at ?? "") } }),
+    };
   }
   return out;
 }

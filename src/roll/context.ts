@@ -158,6 +158,9 @@ export function resultOfStop(s: StopReason): "cancelled" | "skipped" | "failure"
  * Lease, and makes every apply refuse), resume — the command line's or the action's.
  */
 export function howToContinue(s: StopReason | undefined, policyFile = "P"): string {
+  // The application layer rolls back next, clearing the abort (app/apply.ts): nothing to resume.
+  if (s?.kind === "aborted" && s.rollback)
+    return "The rollback the abort asks for follows: the groups go back to what they ran before.";
   if (s && byRequest(s))
     return `The ${s.kind === "paused" ? "pause" : "abort"} stands: apply refuses to start until \`noderoll resume --policy ${policyFile}\` (the action: \`mode: resume\`) clears it and continues.`;
   return "Run apply again to continue: it picks up where this run stopped.";

@@ -25,14 +25,19 @@ export function criticalPriority(p: Pod): CriticalPriority | undefined {
 }
 
 /**
- * A pod that restarts or waits in CrashLoopBackOff (the kubelet's back-off after repeated
+ * A pod that waits in CrashLoopBackOff or restarts again and again (the kubelet's back-off after repeated
  * restarts: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#container-restarts).
  */
 export function crashLooping(p: Pod): boolean {
+  // One restart is a hiccup a new node's pods can have (a CNI not ready yet); two, or a
+  // container the kubelet holds back, is a release that does not run.
   return (p.status.containerStatuses ?? []).some(
-    (c) => c.state?.waiting?.reason === "CrashLoopBackOff" || c.restartCount > 0,
+    (c) => c.state?.waiting?.reason === "CrashLoopBackOff" || c.restartCount >= CRASH_RESTARTS,
   );
 }
+
+/** Restarts of one container that count as crash-looping without CrashLoopBackOff showing yet. */
+export const CRASH_RESTARTS = 2;
 
 const keyOf = (p: Pod) => `${p.metadata.namespace ?? ""}/${p.metadata.name}`;
 

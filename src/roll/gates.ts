@@ -15,7 +15,9 @@ import {
   type Node,
   type Pod,
 } from "../ports/index.js";
-import { RollError, type RollContext } from "./context.js";
+import { RollError, Stopped, type RollContext } from "./context.js";
+import { LEASE_NAMESPACE, leaseName } from "./lease.js";
+import { setRequest, stopOf, type LeaseRequest } from "./lease-request.js";
 import { crashLooping, watchedPodsOf } from "./critical-pods.js";
 
 /** How often the gates are read: each gate costs at most one request per period. */
@@ -66,6 +68,10 @@ function stopsOn(settings: GateSettings, reading: GateReading): GateStop | undef
 export class GateWatch {
   private readonly firstSeen = new Map<string, number>();
   private last?: { at: number; readings: GateReading[] };
+  /** The reading under way: a second ask while it runs shares it (one request per gate). */
+  private reading?: Promise<GateStop | undefined>;
+  /** The first reading, which the roll waits for before its first write. */
+  private first?: Promise<GateStop | undefined>;
   private readonly halt = new AbortController();
   private readonly closed = new AbortController();
   private loop?: Promise<void>;
@@ -85,9 +91,15 @@ export class GateWatch {
     return this.stop;
   }
 
-  /** Read the gates now and every period after, until closed or stopped. */
-  start(): void {
+  /**
+   * Read the gates now and every period after, until closed or stopped. Resolves with the first
+   * reading: a gate that fails before anything is done (an alarm firing already) stops the roll
+   * before its first write.
+   */
+  start(): Promise<GateStop | undefined> {
+    this.first ??= this.evaluate();
     this.loop ??= this.run();
+    return this.first;
   }
 
   async close(): Promise<void> {
@@ -107,9 +119,15 @@ export class GateWatch {
    * The gates' verdict now: read afresh when the last reading is a period old (the requests'
    * budget), else the last one's. Every reading goes to the event log.
    */
-  async evaluate(): Promise<GateStop | undefined> {
+  evaluate(): Promise<GateStop | undefined> {
     const now = this.ctx.clock.now().getTime();
-    if (this.stop || (this.last && now - this.last.at < GATE_PERIOD_MS)) return this.stop;
+    if (this.stop || (this.last && now - this.last.at < GATE_PERIOD_MS))
+      return Promise.resolve(this.stop);
+    this.reading ??= this.readNow(now).finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  private async readNow(now: number): Promise<GateStop | undefined> {
     const readings = await this.read();
     this.last = { at: now, readings };
     for (const r of readings)
@@ -279,10 +297,41 @@ export class GateFailed extends RollError {
   constructor(
     readonly group: string,
     readonly gate: string,
+    /** Only a failed gate is a reason to roll back; an inconclusive one that halts is not. */
+    readonly verdict: GateStop["verdict"],
     message: string,
   ) {
     super("GateFailed", message);
   }
+}
+
+/**
+ * Pause the roll as `noderoll pause` would: the pause stands on the cluster's Lease — every apply
+ * refuses until `noderoll resume` — and the run stops (exit 3). A request standing already (an
+ * operator's abort, with a rollback or not; another pause) is honoured as it is, never
+ * overwritten: the write is conditional on none standing, read afresh on every attempt.
+ */
+export async function pauseFor(
+  ctx: RollContext,
+  cluster: string,
+  group: string,
+  reason: string,
+  where: string,
+): Promise<Stopped> {
+  const request: LeaseRequest = {
+    action: "pause",
+    by: `noderoll (gates of ${group})`,
+    reason,
+    at: ctx.clock.now().toISOString(),
+  };
+  const written = await setRequest(
+    ctx.cluster,
+    LEASE_NAMESPACE,
+    leaseName(cluster),
+    request,
+    (standing) => standing === undefined,
+  );
+  return new Stopped(stopOf(written.changed ? request : (written.before ?? request)), where);
 }
 
 /** The roll halted by a failed (or inconclusive, under onInconclusive: halt) gate: exit 1. */
@@ -294,6 +343,7 @@ export function gateFailure(group: string, stop: GateStop, wave: readonly string
   return new GateFailed(
     group,
     r.gate,
+    stop.verdict,
     `${group}: gate ${r.gate} ${what} — ${r.value}${r.detail ? `: ${r.detail}` : ""}${nodes}. The roll halted: no node was cordoned after it, and nodes whose drain it interrupted were made schedulable again. Fix the release (or the gate) and run apply again`,
   );
 }

@@ -143,6 +143,8 @@ export async function setRequest(
   namespace: string,
   name: string,
   request: LeaseRequest | undefined,
+  /** Write only when what stands (read afresh each attempt) passes: no blind overwrite. */
+  onlyIf?: (standing: LeaseRequest | undefined) => boolean,
 ): Promise<RequestWritten> {
   for (let attempt = 1; ; attempt++) {
     const current = await cluster.getLease(namespace, name).catch((e: unknown) => {
@@ -150,7 +152,7 @@ export async function setRequest(
       throw e;
     });
     const before = requestOf(current);
-    if (sameAction(before, request))
+    if (sameAction(before, request) || (onlyIf && !onlyIf(before)))
       return { ...(current && { lease: current }), ...(before && { before }), changed: false };
     try {
       const lease = current

@@ -134,7 +134,7 @@ describe("the bundled action, mode pause and resume", () => {
     expect(paused.code, paused.stdout + paused.stderr).toBe(0);
     expect(paused.outputs.result).toBe("success");
     expect(paused.summary).toContain("### noderoll pause · `demo` · ⏸️ asked");
-    expect(paused.summary).toContain("no run holds the cluster now");
+    expect(paused.summary).toContain("No run holds the cluster now");
     expect(requestOf(await lease())).toMatchObject({
       action: "pause",
       by: "octocat (workflow_dispatch https://github.com/octo-org/infra/actions/runs/4242/attempts/1)",

@@ -23,14 +23,15 @@ describe("pause, abort and resume --help", () => {
 
   it("the overall usage names them", () => {
     const r = runCli(["--help"]);
-    for (const cmd of ["pause", "abort", "resume"])
+    for (const cmd of ["pause", "abort", "resume", "rollback"])
       expect(r.stdout).toMatch(new RegExp(`^ {2}${cmd} --policy P`, "m"));
   });
 
   it("refuses a flag they do not take, and a missing --policy, changing nothing", () => {
     const cases: [string[], RegExp][] = [
+      // --rollback is abort's alone.
       [
-        ["abort", "--policy", "policies/demo.yaml", "--sandbox", "demo", "--rollback"],
+        ["pause", "--policy", "policies/demo.yaml", "--sandbox", "demo", "--rollback"],
         /^noderoll: unknown flag --rollback/,
       ],
       [
@@ -47,12 +48,33 @@ describe("pause, abort and resume --help", () => {
     }
   });
 
+  it("abort --rollback with no run holding the cluster rolls back itself: here nothing is recorded", () => {
+    const r = runCli([
+      "abort",
+      "--policy",
+      "policies/demo.yaml",
+      "--sandbox",
+      "demo",
+      "--rollback",
+    ]);
+    expect(r.stdout).toMatch(/^an abort with rollback requested by \S+ at \S+ is on Lease /);
+    expect(r.stdout).toContain(
+      "No run holds the cluster now. The rollback starts here, and clears the abort.",
+    );
+    expect(r.stdout).toMatch(
+      /failure: Nothing to roll back: no roll of the policy's groups is recorded on the cluster \(Lease kube-system\/noderoll-demo-rollback\)\.\n$/,
+    );
+    expect(r.status).toBe(1);
+  });
+
   it("pauses a sandbox of its own: no run holds it, so the next apply would refuse", () => {
     const r = runCli(["pause", "--policy", "policies/demo.yaml", "--sandbox", "demo"]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
       /^a pause requested by \S+ at \S+ is on Lease kube-system\/noderoll-demo\./,
     );
-    expect(r.stdout).toContain("no run holds the cluster now");
+    expect(r.stdout).toContain(
+      "No run holds the cluster now. Every apply of demo refuses to start until",
+    );
   });
 });

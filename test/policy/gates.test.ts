@@ -124,4 +124,16 @@ groups:
       'p.yaml:18:15: groups[0].rollingUpdate.gates.prometheus[1].name: Prometheus gate "errors" is listed twice; give each gate its own name',
     ]);
   });
+
+  it("takes a checkpointDelay and the checkpoints from defaults and a group alike", () => {
+    const split = (a: string, b: string) =>
+      load(
+        `${base}defaults: { gates: { ${a} } }\ngroups:\n  - { name: a, rollingUpdate: { gates: { ${b} } } }\n`,
+      ).errors;
+    expect(split('checkpoints: ["50%"]', "checkpointDelay: 1h")).toEqual([]);
+    expect(split("checkpointDelay: 1h", 'checkpoints: ["50%"]')).toEqual([]);
+    expect(split("checkpointDelay: 1h", "bake: 1m")).toEqual([
+      "p.yaml:8:22: defaults.gates.checkpointDelay: checkpointDelay is set but there are no checkpoints; add checkpoints or remove it",
+    ]);
+  });
 });

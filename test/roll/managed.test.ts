@@ -155,5 +155,7 @@ describe("a managed group's rollback, as the plan says it", () => {
       }),
     );
     expect((await plan("")).findings.map((f) => f.code)).not.toContain("rollback-refused");
+    const held = await plan(', rollingUpdate: { gates: { checkpoints: ["50%"] } }');
+    expect(held.findings.map((f) => f.code)).toContain("checkpoints-ignored");
   });
 });

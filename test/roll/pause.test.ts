@@ -160,7 +160,7 @@ describe("apply under a standing pause", () => {
       }),
     );
     expect(asked.holder).toBeUndefined();
-    expect(asked.message).toContain("no run holds the cluster now");
+    expect(asked.message).toContain("No run holds the cluster now");
     expect((await lease(world)).spec).toEqual({});
     // A second pause leaves the first asker's standing.
     const twice = await world.run(

@@ -169,6 +169,19 @@ function rollbackRefused(
   ];
 }
 
+/** Checkpoints on a managed group: EKS runs the update in its own waves, nothing holds it. */
+function checkpointsIgnored(group: ManagedGroupInfo, roll?: { gates?: GateSettings }): Finding[] {
+  if (!roll?.gates || roll.gates.checkpoints.length === 0) return [];
+  return [
+    {
+      code: "checkpoints-ignored",
+      severity: "warning",
+      message: `checkpoints do not apply to ${group.name}: EKS runs a managed node group's update in its own waves and has no call to hold it midway; its gates are read during the update and its bake`,
+      objects: [group.name],
+    },
+  ];
+}
+
 export function managedFindings(
   group: ManagedGroupInfo,
   surge: number,
@@ -177,6 +190,7 @@ export function managedFindings(
 ): Finding[] {
   return [
     ...rollbackRefused(group, target, roll),
+    ...checkpointsIgnored(group, roll),
     ...sizeLimit(group, surge),
     ...status(group, target),
     ...customAmi(group, target),

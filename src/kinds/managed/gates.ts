@@ -4,9 +4,8 @@
 // that stops the roll ends this run's part — no group after it starts — and says the update
 // goes on by itself. Its replacements are the instances of its Auto Scaling group launched
 // since the roll began.
-import type { EksUpdate } from "../../ports/index.js";
-import type { RollContext } from "../../roll/context.js";
-import { GateFailed, gateFailure, GateWatch, type GateStop } from "../../roll/gates.js";
+import type { RollContext, RollError } from "../../roll/context.js";
+import { GateFailed, gateFailure, GateWatch, pauseFor, type GateStop } from "../../roll/gates.js";
 import type { GroupJob } from "../kind.js";
 import type { ManagedGroupInfo } from "../../plan/index.js";
 
@@ -34,17 +33,32 @@ export function managedGates(
 }
 
 /**
- * The gates' stop, as the group's error. What goes on after it — EKS's update, which no call stops
- * — the run's last words say (engine/in-flight.ts stillGoing), once.
+ * The gates' stop, as the group's error: an inconclusive gate the policy pauses on pauses the run
+ * (as `noderoll pause`); else GateFailed. What goes on after it — EKS's update, which no call
+ * stops — the run's last words say (engine/in-flight.ts stillGoing), once.
  */
-export function managedHalt(group: string, stop: GateStop, update?: EksUpdate): GateFailed {
+export async function managedHalt(
+  ctx: RollContext,
+  job: GroupJob<ManagedGroupInfo>,
+  stop: GateStop,
+  when: "before" | "during" | "after",
+): Promise<RollError> {
+  const group = job.plan.name;
+  const r = stop.reading;
+  const after = {
+    before: `nothing was started on ${group}`,
+    during: `EKS's update cannot be stopped midway; no group after ${group} is started`,
+    after: `EKS's update of ${group} is done; no group after it is started`,
+  }[when];
+  if (stop.verdict === "inconclusive" && job.plan.settings.gates.onInconclusive === "pause") {
+    const why = `gate ${r.gate} was inconclusive — ${r.value}${r.detail ? `: ${r.detail}` : ""}`;
+    return pauseFor(ctx, job.cluster, group, why, after);
+  }
   const e = gateFailure(group, stop, []);
-  const still = update
-    ? ` EKS's update cannot be stopped midway; no group after ${group} is started.`
-    : ` No group after ${group} is started.`;
   return new GateFailed(
     group,
     e.gate,
-    `${e.message.replace(/\. The roll halted:.*$/, "")}.${still}`,
+    stop.verdict,
+    `${e.message.replace(/\. The roll halted:.*$/, "")}. ${after[0]!.toUpperCase()}${after.slice(1)}.`,
   );
 }

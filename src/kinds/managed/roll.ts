@@ -334,14 +334,25 @@ async function readBack(ctx: RollContext, job: Job, done: EksUpdate): Promise<No
 }
 
 async function follow(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegroup): Promise<void> {
-  const update = await theUpdate(ctx, job, ng);
-  if (!update) return watch.tracker.finish("success", "nothing to replace");
+  if (job.plan.replacements.length === 0) return followUngated(ctx, job, watch, ng);
   const gates = managedGates(ctx, job, watch.asgName);
   try {
+    // A gate failing already (an alarm firing before the roll) starts no update.
+    const before = await gates.start();
+    if (before) throw await managedHalt(ctx, job, before, "before");
+    const update = await theUpdate(ctx, job, ng);
+    if (!update) return watch.tracker.finish("success", "nothing to replace");
     await followGated(ctx, job, watch, update, gates);
   } finally {
     await gates.close();
   }
+}
+
+/** A group with nothing to replace: its configuration and an update in progress, no gates. */
+async function followUngated(ctx: RollContext, job: Job, watch: GroupWatch, ng: Nodegroup) {
+  const update = await theUpdate(ctx, job, ng);
+  if (!update) return watch.tracker.finish("success", "nothing to replace");
+  await followGated(ctx, job, watch, update, undefined);
 }
 
 /** The update followed under the group's gates: read at each poll, and through the bake after. */
@@ -350,18 +361,18 @@ async function followGated(
   job: Job,
   watch: GroupWatch,
   update: EksUpdate,
-  gates: GateWatch,
+  gates: GateWatch | undefined,
 ): Promise<void> {
-  const halt = (u?: EksUpdate) => {
-    if (gates.stopped) throw managedHalt(job.plan.name, gates.stopped, u);
+  const halt = async (when: "during" | "after") => {
+    if (gates?.stopped) throw await managedHalt(ctx, job, gates.stopped, when);
   };
   // On the cluster's Lease while it replaces nodes: it goes on if this run stops.
   const work = { kind: "managed" as const, group: job.plan.name, id: update.id };
   await job.track(work);
   await job.untrack(pendingOf(job));
-  const done = await waitForUpdate(ctx, job, update, async (u) => {
+  const done = await waitForUpdate(ctx, job, update, async () => {
     await watch.observe();
-    halt(u);
+    await halt("during");
   });
   await job.untrack(work);
   await watch.observe();
@@ -390,8 +401,8 @@ async function followGated(
     timeoutMs: job.plan.settings.validation.timeoutMs,
     nodes: job.nodes.byName.values(),
   });
-  await bake(ctx, job, gates);
-  halt();
+  if (gates) await bake(ctx, job, gates);
+  await halt("after");
   watch.tracker.finish("success");
   const ready = [...job.nodes.byName.values()].filter(
     (n) => job.ownerOf(n).group === job.plan.name && isReady(n),

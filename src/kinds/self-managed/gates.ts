@@ -12,10 +12,8 @@ import {
   type RollContext,
   type StopReason,
 } from "../../roll/context.js";
-import { LEASE_NAMESPACE, leaseName } from "../../roll/lease.js";
-import { setRequest, stopOf, type LeaseRequest } from "../../roll/lease-request.js";
-import { gateFailure, GateWatch, type GateStop } from "../../roll/gates.js";
-import { clearMarks } from "../../roll/marks.js";
+import { gateFailure, GateWatch, pauseFor, type GateStop } from "../../roll/gates.js";
+import { clearMarks, CORDONED_ANNOTATION } from "../../roll/marks.js";
 import { groupInstances, inService } from "./capacity.js";
 import type { Job } from "./job.js";
 
@@ -48,12 +46,17 @@ export class GatedRoll {
     this.gates = watchGates(ctx, job);
     job.roll.gates = this.gates;
     this.gctx = { ...ctx, signal: AbortSignal.any([ctx.signal, this.gates.halted]) };
-    this.gates.start();
+    this.first = this.gates.start();
   }
+
+  /** The first reading of the gates, which every phase waits for before it writes. */
+  private readonly first: Promise<unknown>;
 
   async run<T>(body: (gctx: RollContext) => Promise<T>): Promise<T> {
     let result: T;
     try {
+      await this.first;
+      if (this.gctx.signal.aborted) throw abortError(this.gctx.signal);
       result = await body(this.gctx);
     } catch (e) {
       if (this.ctx.signal.aborted || !this.gates.stopped || !halted(e)) throw e;
@@ -95,16 +98,28 @@ const halted = (e: unknown) => isAbort(e) || (e instanceof RollError && e.code =
 async function undoHalted(ctx: RollContext, job: Job): Promise<void> {
   // Membership from a fresh read: an instance this run detached for surge keeps its mark.
   const members = new Set((await groupInstances(ctx, job)).map((i) => i.InstanceId));
+  const cordoned: string[] = [];
+  let tainted = 0;
   for (const r of job.plan.replacements) {
     const node = r.node && job.nodes.byName.get(r.node);
     if (!node || job.roll.terminated.has(node.metadata.name)) continue;
-    if (await clearMarks(ctx, node.metadata.name, members.has(r.instance)))
-      ctx.emit({
-        type: "note",
-        group: job.plan.name,
-        message: `${job.plan.name}: ${node.metadata.name} made schedulable again (the gate halted the roll before it was replaced)`,
-      });
+    const ours = node.metadata.annotations?.[CORDONED_ANNOTATION] !== undefined;
+    if (!(await clearMarks(ctx, node.metadata.name, members.has(r.instance)))) continue;
+    if (ours) cordoned.push(node.metadata.name);
+    else tainted++;
   }
+  const said = [
+    ...(cordoned.length > 0 ? [`made schedulable again: ${cordoned.join(", ")}`] : []),
+    ...(tainted > 0
+      ? [`the PreferNoSchedule taint taken off ${tainted} node${tainted === 1 ? "" : "s"}`]
+      : []),
+  ];
+  if (said.length > 0)
+    ctx.emit({
+      type: "note",
+      group: job.plan.name,
+      message: `${job.plan.name}: the gate halted the roll; ${said.join("; ")}`,
+    });
 }
 
 /** Watch the gates for `ms` before going on (a bake, a checkpoint's delay): a halt ends it. */
@@ -139,36 +154,54 @@ export async function keepCheckpoint(
   return (await pauseRoll(ctx, job, `checkpoint ${share} of ${job.plan.name} reached`)).stop;
 }
 
-/**
- * Pause the roll as `noderoll pause` would (lease-request.ts): the pause stands on the cluster's
- * Lease — every apply refuses until `noderoll resume` — and this run stops here, exit 3.
- */
-export async function pauseRoll(ctx: RollContext, job: Job, reason: string): Promise<Stopped> {
-  const request: LeaseRequest = {
-    action: "pause",
-    by: `noderoll (gates of ${job.plan.name})`,
-    reason,
-    at: ctx.clock.now().toISOString(),
-  };
-  await setRequest(ctx.cluster, LEASE_NAMESPACE, leaseName(job.cluster), request);
+/** Pause the roll (roll/gates.ts pauseFor), saying how much of the group is left. */
+function pauseRoll(ctx: RollContext, job: Job, reason: string): Promise<Stopped> {
   const left = job.plan.replacements.length - job.roll.terminated.size;
-  return new Stopped(
-    stopOf(request),
-    `${left} node${left === 1 ? "" : "s"} of ${job.plan.name} left`,
-  );
+  const where = `${left} node${left === 1 ? "" : "s"} of ${job.plan.name} left`;
+  return pauseFor(ctx, job.cluster, job.plan.name, reason, where);
 }
 
 /**
- * The checkpoint reached once `completed` more of the group's nodes are replaced, if one is
- * (the share counts the nodes up to date when the roll began): each is reached once per run.
+ * The next checkpoint this run has not kept, as the count of the plan's nodes replaced by then
+ * (a share of the group's nodes, those up to date when the roll began counted): the window starts
+ * no node past it, and keeps it once those are done. One reached only with the group's last node
+ * is not kept: nothing is left to hold back.
  */
-export function checkpointReached(job: Job, completed: number): number | undefined {
+export function nextCheckpoint(job: Job): { share: number; count: number } | undefined {
   const total = job.plan.nodes;
-  const base = total - job.plan.replacements.length;
-  const passed = job.roll.checkpointsPassed;
-  const due = job.plan.settings.gates.checkpoints.filter(
-    (c) => !passed.has(c) && c * total > base && base + completed >= c * total,
-  );
-  for (const c of due) passed.add(c);
-  return due.at(-1);
+  const todo = job.plan.replacements.length;
+  const base = total - todo;
+  for (const share of job.plan.settings.gates.checkpoints) {
+    if (job.roll.checkpointsPassed.has(share)) continue;
+    const count = Math.ceil(share * total - 1e-9) - base;
+    if (count > 0 && count < todo) return { share, count };
+  }
+  return undefined;
+}
+
+/** What the window keeps of its waves for the bake and the checkpoints. */
+export interface Waves {
+  /** A checkpoint reached: nothing starts until the wave in flight is done and it is kept. */
+  checkpoint?: number;
+  /** Nodes the window has started: what the next checkpoint is counted against. */
+  started: number;
+}
+
+/** With a bake or a checkpoint to keep, the wave in flight ends before the next starts. */
+export const inWaves = (job: Job, w: Waves) =>
+  job.plan.settings.gates.bakeMs > 0 || w.checkpoint !== undefined;
+
+/**
+ * How many nodes may start before the next checkpoint (no limit without one); once the nodes up
+ * to it are done, the checkpoint is reached — kept between waves, before anything more starts.
+ */
+export function checkpointRoom(job: Job, w: Waves, inFlight: number, queued: number): number {
+  const next = nextCheckpoint(job);
+  if (!next) return Infinity;
+  const room = next.count - w.started;
+  if (room <= 0 && inFlight === 0 && queued > 0 && w.checkpoint === undefined) {
+    w.checkpoint = next.share;
+    job.roll.checkpointsPassed.add(next.share);
+  }
+  return Math.max(0, room);
 }

@@ -18,7 +18,7 @@ import { upgrade } from "./window.js";
 import { surgeAndWait } from "./surge.js";
 import { untagStale } from "./surge-tag.js";
 import { refreshWarmPool } from "./warm-pool.js";
-import { GatedRoll, watchFor } from "./gates.js";
+import { GatedRoll, nextCheckpoint, watchFor } from "./gates.js";
 
 async function setup(ctx: RollContext, job: Job, todo: Replacement[]): Promise<void> {
   const bastion = job.plan.role === "bastion";
@@ -85,7 +85,8 @@ async function scaleUp(
   // Detach from the end of the queue: surge instances are drained last. Only instances with a
   // node: the node carries our mark, without which a run that died would orphan the instance.
   const candidates = attached.filter((r) => r.node && job.nodes.byName.has(r.node)).reverse();
-  const picks = Math.min(more, candidates.length);
+  // No more surge than the first checkpoint allows: the replacements it launches count there.
+  const picks = Math.min(more, candidates.length, nextCheckpoint(job)?.count ?? Infinity);
   const first = canary && detached.length === 0 ? Math.min(1, picks) : picks;
   await surgeAndWait(ctx, job, candidates, first, { old, planned: picks });
   if (first < picks && job.roll.surgeGivenUp === 0) {

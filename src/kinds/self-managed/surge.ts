@@ -10,6 +10,7 @@
 // one instance (one in Standby, one a lifecycle hook holds) moves on to the next candidate; a
 // denied permission refuses every instance alike, so it gives up the rest of the surge at once.
 // Said in the events (surge.given-up), with why.
+import { abortError } from "../../ports/index.js";
 import { DETACHED_LABEL, type Replacement } from "../../plan/index.js";
 import { AwsApiError, isDenied } from "../../ports/index.js";
 import type { RollContext } from "../../roll/context.js";
@@ -94,6 +95,8 @@ export async function surgeAndWait(
   let detached = 0;
   let refused: { instance: string; e: AwsApiError } | undefined;
   while (detached < n && candidates.length > 0 && job.roll.surgeGivenUp === 0) {
+    // A gate's halt (or the run's stop) between two detaches: no more surge.
+    if (ctx.signal.aborted) throw abortError(ctx.signal);
     const r = candidates.shift() as Replacement;
     const result = await detach(ctx, job, r);
     if (result === "detached") {

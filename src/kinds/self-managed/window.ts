@@ -21,7 +21,7 @@ import {
 } from "./capacity.js";
 import { noteTerminated } from "./down.js";
 import { leftByOthers } from "./left.js";
-import { checkpointReached, keepCheckpoint, watchFor } from "./gates.js";
+import { checkpointRoom, inWaves, keepCheckpoint, watchFor, type Waves } from "./gates.js";
 import { TerminationBatch } from "./terminations.js";
 import { nodesValid, validateGroup, type GroupValidation } from "./validate.js";
 import { leftNow, terminateConfirmed } from "./writes.js";
@@ -57,6 +57,8 @@ async function emptyNode(ctx: RollContext, job: Job, node: string, moved: MovedP
   const group = job.plan.name;
   const s = job.plan.settings;
   const bastion = job.plan.role === "bastion";
+  // A gate's halt since the node was started: no cordon after the verdict.
+  if (ctx.signal.aborted) throw abortError(ctx.signal);
   await cordon(ctx, node, job.runId, { excludeLb: !bastion, known: job.nodes.byName.get(node) });
   ctx.emit({ type: "node.cordon", group, node });
   if (bastion) return;
@@ -125,6 +127,9 @@ async function replaceOne(ctx: RollContext, job: Job, flight: Flight, w: Window)
   else {
     // Its replacement will boot: with the others of its batch (terminations.ts).
     await w.batch.wait(ctx.clock.now().getTime());
+    // Halted while it waited for its batch: not terminated (its replacement would launch from
+    // the release the gate found bad); the halt makes it schedulable again.
+    if (ctx.signal.aborted) throw abortError(ctx.signal);
     const done = await terminateConfirmed(ctx, job.plan.name, r.instance);
     groupWritten(job);
     if (done !== "done") {
@@ -150,7 +155,7 @@ function stopped(job: Job, stop: StopReason, left: number): Stopped {
 }
 
 /** The window's state: what is in flight, and the nodes whose instances it has terminated. */
-interface Window {
+interface Window extends Waves {
   inFlight: Map<string, Flight>;
   /** Nodes of instances this roll terminated: gone by our hand, not failing validation. */
   gone: Set<string>;
@@ -165,8 +170,6 @@ interface Window {
   moved: MovedPod[];
   /** The canary's replacement is not proven yet (betweenNodes says what that changes). */
   proving: boolean;
-  /** A checkpoint reached: nothing starts until the wave in flight is done and it is kept. */
-  checkpoint?: number;
   /** A checkpoint's pause: the window stops for it as for any stop. */
   paused?: StopReason;
 }
@@ -303,6 +306,7 @@ function launch(ctx: RollContext, job: Job, w: Window, queue: Replacement[], n: 
       terminated: false,
     };
     job.roll.wave.push(flight.r.node ?? flight.r.instance);
+    w.started++;
     flight.done = replaceOne(ctx, job, flight, w).then(
       () => {
         w.inFlight.delete(flight.r.instance);
@@ -347,6 +351,16 @@ async function waitedTooLong(
   await validateGroup(ctx, job, job.plan.settings.validation.count, check);
 }
 
+const newWindow = (canary: boolean): Window => ({
+  inFlight: new Map(),
+  gone: new Set(),
+  batch: new TerminationBatch(),
+  completed: 0,
+  moved: [],
+  proving: canary,
+  started: 0,
+});
+
 /** The sliding window: up to maxSurge + maxUnavailable nodes in flight. */
 export async function upgrade(
   ctx: RollContext,
@@ -357,14 +371,7 @@ export async function upgrade(
   const window = rollWindow(job.plan.budgets);
   const old = new Set(queue.map((r) => r.instance));
   let limit = canary ? 1 : window;
-  const w: Window = {
-    inFlight: new Map(),
-    gone: new Set(),
-    batch: new TerminationBatch(),
-    completed: 0,
-    moved: [],
-    proving: canary,
-  };
+  const w = newWindow(canary);
   const { inFlight } = w;
   /** A completion happened since the last validation. */
   let unvalidated = false;
@@ -376,11 +383,16 @@ export async function upgrade(
       const stop = w.paused ?? job.stopReason();
       // A gate's halt aborts this roll's signal (gates.ts): nothing more starts.
       const halted = ctx.signal.aborted;
+      const room = checkpointRoom(job, w, inFlight.size, queue.length);
       const hold = inWaves(job, w) && inFlight.size > 0;
-      const free = stop || halted || hold ? 0 : Math.min(limit - inFlight.size, queue.length);
+      const free = stop || halted || hold ? 0 : Math.min(limit - inFlight.size, queue.length, room);
       await releaseHeld(ctx, job, w, stop !== undefined || halted, queue.length);
       let blocked = false;
-      if (free > 0 && unvalidated && inWaves(job, w)) unvalidated = await betweenWaves(ctx, job, w);
+      if (!stop && !halted && unvalidated && inWaves(job, w) && inFlight.size === 0) {
+        // Between waves: validated, baked or the checkpoint kept; then what may start, afresh.
+        unvalidated = await betweenWaves(ctx, job, w);
+        continue;
+      }
       if (free > 0) {
         downFirst(job, queue);
         const check = unvalidated ? betweenNodes(w) : undefined;
@@ -414,7 +426,6 @@ export async function upgrade(
       if (w.completed > before) {
         unvalidated = true;
         limit = window;
-        w.checkpoint ??= checkpointReached(job, w.completed);
       }
     }
   } finally {
@@ -425,10 +436,6 @@ export async function upgrade(
   if (w.failure !== undefined) throw w.failure;
   await finished(ctx, job, old, w.moved);
 }
-
-/** With a bake or a checkpoint to keep, the wave in flight ends before the next starts. */
-const inWaves = (job: Job, w: Window) =>
-  job.plan.settings.gates.bakeMs > 0 || w.checkpoint !== undefined;
 
 /**
  * Between waves, the wave done: validated, then a checkpoint reached is kept (its delay, gates
