@@ -21,6 +21,7 @@ import {
 } from "../../src/ports/index.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { World } from "../../src/sandbox/world/world.js";
+import { badReleaseScenario } from "../sandbox/helpers.js";
 
 let world: World;
 let server: SandboxServer;
@@ -28,23 +29,7 @@ let address: string;
 const metrics = prometheusMetrics();
 
 beforeAll(async () => {
-  world = World.from({
-    apiVersion: "noderoll.io/v1",
-    kind: "SandboxScenario",
-    metadata: { name: "prom" },
-    cluster: { name: "prom", version: "1.33" },
-    zones: ["eu-west-1a", "eu-west-1b"],
-    nodeGroups: [
-      {
-        name: "nodes",
-        type: "self-managed",
-        size: { min: 0, max: 6, desired: 2 },
-        launchTemplate: { versions: 2, use: 1 },
-      },
-    ],
-    workloads: [{ kind: "Deployment", name: "web", replicas: 2 }],
-    faults: { badRelease: [{ launchTemplateVersion: 2, effect: "errors", errorRatio: 0.5 }] },
-  });
+  world = World.from(badReleaseScenario("prom", { effect: "errors", errorRatio: 0.5 }));
   server = await serveSandbox(world, { speed: 0, instant: false });
   address = server.endpoints.prometheus;
 });

@@ -69,3 +69,32 @@ export function plainScenario(
     ...extra,
   };
 }
+
+/**
+ * Two nodes of a self-managed group `nodes` on its launch template's version 1, a web Deployment,
+ * and version 2 a bad release of `effect`: the world the health signals' tests read.
+ */
+export function badReleaseScenario(
+  name: string,
+  fault: { effect: "neverReady" | "crashLoop" | "errors"; errorRatio?: number },
+  extra: Partial<ScenarioInput> = {},
+): ScenarioInput {
+  return {
+    apiVersion: "noderoll.io/v1",
+    kind: "SandboxScenario",
+    metadata: { name },
+    cluster: { name, version: "1.33" },
+    zones: ["eu-west-1a", "eu-west-1b"],
+    nodeGroups: [
+      {
+        name: "nodes",
+        type: "self-managed",
+        size: { min: 0, max: 6, desired: 2 },
+        launchTemplate: { versions: 2, use: 1 },
+      },
+    ],
+    workloads: [{ kind: "Deployment", name: "web", replicas: 2 }],
+    faults: { badRelease: [{ launchTemplateVersion: 2, ...fault }] },
+    ...extra,
+  } as ScenarioInput;
+}

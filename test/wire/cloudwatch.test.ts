@@ -18,6 +18,7 @@ import { AwsApiError, type Cloud } from "../../src/ports/index.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { DEFAULT_CREDENTIALS } from "../../src/sandbox/wire/sts-face.js";
 import { World } from "../../src/sandbox/world/world.js";
+import { badReleaseScenario } from "../sandbox/helpers.js";
 import { AWS, run } from "./clients.js";
 
 let world: World;
@@ -28,24 +29,13 @@ const credentials = async () => DEFAULT_CREDENTIALS;
 const dir = mkdtempSync(join(tmpdir(), "noderoll-cloudwatch-"));
 
 beforeAll(async () => {
-  world = World.from({
-    apiVersion: "noderoll.io/v1",
-    kind: "SandboxScenario",
-    metadata: { name: "alarms" },
-    cluster: { name: "alarms", version: "1.33" },
-    zones: ["eu-west-1a", "eu-west-1b"],
-    nodeGroups: [
-      {
-        name: "nodes",
-        type: "self-managed",
-        size: { min: 0, max: 6, desired: 2 },
-        launchTemplate: { versions: 2, use: 1 },
-      },
-    ],
-    workloads: [{ kind: "Deployment", name: "web", replicas: 2 }],
-    faults: { badRelease: [{ launchTemplateVersion: 2, effect: "errors" }] },
-    alarms: [{ name: "web-5xx", follows: "badRelease" }, { name: "pager" }],
-  });
+  world = World.from(
+    badReleaseScenario(
+      "alarms",
+      { effect: "errors" },
+      { alarms: [{ name: "web-5xx", follows: "badRelease" }, { name: "pager" }] },
+    ),
+  );
   // Time stands still unless a test moves it (world.advance), so the answers are exact.
   server = await serveSandbox(world, { speed: 0, instant: false });
   process.env.AWS_ENDPOINT_URL_CLOUDWATCH = server.env.AWS_ENDPOINT_URL_CLOUDWATCH;
