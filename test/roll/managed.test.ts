@@ -1,11 +1,15 @@
 // The delegated engine for EKS managed node groups: phases reported as EKS goes through them,
 // EKS's failures explained in words.
 import { describe, expect, it } from "vitest";
+import { planAndApply } from "../../src/app/apply.js";
 import { observeAndPlan } from "../../src/engine/index.js";
+import { EventLog } from "../../src/ports/index.js";
 import { eventLine } from "../../src/render/index.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { managedScenario } from "../sandbox/helpers.js";
 import { ofType, policyFor, roll } from "./scenarios.js";
+
+const LONG = 48 * 3600_000;
 
 const policy = (extra = "") =>
   policyFor(`groups: [{ name: ng, target: { kubernetesVersion: "1.33" }${extra} }]\n`, "test");
@@ -157,5 +161,33 @@ describe("a managed group's rollback, as the plan says it", () => {
     expect((await plan("")).findings.map((f) => f.code)).not.toContain("rollback-refused");
     const held = await plan(', rollingUpdate: { gates: { checkpoints: ["50%"] } }');
     expect(held.findings.map((f) => f.code)).toContain("checkpoints-ignored");
+  });
+});
+
+describe("a managed group's rollback after a failed gate", () => {
+  it("waits for EKS's update it cannot stop, then leaves the node group on its previous release", async () => {
+    const world = World.from(
+      managedScenario({
+        zones: 2,
+        nodes: 4,
+        extra: {
+          faults: { badRelease: [{ releaseVersion: "1.32.5-20250715", effect: "neverReady" }] },
+        } as never,
+      }),
+    );
+    const log = new EventLog(world.clock);
+    const p = policyFor(
+      'groups: [{ name: ng, target: { releaseVersion: "1.32.5-20250715" }, rollingUpdate: { gates: { onFailure: rollback } } }]\n',
+      "test",
+    );
+    const r = await world.run(planAndApply(p, "p.yaml", world, log, { runId: "m" }), LONG);
+    expect(r.result).toBe("failure");
+    expect(r.message).toMatch(
+      /^GateFailed: ng: gate replacements-ready failed .* Rolled back: ng on what it ran before\.$/,
+    );
+    // The rollback waited for EKS's update to end before it did anything.
+    const notes = ofType(log.events, "note").map((n) => n.message);
+    expect(notes.some((m) => /ended Failed; rolling ng to the plan's target/.test(m))).toBe(true);
+    expect(world.eks.nodegroups.get("ng")?.releaseVersion).toBe("1.32.3-20250519");
   });
 });
