@@ -4,8 +4,7 @@
 // its next node boundary with exit 3 and says who paused it and why; another apply refuses to
 // start; `noderoll resume` clears the pause and finishes every node. No wall-clock time is
 // asserted: bounds only tell a hang from a run.
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +12,7 @@ import { LEASE_NAMESPACE, leaseName } from "../../src/roll/lease.js";
 import { requestOf } from "../../src/roll/lease-request.js";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { World } from "../../src/sandbox/world/world.js";
-import { ROOT } from "../helpers/cli.js";
+import { cliAsync, type Ran } from "../helpers/cli-async.js";
 
 const NODES = 8;
 const dir = mkdtempSync(join(tmpdir(), "noderoll-pause-"));
@@ -58,43 +57,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** A hang, not a slow run, on a busy 2-core machine. */
-const HANG_MS = 400_000;
-
-/** The bundled command line, asynchronously (the server answers in this process). */
-function cli(args: string[], started?: (text: string) => boolean, onStart?: () => void) {
-  return new Promise<Ran>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, "dist/cli.js"), ...args], {
-      cwd: dir,
-      env: { PATH: process.env.PATH, HOME: dir, ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const events = args[args.indexOf("--events") + 1] ?? "";
-    let fired = false;
-    const watch = setInterval(() => {
-      const text = started && existsSync(events) ? readFileSync(events, "utf8") : "";
-      if (!fired && started?.(text)) {
-        fired = true;
-        onStart?.();
-      }
-    }, 200);
-    const hang = setTimeout(() => child.kill("SIGKILL"), HANG_MS);
-    child.on("close", (code) => {
-      clearInterval(watch);
-      clearTimeout(hang);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], started?: (text: string) => boolean, onStart?: () => void) =>
+  cliAsync({ cwd: dir, env }, args, started, onStart);
 
 const connect = ["--policy", policy, "--kubeconfig", kubeconfig];
 const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";

@@ -4,17 +4,15 @@
 // threshold through its HTTP API (<serve>/prometheus). Each halts the roll in the wave the release
 // shows in: exit 1 naming the gate, no cordon after the verdict, most of the group untouched.
 // No wall-clock time is asserted: bounds only tell a hang from a run.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
 import { World } from "../../src/sandbox/world/world.js";
-import { ROOT } from "../helpers/cli.js";
+import { cliAsync } from "../helpers/cli-async.js";
 
 const NODES = 6;
-const HANG_MS = 400_000;
 
 function world(name: string): World {
   return World.fromYaml(`apiVersion: noderoll.io/v1
@@ -35,30 +33,6 @@ faults:
   badRelease: [{ group: work, launchTemplateVersion: 2, effect: errors, errorRatio: 0.3 }]
 alarms: [{ name: web-5xx, follows: badRelease }]
 `);
-}
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(dir: string, env: Record<string, string>, args: string[]): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, "dist/cli.js"), ...args], {
-      cwd: dir,
-      env: { PATH: process.env.PATH, HOME: dir, ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const hang = setTimeout(() => child.kill("SIGKILL"), HANG_MS);
-    child.on("close", (code) => {
-      clearTimeout(hang);
-      resolve({ code, stdout, stderr });
-    });
-  });
 }
 
 let server: SandboxServer | undefined;
@@ -88,7 +62,7 @@ groups:
 `,
   );
   const events = join(dir, "events.jsonl");
-  const ran = await cli(dir, env, [
+  const ran = await cliAsync({ cwd: dir, env }, [
     "apply",
     "--policy",
     policy,
