@@ -5,7 +5,7 @@
 import { forced, runOptions, type PlanOptions } from "../engine/index.js";
 import { withRehearsal, type Plan, type Rehearsal, type Snapshot } from "../plan/index.js";
 import type { Policy } from "../policy/index.js";
-import { EventLog, type RollEvent } from "../ports/index.js";
+import { EventLog, type RollEvent, type StopReason } from "../ports/index.js";
 import {
   givenTimings,
   rehearsalReport,
@@ -17,6 +17,7 @@ import {
 import { World } from "../sandbox/world/world.js";
 import type { ScenarioInput } from "../sandbox/scenarios/schema.js";
 import { planAndApply } from "./apply.js";
+import { clearStop } from "./control.js";
 
 /**
  * A scenario starts with every pod Ready; the pods of a workload that is not Ready live (and
@@ -54,17 +55,25 @@ export async function rehearse(
   unready(world, twin.scenario);
   const log = new EventLog(world.clock);
   const watch = new RehearsalWatch(world);
-  const result = await world.run(
-    planAndApply(input.policy, input.file, world, log, {
-      runId: "rehearsal",
-      ...runOptions(input.options),
-      ...(forced(input.options) && { reason: "rehearsal of a forced roll" }),
-      // The rehearsal predicts the roll itself; the plan says when the window lets it run.
-      ignoreWindow: true,
-      ...(input.signal && { signal: input.signal }),
-    }),
-    LIMIT_MS,
-  );
+  const roll = () =>
+    world.run(
+      planAndApply(input.policy, input.file, world, log, {
+        runId: "rehearsal",
+        ...runOptions(input.options),
+        ...(forced(input.options) && { reason: "rehearsal of a forced roll" }),
+        // The rehearsal predicts the roll itself; the plan says when the window lets it run.
+        ignoreWindow: true,
+        ...(input.signal && { signal: input.signal }),
+      }),
+      LIMIT_MS,
+    );
+  let result = await roll();
+  // A checkpoint without a delay pauses the roll until someone resumes it: the rehearsal shows
+  // the pause in its timeline and goes on as if resumed at once, to rehearse the rest.
+  while (atCheckpoint(result.stop) && !input.signal?.aborted) {
+    await world.run(clearStop({ ports: world }, input.policy));
+    result = await roll();
+  }
   watch.stop();
   const report = rehearsalReport(world, log.events, watch, result);
   return {
@@ -75,6 +84,12 @@ export async function rehearse(
     events: log.events,
   };
 }
+
+/** A pause a gate checkpoint asked for (kinds/self-managed/gates.ts). */
+const atCheckpoint = (s: StopReason | undefined) =>
+  s?.kind === "paused" &&
+  s.by?.startsWith("noderoll (gates of") === true &&
+  /^checkpoint /.test(s.reason ?? "");
 
 export interface RehearseOptions {
   /** The whole cluster, read (src/rehearsal/live.ts); a sandbox's with its own physics. */

@@ -14,7 +14,8 @@ const at = (e: RollEvent) => Date.parse(e.t);
 function groups(events: RollEvent[], start: number): Rehearsal["groups"] {
   const out: Rehearsal["groups"] = [];
   for (const e of events) {
-    if (e.type === "group.start")
+    // A group started again (the roll resumed after a checkpoint's pause) keeps its one row.
+    if (e.type === "group.start" && !out.some((x) => x.group === e.group))
       out.push({ group: e.group, durationMs: 0, phases: [], result: "running" });
     const g = e.group ? out.find((x) => x.group === e.group) : undefined;
     if (!g) continue;
@@ -24,7 +25,8 @@ function groups(events: RollEvent[], start: number): Rehearsal["groups"] {
       const p = g.phases.findLast((x) => x.phase === e.phase);
       if (p) p.endMs = at(e) - start;
     }
-    if (e.type === "group.end") {
+    // Its first success stands: a resumed roll finds it at its target and says so again.
+    if (e.type === "group.end" && g.result !== "success") {
       const begun = events.find((x) => x.type === "group.start" && x.group === e.group)!;
       g.durationMs = at(e) - at(begun);
       g.result = e.result;
