@@ -83,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     // `noderoll CMD --help` is a question, not a mistake: answer it before parsing options.
     if (command && COMMANDS[command] && (rest.includes("--help") || rest.includes("-h"))) {
-      process.stdout.write(usageOf(command));
+      process.stdout.write(usageOf(command, rest[0]));
       return 0;
     }
     return await dispatch(command, rest, hints);

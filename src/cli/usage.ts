@@ -4,6 +4,19 @@ import { closest } from "../policy/suggest.js";
 import { UsageError } from "./args.js";
 import { ABORT_OPTIONS, APPLY_OPTIONS, CONTROL_OPTIONS, flagLines, PLAN_OPTIONS } from "./flags.js";
 
+/** `sandbox`'s two subcommands, each its own usage (`noderoll sandbox generate --help`). */
+const SANDBOX = {
+  serve: `sandbox serve [--scenario S]... [--port N] [--kubeconfig PATH] [--speed X]
+    The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, CloudWatch, STS,
+    GitHub, and Prometheus at /prometheus); Ctrl-C stops it. --scenario again: several clusters
+    in one AWS account and region, each Kubernetes API on a TLS port and with a CA of its own;
+    --kubeconfig PATH is the first cluster's, each other's is PATH with its name inserted
+    (kc.yaml: kc.NAME.yaml).`,
+  generate: `sandbox generate --nodes N --groups G --pods-per-node P [--seed S] [--policy-out FILE]
+    A large synthetic scenario on stdout; with --policy-out, a policy covering its groups
+    (plan it: plan --policy FILE --sandbox SCENARIO).`,
+} as const;
+
 /** Each command's usage, for `noderoll CMD --help` and `noderoll help CMD`. */
 export const COMMANDS: Record<string, string> = {
   validate: `validate POLICY... [--format text|json]
@@ -46,14 +59,7 @@ ${flagLines(APPLY_OPTIONS)}`,
     Clear a pause or an abort standing on the cluster's Lease, then apply with the same flags
     as apply (it picks up where the stopped run left off). Exit codes as apply's.
 ${flagLines(APPLY_OPTIONS)}`,
-  sandbox: `sandbox serve [--scenario S]... [--port N] [--kubeconfig PATH] [--speed X]
-    The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, STS, GitHub);
-    Ctrl-C stops it. --scenario again: several clusters in one AWS account and region, each
-    Kubernetes API on a TLS port and with a CA of its own; --kubeconfig PATH is the first
-    cluster's, each other's is PATH with its name inserted (kc.yaml: kc.NAME.yaml).
-sandbox generate --nodes N --groups G --pods-per-node P [--seed S] [--policy-out FILE]
-    A large synthetic scenario on stdout; with --policy-out, a policy covering its groups
-    (plan it: plan --policy FILE --sandbox SCENARIO).`,
+  sandbox: `${SANDBOX.serve}\n${SANDBOX.generate}`,
   schema: `schema
     The policy's JSON Schema (for editors without network: save it and point
     "# yaml-language-server: $schema=./upgrade-policy.schema.json" at the file).`,
@@ -78,8 +84,11 @@ export function unknownCommand(command: string): string {
   return `unknown command "${command}"${guess ? `; did you mean "${guess}"?` : ""}`;
 }
 
-export function usageOf(command: string | undefined): string {
+export function usageOf(command: string | undefined, sub?: string): string {
   if (command === undefined) return USAGE;
+  // `sandbox generate --help`: that subcommand's alone.
+  if (command === "sandbox" && (sub === "serve" || sub === "generate"))
+    return `usage: noderoll ${SANDBOX[sub]}\n`;
   const text = COMMANDS[command];
   if (!text)
     throw new UsageError(`no command "${command}"; commands: ${Object.keys(COMMANDS).join(", ")}`);

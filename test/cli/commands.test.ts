@@ -26,6 +26,15 @@ describe("asking for help", () => {
     }
   });
 
+  it("`sandbox generate --help` and `sandbox serve --help` print that subcommand's usage alone", () => {
+    for (const sub of ["generate", "serve"]) {
+      const r = runCli(["sandbox", sub, "--help"]);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^usage: noderoll sandbox ${sub} `));
+      expect(r.stdout).not.toContain(`sandbox ${sub === "serve" ? "generate" : "serve"}`);
+    }
+  });
+
   it("--help lists every command, --version names the package's version", () => {
     const help = runCli(["--help"]);
     expect(help.status).toBe(0);
