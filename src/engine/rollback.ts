@@ -7,6 +7,7 @@
 // (kinds/*/rollback.ts).
 import { updateBefore, type GroupBefore, type Versions } from "../roll/before.js";
 import type { RollContext } from "../roll/context.js";
+import { describeFailure } from "../ports/index.js";
 import { mergeGates, type Gates, type Policy } from "../policy/index.js";
 import type { GroupPlan, LiveGroup } from "../plan/index.js";
 import { kindOf } from "../kinds/registry.js";
@@ -81,6 +82,8 @@ export async function noteBefore(
   await updateBefore(ctx.cluster, cluster, (c) => recordBefore([g], [l], c, stamp));
 }
 
+/** The group rolled: its record marked done. The roll is done either way; a mark that could
+ * not be written is said — a later halt's rollback may then take this group back too. */
 export async function noteDone(
   ctx: RollContext,
   cluster: string,
@@ -88,7 +91,16 @@ export async function noteDone(
   g: GroupPlan,
 ): Promise<void> {
   const stamp = { runId, at: ctx.clock.now().toISOString() };
-  await updateBefore(ctx.cluster, cluster, (c) => recordDone(c, g, stamp));
+  try {
+    await updateBefore(ctx.cluster, cluster, (c) => recordDone(c, g, stamp));
+  } catch (e) {
+    if (ctx.signal.aborted) throw e;
+    ctx.emit({
+      type: "note",
+      group: g.name,
+      message: `${g.name}: its rollback record could not be marked done (${describeFailure(e)}); a rollback after a later halt of this roll may take it back too`,
+    });
+  }
 }
 
 const sameVersions = (a: Versions, b: Versions) =>

@@ -7,7 +7,13 @@
 // is a compare-and-swap on resourceVersion, read again on a conflict (Kubernetes API
 // conventions, "Concurrency control and consistency":
 // https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency).
-import { KubeApiError, type Cluster, type GroupKindId, type Lease } from "../ports/index.js";
+import {
+  asNetworkError,
+  KubeApiError,
+  type Cluster,
+  type GroupKindId,
+  type Lease,
+} from "../ports/index.js";
 import { LEASE_NAMESPACE, leaseName } from "./lease.js";
 
 /** A group's versions, in the policy target's terms. */
@@ -88,6 +94,11 @@ export function beforeOf(lease: Lease | undefined): BeforeRecord {
 
 const absent = (e: unknown) => e instanceof KubeApiError && e.status === 404;
 
+/** A call whose answer never came: the connection broke, as the caller or the retry layer saw it. */
+const lostAnswer = (e: unknown) =>
+  asNetworkError(e) !== undefined ||
+  asNetworkError((e as { cause?: unknown })?.cause) !== undefined;
+
 /** The cluster's record (empty when none was ever written). */
 export async function readBefore(cluster: Pick<Cluster, "getLease">, name: string) {
   const lease = await cluster
@@ -133,7 +144,10 @@ export async function updateBefore(
         });
       return next;
     } catch (e) {
-      if (!(e instanceof KubeApiError && e.status === 409) || attempt >= ATTEMPTS) throw e;
+      // Lost a race (409), or the answer was lost (the write may have landed): read again — a
+      // record already as asked needs no write.
+      const again = (e instanceof KubeApiError && e.status === 409) || lostAnswer(e);
+      if (!again || attempt >= ATTEMPTS) throw e;
     }
   }
 }
