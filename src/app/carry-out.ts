@@ -10,8 +10,11 @@ export interface ApplyRequest extends Omit<PlanRequest, "rehearse"> {
   /** Where the roll's events go (an EventLog the caller listens to). */
   log: Reporter;
   apply: Omit<ApplyOptions, "planner" | "signal">;
-  /** The plan, before anything is changed: the caller shows it (a terminal, a log, a check run). */
-  onPlan?: (planned: Planned) => void;
+  /**
+   * The plan, before anything is changed: the caller shows it (a terminal, a log, a check run),
+   * and may decline it (false: nothing is changed, as a person who answers "no" at a terminal).
+   */
+  onPlan?: (planned: Planned) => void | boolean | Promise<void | boolean>;
 }
 
 /** Plan, show, roll. The result carries the plan it carried out. */
@@ -20,7 +23,12 @@ export async function carryOut(
   req: ApplyRequest,
 ): Promise<ApplyResult & { plan: Plan }> {
   const planned = await readAndPlan(session, req, true);
-  req.onPlan?.(planned);
+  if ((await req.onPlan?.(planned)) === false)
+    return {
+      result: "failure",
+      message: "Apply cancelled: the plan was not approved; nothing was changed.",
+      plan: planned.plan,
+    };
   const { policy } = req;
   const result = await driveOf(session)(
     apply(policy, planned.plan, session.ports, req.log, {

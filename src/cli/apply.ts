@@ -17,7 +17,7 @@ import type { Session } from "../app/session.js";
 import { ProgressFeed } from "../app/progress.js";
 import type { ApplyResult } from "../engine/apply.js";
 import type { PlanOptions } from "../engine/index.js";
-import type { Plan } from "../plan/index.js";
+import { summaryLine, type Plan } from "../plan/index.js";
 import { parseDuration, type Policy } from "../policy/index.js";
 import { EventLog, type RollEvent } from "../ports/index.js";
 import {
@@ -36,6 +36,7 @@ import { APPLY_OPTIONS } from "./flags.js";
 import type { HintContext } from "./hints.js";
 import { liveSession, sandboxSession, type CliSession } from "./session.js";
 import { Terminal } from "./terminal.js";
+import { approve, mustAsk } from "./approve.js";
 
 const OPTIONS = APPLY_OPTIONS;
 
@@ -138,6 +139,21 @@ function applyOrResume(
   return (s, r) => resumePolicy(s, r, (c) => process.stdout.write(`resume: ${c.message}\n`));
 }
 
+/** On a terminal, the person's "yes" (unless --auto-approve); elsewhere, approved. */
+async function approved(run: Run, plan: Plan): Promise<boolean> {
+  const hasWork =
+    plan.summary.nodesToReplace + plan.summary.configChanges + plan.summary.cleanups > 0;
+  const ask = mustAsk({
+    stdinTTY: process.stdin.isTTY,
+    stdoutTTY: process.stdout.isTTY,
+    autoApprove: run.values["auto-approve"],
+    hasWork,
+  });
+  if (!ask) return true;
+  if (run.values.quiet) process.stdout.write(`${summaryLine(plan.summary)}\n`);
+  return approve(process.stdin, process.stdout, run.signal);
+}
+
 /** The terminal follows the roll; between events a TTY's status line ticks, a log gets a beat. */
 function follow(run: Run, log: EventLog, plan: Plan, clock: { now(): Date }) {
   const { values } = run;
@@ -175,8 +191,9 @@ async function roll(run: Run, session: CliSession): Promise<number> {
         ...(run.maxDurationMs !== undefined && { maxDurationMs: run.maxDurationMs }),
         ...(run.lockWaitMs !== undefined && { lockWaitMs: run.lockWaitMs }),
       },
-      onPlan: ({ plan }) => {
+      onPlan: async ({ plan }) => {
         if (!values.quiet) process.stdout.write(renderPlanText(plan) + "\n");
+        if (!(await approved(run, plan))) return false;
         stop = follow(run, log, plan, session.ports.clock);
       },
     },

@@ -109,6 +109,11 @@ export const APPLY_OPTIONS = {
   },
   out: { type: "string", arg: "DIR", help: "write the plan, the events and the report here" },
   quiet: { type: "boolean", default: false, help: "do not print the plan before rolling" },
+  "auto-approve": {
+    type: "boolean",
+    default: false,
+    help: "on a terminal, roll without asking (off a terminal nothing is asked)",
+  },
 } as const;
 
 /** pause and abort: the cluster, and why (resume is an apply: it takes apply's flags). */

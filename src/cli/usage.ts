@@ -32,8 +32,9 @@ ${flagLines(PLAN_OPTIONS)}`,
   apply: `apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b]
       [--replace-all] [--delete-after-drain-timeout] [--reason TEXT]
       [--max-duration 5h30m] [--ignore-window] [--lock-wait 10m] [--out DIR] [--kubeconfig PATH]
-      [--quiet]
-    Roll the nodes, with live progress. Exit 0 done, 1 failed (or aborted), 3 stopped early
+      [--quiet] [--auto-approve]
+    Roll the nodes, with live progress. On a terminal it shows the plan and asks first (only
+    "yes" rolls; --auto-approve does not ask); off a terminal it asks nothing. Exit 0 done, 1 failed (or aborted), 3 stopped early
     (cancelled, --max-duration, window closed: run it again to continue; paused: resume it),
     2 usage. While a pause or an abort stands on the cluster's Lease, apply refuses to start.
 ${flagLines(APPLY_OPTIONS)}`,
