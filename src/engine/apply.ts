@@ -4,7 +4,7 @@
 // run that died is simply finished), refused when blocked or in error (unless deleteAfterDrainTimeout gets past it), and handed
 // to its kind with the plan — the contract — that says everything the roll does. Every step is an
 // event; the result says what happened and how to continue.
-import { isWindowOpen, nextWindowOpening, type Policy } from "../policy/index.js";
+import { isWindowOpen, nextWindowOpening, wallClock, type Policy } from "../policy/index.js";
 import {
   proveByEndpoint,
   type GroupPlan,
@@ -111,7 +111,13 @@ function stopReason(run: Run): StopReason | undefined {
   if (ctx.deadline && now >= ctx.deadline) return { kind: "deadline", at: now.toISOString() };
   if (policy.window && !options.ignoreWindow && !isWindowOpen(policy.window, now)) {
     const next = nextWindowOpening(policy.window, now);
-    return { kind: "window-closed", ...(next && { nextOpening: next.toISOString() }) };
+    return {
+      kind: "window-closed",
+      ...(next && {
+        nextOpening: next.toISOString(),
+        nextOpeningLocal: wallClock(next, policy.window.timeZone),
+      }),
+    };
   }
   return undefined;
 }

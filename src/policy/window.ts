@@ -98,3 +98,21 @@ export function isWindowOpen(window: Window, at: Date): boolean {
 export function nextWindowOpening(window: Window, from: Date): Date | undefined {
   return windowClock(window).nextOpening(from);
 }
+
+/**
+ * "Tue 13 Jan 15:00 Europe/Berlin": a moment as the window's own clock shows it, the zone named —
+ * what a person planning around the window reads (UTC beside it is for logs).
+ */
+export function wallClock(at: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
+  const p = Object.fromEntries(parts.map((x) => [x.type, x.value]));
+  return `${p.weekday} ${p.day} ${p.month} ${p.hour}:${p.minute} ${timeZone}`;
+}

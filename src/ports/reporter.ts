@@ -21,7 +21,12 @@ export type StopReason =
   | { kind: "cancelled" }
   | { kind: "lock-lost"; why: string }
   | { kind: "deadline"; at: string }
-  | { kind: "window-closed"; nextOpening?: string }
+  | {
+      kind: "window-closed";
+      nextOpening?: string;
+      /** The next opening on the window's clock, its zone named ("Tue 13 Jan 15:00 Europe/Berlin"). */
+      nextOpeningLocal?: string;
+    }
   | { kind: "paused"; by?: string; reason?: string; at?: string }
   | { kind: "aborted"; by?: string; reason?: string; at?: string; rollback?: boolean };
 

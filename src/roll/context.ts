@@ -122,7 +122,7 @@ export function describeStop(s: StopReason): string {
     case "deadline":
       return `--max-duration reached at ${s.at}`;
     case "window-closed":
-      return `the maintenance window is closed${s.nextOpening ? ` (next opening ${s.nextOpening})` : ""}`;
+      return `the maintenance window is closed${s.nextOpening ? ` (next opening ${s.nextOpeningLocal ? `${s.nextOpeningLocal}, ` : ""}${s.nextOpening})` : ""}`;
     case "paused":
     case "aborted":
       return `${s.kind} by ${s.by ?? "someone"}${s.at ? ` at ${s.at}` : ""}${s.reason ? ` (reason: ${s.reason})` : ""}`;

@@ -179,14 +179,19 @@ describe("stopping early", () => {
     // The scenario starts on Monday 2026-01-05 09:00 UTC.
     const world = selfManagedWorld([{ name: "w", nodes: 2 }]);
     const policy = policyFor(
-      'window: { days: [Sat], start: "01:00", end: "05:00", timeZone: UTC }\ngroups: [{ name: w }]\n',
+      'window: { days: [Sat], start: "02:00", end: "05:00", timeZone: Europe/Berlin }\ngroups: [{ name: w }]\n',
     );
     const closed = await roll(world, policy);
     expect(closed.result).toMatchObject({
       result: "skipped",
-      stop: { kind: "window-closed", nextOpening: "2026-01-10T01:00:00.000Z" },
+      stop: {
+        kind: "window-closed",
+        nextOpening: "2026-01-10T01:00:00.000Z",
+        nextOpeningLocal: "Sat 10 Jan 02:00 Europe/Berlin",
+      },
+      // On the window's own clock, its zone named, then UTC (issue 48, item 6).
       message: expect.stringMatching(
-        /maintenance window is closed \(next opening 2026-01-10T01:00:00.000Z\); nothing was started/,
+        /maintenance window is closed \(next opening Sat 10 Jan 02:00 Europe\/Berlin, 2026-01-10T01:00:00.000Z\); nothing was started/,
       ),
     });
     expect(ofType(closed.events, "node.taint")).toHaveLength(0);
