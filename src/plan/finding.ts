@@ -37,11 +37,13 @@ export function stopping(
   objects: string[],
 ): Finding {
   const withForce = AT_DRAIN_TIMEOUT[code];
+  // Its advice to set deleteAfterDrainTimeout goes: it is set (one statement per fact).
+  const advice = message.replace(/,? or set deleteAfterDrainTimeout$/, "");
   if (deleteAfterDrainTimeout && withForce)
     return {
       code,
       severity: "warning",
-      message: `with deleteAfterDrainTimeout: ${withForce}: ${message}`,
+      message: `with deleteAfterDrainTimeout: ${withForce}: ${advice}`,
       objects,
     };
   return { code, severity: "blocker", message, objects };

@@ -128,10 +128,14 @@ function pdbLines(p: Progress): string[] {
   const out: string[] = [];
   if (p.blocked.length > 0) {
     const pods = listed(p.blocked);
+    const waited = `- PodDisruptionBudgets made ${p.blocked.length} eviction${p.blocked.length === 1 ? "" : "s"} wait (${pods})`;
+    // Honoured only where nothing was deleted past them at the drain timeout (said below).
     out.push(
-      p.result === "success"
-        ? `- PodDisruptionBudgets made ${p.blocked.length} eviction${p.blocked.length === 1 ? "" : "s"} wait (${pods}); they were retried until allowed, and honoured`
-        : `- Evictions refused by PodDisruptionBudgets (retried): ${pods}`,
+      p.result !== "success"
+        ? `- Evictions refused by PodDisruptionBudgets (retried): ${pods}`
+        : p.forced.length === 0
+          ? `${waited}; they were retried until allowed, and honoured`
+          : `${waited}; retried until the drain timeout, when what was left was deleted`,
     );
   }
   if (p.forced.length > 0)

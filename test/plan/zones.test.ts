@@ -160,6 +160,10 @@ describe("pods bound to a zone the roll empties", () => {
     expect(forced?.message).toMatch(
       /^with deleteAfterDrainTimeout: they are drained all the same, and stay Pending/,
     );
+    // Its advice to set deleteAfterDrainTimeout goes with it set: one statement per fact.
+    expect(f!.message).toMatch(/, or set deleteAfterDrainTimeout$/);
+    expect(forced?.message).not.toContain("set deleteAfterDrainTimeout");
+    expect(forced?.message).toMatch(/; add capacity in that zone first$/);
   });
 
   it("says when the new node comes only after the drain (no surge), and applies to managed groups", () => {

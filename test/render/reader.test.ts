@@ -387,4 +387,37 @@ describe("the roll's comment and check run", () => {
     );
     expect(md).not.toContain("Evictions refused");
   });
+
+  it("does not say they were honoured when pods were deleted past them at the drain timeout", () => {
+    const p = foldEvents(
+      log([
+        {
+          type: "roll.start",
+          cluster: "prod",
+          policy: "prod",
+          groups: ["batch"],
+          replaceAll: false,
+          deleteAfterDrainTimeout: true,
+        },
+        { type: "eviction.blocked", group: "batch", node: "n1", pod: "default/web-1", pdb: "web" },
+        {
+          type: "node.drain.end",
+          group: "batch",
+          node: "n1",
+          evicted: 0,
+          deleted: ["default/web-1"],
+        },
+        { type: "roll.end", result: "success", message: "1 group rolled" },
+      ]),
+      plan,
+    );
+    const md = renderProgressMarkdown(p);
+    expect(md).not.toContain("honoured");
+    expect(md).toContain(
+      "PodDisruptionBudgets made 1 eviction wait (default/web-1 (web)); retried until the drain timeout, when what was left was deleted",
+    );
+    expect(md).toContain(
+      "deleted past their PodDisruptionBudgets at the drain timeout: `default/web-1`",
+    );
+  });
 });
