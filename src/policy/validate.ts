@@ -51,6 +51,12 @@ function isPolicyShaped(value: unknown): value is Record<string, unknown> {
 }
 
 /** Parse and validate a policy file's text. Pure: the caller reads the file. */
+/** The other files of noderoll a policy's path may be given by mistake, and what to do. */
+const OTHER_KINDS = {
+  SandboxScenario:
+    "this is a SandboxScenario (a sandbox cluster), not an UpgradePolicy: validate takes policies; a scenario is checked when it is loaded (plan or apply --sandbox FILE, sandbox serve --scenario FILE)",
+} as const;
+
 export function loadPolicy(text: string, file: string): LoadResult {
   const parsed = parsePolicySource(text, file);
   if (!parsed.ok) return { ok: false, errors: parsed.errors, warnings: [] };
@@ -77,6 +83,14 @@ export function loadPolicy(text: string, file: string): LoadResult {
       : NOT_A_POLICY;
     return { ok: false, errors: [at([], message)], warnings: [] };
   }
+  // Another noderoll file (a sandbox scenario) is said as what it is, not as a policy's errors.
+  const kind = (value as { kind?: unknown }).kind;
+  if (typeof kind === "string" && kind !== KIND && kind in OTHER_KINDS)
+    return {
+      ok: false,
+      errors: [at([], OTHER_KINDS[kind as keyof typeof OTHER_KINDS], "kind")],
+      warnings: [],
+    };
   const result = PolicySchema.safeParse(value, { reportInput: true });
   if (!result.success) {
     // Report the cross-key rules too, for the parts whose shape is right: all errors at once.

@@ -31,6 +31,15 @@ describe("example policies", () => {
 });
 
 describe("validation", () => {
+  it("says a sandbox scenario is one, instead of a policy's errors (issue 48, item 8)", () => {
+    const text = readFileSync(`${ROOT}src/sandbox/scenarios/demo.yaml`, "utf8");
+    const errors = errorsOf(text);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(
+      /^p\.yaml:\d+:1: kind: this is a SandboxScenario \(a sandbox cluster\), not an UpgradePolicy: validate takes policies; a scenario is checked when it is loaded/,
+    );
+  });
+
   it("accepts a minimal policy", () => {
     expect(errorsOf(`${base}groups:\n  - name: a\n`)).toEqual([]);
   });
