@@ -8,6 +8,7 @@ import type { Plan } from "../plan/index.js";
 import * as core from "@actions/core";
 import { unknownGroupsProblem, type Policy } from "../policy/index.js";
 import { renderPlanJson } from "../render/index.js";
+import { CANCELLED_WORDS } from "../ports/index.js";
 import type { RunEnv } from "./env.js";
 import type { GitHubOut } from "./github.js";
 import type { ActionInputs } from "./inputs.js";
@@ -71,5 +72,7 @@ export function refuseUnknownGroups(
 
 export function errorMessage(e: unknown): string {
   const err = e as { message?: string; name?: string };
+  // A read the cancelled workflow stopped: said in words, not as Node's AbortError.
+  if (err?.name === "AbortError") return CANCELLED_WORDS;
   return err?.message ?? String(e);
 }

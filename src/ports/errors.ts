@@ -232,7 +232,12 @@ export function callOf(e: unknown): CallInfo | undefined {
 }
 
 /** A failure as one line a person can act on: the call that failed, if known, and the error. */
+/** What a cancelled wait or call says, in words (not Node's "This operation was aborted"). */
+export const CANCELLED_WORDS =
+  "stopped before it finished: the run was cancelled (SIGTERM or Ctrl-C)";
+
 export function describeFailure(e: unknown): string {
+  if ((e as Error)?.name === "AbortError") return CANCELLED_WORDS;
   if (e instanceof ApiCallError) return e.message;
   const info = callOf(e);
   const text = (e as Error)?.message ?? String(e);

@@ -45,6 +45,9 @@ describe("a workflow cancelled while the action reads the cluster", () => {
     const stoppedIn = performance.now() - killedAt;
     expect(killedAt, r.stdout).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/SIGTERM: the workflow was cancelled/);
+    // Said in words, not as the raw AbortError (issue 48, item 8).
+    expect(r.stdout).not.toMatch(/operation was aborted|AbortError/i);
+    expect(r.summary).not.toMatch(/operation was aborted|AbortError/i);
     expect(stoppedIn, r.stdout).toBeLessThan(STOP_BOUND_MS);
     expect(r.outputs.result).not.toBe("success");
   });

@@ -9,7 +9,7 @@ import {
   parseFieldSelector,
   parseLabelSelector,
   watchStream
-} from "./chunk-ZOQ4I6TY.js";
+} from "./chunk-UVKIYLZ4.js";
 import {
   CLUSTER_ID_HEADER,
   GET_CALLER_IDENTITY,
@@ -23,7 +23,7 @@ import {
   AwsApiError,
   KubeApiError,
   NetworkError
-} from "./chunk-TPFA55DC.js";
+} from "./chunk-766E4P2P.js";
 import "./chunk-XQ7ELI4G.js";
 import "./chunk-HN53IBUS.js";
 

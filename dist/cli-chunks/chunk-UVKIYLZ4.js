@@ -8,7 +8,7 @@ import {
   NetworkError,
   abortError,
   derived
-} from "./chunk-TPFA55DC.js";
+} from "./chunk-766E4P2P.js";
 import {
   __commonJS,
   __export,

@@ -173,7 +173,9 @@ function callOf(e) {
   if (e instanceof ApiCallError) return e.info;
   return e && typeof e === "object" ? e[CALL] : void 0;
 }
+var CANCELLED_WORDS = "stopped before it finished: the run was cancelled (SIGTERM or Ctrl-C)";
 function describeFailure(e) {
+  if (e?.name === "AbortError") return CANCELLED_WORDS;
   if (e instanceof ApiCallError) return e.message;
   const info = callOf(e);
   const text = e?.message ?? String(e);

@@ -14,7 +14,7 @@ import {
   monotonicMs,
   retryAfterMs,
   tagCall
-} from "./chunk-TPFA55DC.js";
+} from "./chunk-766E4P2P.js";
 
 // src/ports/resilient.ts
 var ATTEMPTS = { throttle: 24, tryLater: 8, network: 6 };
