@@ -10,6 +10,7 @@ import {
   nodeInfo,
   nodePods,
   OwnerCache,
+  type LiveGroup,
   type OnProgress,
   type Plan,
   type ReadPath,
@@ -61,7 +62,9 @@ export async function observe(
   const latest = (await ports.cloud.eks.latestReleaseVersions?.()) ?? {};
   onProgress?.({ phase: "groups", done: total, total });
   const groupOf = groupOfNode(groups);
+  const known = await knownGroups(policy, ports, groups, nodes);
   return {
+    ...(known && { knownGroups: known }),
     cluster: {
       name: policy.cluster.name,
       region: policy.cluster.region,
@@ -78,6 +81,33 @@ export async function observe(
     clusterNodeCount: nodes.length,
     clusterPodCapacity: nodes.reduce((n, node) => n + podCapacity(node), 0),
   };
+}
+
+/** The labels that name a node's group: EKS's, eksctl's and kOps'. */
+const GROUP_LABELS = [
+  "eks.amazonaws.com/nodegroup",
+  "alpha.eksctl.io/nodegroup-name",
+  "kops.k8s.io/instancegroup",
+];
+
+/**
+ * The groups the cluster has, read only when the policy names one it lacks — so that the plan
+ * can say which it may have meant: EKS's managed node groups (one call), and the groups the
+ * nodes' own labels name (no call: the nodes are read already).
+ */
+async function knownGroups(
+  policy: Policy,
+  ports: ReadPorts,
+  groups: readonly LiveGroup[],
+  nodes: readonly Node[],
+): Promise<string[] | undefined> {
+  const found = new Set(groups.map((g) => g.name));
+  if (policy.groups.every((g) => found.has(g.name))) return undefined;
+  const managed = await ports.cloud.eks.listNodegroups(policy.cluster.name).catch(() => []);
+  const labelled = nodes.flatMap((n) =>
+    GROUP_LABELS.flatMap((k) => (n.metadata.labels?.[k] ? [n.metadata.labels[k]] : [])),
+  );
+  return [...new Set([...managed, ...labelled, ...found])].sort();
 }
 
 /**

@@ -103,11 +103,11 @@ function settingsOf(ctx: PlanContext, kind: GroupKind, group: Group): GroupSetti
 }
 
 function missingGroup(group: Group, role: Role, snapshot: Snapshot): GroupPlan {
-  const guess = closest(
-    group.name,
-    snapshot.groups.map((g) => g.name),
-  );
-  const hint = guess ? `; did you mean "${guess}"?` : "";
+  const names = snapshot.knownGroups ?? snapshot.groups.map((g) => g.name);
+  const guess = closest(group.name, names);
+  const shown = names.slice(0, 20).join(", ") + (names.length > 20 ? ", …" : "");
+  const hint =
+    (guess ? `; did you mean "${guess}"?` : "") + (names.length > 0 ? ` It has: ${shown}` : "");
   return {
     name: group.name,
     kind: "missing",

@@ -371,6 +371,11 @@ export interface Snapshot {
   takenAt: Date;
   /** Live groups by name; a policy group missing here does not exist. */
   groups: LiveGroup[];
+  /**
+   * The groups the cluster has, by name, read only when the policy names one it lacks (EKS's
+   * node groups, and those the nodes' labels name): what the plan suggests instead.
+   */
+  knownGroups?: string[];
   /** Latest EKS AMI release version per Kubernetes minor version, for `releaseVersion: latest`. */
   latestReleaseVersions: Record<string, string>;
   nodes: NodeInfo[];
