@@ -27,6 +27,8 @@ export function useColour(screen: Screen, env: NodeJS.ProcessEnv): boolean {
 }
 
 function tone(line: string): keyof typeof COLOURS | undefined {
+  // A refusal that is retried (a budget's, a throttle's) is a wait, not a failure.
+  if (/\bretrying\b/.test(line)) return "yellow";
   if (/\b(failure|failed|refused|Failed)\b/.test(line)) return "red";
   if (/\b(success|Successful)\b/.test(line)) return "green";
   if (/\b(cancelled|skipped|retrying|deleted)\b/.test(line)) return "yellow";

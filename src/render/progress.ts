@@ -28,6 +28,9 @@ export interface GroupProgress {
   estimatedMs?: number;
   /** Set once apply has reached the group. */
   started?: boolean;
+  /** Its drains' timeout, and what happens then (the plan's settings): what a wait runs until. */
+  drainTimeoutMs?: number;
+  deleteAfterDrainTimeout?: boolean;
   /** The plan's apply stops at this group or before it: its nodes are not among those planned. */
   beyondStop?: boolean;
   result?: Result;
@@ -65,6 +68,13 @@ export interface Progress {
   draining: Record<string, { node: string; since: string }>;
   /** What EKS last said of each managed group's update ("VersionUpdate InProgress"). */
   eks: Record<string, string>;
+  /** When each node's drain began, while it drains (drains run side by side). */
+  drainStarts: Record<string, string>;
+  /** The PodDisruptionBudget holding each group's drain now (eviction.blocked), and since when. */
+  holding: Record<
+    string,
+    { node: string; pod: string; pdb: string; since: string; drainSince?: string }
+  >;
   /** How the plan to apply differs from the reviewed one, when it does. */
   drift?: string[];
   /** Why the roll stopped before it was done (roll.end), when it did. */
@@ -100,6 +110,8 @@ export function emptyProgress(): Progress {
     timeline: [],
     draining: {},
     eks: {},
+    holding: {},
+    drainStarts: {},
   };
 }
 
@@ -124,6 +136,10 @@ export function seedFromPlan(p: Progress, plan: Plan): Progress {
       ...(!reached.has(g.name) && { beyondStop: true }),
       planned: g.status,
       estimatedMs: g.schedule.estimatedMs,
+      ...(g.settings && {
+        drainTimeoutMs: g.settings.drainTimeoutMs,
+        deleteAfterDrainTimeout: g.settings.deleteAfterDrainTimeout,
+      }),
     });
   p.estimatedMs = plan.summary.estimatedMs;
   return p;
@@ -137,8 +153,23 @@ function record(p: Progress, e: RollEvent): void {
 }
 
 function onNode(p: Progress, e: RollEvent): void {
-  if (e.type === "node.drain.start") p.draining[e.group] = { node: e.node, since: e.t };
+  if (e.type === "node.drain.start") {
+    p.draining[e.group] = { node: e.node, since: e.t };
+    p.drainStarts[e.node] = e.t;
+  }
+  if (e.type === "eviction.blocked" && !e.final && !p.holding[e.group]) {
+    const drainSince = p.drainStarts[e.node];
+    p.holding[e.group] = {
+      node: e.node,
+      pod: e.pod,
+      pdb: e.pdb,
+      since: e.t,
+      ...(drainSince && { drainSince }),
+    };
+  }
   if (e.type === "node.drain.end") {
+    delete p.drainStarts[e.node];
+    if (p.holding[e.group]?.node === e.node) delete p.holding[e.group];
     delete p.draining[e.group];
     for (const pod of e.deleted ?? []) if (!p.forced.includes(pod)) p.forced.push(pod);
   }
@@ -218,6 +249,7 @@ export function applyEvent(p: Progress, e: RollEvent): Progress {
     case "group.end":
       Object.assign(group(p, e.group), { result: e.result, message: e.message });
       delete p.draining[e.group];
+      delete p.holding[e.group];
       break;
     case "phase.start":
       group(p, e.group).phases[e.phase] = "running";

@@ -2,7 +2,7 @@
 // ("workers upgrade 5/8 · 4m12s · ETA ~3m"), off a TTY (CI logs, pipes) a heartbeat every
 // half minute or so saying what the group, or EKS, is doing. Pure: the caller says what time it
 // is (the roll's clock) and writes the line.
-import { PHASES } from "../ports/index.js";
+import { noBudgetHeld, PHASES } from "../ports/index.js";
 import { formatDuration } from "../policy/index.js";
 import { nodeCounts, type GroupProgress, type Progress } from "./progress.js";
 import { roughly } from "./time.js";
@@ -56,14 +56,36 @@ export function heartbeatLine(p: Progress, now: Date): string {
       doing.push(
         `draining ${drain.node} for ${whole(now.getTime() - new Date(drain.since).getTime())}`,
       );
+    const held = holdingLine(p, g);
+    if (held) doing.push(held);
     if (p.eks[g.name]) doing.push(`EKS ${p.eks[g.name]}`);
   }
   const what = doing.length > 0 ? `: ${doing.join("; ")}` : "";
   return `still rolling · ${statusLine(p, now)} · ${done}/${total} nodes in all${what}`;
 }
 
-/** A log nobody watches live gets a heartbeat when nothing was written to it for this long. */
-export const HEARTBEAT_MS = 45_000;
+/**
+ * Which PodDisruptionBudget holds the group's drain, since when, and until when: the drain's
+ * timeout, and what happens then (the roll stops, or the pods left are deleted).
+ */
+function holdingLine(p: Progress, g: GroupProgress): string | undefined {
+  const held = p.holding[g.name];
+  if (!held) return undefined;
+  const by = noBudgetHeld(held.pdb)
+    ? `${held.pod} holds the drain of ${held.node}`
+    : `PodDisruptionBudget ${held.pdb} holds ${held.pod} on ${held.node}`;
+  const until =
+    held.drainSince && g.drainTimeoutMs
+      ? `; at ${new Date(Date.parse(held.drainSince) + g.drainTimeoutMs).toISOString().slice(11, 19)} its drain times out and ${g.deleteAfterDrainTimeout ? "what is left is deleted (deleteAfterDrainTimeout)" : "the roll stops (PodEvictionFailure)"}`
+      : "";
+  return `${by} since ${held.since.slice(11, 19)}${until}`;
+}
+
+/**
+ * A log nobody watches live gets a heartbeat when nothing was written to it for this long: a wait
+ * says at least this often what holds it.
+ */
+export const HEARTBEAT_MS = 30_000;
 
 /**
  * The heartbeat due `now`, or undefined: none before the roll starts or after it ends, none

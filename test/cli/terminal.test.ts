@@ -10,7 +10,7 @@ import { planAndApply } from "../../src/app/apply.js";
 import { Planner } from "../../src/engine/observe.js";
 import type { Plan } from "../../src/plan/index.js";
 import { EventLog, type RollEvent } from "../../src/ports/index.js";
-import { heartbeatLine, statusLine } from "../../src/render/index.js";
+import { heartbeatDue, heartbeatLine, statusLine } from "../../src/render/index.js";
 import { World } from "../../src/sandbox/world/world.js";
 
 async function demoRoll(): Promise<{ plan: Plan; events: RollEvent[] }> {
@@ -81,6 +81,41 @@ describe("the terminal during a roll", () => {
     expect(statusLine(t.progress, at)).toMatch(/^ingress upgrade 0\/3 · \d+m\d+s · ETA ~/);
     expect(heartbeatLine(t.progress, at)).toMatch(
       /^still rolling · ingress upgrade 0\/3 · .* · 6\/17 nodes in all: draining ip-[\w.-]+ for 1m30s$/,
+    );
+  });
+});
+
+describe("a drain a PodDisruptionBudget holds (issue 48, item 4)", () => {
+  it("says at least every 30 s which budget holds which pod, since when and until when", async () => {
+    const { plan, events } = await roll;
+    const blocked = events.findIndex((e) => e.type === "eviction.blocked" && !e.final);
+    expect(blocked).toBeGreaterThan(0);
+    const e = events[blocked] as Extract<RollEvent, { type: "eviction.blocked" }>;
+    const t = new Terminal(screen(false), {}, plan);
+    for (const x of events.slice(0, blocked + 1)) t.event(x);
+    const at = new Date(new Date(e.t).getTime() + 31_000);
+    expect(heartbeatLine(t.progress, at)).toMatch(
+      new RegExp(
+        `: draining .*; PodDisruptionBudget ${e.pdb} holds ${e.pod} on ${e.node.replace(/\./g, "\\.")} since ${e.t.slice(11, 19)}; at \\d\\d:\\d\\d:\\d\\d its drain times out and the roll stops \\(PodEvictionFailure\\)$`,
+      ),
+    );
+    expect(heartbeatDue(t.progress, at, Date.parse(e.t))).toBeDefined();
+  });
+
+  it("colours a refusal that is retried as a wait, not a failure", () => {
+    const tty = screen(true);
+    const t = new Terminal(tty, {}, undefined);
+    t.event({
+      type: "eviction.blocked",
+      t: "2026-01-05T09:00:00.000Z",
+      group: "w",
+      node: "n1",
+      pod: "default/web-1",
+      pdb: "web",
+    });
+    t.close();
+    expect(tty.out).toContain(
+      "\x1b[33mw: eviction of default/web-1 refused by PodDisruptionBudget web; retrying",
     );
   });
 });
