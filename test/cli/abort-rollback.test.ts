@@ -3,62 +3,17 @@
 // boundary, ends aborted (exit 1), and takes the group back to the launch template version it ran
 // before — recorded on the cluster when the roll began — with nothing of noderoll's left. No
 // wall-clock time is asserted: bounds only tell a hang from a run.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEASE_NAMESPACE, leaseName } from "../../src/roll/lease.js";
 import { requestOf } from "../../src/roll/lease-request.js";
-import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { World } from "../../src/sandbox/world/world.js";
-import { cliAsync, type Ran } from "../helpers/cli-async.js";
+import { servedGroup, type Ran } from "../helpers/cli-async.js";
 
 const NODES = 6;
-const dir = mkdtempSync(join(tmpdir(), "noderoll-abort-"));
-const policy = join(dir, "policy.yaml");
-const kubeconfig = join(dir, "kubeconfig");
-// `interval` is waited in real time by the command line: the roll is still going when the abort
-// is seen (within a renewal, 30 s).
-writeFileSync(
-  policy,
-  `apiVersion: noderoll.io/v1
-kind: UpgradePolicy
-metadata: { name: aborting }
-cluster: { name: aborting, region: eu-west-1 }
-defaults: { postDrainDelay: 0s, interval: 10s, validation: { count: 1 } }
-groups:
-  - { name: work, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }
-`,
-);
-
-const world = World.fromYaml(`apiVersion: noderoll.io/v1
-kind: SandboxScenario
-metadata: { name: aborting }
-seed: 4
-cluster: { name: aborting, version: "1.33" }
-zones: [eu-west-1a, eu-west-1b]
-nodeGroups:
-  - name: work
-    type: self-managed
-    size: { min: 0, max: ${NODES * 2}, desired: ${NODES} }
-    launchTemplate: { versions: 2, use: $Latest }
-    instances: [{ version: 1, count: ${NODES} }]
-workloads:
-  - { kind: Deployment, name: web, replicas: 3, pdb: { minAvailable: 2 } }
-`);
-
-let server: SandboxServer;
-let env: Record<string, string>;
-beforeAll(async () => {
-  server = await serveSandbox(world, { kubeconfigPath: kubeconfig });
-  const { KUBECONFIG: _k, ...rest } = server.env;
-  env = rest;
-});
-afterAll(() => server?.close());
-
-const cli = (args: string[], started?: (text: string) => boolean, onStart?: () => void) =>
-  cliAsync({ cwd: dir, env }, args, started, onStart);
-const connect = ["--policy", policy, "--kubeconfig", kubeconfig];
+const served = servedGroup("aborting", NODES);
+const { world, connect, cli, dir } = served;
+beforeAll(() => served.start());
+afterAll(() => served.close());
 const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";
 
 describe("noderoll abort --rollback from a second process, against sandbox serve", () => {

@@ -4,63 +4,18 @@
 // its next node boundary with exit 3 and says who paused it and why; another apply refuses to
 // start; `noderoll resume` clears the pause and finishes every node. No wall-clock time is
 // asserted: bounds only tell a hang from a run.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEASE_NAMESPACE, leaseName } from "../../src/roll/lease.js";
 import { requestOf } from "../../src/roll/lease-request.js";
-import { serveSandbox, type SandboxServer } from "../../src/sandbox/wire/serve.js";
-import { World } from "../../src/sandbox/world/world.js";
-import { cliAsync, type Ran } from "../helpers/cli-async.js";
+import { servedGroup, type Ran } from "../helpers/cli-async.js";
 
 const NODES = 8;
-const dir = mkdtempSync(join(tmpdir(), "noderoll-pause-"));
-const policy = join(dir, "policy.yaml");
-const kubeconfig = join(dir, "kubeconfig");
-// `interval` is waited in real time by the command line: each node takes at least that long, so
-// the roll is still going when the pause is seen (within a renewal, 30 s).
-writeFileSync(
-  policy,
-  `apiVersion: noderoll.io/v1
-kind: UpgradePolicy
-metadata: { name: pausing }
-cluster: { name: pausing, region: eu-west-1 }
-defaults: { postDrainDelay: 0s, interval: 10s, validation: { count: 1 } }
-groups:
-  - { name: work, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }
-`,
-);
-
-const world = World.fromYaml(`apiVersion: noderoll.io/v1
-kind: SandboxScenario
-metadata: { name: pausing }
-seed: 4
-cluster: { name: pausing, version: "1.33" }
-zones: [eu-west-1a, eu-west-1b]
-nodeGroups:
-  - name: work
-    type: self-managed
-    size: { min: 0, max: ${NODES * 2}, desired: ${NODES} }
-    launchTemplate: { versions: 2, use: $Latest }
-    instances: [{ version: 1, count: ${NODES} }]
-workloads:
-  - { kind: Deployment, name: web, replicas: 3, pdb: { minAvailable: 2 } }
-`);
-
-let server: SandboxServer;
-let env: Record<string, string>;
-beforeAll(async () => {
-  server = await serveSandbox(world, { kubeconfigPath: kubeconfig });
-  const { KUBECONFIG: _k, ...rest } = server.env;
-  env = rest;
-});
-afterAll(() => server?.close());
-
-const cli = (args: string[], started?: (text: string) => boolean, onStart?: () => void) =>
-  cliAsync({ cwd: dir, env }, args, started, onStart);
-
-const connect = ["--policy", policy, "--kubeconfig", kubeconfig];
+const served = servedGroup("pausing", NODES);
+const { world, connect, cli, dir } = served;
+beforeAll(() => served.start());
+afterAll(() => served.close());
 const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";
 const upToDate = () => world.instances("work").filter((i) => i.ltVersion === 2).length;
 
