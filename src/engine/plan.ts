@@ -103,7 +103,7 @@ function settingsOf(ctx: PlanContext, kind: GroupKind, group: Group): GroupSetti
 }
 
 function missingGroup(group: Group, role: Role, snapshot: Snapshot): GroupPlan {
-  const names = snapshot.knownGroups ?? snapshot.groups.map((g) => g.name);
+  const names = snapshot.knownGroups ?? snapshot.groups.map((g) => g.name).sort();
   const guess = closest(group.name, names);
   const shown = names.slice(0, 20).join(", ") + (names.length > 20 ? ", …" : "");
   const hint =

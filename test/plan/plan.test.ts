@@ -235,7 +235,7 @@ describe("whole plans", () => {
     const plan = buildPlan(p, "p.yaml", snapshot([a, b]));
     expect(plan.groups.map((g) => g.name)).toEqual(["ingress-a", "batch", "ingres-b"]);
     expect(plan.groups[2]!.errors).toEqual([
-      'cluster prod has no EKS managed node group or Auto Scaling group named "ingres-b"; did you mean "ingress-a"?',
+      'cluster prod has no EKS managed node group or Auto Scaling group named "ingres-b"; did you mean "ingress-a"? It has: batch, ingress-a',
     ]);
     expect(summaryLine(plan.summary)).toBe(
       "Plan: 2 groups to roll (4 nodes), 0 config changes, 0 blocked, 1 error.",
