@@ -7,6 +7,7 @@
 // instances are the group's replacements is its kind's to say (GateSubject); the rest is here.
 import { formatDuration, type GateSettings, type PrometheusGate } from "../policy/index.js";
 import {
+  abortError,
   describeFailure,
   isReady,
   listAll,
@@ -334,8 +335,20 @@ export async function pauseFor(
   return new Stopped(stopOf(written.changed ? request : (written.before ?? request)), where);
 }
 
-/** The roll halted by a failed (or inconclusive, under onInconclusive: halt) gate: exit 1. */
-export function gateFailure(group: string, stop: GateStop, wave: readonly string[]): GateFailed {
+/** What a self-managed halt has done by the time it is said (kinds/self-managed/gates.ts). */
+const HALTED =
+  "The roll halted: no node was cordoned after it, and nodes whose drain it interrupted were made schedulable again. Fix the release (or the gate) and run apply again";
+
+/**
+ * The roll halted by a failed (or inconclusive, under onInconclusive: halt) gate: exit 1. `after`
+ * says what the halt left — its kind's to say (EKS's update goes on, for a managed group).
+ */
+export function gateFailure(
+  group: string,
+  stop: GateStop,
+  wave: readonly string[],
+  after = HALTED,
+): GateFailed {
   const r = stop.reading;
   const what = stop.verdict === "fail" ? "failed" : "was inconclusive";
   const about = r.nodes?.length ? r.nodes : wave;
@@ -344,6 +357,46 @@ export function gateFailure(group: string, stop: GateStop, wave: readonly string
     group,
     r.gate,
     stop.verdict,
-    `${group}: gate ${r.gate} ${what} — ${r.value}${r.detail ? `: ${r.detail}` : ""}${nodes}. The roll halted: no node was cordoned after it, and nodes whose drain it interrupted were made schedulable again. Fix the release (or the gate) and run apply again`,
+    `${group}: gate ${r.gate} ${what} — ${r.value}${r.detail ? `: ${r.detail}` : ""}${nodes}. ${after}`,
   );
+}
+
+/**
+ * What a gate's stop comes to, for every kind: an inconclusive gate the policy pauses on pauses
+ * the roll as `noderoll pause` would (`where`: what is left); any other stop fails it
+ * (gateFailure, `after` what the halt left).
+ */
+export function stopOnGate(
+  ctx: RollContext,
+  o: { cluster: string; group: string; settings: GateSettings; stop: GateStop },
+  said: { wave: readonly string[]; where: string; after?: string },
+): Promise<RollError> {
+  const r = o.stop.reading;
+  if (o.stop.verdict === "inconclusive" && o.settings.onInconclusive === "pause") {
+    const why = `gate ${r.gate} was inconclusive — ${r.value}${r.detail ? `: ${r.detail}` : ""}`;
+    return pauseFor(ctx, o.cluster, o.group, why, said.where);
+  }
+  return Promise.resolve(gateFailure(o.group, o.stop, said.wave, said.after));
+}
+
+/**
+ * Watch the gates for `ms` before going on (a bake, a checkpoint's delay), the verdict read again
+ * at its end: a halt that aborts `ctx.signal` ends it early, with that abort.
+ */
+export async function watchFor(
+  ctx: RollContext,
+  gates: GateWatch | undefined,
+  group: string,
+  ms: number,
+  why: string,
+): Promise<void> {
+  if (ms <= 0) return;
+  ctx.emit({ type: "wait.start", group, what: `${why}: gates watched for ${formatDuration(ms)}` });
+  try {
+    await ctx.clock.sleep(ms, ctx.signal);
+    await gates?.evaluate();
+  } finally {
+    ctx.emit({ type: "wait.end", group });
+  }
+  if (ctx.signal.aborted) throw abortError(ctx.signal);
 }

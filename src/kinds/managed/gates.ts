@@ -5,7 +5,7 @@
 // goes on by itself. Its replacements are the instances of its Auto Scaling group launched
 // since the roll began.
 import type { RollContext, RollError } from "../../roll/context.js";
-import { GateFailed, gateFailure, GateWatch, pauseFor, type GateStop } from "../../roll/gates.js";
+import { GateWatch, stopOnGate, watchFor, type GateStop } from "../../roll/gates.js";
 import type { GroupJob } from "../kind.js";
 import type { ManagedGroupInfo } from "../../plan/index.js";
 
@@ -33,32 +33,36 @@ export function managedGates(
 }
 
 /**
- * The gates' stop, as the group's error: an inconclusive gate the policy pauses on pauses the run
- * (as `noderoll pause`); else GateFailed. What goes on after it — EKS's update, which no call
- * stops — the run's last words say (engine/in-flight.ts stillGoing), once.
+ * The gates' stop, as the group's error (roll/gates.ts stopOnGate), saying what EKS's update does
+ * — which no call stops; what goes on the run's last words say once (engine/in-flight.ts).
  */
-export async function managedHalt(
+export function managedHalt(
   ctx: RollContext,
   job: GroupJob<ManagedGroupInfo>,
   stop: GateStop,
   when: "before" | "during" | "after",
 ): Promise<RollError> {
   const group = job.plan.name;
-  const r = stop.reading;
-  const after = {
+  const where = {
     before: `nothing was started on ${group}`,
     during: `EKS's update cannot be stopped midway; no group after ${group} is started`,
     after: `EKS's update of ${group} is done; no group after it is started`,
   }[when];
-  if (stop.verdict === "inconclusive" && job.plan.settings.gates.onInconclusive === "pause") {
-    const why = `gate ${r.gate} was inconclusive — ${r.value}${r.detail ? `: ${r.detail}` : ""}`;
-    return pauseFor(ctx, job.cluster, group, why, after);
-  }
-  const e = gateFailure(group, stop, []);
-  return new GateFailed(
-    group,
-    e.gate,
-    stop.verdict,
-    `${e.message.replace(/\. The roll halted:.*$/, "")}. ${after[0]!.toUpperCase()}${after.slice(1)}.`,
+  const after = `${where[0]!.toUpperCase()}${where.slice(1)}.`;
+  const at = { cluster: job.cluster, group, settings: job.plan.settings.gates, stop };
+  return stopOnGate(ctx, at, { wave: [], where, after });
+}
+
+/** The gates watched for the bake after EKS's update: a halt ends it early, and is said after. */
+export async function managedBake(
+  ctx: RollContext,
+  job: GroupJob<ManagedGroupInfo>,
+  gates: GateWatch,
+): Promise<void> {
+  const halting = { ...ctx, signal: AbortSignal.any([ctx.signal, gates.halted]) };
+  await watchFor(halting, gates, job.plan.name, job.plan.settings.gates.bakeMs, "bake").catch(
+    (e: unknown) => {
+      if (ctx.signal.aborted || !gates.halted.aborted) throw e;
+    },
   );
 }

@@ -19,8 +19,7 @@ import { RollError, Stopped, type RollContext } from "../../roll/context.js";
 import { PENDING } from "../../roll/in-flight.js";
 import { awaitRescheduled } from "../../roll/rescheduled.js";
 import type { GateWatch } from "../../roll/gates.js";
-import { formatDuration } from "../../policy/index.js";
-import { managedGates, managedHalt } from "./gates.js";
+import { managedBake, managedGates, managedHalt } from "./gates.js";
 import type { GroupJob } from "../kind.js";
 import { customAmiAdvice, eksTarget, isCustomAmi } from "./custom-ami.js";
 import { describeBlockers, evictionBlockers } from "./evictions.js";
@@ -200,19 +199,6 @@ function atTarget(job: Job, ng: Nodegroup): boolean {
   if (target.launchTemplateVersion !== undefined) return false;
   if (!target.kubernetesVersion && !target.releaseVersion) return false;
   return reached(target, ng);
-}
-
-/** The gates watched for the bake after the update, the verdict read again at its end. */
-async function bake(ctx: RollContext, job: Job, gates: GateWatch): Promise<void> {
-  const ms = job.plan.settings.gates.bakeMs;
-  if (ms <= 0) return;
-  const group = job.plan.name;
-  ctx.emit({ type: "wait.start", group, what: `bake: gates watched for ${formatDuration(ms)}` });
-  await ctx.clock.sleep(ms, AbortSignal.any([ctx.signal, gates.halted])).catch((e: unknown) => {
-    if (!gates.halted.aborted) throw e;
-  });
-  await gates.evaluate();
-  ctx.emit({ type: "wait.end", group });
 }
 
 /**
@@ -401,7 +387,7 @@ async function followGated(
     timeoutMs: job.plan.settings.validation.timeoutMs,
     nodes: job.nodes.byName.values(),
   });
-  if (gates) await bake(ctx, job, gates);
+  if (gates) await managedBake(ctx, job, gates);
   await halt("after");
   watch.tracker.finish("success");
   const ready = [...job.nodes.byName.values()].filter(

@@ -3,16 +3,15 @@
 // waits and drains at once (the roll runs on a signal the halt aborts), and what the halt
 // interrupted is undone: the group's nodes not terminated are made schedulable again, without
 // the roll's taint steering pods to the replacements the gate found bad.
-import { formatDuration } from "../../policy/index.js";
 import { abortError } from "../../ports/index.js";
+import { isAbort, RollError, type RollContext, type StopReason } from "../../roll/context.js";
 import {
-  isAbort,
-  RollError,
-  Stopped,
-  type RollContext,
-  type StopReason,
-} from "../../roll/context.js";
-import { gateFailure, GateWatch, pauseFor, type GateStop } from "../../roll/gates.js";
+  GateWatch,
+  pauseFor,
+  stopOnGate,
+  watchFor as watchGatesFor,
+  type GateStop,
+} from "../../roll/gates.js";
 import { clearMarks, CORDONED_ANNOTATION } from "../../roll/marks.js";
 import { groupInstances, inService } from "./capacity.js";
 import type { Job } from "./job.js";
@@ -70,20 +69,13 @@ export class GatedRoll {
     return this.gates.close();
   }
 
-  /** A failed gate (or an inconclusive one the policy halts on) fails; an inconclusive one
-   * the policy pauses on pauses the roll as `noderoll pause` would. */
+  /** The halt undone where it interrupted, then what the stop comes to (roll/gates.ts). */
   private async halt(): Promise<RollError> {
-    await undoHalted(this.ctx, this.job);
+    const { job } = this;
+    await undoHalted(this.ctx, job);
     const stop = this.gates.stopped as GateStop;
-    if (
-      stop.verdict === "inconclusive" &&
-      this.job.plan.settings.gates.onInconclusive === "pause"
-    ) {
-      const r = stop.reading;
-      const why = `gate ${r.gate} was inconclusive — ${r.value}${r.detail ? `: ${r.detail}` : ""}`;
-      return pauseRoll(this.ctx, this.job, why);
-    }
-    return gateFailure(this.job.plan.name, stop, this.job.roll.wave);
+    const at = { cluster: job.cluster, group: job.plan.name, settings: job.plan.settings.gates };
+    return stopOnGate(this.ctx, { ...at, stop }, { wave: job.roll.wave, where: left(job) });
   }
 }
 
@@ -123,16 +115,8 @@ async function undoHalted(ctx: RollContext, job: Job): Promise<void> {
 }
 
 /** Watch the gates for `ms` before going on (a bake, a checkpoint's delay): a halt ends it. */
-export async function watchFor(ctx: RollContext, job: Job, ms: number, why: string) {
-  if (ms <= 0) return;
-  const group = job.plan.name;
-  ctx.emit({ type: "wait.start", group, what: `${why}: gates watched for ${formatDuration(ms)}` });
-  await ctx.clock.sleep(ms, ctx.signal);
-  // The verdict at the end of the watch, read now if the last is a period old.
-  await job.roll.gates?.evaluate();
-  ctx.emit({ type: "wait.end", group });
-  if (ctx.signal.aborted) throw abortError(ctx.signal);
-}
+export const watchFor = (ctx: RollContext, job: Job, ms: number, why: string) =>
+  watchGatesFor(ctx, job.roll.gates, job.plan.name, ms, why);
 
 /**
  * A checkpoint reached, the wave before it done: with a delay, the gates are watched for it (or
@@ -151,14 +135,14 @@ export async function keepCheckpoint(
     return undefined;
   }
   await watchFor(ctx, job, bakeMs, "bake");
-  return (await pauseRoll(ctx, job, `checkpoint ${share} of ${job.plan.name} reached`)).stop;
+  const reason = `checkpoint ${share} of ${job.plan.name} reached`;
+  return (await pauseFor(ctx, job.cluster, job.plan.name, reason, left(job))).stop;
 }
 
-/** Pause the roll (roll/gates.ts pauseFor), saying how much of the group is left. */
-function pauseRoll(ctx: RollContext, job: Job, reason: string): Promise<Stopped> {
-  const left = job.plan.replacements.length - job.roll.terminated.size;
-  const where = `${left} node${left === 1 ? "" : "s"} of ${job.plan.name} left`;
-  return pauseFor(ctx, job.cluster, job.plan.name, reason, where);
+/** How much of the group a pause leaves. */
+function left(job: Job): string {
+  const n = job.plan.replacements.length - job.roll.terminated.size;
+  return `${n} node${n === 1 ? "" : "s"} of ${job.plan.name} left`;
 }
 
 /**
