@@ -2,7 +2,7 @@
 // zone; open or closed at the plan's moment; the next opening) and whether the estimate fits
 // one opening and one run (`max-duration`, GitHub's 6-hour job limit). A roll that does not fit
 // stops starting nodes and ends early, and nothing restarts it by itself: the plan says so, and
-// how to continue (the apply workflow's schedule trigger, README "Example workflows").
+// how to continue (the apply workflow's schedule trigger, docs/action.md, "Example workflows").
 import type { Plan, PlanWindow } from "../plan/index.js";
 import { formatDuration } from "../policy/index.js";
 import { roughly, shortTime, spansOf } from "./time.js";

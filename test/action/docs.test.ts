@@ -1,6 +1,6 @@
 // The action's contract as users read it: every input in action.yml is documented and read by
-// the code, the example workflows in docs/workflows/ are the ones the README shows, use only
-// inputs that exist, and ask for the permissions the README's table says.
+// the code, the example workflows in docs/workflows/ are the ones docs/action.md shows, use only
+// inputs that exist, and ask for the permissions its table says.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ interface ActionYml {
 }
 
 const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as ActionYml;
-const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+const readme = readFileSync(join(ROOT, "docs/action.md"), "utf8");
 const workflowDir = join(ROOT, "docs/workflows");
 const workflows = readdirSync(workflowDir).filter((f) => f.endsWith(".yml"));
 
@@ -43,7 +43,7 @@ describe("action.yml", () => {
     );
     for (const [name, input] of Object.entries(action.inputs)) {
       expect(input.description.length, name).toBeGreaterThan(30);
-      expect(readme, `README documents input ${name}`).toContain(`| \`${name}\``);
+      expect(readme, `docs/action.md documents input ${name}`).toContain(`| \`${name}\``);
     }
     expect(Object.keys(action.outputs).sort()).toEqual([
       "has-changes",
@@ -76,11 +76,13 @@ describe("action.yml", () => {
 });
 
 describe("example workflows", () => {
-  it("are the four the README shows, verbatim", () => {
+  it("are the ones docs/action.md shows, verbatim", () => {
     expect(workflows.sort()).toEqual(["apply.yml", "emergency.yml", "fleet.yml", "plan.yml"]);
     for (const f of workflows) {
       const text = readFileSync(join(workflowDir, f), "utf8");
-      expect(readme, `README shows docs/workflows/${f}`).toContain(`\`\`\`yaml\n${text}\`\`\``);
+      expect(readme, `docs/action.md shows docs/workflows/${f}`).toContain(
+        `\`\`\`yaml\n${text}\`\`\``,
+      );
     }
   });
 

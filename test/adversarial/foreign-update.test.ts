@@ -79,7 +79,7 @@ describe("someone else's updateConfig change in progress (a ConfigUpdate)", () =
     return w;
   }
 
-  // README: `--max-duration`: "start no node after this long ... the next run continues"; the
+  // docs/command-line.md: `--max-duration`: "start no node after this long ... the next run continues"; the
   // foreign VersionUpdate path (waitOut) honours the run's stop. The ConfigUpdate path in
   // theUpdate (src/kinds/managed/roll.ts) waits with awaitSuccess, which never asks
   // job.stopReason(), and then starts UpdateNodegroupVersion 15 minutes past the deadline

@@ -101,7 +101,7 @@ describe("kubeconfigs for big that carry small's certificate authority", () => {
   const of = (name: string) => server.clusters.find((c) => c.name === name)!;
 
   // A CA bundle with several clusters' authorities (merged by hand, or a bundle the team keeps
-  // for every cluster) verifies big's server, since big's CA is in it. The README: "its
+  // for every cluster) verifies big's server, since big's CA is in it. docs/rolling.md: "its
   // certificate authority is the cluster's" proves the API — but here the bundle merely
   // *contains* small's CA; the server TLS verified is big's (its URL is DescribeCluster big's
   // endpoint). Expected: ClusterMismatch naming big; found: proven "by certificate" as small's.

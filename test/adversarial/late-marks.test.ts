@@ -13,7 +13,7 @@ describe("marks a run killed late leaves, the next run outside the maintenance w
   // node scale-down-disabled and the group's AZRebalance suspended. The next run — a merge's
   // push, which applies "every other policy whose plan still has work" — plans "1 group with
   // marks to clear" and then skips everything: WindowClosed. The marks stay until the window
-  // opens again (a week, for a weekly window). README: AZRebalance "is resumed ... by the next run
+  // opens again (a week, for a weekly window). docs/rolling.md: AZRebalance "is resumed ... by the next run
   // after a run that was cancelled or killed, even one with nothing left to replace"; issue 44:
   // "a run that finds noderoll's own marks cleans them up even when no node needs replacing (and
   // the plan says it will)". Clearing marks replaces no node: it is not what a window guards.

@@ -4,7 +4,7 @@
 // told, Auto Scaling groups whose terminated instances are never replaced); here the same
 // situations are made in the sandbox (a critical pod that is not Ready, a node that stops
 // reporting, launches that fail) and noderoll's observable behaviour — its events, the world's
-// instances — is asserted. Where noderoll differs on purpose (README, "Where it follows kOps,
+// instances — is asserted. Where noderoll differs on purpose (docs/rolling.md, "Where it follows kOps,
 // kubectl and EKS, and where it differs on purpose", and the roll-settings table) the case says
 // which difference it is and asserts noderoll's documented behaviour.
 //
@@ -287,7 +287,7 @@ describe("kOps pkg/instancegroups rollingupdate_test.go, as sandbox cases", () =
   });
 
   it("TestRollingUpdateRelatedInstanceGroupFailure (difference on purpose) → a NotReady node that needs replacing does not stop the roll: it goes first", async () => {
-    // README, "Nodes that are down already": they are what a roll is often for; the plan puts
+    // docs/rolling.md, "Nodes that are down already": they are what a roll is often for; the plan puts
     // them first and validation does not fail on them (kOps validates every node and stops —
     // kOps issue 11367).
     const w = selfManagedWorld([{ name: "node-1", nodes: 3 }]);
@@ -329,7 +329,7 @@ describe("kOps pkg/instancegroups rollingupdate_test.go, as sandbox cases", () =
 
   it("TestRollingUpdateValidationErrorInstanceGroupExitableError → node-1 rolled, node-2's failure stops the roll, node-3 not started", async () => {
     // kOps exits at a validation timeout without going on to node-3; noderoll stops at the first
-    // group that fails whatever the cause (README: "apply stops at the first group that fails
+    // group that fails whatever the cause (docs/rolling.md: "apply stops at the first group that fails
     // and names the groups it did not start") — the same outcome here.
     // node-2's failure: its up-to-date node reports NotReady.
     const w = selfManagedWorld([
@@ -456,7 +456,7 @@ describe("kOps pkg/instancegroups rollingupdate_test.go, as sandbox cases", () =
     expect(stale(w, "node-1")).toEqual([]);
   });
 
-  // Differs on purpose (issue 47; README, "Where it follows kOps"): kOps drops its canary once a
+  // Differs on purpose (issue 47; docs/rolling.md, "Where it follows kOps"): kOps drops its canary once a
   // node is up to date, noderoll starts every group with one, so the gates judge one replacement
   // before a wave of them. After the canary, the window is kOps': two at once.
   it("TestRollingUpdateMaxUnavailableAllButOneNeedUpdate → with one node up to date, noderoll still canaries (differs on purpose), then two nodes at once", async () => {

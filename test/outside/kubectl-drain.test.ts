@@ -8,7 +8,7 @@
 // IgnoreAllDaemonSets: true, DeleteEmptyDirData: true (kOps pkg/instancegroups/instancegroups.go,
 // drainNode). So the rows that need --force, --ignore-daemonsets or --delete-emptydir-data
 // translate to noderoll's defaults; --force's absence is the policy's `unmanagedPods: refuse`
-// (README, roll-settings table: "`refuse` is kubectl drain without it").
+// (docs/policy.md, roll-settings table: "`refuse` is kubectl drain without it").
 import { describe, expect, it } from "vitest";
 import type { Pod, RollEvent } from "../../src/ports/index.js";
 import { isAbort, RollError, type RollContext } from "../../src/roll/context.js";
@@ -95,7 +95,7 @@ describe("kubectl pkg/cmd/drain TestDrain, row by row", () => {
   it('TestDrain "DS-managed terminated pod" → left on its node, on purpose: the node\'s termination takes it', async () => {
     // kubectl's daemonSetFilter lets a Succeeded or Failed DaemonSet pod go ("any finished pod
     // can be removed"). noderoll's drainLeaves (src/plan/snapshot.ts) keeps every pod a
-    // DaemonSet controls, whatever its phase — a deliberate difference README lists: the pod
+    // DaemonSet controls, whatever its phase — a deliberate difference docs/rolling.md lists: the pod
     // runs nothing, holds no drain up, and goes with its node.
     const { world, ctx } = setup([
       { kind: "DaemonSet", name: "agent", tolerations: [{ operator: "Exists" }] },

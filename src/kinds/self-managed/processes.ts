@@ -65,7 +65,7 @@ export async function holdProcesses(
     note(
       ctx,
       group,
-      `${more.join(", ")} not suspended (${e.code}: grant autoscaling:SuspendProcesses, ResumeProcesses, CreateOrUpdateTags and DeleteTags, see the README's IAM policy); the roll goes on as kOps' does, and Auto Scaling may terminate an instance to even out zones meanwhile`,
+      `${more.join(", ")} not suspended (${e.code}: grant autoscaling:SuspendProcesses, ResumeProcesses, CreateOrUpdateTags and DeleteTags, see the IAM policies in noderoll's docs/action.md); the roll goes on as kOps' does, and Auto Scaling may terminate an instance to even out zones meanwhile`,
     );
     return ours.filter((p) => suspended.has(p));
   }

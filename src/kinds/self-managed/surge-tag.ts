@@ -18,7 +18,7 @@ function denied(ctx: RollContext, job: Job, e: unknown): void {
   ctx.emit({
     type: "note",
     group: job.plan.name,
-    message: `${job.plan.name}: could not tag instances detached for surge (${e.code}: grant ec2:CreateTags and ec2:DeleteTags, see the README's IAM policy); marked by their nodes' label only, a detached instance whose node object is deleted first will not be found again`,
+    message: `${job.plan.name}: could not tag instances detached for surge (${e.code}: grant ec2:CreateTags and ec2:DeleteTags, see the IAM policies in noderoll's docs/action.md); marked by their nodes' label only, a detached instance whose node object is deleted first will not be found again`,
   });
 }
 
