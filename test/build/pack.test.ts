@@ -35,6 +35,18 @@ describe("the package from npm pack, installed elsewhere", () => {
     expect(r.stdout).toBe(`noderoll ${pkg.version}\n`);
   });
 
+  it("runs through npx as the issue's user types it: --version, then a plan of the demo", () => {
+    const npx = (...args: string[]) =>
+      spawnSync("npx", ["noderoll", ...args], { cwd: app, env, encoding: "utf8" });
+    const v = npx("--version");
+    expect(v.status, v.stderr).toBe(0);
+    expect(v.stdout).toBe(`noderoll ${pkg.version}\n`);
+    const policy = join(app, "node_modules/noderoll/policies/demo.yaml");
+    const plan = npx("plan", "--policy", policy, "--sandbox", "demo");
+    expect(plan.status, plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(/^Plan: \d+ groups? to roll \(\d+ nodes\)/m);
+  }, 120_000);
+
   it("validates the policies it ships and runs the main job on the built-in sandbox", () => {
     const policy = join(app, "node_modules/noderoll/policies/demo.yaml");
     expect(noderoll("validate", policy).status).toBe(0);
