@@ -1,12 +1,10 @@
 // The upgrade policy v1, as a zod schema: the single source of truth for validation, for the
 // TypeScript types and (through json-schema.ts) for the JSON Schema editors use.
 //
-// Leaves are built with `leaf()`: a check that says what was expected, plus the JSON Schema
-// fragment that describes the same rule to an editor. That keeps every error message in our
-// own words ("expected a duration such as "90s"…") instead of zod's generic ones.
+// Leaves are built with `leaf()` (leaves.ts): a check that says what was expected, plus the JSON
+// Schema fragment that describes the same rule to an editor.
 import * as z from "zod";
-import { budgetProblem, PERCENT_PATTERN, type Budget } from "./budget.js";
-import { DURATION_PATTERN, parseDuration } from "./duration.js";
+import { bool, budget, duration, leaf, oneOf, positiveInt, text } from "./leaves.js";
 import { closest } from "./suggest.js";
 import { CLOCK_PATTERN, DAYS, isTimeZone, type Day } from "./window.js";
 
@@ -14,71 +12,7 @@ export const API_VERSION = "noderoll.io/v1";
 export const KIND = "UpgradePolicy";
 export const ROLES = ["bastion", "control-plane", "apiserver", "node"] as const;
 export type Role = (typeof ROLES)[number];
-
-/** Where a leaf keeps its JSON Schema fragment, for the JSON Schema export (json-schema.ts). */
-const LEAF_JSON = Symbol("leafJsonSchema");
-
-/** A leaf's JSON Schema fragment: on the leaf itself, none on any other schema. */
-export function leafJsonSchema(schema: unknown): Record<string, unknown> | undefined {
-  return (schema as { [LEAF_JSON]?: Record<string, unknown> } | undefined)?.[LEAF_JSON];
-}
-
-function leaf<T>(
-  problem: (value: unknown) => string | undefined,
-  json: Record<string, unknown>,
-): z.ZodType<T> {
-  const schema = z.custom<T>((v) => problem(v) === undefined, {
-    error: (iss) => `expected ${problem(iss.input) ?? "a valid value"}`,
-  });
-  return Object.assign(schema, { [LEAF_JSON]: json });
-}
-
-const isBool = (v: unknown) => (typeof v === "boolean" ? undefined : "true or false");
-
-const budget = (description: string) =>
-  leaf<Budget>(budgetProblem, {
-    description,
-    anyOf: [
-      { type: "integer", minimum: 0 },
-      { type: "string", pattern: PERCENT_PATTERN },
-    ],
-  });
-
-const duration = (description: string, defaultValue?: string) =>
-  leaf<string>(
-    (v) =>
-      typeof v === "string" && parseDuration(v) !== undefined
-        ? undefined
-        : 'a duration such as "90s", "15m", "1h30m" or "30d"' +
-          (typeof v === "number" ? " (a number needs a unit)" : ""),
-    {
-      type: "string",
-      pattern: DURATION_PATTERN,
-      description,
-      ...(defaultValue && { default: defaultValue }),
-    },
-  );
-
-const bool = (description: string, defaultValue?: boolean) =>
-  leaf<boolean>(isBool, {
-    type: "boolean",
-    description,
-    ...(defaultValue !== undefined && { default: defaultValue }),
-  });
-
-const positiveInt = (description: string, defaultValue: number) =>
-  leaf<number>(
-    (v) =>
-      typeof v === "number" && Number.isInteger(v) && v >= 1 ? undefined : "a whole number >= 1",
-    { type: "integer", minimum: 1, description, default: defaultValue },
-  );
-
-const text = (description: string, pattern: RegExp, expected: string, maxLength = 253) =>
-  leaf<string>(
-    (v) =>
-      typeof v === "string" && v.length <= maxLength && pattern.test(v) ? undefined : expected,
-    { type: "string", pattern: pattern.source, maxLength, description },
-  );
+export { leafJsonSchema } from "./leaves.js";
 
 /** EKS's update strategies for a managed node group (EKS API reference, NodegroupUpdateConfig). */
 export const UPDATE_STRATEGIES = ["DEFAULT", "MINIMAL"] as const;
@@ -86,20 +20,6 @@ export type UpdateStrategy = (typeof UPDATE_STRATEGIES)[number];
 /** What a drain does with running pods no controller owns (kubectl drain's --force). */
 export const UNMANAGED_PODS = ["evict", "refuse"] as const;
 export type UnmanagedPods = (typeof UNMANAGED_PODS)[number];
-
-const oneOf = <T extends string>(values: readonly T[], description: string) =>
-  leaf<T>(
-    (v) => {
-      if (typeof v === "string" && (values as readonly string[]).includes(v)) return undefined;
-      const guess =
-        typeof v === "string"
-          ? (closest(v, values) ?? values.find((x) => v.toLowerCase().startsWith(x.toLowerCase())))
-          : undefined;
-      const hint = guess ? ` (did you mean "${guess}"?)` : "";
-      return `one of ${values.map((x) => JSON.stringify(x)).join(", ")}${hint}`;
-    },
-    { type: "string", enum: values, description },
-  );
 
 const clock = (description: string, example: string, extra = "") =>
   leaf<string>(

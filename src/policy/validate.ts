@@ -11,7 +11,7 @@ import {
   type Budget,
 } from "./budget.js";
 import { byPosition, diagnostic, formatPath, type Diagnostic } from "./diagnostic.js";
-import { describeValue } from "./describe.js";
+import { dedupe, shapeDiagnostics, type At, type FileLanguage } from "./issues.js";
 import { parseDuration } from "./duration.js";
 import { entryMatches } from "./order.js";
 import { gateProblems, mergeGates } from "./gates.js";
@@ -94,9 +94,7 @@ export function loadPolicy(text: string, file: string): LoadResult {
   const result = PolicySchema.safeParse(value, { reportInput: true });
   if (!result.success) {
     // Report the cross-key rules too, for the parts whose shape is right: all errors at once.
-    const shapeErrors = withoutMissingTypos(
-      result.error.issues.flatMap((issue) => issueDiagnostics(issue, value, at)),
-    );
+    const shapeErrors = shapeDiagnostics(POLICY_LANGUAGE, result.error.issues, value, at);
     const ruleErrors = checkPolicy(wellFormedParts(value as Record<string, unknown>), at).errors;
     return {
       ok: false,
@@ -108,43 +106,6 @@ export function loadPolicy(text: string, file: string): LoadResult {
   if (errors.length > 0)
     return { ok: false, errors: errors.sort(byPosition), warnings: warnings.sort(byPosition) };
   return { ok: true, policy: result.data, source, warnings: warnings.sort(byPosition) };
-}
-
-type At = (
-  path: Path,
-  message: string,
-  key?: string,
-  severity?: Diagnostic["severity"],
-) => Diagnostic;
-
-function valueAt(root: unknown, path: Path): { present: boolean; value: unknown } {
-  let node: unknown = root;
-  for (const key of path) {
-    if (node === null || typeof node !== "object" || !(key in (node as object)))
-      return { present: false, value: undefined };
-    node = (node as Record<PropertyKey, unknown>)[key];
-  }
-  return { present: true, value: node };
-}
-
-/** Keys a mapping at this path accepts, for "did you mean", read off the schema itself. */
-function knownKeys(path: Path): string[] {
-  let schema: z.ZodType = PolicySchema;
-  for (const key of path) {
-    schema = unwrap(schema);
-    if (schema instanceof z.ZodObject)
-      schema = (schema.shape as Record<string, z.ZodType>)[String(key)] ?? z.never();
-    else if (schema instanceof z.ZodArray) schema = schema.element as z.ZodType;
-    else return [];
-  }
-  schema = unwrap(schema);
-  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
-}
-
-function unwrap(schema: z.ZodType): z.ZodType {
-  let s = schema;
-  while (s instanceof z.ZodOptional || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;
-  return s;
 }
 
 /** What to write for a missing key, where a sentence helps more than the key's name. */
@@ -162,106 +123,18 @@ const MISSING_HINT: Record<string, string> = {
   timeZone: 'add "timeZone:", such as Europe/Berlin',
 };
 
-function missingKeyMessage(key: string): string {
-  const hint = MISSING_HINT[key];
-  return `missing required key "${key}"${hint ? `; ${hint}` : ""}`;
-}
-
 /** Keys a policy once had, and what took their place. */
 const RENAMED: Record<string, string> = {
   force:
     '"force" meant three things and was split: "deleteAfterDrainTimeout: true" deletes the pods left at drainTimeout, past their PodDisruptionBudgets (EKS\'s force); "unmanagedPods: evict | refuse" says what a drain does with pods no controller owns (kubectl drain --force); replacing every node whatever its version is a run\'s --replace-all',
 };
 
-function unknownKeyMessage(path: Path, key: string): string {
-  const renamed = RENAMED[key];
-  if (renamed && path.at(-1) !== "metadata") return renamed;
-  if (key === "<<") {
-    return 'YAML merge keys ("<<") are not supported; repeat the settings, or put shared ones under "defaults:"';
-  }
-  const keys = knownKeys(path);
-  const guess = closest(key, keys);
-  if (guess) return `unknown key "${key}"; did you mean "${guess}"?`;
-  // A key written one level too high, such as maxSurge directly under a group.
-  for (const parent of keys) {
-    const nested = knownKeys([...path, parent]);
-    if (nested.includes(key)) return `unknown key "${key}" here; it belongs under "${parent}:"`;
-  }
-  return `unknown key "${key}"; expected one of: ${keys.join(", ")}`;
-}
-
-function issueDiagnostics(issue: z.core.$ZodIssue, root: unknown, at: At): Diagnostic[] {
-  const path = issue.path;
-  if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => at(path, unknownKeyMessage(path, key), key));
-  }
-  const found = valueAt(root, path);
-  if (!found.present) {
-    const key = String(path[path.length - 1]);
-    return [at(path.slice(0, -1), missingKeyMessage(key))];
-  }
-  if (found.value === null && path.length > 0) {
-    // "defaults:" with nothing under it: point at the key, not past the end of its line.
-    const key = String(path[path.length - 1]);
-    const what = issue.message.startsWith("expected ")
-      ? issue.message
-      : issue.code === "invalid_type" && issue.expected === "object"
-        ? "expected a mapping of keys"
-        : issue.code === "invalid_type" && issue.expected === "array"
-          ? "expected a list"
-          : "expected a value";
-    return [
-      at(
-        path.slice(0, -1),
-        `${what}, found an empty value; indent its keys under it, or remove the line`,
-        key,
-      ),
-    ];
-  }
-  if (
-    issue.code === "invalid_type" &&
-    (issue.expected === "object" || issue.expected === "array")
-  ) {
-    const what = issue.expected === "object" ? "a mapping of keys" : "a list";
-    const custom = issue.message.startsWith("expected ") ? issue.message : `expected ${what}`;
-    const hint =
-      issue.expected === "object" && Array.isArray(found.value)
-        ? ' (write its keys without a leading "- ")'
-        : "";
-    return [at(path, `${custom}, found ${describeValue(found.value)}${hint}`)];
-  }
-  const expected = issue.message.startsWith("expected ")
-    ? issue.message
-    : `expected a valid value (${issue.message})`;
-  return [at(path, `${expected}, found ${describeValue(found.value)}`)];
-}
-
-/**
- * A misspelt required key shows up twice: unknown ("timezone") and missing ("timeZone"). The
- * did-you-mean says it all, so the missing-key error is dropped.
- */
-function withoutMissingTypos(list: Diagnostic[]): Diagnostic[] {
-  const meant = new Set<string>();
-  for (const d of list) {
-    const m = /did you mean "([^"]+)"\?$/.exec(d.message);
-    if (m && d.path.includes(".")) meant.add(`${d.path.slice(0, d.path.lastIndexOf("."))}.${m[1]}`);
-    else if (m) meant.add(m[1] as string);
-  }
-  return list.filter((d) => {
-    const m = /^missing required key "([^"]+)"/.exec(d.message);
-    return !m || !meant.has(d.path ? `${d.path}.${m[1]}` : (m[1] as string));
-  });
-}
-
-function dedupe(list: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return list.filter((d) => {
-    const k = `${d.line}:${d.col}:${d.message}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
+/** The upgrade policy, as issues.ts reads a schema's complaints about it. */
+const POLICY_LANGUAGE: FileLanguage = {
+  schema: PolicySchema,
+  missingHints: MISSING_HINT,
+  renamed: RENAMED,
+};
 
 /**
  * The pieces of an invalid policy that are well formed on their own, shaped as a Policy so
