@@ -5,10 +5,13 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 // The core's parts, innermost first, and the parts each may not import: imports point inward
-// (engine → kinds → roll → plan → policy, ports), and render reads plans and events only.
+// (engine → kinds → roll → plan → policy, ports), and render reads plans and events only. The
+// fleet (a release promoted across clusters) builds on the policy language and the ports; what
+// rolls one cluster is the application's business, not the fleet's.
 const layers = {
-  ports: ["policy", "plan", "roll", "kinds", "engine", "render"],
-  policy: ["plan", "roll", "kinds", "engine", "render"],
+  ports: ["policy", "plan", "roll", "kinds", "engine", "render", "fleet"],
+  policy: ["plan", "roll", "kinds", "engine", "render", "fleet"],
+  fleet: ["plan", "roll", "kinds", "engine", "render"],
   plan: ["roll", "kinds", "engine", "render"],
   roll: ["kinds", "engine", "render"],
   kinds: ["engine", "render"],
