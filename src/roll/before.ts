@@ -2,19 +2,11 @@
 // rollback — by this run after a failed gate, or by any later process on any machine, after a
 // crash too — knows where to go back to (engine/rollback.ts). It lives on a Lease of its own
 // beside the cluster's lock (lease.ts): the lock's Lease is rewritten by every renewal, this
-// record is written once per roll and read by whoever rolls back; a Lease because the role
-// noderoll runs with may already write Leases in kube-system and nothing else there. The write
-// is a compare-and-swap on resourceVersion, read again on a conflict (Kubernetes API
-// conventions, "Concurrency control and consistency":
-// https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency).
-import {
-  asNetworkError,
-  KubeApiError,
-  type Cluster,
-  type GroupKindId,
-  type Lease,
-} from "../ports/index.js";
-import { LEASE_NAMESPACE, leaseName } from "./lease.js";
+// record is written once per roll and read by whoever rolls back (lease-record.ts: a Lease
+// annotation, written by compare-and-swap).
+import type { Cluster, GroupKindId, Lease } from "../ports/index.js";
+import { leaseName } from "./lease.js";
+import { readLease, rewriteAnnotation, type Leases } from "./lease-record.js";
 
 /** A group's versions, in the policy target's terms. */
 export interface Versions {
@@ -46,10 +38,6 @@ export const BEFORE_ANNOTATION = "noderoll.io/before";
 /** The record's Lease, beside the cluster's lock. */
 export const beforeLeaseName = (cluster: string) => `${leaseName(cluster)}-rollback`;
 
-type Leases = Pick<Cluster, "getLease" | "createLease" | "updateLease">;
-
-const ATTEMPTS = 5;
-
 const versions = (v: unknown): Versions | undefined => {
   if (!v || typeof v !== "object") return undefined;
   const o = v as Record<string, unknown>;
@@ -64,7 +52,11 @@ const versions = (v: unknown): Versions | undefined => {
 
 /** The record on `lease`; entries that do not parse are left out (nothing to go back to). */
 export function beforeOf(lease: Lease | undefined): BeforeRecord {
-  const raw = lease?.metadata.annotations?.[BEFORE_ANNOTATION];
+  return parseBefore(lease?.metadata.annotations?.[BEFORE_ANNOTATION]);
+}
+
+/** The record's annotation text read; entries that do not parse are left out. */
+function parseBefore(raw: string | undefined): BeforeRecord {
   if (!raw) return {};
   let parsed: unknown;
   try {
@@ -92,22 +84,9 @@ export function beforeOf(lease: Lease | undefined): BeforeRecord {
   return out;
 }
 
-const absent = (e: unknown) => e instanceof KubeApiError && e.status === 404;
-
-/** A call whose answer never came: the connection broke, as the caller or the retry layer saw it. */
-const lostAnswer = (e: unknown) =>
-  asNetworkError(e) !== undefined ||
-  asNetworkError((e as { cause?: unknown })?.cause) !== undefined;
-
 /** The cluster's record (empty when none was ever written). */
 export async function readBefore(cluster: Pick<Cluster, "getLease">, name: string) {
-  const lease = await cluster
-    .getLease(LEASE_NAMESPACE, beforeLeaseName(name))
-    .catch((e: unknown) => {
-      if (absent(e)) return undefined;
-      throw e;
-    });
-  return beforeOf(lease);
+  return beforeOf(await readLease(cluster, beforeLeaseName(name)));
 }
 
 /**
@@ -119,35 +98,14 @@ export async function updateBefore(
   name: string,
   change: (current: BeforeRecord) => BeforeRecord | undefined,
 ): Promise<BeforeRecord> {
-  const lease = beforeLeaseName(name);
-  for (let attempt = 1; ; attempt++) {
-    const current = await cluster.getLease(LEASE_NAMESPACE, lease).catch((e: unknown) => {
-      if (absent(e)) return undefined;
-      throw e;
-    });
-    const next = change(beforeOf(current));
-    if (!next) return beforeOf(current);
-    const annotations = {
-      ...current?.metadata.annotations,
-      [BEFORE_ANNOTATION]: JSON.stringify(next),
-    };
-    try {
-      if (current)
-        await cluster.updateLease(LEASE_NAMESPACE, {
-          ...current,
-          metadata: { ...current.metadata, annotations },
-        });
-      else
-        await cluster.createLease(LEASE_NAMESPACE, {
-          metadata: { name: lease, namespace: LEASE_NAMESPACE, annotations },
-          spec: {},
-        });
-      return next;
-    } catch (e) {
-      // Lost a race (409), or the answer was lost (the write may have landed): read again — a
-      // record already as asked needs no write.
-      const again = (e instanceof KubeApiError && e.status === 409) || lostAnswer(e);
-      if (!again || attempt >= ATTEMPTS) throw e;
-    }
-  }
+  const after = await rewriteAnnotation(
+    cluster,
+    beforeLeaseName(name),
+    BEFORE_ANNOTATION,
+    (raw) => {
+      const next = change(parseBefore(raw));
+      return next && JSON.stringify(next);
+    },
+  );
+  return parseBefore(after);
 }
