@@ -14,19 +14,19 @@ import {
   statusLine,
   type Progress,
 } from "../render/index.js";
+import { ansiPaint, type Tone } from "../render/colour.js";
 
 export interface Screen {
   write(text: string): unknown;
   isTTY?: boolean;
 }
 
-const COLOURS = { red: 31, green: 32, yellow: 33, dim: 2 } as const;
-
+/** Colour only on a TTY, and not when NO_COLOR is set to anything but "" (no-color.org). */
 export function useColour(screen: Screen, env: NodeJS.ProcessEnv): boolean {
   return Boolean(screen.isTTY) && !env.NO_COLOR;
 }
 
-function tone(line: string): keyof typeof COLOURS | undefined {
+function tone(line: string): Tone | undefined {
   // A refusal that is retried (a budget's, a throttle's) is a wait, not a failure.
   if (/\bretrying\b/.test(line)) return "yellow";
   if (/\b(failure|failed|refused|Failed)\b/.test(line)) return "red";
@@ -50,8 +50,8 @@ export class Terminal {
     if (plan) seedFromPlan(this.progress, plan);
   }
 
-  private paint(text: string, c: keyof typeof COLOURS | undefined): string {
-    return this.colour && c ? `\x1b[${COLOURS[c]}m${text}\x1b[0m` : text;
+  private paint(text: string, c: Tone | undefined): string {
+    return this.colour ? ansiPaint(text, c) : text;
   }
 
   private clearStatus(): void {

@@ -2,7 +2,9 @@
 import { parseArgs } from "node:util";
 import { formatDiagnostic, type Diagnostic } from "../policy/index.js";
 import { readPolicyFile } from "../adapters/files/read-policy.js";
+import { painter } from "../render/colour.js";
 import { UsageError } from "./args.js";
+import { useColour } from "./terminal.js";
 
 export interface FileReport {
   file: string;
@@ -28,20 +30,30 @@ export function validateFiles(files: readonly string[]): FileReport[] {
   });
 }
 
-export function renderValidationText(reports: readonly FileReport[]): string {
+/** Errors red, warnings yellow, a valid file green, as apply's lines (render/colour.ts). */
+export function renderValidationText(reports: readonly FileReport[], colour = false): string {
+  const paint = painter(colour);
   const lines: string[] = [];
   for (const r of reports) {
-    for (const d of [...r.errors, ...r.warnings]) lines.push(formatDiagnostic(d));
+    for (const d of r.errors) lines.push(paint(formatDiagnostic(d), "red"));
+    for (const d of r.warnings) lines.push(paint(formatDiagnostic(d), "yellow"));
     if (r.valid)
       lines.push(
-        `${r.file}: valid (policy "${r.name}", ${r.groups} group${r.groups === 1 ? "" : "s"})`,
+        paint(
+          `${r.file}: valid (policy "${r.name}", ${r.groups} group${r.groups === 1 ? "" : "s"})`,
+          "green",
+        ),
       );
   }
   const bad = reports.filter((r) => !r.valid);
   const errorCount = bad.reduce((n, r) => n + r.errors.length, 0);
   if (bad.length > 0)
     lines.push(
-      `${errorCount} error${errorCount === 1 ? "" : "s"} in ${bad.length} of ${reports.length} file${reports.length === 1 ? "" : "s"}`,
+      paint(
+        `${errorCount} error${errorCount === 1 ? "" : "s"} in ${bad.length} of ${reports.length} file${reports.length === 1 ? "" : "s"}`,
+        "bold",
+        "red",
+      ),
     );
   return `${lines.join("\n")}\n`;
 }
@@ -60,7 +72,7 @@ export function runValidate(args: string[]): number {
   process.stdout.write(
     values.format === "json"
       ? `${JSON.stringify({ files: reports }, null, 2)}\n`
-      : renderValidationText(reports),
+      : renderValidationText(reports, useColour(process.stdout, process.env)),
   );
   return reports.every((r) => r.valid) ? 0 : 1;
 }

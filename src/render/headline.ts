@@ -9,7 +9,7 @@ import {
   type GroupPlan,
   type Plan,
 } from "../plan/index.js";
-import { plural } from "./words.js";
+import { alertMarkdown, plural, type Alert } from "./words.js";
 
 export interface StopPoint {
   /** 0-based position of the group apply stops at. */
@@ -61,35 +61,42 @@ function stopReason(g: GroupPlan): string {
   return g.findings.find((f) => f.severity === "blocker")?.message ?? "a preflight check blocks it";
 }
 
-/** The alerts at the top of a plan: where apply stops, and what is deleted at the drain timeout. */
-export function alertLines(plan: Plan): string[] {
-  const out: string[] = [];
+/** What stops or hurts first, as alerts: where apply stops, and what is deleted at the drain timeout. */
+export function planAlerts(plan: Plan): Alert[] {
+  const out: Alert[] = [];
   const stop = stopPoint(plan);
   if (stop) {
     const parts = [
       ...(stop.notRolled.length > 0 ? [`${andList(names(stop.notRolled))} will not roll`] : []),
       ...(stop.index > 0 ? ["the groups before it roll first"] : []),
     ];
-    out.push(
-      "> [!CAUTION]",
-      `> **apply stops at group ${stop.index + 1} \`${stop.group.name}\`** (${stop.group.status})${parts.length > 0 ? `: ${parts.join("; ")}` : ""}.`,
-      ">",
-      `> ${stopReason(stop.group)}`,
-      "",
-    );
+    out.push({
+      kind: "CAUTION",
+      lines: [
+        `**apply stops at group ${stop.index + 1} \`${stop.group.name}\`** (${stop.group.status})${parts.length > 0 ? `: ${parts.join("; ")}` : ""}.`,
+        "",
+        stopReason(stop.group),
+      ],
+    });
   }
   const deleted = forcedDeletions(plan);
   if (deleted.length > 0) {
     const count = deleted.reduce((n, d) => n + d.pods.length, 0);
     const list = deleted.flatMap((d) => d.pods.slice(0, 10).map((p) => `\`${p}\``));
     const more = count > list.length ? ` and ${count - list.length} more` : "";
-    out.push(
-      "> [!WARNING]",
-      `> **${plural(count, "pod")} will be deleted** (deleteAfterDrainTimeout), past their PodDisruptionBudgets at the drain timeout: ${list.join(", ")}${more}.`,
-      "",
-    );
+    out.push({
+      kind: "WARNING",
+      lines: [
+        `**${plural(count, "pod")} will be deleted** (deleteAfterDrainTimeout), past their PodDisruptionBudgets at the drain timeout: ${list.join(", ")}${more}.`,
+      ],
+    });
   }
   return out;
+}
+
+/** The alerts at the top of a plan's Markdown. */
+export function alertLines(plan: Plan): string[] {
+  return alertMarkdown(planAlerts(plan));
 }
 
 /** The plan check run's title: the stop first, then the Terraform line. */

@@ -5,7 +5,8 @@
 // how to continue (the apply workflow's schedule trigger, docs/action.md, "Example workflows").
 import type { Plan, PlanWindow } from "../plan/index.js";
 import { formatDuration } from "../policy/index.js";
-import { roughly, shortTime, spansOf } from "./time.js";
+import { readableTime, roughly, shortTime, spansOf } from "./time.js";
+import { alertMarkdown, type Alert } from "./words.js";
 
 /** What the run around a plan or roll adds: which commit, which run, its limits. */
 export interface RunInfo {
@@ -56,30 +57,50 @@ function fitWords(
   return out;
 }
 
-/** The window and time lines under the plan's summary; empty when neither applies. */
-export function limitLines(plan: Plan, info: RunInfo = {}): string[] {
+/** A labelled line under the plan's summary: "Maintenance window", "Time", "Gates". */
+export interface Fact {
+  label: string;
+  /** Inline Markdown. */
+  text: string;
+}
+
+/** The window and the time: what a plan says of when it runs and whether it fits. */
+export function limitFacts(plan: Plan, info: RunInfo = {}): Fact[] {
   const w = plan.window;
   const estimate = plan.summary.estimatedMs;
-  const out: string[] = [];
+  const out: Fact[] = [];
   if (w)
-    out.push(
-      `- **Maintenance window**: ${dayList(w.days)} ${w.start}–${w.end} ${w.timeZone} · ${windowState(w)}`,
-    );
+    out.push({
+      label: "Maintenance window",
+      text: `${dayList(w.days)} ${w.start}–${w.end} ${w.timeZone} · ${windowState(w)}`,
+    });
   if (estimate > 0) {
     const fit = fitWords(estimate, w, info.maxDurationMs);
     const max =
       info.maxDurationMs !== undefined
         ? ` · max-duration ${formatDuration(info.maxDurationMs)} per run`
         : "";
-    out.push(
-      `- **Time**: estimate ${roughly(estimate)}${max}${fit.length > 0 ? ` · needs ${fit.join(" and ")}` : w || max ? " · fits" : ""}`,
-    );
+    out.push({
+      label: "Time",
+      text: `estimate ${roughly(estimate)}${max}${fit.length > 0 ? ` · needs ${fit.join(" and ")}` : w || max ? " · fits" : ""}`,
+    });
   }
+  return out;
+}
+
+/** The window and time lines under the plan's summary; empty when neither applies. */
+export function limitLines(plan: Plan, info: RunInfo = {}): string[] {
+  const out = limitFacts(plan, info).map((f) => `- **${f.label}**: ${f.text}`);
   return out.length > 0 ? [...out, ""] : [];
 }
 
+/** When a plan's state was read, in the window's zone (UTC without one), the zone named. */
+export function readAt(plan: Plan): string {
+  return readableTime(plan.takenAt, plan.window?.timeZone);
+}
+
 /** An alert when a merge would not finish in one go: what happens, and how to continue. */
-export function limitAlert(plan: Plan, info: RunInfo = {}): string[] {
+export function limitAlerts(plan: Plan, info: RunInfo = {}): Alert[] {
   const w = plan.window;
   const estimate = plan.summary.estimatedMs;
   if (estimate <= 0) return [];
@@ -110,5 +131,10 @@ export function limitAlert(plan: Plan, info: RunInfo = {}): string[] {
   lines.push(
     "Nothing starts apply again by itself: keep the apply workflow's `schedule` trigger (it resumes the roll in the next opening), or run it by hand (`workflow_dispatch`).",
   );
-  return ["> [!IMPORTANT]", ...lines.map((l) => `> ${l}`), ""];
+  return [{ kind: "IMPORTANT", lines }];
+}
+
+/** The alert of limitAlerts, in Markdown. */
+export function limitAlert(plan: Plan, info: RunInfo = {}): string[] {
+  return alertMarkdown(limitAlerts(plan, info));
 }

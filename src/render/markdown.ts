@@ -14,24 +14,21 @@ import {
 import { gantt, type GanttDetail } from "./gantt.js";
 import { alertLines } from "./headline.js";
 import { rehearsalAlerts, rehearsalMarkdown } from "./rehearsal.js";
-import { limitAlert, limitLines, type RunInfo } from "./limits.js";
+import { limitAlert, limitLines, readAt, type RunInfo } from "./limits.js";
 import { planFingerprint } from "./reviewed.js";
-import { readableTime } from "./time.js";
 import {
   DOWN_WORD,
+  alertMarkdown,
   budgetText,
-  cleanupText,
+  cleanupLine,
   estimate,
+  forcedAlerts,
   KIND_LABEL,
   kindWord,
-  reasonCounts,
+  rollLines,
   STATUS_WORD,
-  surgeBudgetWord,
-  waveSummary,
   defaultGatesText,
-  gatesText,
   whyCell,
-  forcedSentences,
 } from "./words.js";
 
 const ICON: Record<GroupPlan["status"], string> = {
@@ -112,17 +109,6 @@ function nodeTable(g: GroupPlan, limit: number): string[] {
   ];
 }
 
-function derived(value: number, derivation: string): string {
-  return derivation && derivation !== String(value)
-    ? `**${value}** (${derivation})`
-    : `**${value}**`;
-}
-
-function budgetLine(g: GroupPlan): string {
-  const { maxUnavailable, maxSurge, derivation } = g.budgets;
-  return `maxUnavailable ${derived(maxUnavailable, derivation.maxUnavailable)}; ${surgeBudgetWord(g)} ${derived(maxSurge, derivation.maxSurge)}`;
-}
-
 function groupSection(g: GroupPlan, i: number, detail: MarkdownDetail): string[] {
   const out = [
     `#### ${i + 1}. \`${g.name}\` · ${kindWord(g)} · ${ICON[g.status]} ${STATUS_WORD[g.status]}`,
@@ -137,17 +123,9 @@ function groupSection(g: GroupPlan, i: number, detail: MarkdownDetail): string[]
   for (const f of findings.filter((x) => x.severity === "blocker"))
     out.push(`- ${FINDING_ICON.blocker} **blocker**: ${f.message}`);
   for (const c of g.configChanges) out.push(`- ⚙️ \`${c.field}\`: ${c.from} → **${c.to}**`);
-  if (g.cleanup.length > 0)
-    out.push(`- 🧹 Marks an earlier run left, which apply clears: ${cleanupText(g.cleanup)}`);
-  if (g.replacements.length > 0) {
-    out.push(
-      `- Replace **${g.replacements.length} of ${g.nodes}** nodes: ${reasonCounts(g.replacements)}`,
-    );
-    out.push(`- Budgets: ${budgetLine(g)}`);
-    out.push(`- Schedule: ${waveSummary(g)}; ${estimate(g.schedule.estimatedMs)}`);
-    const gates = gatesText(g);
-    if (gates) out.push(`- Gates: ${gates}`);
-  }
+  const cleanup = cleanupLine(g);
+  if (cleanup) out.push(`- 🧹 ${cleanup}`);
+  out.push(...rollLines(g).map((l) => `- ${l}`));
   for (const f of findings.filter((x) => x.severity !== "blocker"))
     out.push(`- ${FINDING_ICON[f.severity]} **${f.severity}**: ${f.message}`);
   if (g.findings.length > findings.length)
@@ -170,7 +148,7 @@ export function provenance(info: RunInfo): string {
 function metaLine(plan: Plan, info: RunInfo): string {
   const where = `Cluster \`${plan.cluster.name}\` (${plan.cluster.region}, Kubernetes ${plan.cluster.version}) · policy \`${plan.policy.file}\``;
   const from = provenance(info);
-  return `${where} · read ${readableTime(plan.takenAt)}${from ? ` · ${from}` : ""} · plan \`${planFingerprint(plan)}\``;
+  return `${where} · read ${readAt(plan)}${from ? ` · ${from}` : ""} · plan \`${planFingerprint(plan)}\``;
 }
 
 export function renderPlanMarkdown(
@@ -185,9 +163,7 @@ export function renderPlanMarkdown(
   out.push(...limitLines(plan, info), ...limitAlert(plan, info));
   const gates = defaultGatesText(plan.groups);
   if (gates) out.push(`- **Gates**: ${gates}`, "");
-  const forced = forcedSentences(plan.options);
-  if (forced.length > 0)
-    out.push("> [!WARNING]", ...forced.map((f) => `> **${f.replace(": ", "**: ")}.`), "");
+  out.push(...alertMarkdown(forcedAlerts(plan.options)));
   if (plan.groups.length > 0) out.push(...overviewTable(plan), "");
   plan.groups.forEach((g, i) => out.push(...groupSection(g, i, detail)));
   out.push(...rehearsalMarkdown(plan));

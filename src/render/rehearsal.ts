@@ -2,7 +2,8 @@
 // first, as GitHub alerts; then the rehearsed timeline per group, every workload that lost
 // replicas, the stalls, the peaks, and the timings the twin assumed.
 import type { Plan, Rehearsal, RehearsalStall, RehearsalWorkload } from "../plan/index.js";
-import { estimate, plural } from "./words.js";
+import { stopPoint } from "./headline.js";
+import { alertMarkdown, estimate, inlinePlain, plural, type Alert } from "./words.js";
 
 const MAX_ROWS = 30;
 const id = (w: RehearsalWorkload) => `${w.kind}/${w.namespace}/${w.name}`;
@@ -13,37 +14,91 @@ export function downWorkloads(r: Rehearsal): RehearsalWorkload[] {
   return r.workloads.filter((w) => w.msAtZero > 0).sort((a, b) => b.msAtZero - a.msAtZero);
 }
 
-/** What a rehearsal says that stops or hurts: an alert for the top of the plan. */
-export function rehearsalAlerts(plan: Plan): string[] {
+/**
+ * The twin's roll stopped where the plan says apply stops, refusing that group as apply does:
+ * the plan's caution says so already, naming the live cluster's pods (the twin's have names of
+ * their own), so the rehearsal says it once, there.
+ */
+export function stopsAsPlanned(plan: Plan): boolean {
+  const r = plan.rehearsal;
+  const stop = stopPoint(plan);
+  if (!r || !stop || r.result === "success") return false;
+  const g = r.groups.at(-1);
+  return g?.group === stop.group.name && g.result !== "success" && g.phases.length === 0;
+}
+
+/** What a rehearsal says that stops or hurts, for the top of the plan. */
+export function rehearsalCautions(plan: Plan): Alert[] {
   const r = plan.rehearsal;
   if (!r) return [];
-  const out: string[] = [];
-  if (r.result !== "success")
-    out.push(
-      "> [!CAUTION]",
-      `> **The rehearsal did not complete** (${r.result}): ${r.message}`,
-      "",
-    );
+  const out: Alert[] = [];
+  if (r.result !== "success" && !stopsAsPlanned(plan))
+    out.push({
+      kind: "CAUTION",
+      lines: [`**The rehearsal did not complete** (${r.result}): ${r.message}`],
+    });
   const down = downWorkloads(r);
   if (down.length > 0)
-    out.push(
-      "> [!WARNING]",
-      `> **The rehearsal takes ${plural(down.length, "workload")} down:** ${down
-        .slice(0, 10)
-        .map((w) => `\`${id(w)}\` for ${dur(w.msAtZero)}`)
-        .join(", ")}${down.length > 10 ? ` and ${down.length - 10} more` : ""}.`,
-      "",
-    );
+    out.push({
+      kind: "WARNING",
+      lines: [
+        `**The rehearsal takes ${plural(down.length, "workload")} down:** ${down
+          .slice(0, 10)
+          .map((w) => `\`${id(w)}\` for ${dur(w.msAtZero)}`)
+          .join(", ")}${down.length > 10 ? ` and ${down.length - 10} more` : ""}.`,
+      ],
+    });
   return out;
 }
 
+/** rehearsalCautions in Markdown. */
+export function rehearsalAlerts(plan: Plan): string[] {
+  return alertMarkdown(rehearsalCautions(plan));
+}
+
+/** How the twin's roll ended: its result, or where it stopped when that is where apply stops. */
+function outcome(plan: Plan, r: Rehearsal): string {
+  const stop = stopPoint(plan);
+  return stop && stopsAsPlanned(plan)
+    ? `**stopped at group ${stop.index + 1} \`${stop.group.name}\`** (where apply stops)`
+    : `**${r.result}**`;
+}
+
+const at = (ms: number) => `at +${dur(ms) === "-" ? "0s" : dur(ms)}`;
+
+/**
+ * The stalls, a line each; a pod a budget held and then deleted at the drain timeout is one
+ * line: held, then deleted (deleteAfterDrainTimeout), never held as if the wait had ended.
+ */
+function stallLines(r: Rehearsal): string[] {
+  const deleted = new Map(
+    r.stalls.filter((s) => s.kind === "deleted").map((s) => [`${s.object} ${s.node}`, s]),
+  );
+  const held = new Set(
+    r.stalls.filter((s) => s.kind === "pdb").map((s) => `${s.object} ${s.node}`),
+  );
+  return r.stalls.flatMap((s) => {
+    if (s.kind === "deleted" && held.has(`${s.object} ${s.node}`)) return [];
+    if (s.kind !== "pdb") return [stallLine(s)];
+    const then = deleted.get(`${s.object} ${s.node}`);
+    const line = stallLine(s);
+    return [
+      then
+        ? line.replace(
+            / \(at \+[^)]*\)$/,
+            `, then deleted past it at the drain timeout (${at(s.fromMs)})`,
+          )
+        : line,
+    ];
+  });
+}
+
 function stallLine(s: RehearsalStall): string {
-  const at = `at +${dur(s.fromMs) === "-" ? "0s" : dur(s.fromMs)}`;
   if (s.kind === "pdb")
-    return `\`${s.object}\` held on \`${s.node}\` by PodDisruptionBudget \`${s.by}\` for ${dur(s.forMs)} (${at})`;
+    return `\`${s.object}\` held on \`${s.node}\` by PodDisruptionBudget \`${s.by}\` for ${dur(s.forMs)} (${at(s.fromMs)})`;
   if (s.kind === "pending")
-    return `${plural(s.pods ?? 1, "pod")} of \`${s.object}\` Pending for ${dur(s.forMs)}: no node had room (${at})`;
-  return `\`${s.object}\` deleted past its PodDisruptionBudget at the drain timeout on \`${s.node}\` (${at})`;
+    return `${plural(s.pods ?? 1, "pod")} of \`${s.object}\` Pending for ${dur(s.forMs)}: no node had room (${at(s.fromMs)})`;
+  return `\`${s.object}\` deleted past its PodDisruptionBudget at the drain timeout on \`${s.node}\` (${at(s.fromMs)})`;
 }
 
 function workloadRows(r: Rehearsal): string[] {
@@ -91,14 +146,15 @@ export function rehearsalMarkdown(plan: Plan): string[] {
   const out = [
     "#### Rehearsal on a twin of the cluster",
     "",
-    `The roll, run on a sandbox twin of the cluster in virtual time (nothing live was touched): **${r.result}** in ${dur(r.durationMs)}${groups ? ` — ${groups}` : ""}. At its peak it ran ${plural(r.peakExtraNodes, "extra node")} and made ${r.peakRequestsPerMinute} API requests a minute.`,
+    `The roll, run on a sandbox twin of the cluster in virtual time (nothing live was touched): ${outcome(plan, r)} in ${dur(r.durationMs)}${groups ? ` — ${groups}` : ""}. At its peak it ran ${plural(r.peakExtraNodes, "extra node")} and made ${r.peakRequestsPerMinute} API requests a minute.`,
     "",
     ...workloadRows(r),
   ];
-  if (r.stalls.length > 0)
+  const stalls = stallLines(r);
+  if (stalls.length > 0)
     out.push(
-      ...r.stalls.slice(0, 20).map((s) => `- ${stallLine(s)}`),
-      ...(r.stalls.length > 20 ? [`- … ${r.stalls.length - 20} more`] : []),
+      ...stalls.slice(0, 20).map((s) => `- ${s}`),
+      ...(stalls.length > 20 ? [`- … ${stalls.length - 20} more`] : []),
       "",
     );
   return [...out, ...timingLines(r), ""];
@@ -109,7 +165,7 @@ export function rehearsalText(plan: Plan): string[] {
   const r = plan.rehearsal;
   if (!r) return [];
   const out = [
-    `rehearsal on a twin of the cluster (nothing live touched): ${r.result} in ${dur(r.durationMs)}; peak ${plural(r.peakExtraNodes, "extra node")}, ${r.peakRequestsPerMinute} requests/min`,
+    `rehearsal on a twin of the cluster (nothing live touched): ${inlinePlain(outcome(plan, r))} in ${dur(r.durationMs)}; peak ${plural(r.peakExtraNodes, "extra node")}, ${r.peakRequestsPerMinute} requests/min`,
   ];
   for (const g of r.groups) out.push(`   ${g.group}: ${dur(g.durationMs)} (${g.result})`);
   for (const w of r.workloads)
@@ -117,7 +173,7 @@ export function rehearsalText(plan: Plan): string[] {
       out.push(
         `   ${w.msAtZero > 0 ? "✗ down" : "! below its PDB"}: ${id(w)} ${w.msAtZero > 0 ? dur(w.msAtZero) : dur(w.msBelowPdb)} (ready at least ${w.minReady} of ${w.desired})`,
       );
-  for (const s of r.stalls) out.push(`   stall: ${stallLine(s).replace(/`/g, "")}`);
-  if (r.result !== "success") out.push(`   ✗ ${r.message}`);
+  for (const s of stallLines(r)) out.push(`   stall: ${inlinePlain(s)}`);
+  if (r.result !== "success" && !stopsAsPlanned(plan)) out.push(`   ✗ ${r.message}`);
   return [...out, ""];
 }

@@ -25,19 +25,58 @@ export function remainingMs(p: Progress): number | undefined {
   }, 0);
 }
 
+/**
+ * The drain a PodDisruptionBudget holds now, and how long until its timeout: a wait the plan's
+ * estimate never had. Forced (deleteAfterDrainTimeout), the roll goes on then; otherwise it goes
+ * on when the budget allows, or stops at the timeout (PodEvictionFailure).
+ */
+function heldWait(
+  p: Progress,
+  g: GroupProgress | undefined,
+  now: Date,
+): { pdb: string; leftMs: number; forced: boolean } | undefined {
+  const held = g && p.holding[g.name];
+  if (!g || !held?.drainSince || !g.drainTimeoutMs || noBudgetHeld(held.pdb)) return undefined;
+  const leftMs = Math.max(0, Date.parse(held.drainSince) + g.drainTimeoutMs - now.getTime());
+  return {
+    pdb: held.pdb,
+    leftMs,
+    forced: Boolean(g.deleteAfterDrainTimeout || p.deleteAfterDrainTimeout),
+  };
+}
+
+/**
+ * "ETA ~19m": what is left by the plan, plus the wait under way — so it moves while a drain is
+ * held, rather than standing still until the next node is done.
+ */
+function etaText(p: Progress, g: GroupProgress | undefined, now: Date, brief: boolean): string {
+  const left = remainingMs(p);
+  if (left === undefined || left <= 0) return "";
+  const wait = heldWait(p, g, now);
+  if (!wait) return ` · ETA ${roughly(left)}`;
+  // The heartbeat says what holds the drain and until when (holdingLine): the ETA alone here.
+  if (brief)
+    return ` · ETA ${roughly(wait.forced ? left + wait.leftMs : left)}${wait.forced ? "" : ` once ${wait.pdb} allows`}`;
+  const timeout = roughly(wait.leftMs).replace(/^~/, "");
+  return wait.forced
+    ? ` · ETA ${roughly(left + wait.leftMs)} · PodDisruptionBudget ${wait.pdb} holds a drain: what is left is deleted at its timeout in ${timeout}`
+    : ` · ETA ${roughly(left)} once PodDisruptionBudget ${wait.pdb} allows; the drain times out in ${timeout}`;
+}
+
 const whole = (ms: number) => formatDuration(Math.round(ms / 1000) * 1000);
 
-/** "workers upgrade 5/8 · 4m12s · ETA ~3m" */
-export function statusLine(p: Progress, now: Date): string {
+/**
+ * "workers upgrade 5/8 · 4m12s · ETA ~3m"; `brief`: the ETA without the wait it counts in, which
+ * the heartbeat says in full.
+ */
+export function statusLine(p: Progress, now: Date, brief = false): string {
   const g = current(p);
   const phase = g ? PHASES.find((ph) => g.phases[ph] === "running") : undefined;
   const { done, total } = nodeCounts(p);
   const where = g
     ? `${g.name} ${phase ?? "between phases"} ${g.replaced}/${g.toReplace}`
     : `${done}/${total} nodes`;
-  const left = remainingMs(p);
-  const eta = left !== undefined && left > 0 ? ` · ETA ${roughly(left)}` : "";
-  return `${where} · ${whole(elapsedMs(p, now))}${eta}`;
+  return `${where} · ${whole(elapsedMs(p, now))}${etaText(p, g, now, brief)}`;
 }
 
 /** A line for a log nobody watches live: where the roll is and what it waits for. */
@@ -61,7 +100,7 @@ export function heartbeatLine(p: Progress, now: Date): string {
     if (p.eks[g.name]) doing.push(`EKS ${p.eks[g.name]}`);
   }
   const what = doing.length > 0 ? `: ${doing.join("; ")}` : "";
-  return `still rolling · ${statusLine(p, now)} · ${done}/${total} nodes in all${what}`;
+  return `still rolling · ${statusLine(p, now, true)} · ${done}/${total} nodes in all${what}`;
 }
 
 /**

@@ -1,62 +1,84 @@
-// The plan for a terminal: the Terraform-style first line, then each group in roll order.
+// The plan for a terminal: the same facts as the pull request's comment (markdown.ts), worded in
+// the same shared helpers (words.ts, headline.ts, limits.ts, rehearsal.ts) — what stops or hurts
+// first, the window and the time, the gates, what the run forces, then each group in roll order
+// and the Terraform-style line last. In colour when the caller says so (cli/terminal.ts).
 import { summaryLine, type GroupPlan, type Plan } from "../plan/index.js";
+import { painter, type Paint, type Tone } from "./colour.js";
+import { planAlerts } from "./headline.js";
+import { limitAlerts, limitFacts, readAt, type Fact, type RunInfo } from "./limits.js";
+import { rehearsalCautions, rehearsalText } from "./rehearsal.js";
+import { planFingerprint } from "./reviewed.js";
 import {
-  budgetText,
-  cleanupText,
-  estimate,
-  kindWord,
-  plural,
-  reasonCounts,
-  STATUS_WORD,
-  waveSummary,
+  cleanupLine,
   defaultGatesText,
-  gatesText,
-  forcedSentences,
+  forcedAlerts,
+  inlinePlain,
+  kindWord,
+  rollLines,
+  STATUS_WORD,
+  type Alert,
 } from "./words.js";
-import { planHeadline } from "./headline.js";
-import { rehearsalText } from "./rehearsal.js";
 
 const MARK = { blocker: "✗", warning: "!", info: "·" } as const;
+const FINDING_TONE = { blocker: "red", warning: "yellow", info: undefined } as const;
+const ALERT: Record<Alert["kind"], { mark: string; tone: Tone }> = {
+  CAUTION: { mark: "✗", tone: "red" },
+  WARNING: { mark: "!", tone: "yellow" },
+  IMPORTANT: { mark: "!", tone: "yellow" },
+};
+const STATUS_TONE: Partial<Record<GroupPlan["status"], Tone>> = { blocked: "red", error: "red" };
 
-function groupText(g: GroupPlan, i: number): string[] {
-  const lines = [`${i + 1}. ${g.name} (${kindWord(g)}, ${g.role}): ${STATUS_WORD[g.status]}`];
-  for (const e of g.errors) lines.push(`   error: ${e}`);
+export interface TextOptions {
+  /** ANSI colour (a TTY without NO_COLOR: the command line decides). */
+  colour?: boolean;
+  info?: RunInfo;
+}
+
+/** An alert as marked lines: its mark and emphasis in its colour, the rest indented under it. */
+function alertText(a: Alert, paint: Paint): string[] {
+  const { mark, tone } = ALERT[a.kind];
+  const lines = a.lines.filter(Boolean).map((l) => inlinePlain(l, (b) => paint(b, "bold", tone)));
+  return [...lines.map((l, i) => (i === 0 ? `${paint(mark, tone)} ${l}` : `  ${l}`)), ""];
+}
+
+function groupText(g: GroupPlan, i: number, paint: Paint): string[] {
+  const status = paint(STATUS_WORD[g.status], STATUS_TONE[g.status]);
+  const lines = [`${i + 1}. ${paint(g.name, "bold")} (${kindWord(g)}, ${g.role}): ${status}`];
+  for (const e of g.errors) lines.push(`   ${paint(`error: ${e}`, "red")}`);
   for (const c of g.configChanges) lines.push(`   ~ ${c.field}: ${c.from} → ${c.to}`);
-  if (g.cleanup.length > 0)
-    lines.push(`   - marks an earlier run left, which apply clears: ${cleanupText(g.cleanup)}`);
-  if (g.replacements.length > 0) {
+  const cleanup = cleanupLine(g);
+  if (cleanup) lines.push(`   - ${cleanup}`);
+  lines.push(...rollLines(g).map((l) => `   ${inlinePlain(l)}`));
+  for (const f of g.findings)
     lines.push(
-      `   replace ${g.replacements.length} of ${g.nodes} nodes: ${reasonCounts(g.replacements)}`,
+      `   ${paint(`${MARK[f.severity]} ${f.severity}: ${f.message}`, FINDING_TONE[f.severity])}`,
     );
-    // How a budget was derived, when that says more than the number itself.
-    const how = (["maxUnavailable", "maxSurge"] as const)
-      .filter((k) => g.budgets.derivation[k] && g.budgets.derivation[k] !== String(g.budgets[k]))
-      .map((k) => `${k}: ${g.budgets.derivation[k]}`);
-    lines.push(`   budgets: ${budgetText(g)}${how.length > 0 ? ` (${how.join("; ")})` : ""}`);
-    lines.push(`   schedule: ${waveSummary(g)}; ${estimate(g.schedule.estimatedMs)}`);
-    const gates = gatesText(g);
-    if (gates) lines.push(`   gates: ${gates}`);
-  }
-  for (const f of g.findings) lines.push(`   ${MARK[f.severity]} ${f.severity}: ${f.message}`);
   for (const n of g.notes) lines.push(`   note: ${n}`);
   return lines;
 }
 
-export function renderPlanText(plan: Plan): string {
+const factText = (f: Fact) => `${f.label}: ${inlinePlain(f.text)}`;
+
+export function renderPlanText(plan: Plan, options: TextOptions = {}): string {
+  const paint = painter(options.colour);
+  const info = options.info ?? {};
   const head = [
-    `noderoll plan: policy ${plan.policy.name} (${plan.policy.file}), cluster ${plan.cluster.name} (${plan.cluster.region}, Kubernetes ${plan.cluster.version})`,
+    `noderoll plan: policy ${plan.policy.name} (${plan.policy.file}), cluster ${plan.cluster.name} (${plan.cluster.region}, Kubernetes ${plan.cluster.version}) · read ${readAt(plan)} · plan ${planFingerprint(plan)}`,
     "",
   ];
-  // Where apply stops comes first, as in the comment: what follows is what it reaches.
-  if (plan.summary.stopsAt) head.push(`${planHeadline(plan)}.`, "");
-  const forced = forcedSentences(plan.options);
-  if (forced.length > 0) head.push(...forced, "");
+  // What stops or hurts first, as in the comment: what follows is what apply reaches.
+  const alerts = [...planAlerts(plan), ...rehearsalCautions(plan), ...limitAlerts(plan, info)];
+  head.push(...alerts.flatMap((a) => alertText(a, paint)));
   const gates = defaultGatesText(plan.groups);
-  if (gates) head.push(`gates: ${gates}`, "");
-  const body = [...plan.groups.flatMap((g, i) => [...groupText(g, i), ""]), ...rehearsalText(plan)];
-  const total =
-    plan.summary.estimatedMs > 0
-      ? ` Estimated ${estimate(plan.summary.estimatedMs)} for ${plural(plan.summary.nodesToReplace, "node")}.`
-      : "";
-  return `${[...head, ...body, `${summaryLine(plan.summary)}${total}`].join("\n")}\n`;
+  const facts = [
+    ...limitFacts(plan, info),
+    ...(gates ? [{ label: "Gates", text: gates }] : []),
+  ].map(factText);
+  if (facts.length > 0) head.push(...facts, "");
+  head.push(...forcedAlerts(plan.options).flatMap((a) => alertText(a, paint)));
+  const body = [
+    ...plan.groups.flatMap((g, i) => [...groupText(g, i, paint), ""]),
+    ...rehearsalText(plan),
+  ];
+  return `${[...head, ...body, paint(summaryLine(plan.summary), "bold")].join("\n")}\n`;
 }

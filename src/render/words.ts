@@ -217,7 +217,7 @@ export function defaultGatesText(groups: readonly GroupPlan[]): string {
   const r = gateSettings({}).replacements;
   const every = plain.length === groups.filter((g) => g.replacements.length > 0).length;
   const on = every ? "every group" : plain.map((g) => g.name).join(", ");
-  return `the built-in gate on ${on} — replacements Ready within ${formatDuration(r.readyWithinMs)} and no pod crash-looping on them, read every 30 s; a failure halts the roll (policy \`gates:\`, docs/gates.md)`;
+  return `the built-in gate on ${on} — replacements Ready within ${formatDuration(r.readyWithinMs)} and no pod crash-looping on them, read every 30 s; a failure halts the roll (the policy's \`gates\`, docs/gates.md)`;
 }
 
 const INCONCLUSIVE_WORD = { pause: "pauses", halt: "halts", continue: "is noted" } as const;
@@ -278,7 +278,58 @@ export function forcedFlags(o: Forced): string[] {
   return FORCED.filter((f) => f.on(o)).map((f) => f.flag);
 }
 
-/** What a run forces, in a sentence each: for the top of a plan. */
-export function forcedSentences(o: Forced): string[] {
-  return FORCED.filter((f) => f.on(o)).map((f) => `${f.flag}: ${f.does}`);
+/**
+ * What a reader must see before the groups, in GitHub's alert kinds (GitHub docs, "Basic
+ * writing and formatting syntax", Alerts): the comment shows them as alerts, the terminal as
+ * marked lines. Lines are inline Markdown (`code`, **bold**); "" parts paragraphs.
+ */
+export interface Alert {
+  kind: "CAUTION" | "WARNING" | "IMPORTANT";
+  lines: string[];
+}
+
+/** The alerts as GitHub-flavoured Markdown, each followed by a blank line. */
+export function alertMarkdown(alerts: readonly Alert[]): string[] {
+  return alerts.flatMap((a) => [`> [!${a.kind}]`, ...a.lines.map((l) => (l ? `> ${l}` : ">")), ""]);
+}
+
+/** What a run forces, a sentence each, as one alert at the top of a plan. */
+export function forcedAlerts(o: Forced): Alert[] {
+  const lines = FORCED.filter((f) => f.on(o)).map((f) => `**${f.flag}**: ${f.does}.`);
+  return lines.length > 0 ? [{ kind: "WARNING", lines }] : [];
+}
+
+/** Inline Markdown as a terminal shows it: no backticks, and **bold** through `bold`. */
+export function inlinePlain(md: string, bold: (s: string) => string = (s) => s): string {
+  return md.replace(/\*\*(.+?)\*\*/g, (_, b: string) => bold(b)).replace(/`([^`]*)`/g, "$1");
+}
+
+function derived(value: number, derivation: string): string {
+  return derivation && derivation !== String(value)
+    ? `**${value}** (${derivation})`
+    : `**${value}**`;
+}
+
+/**
+ * What a group that replaces nodes does, a line each in inline Markdown — the nodes and why,
+ * the budgets and how each was derived, the schedule and its estimate, its own gates — for the
+ * comment's list and the terminal's lines alike.
+ */
+export function rollLines(g: GroupPlan): string[] {
+  if (g.replacements.length === 0) return [];
+  const { maxUnavailable, maxSurge, derivation } = g.budgets;
+  const gates = gatesText(g);
+  return [
+    `Replace **${g.replacements.length} of ${g.nodes}** nodes: ${reasonCounts(g.replacements)}`,
+    `Budgets: maxUnavailable ${derived(maxUnavailable, derivation.maxUnavailable)}; ${surgeBudgetWord(g)} ${derived(maxSurge, derivation.maxSurge)}`,
+    `Schedule: ${waveSummary(g)}; ${estimate(g.schedule.estimatedMs)}`,
+    ...(gates ? [`Gates: ${gates}`] : []),
+  ];
+}
+
+/** A group's marks an earlier run left, in a line; "" when none. */
+export function cleanupLine(g: GroupPlan): string {
+  return g.cleanup.length > 0
+    ? `Marks an earlier run left, which apply clears: ${cleanupText(g.cleanup)}`
+    : "";
 }

@@ -74,7 +74,7 @@ describe("a plan whose second group is blocked", () => {
     // The terminal says where apply stops too, first.
     const text = renderPlanText(plan);
     expect(text.split("\n")[2]).toBe(
-      "Apply stops at group 2 b (blocked) after rolling a; c will not roll.",
+      "✗ apply stops at group 2 b (blocked): c will not roll; the groups before it roll first.",
     );
     expect(text).toContain(`Plan: 1 group to roll (${a!.replacements.length} nodes)`);
     // The apply report counts the nodes apply will replace.

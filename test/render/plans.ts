@@ -71,3 +71,37 @@ export function manyGroupsPlan(count: number, size: number): Plan {
   );
   return buildPlan(p, "p.yaml", snapshot(groups));
 }
+
+/**
+ * system rolls, then workers is blocked by a budget that never allows (unless the run deletes
+ * past it), inside an open window (Tuesday, Berlin); `gates` adds the policy's own gates.
+ */
+export function blockedSecondPlan(options: Parameters<typeof buildPlan>[3] = {}, gates = ""): Plan {
+  const system = managed("system", instances("m", 6, zones, 3));
+  const workers = selfManaged("workers", instances("w", 8, zones, 4), { latest: 5 });
+  const nodes = [...nodesFor(system), ...nodesFor(workers)];
+  const pods = [pod("web-a1", nodes[6]!.name), pod("web-b2", nodes[7]!.name)];
+  const p = policy(
+    `${WINDOW}${gates}order: [system, workers]\ngroups:\n  - name: system\n    target: { kubernetesVersion: "1.33", releaseVersion: latest }\n  - name: workers\n    rollingUpdate: { maxSurge: "25%" }\n`,
+  );
+  return buildPlan(
+    p,
+    "policies/prod.yaml",
+    snapshot([system, workers], {
+      nodes,
+      pods,
+      takenAt: new Date("2026-11-24T10:00:00Z"),
+      pdbs: [
+        pdb("web", "web", {
+          minAvailable: 2,
+          expectedPods: 2,
+          currentHealthy: 2,
+          desiredHealthy: 2,
+          disruptionsAllowed: 0,
+        }),
+      ],
+      workloads: [{ id: "Deployment/default/web", replicas: 2 }],
+    }),
+    options,
+  );
+}

@@ -73,7 +73,8 @@ describe("the plan's overview table", () => {
       runUrl: "https://github.com/o/r/actions/runs/1",
     });
     expect(text(md)).toContain(
-      "read Sat 21 Nov 2026 10:00 UTC · commit 0123456 · workflow run · plan ",
+      // In the window's zone, named.
+      "read Sat 21 Nov 2026 11:00 Europe/Berlin · commit 0123456 · workflow run · plan ",
     );
     expect(html(md)).toContain('<a href="https://github.com/o/r/actions/runs/1">workflow run</a>');
   });
