@@ -12,9 +12,11 @@ export interface ApplyRequest extends Omit<PlanRequest, "rehearse"> {
   apply: Omit<ApplyOptions, "planner" | "signal">;
   /**
    * The plan, before anything is changed: the caller shows it (a terminal, a log, a check run),
-   * and may decline it (false: nothing is changed, as a person who answers "no" at a terminal).
+   * and may decline it (false: nothing is changed, as a person who answers "no" at a terminal),
+   * or give the plan to carry out instead: one saved earlier (`noderoll apply FILE`), which it
+   * has found still holds against this one (plan/saved.ts).
    */
-  onPlan?: (planned: Planned) => void | boolean | Promise<void | boolean>;
+  onPlan?: (planned: Planned) => void | boolean | Plan | Promise<void | boolean | Plan>;
 }
 
 /** Plan, show, roll. The result carries the plan it carried out. */
@@ -23,19 +25,21 @@ export async function carryOut(
   req: ApplyRequest,
 ): Promise<ApplyResult & { plan: Plan }> {
   const planned = await readAndPlan(session, req, true);
-  if ((await req.onPlan?.(planned)) === false)
+  const shown = await req.onPlan?.(planned);
+  if (shown === false)
     return {
       result: "failure",
       message: "Apply cancelled: the plan was not approved; nothing was changed.",
       plan: planned.plan,
     };
+  const plan = typeof shown === "object" ? shown : planned.plan;
   const { policy } = req;
   const result = await driveOf(session)(
-    apply(policy, planned.plan, session.ports, req.log, {
+    apply(policy, plan, session.ports, req.log, {
       ...req.apply,
       planner: planned.planner,
       ...(session.signal && { signal: session.signal }),
     }),
   );
-  return { ...result, plan: planned.plan };
+  return { ...result, plan };
 }

@@ -1,7 +1,8 @@
 // `noderoll apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b]
 //   [--replace-all] [--delete-after-drain-timeout] [--reason TEXT]
-//   [--max-duration 5h30m] [--ignore-window] [--out DIR]`
-// Rolls the policy's groups with live progress on the terminal and the JSONL event log.
+//   [--max-duration 5h30m] [--ignore-window] [--out DIR]`, or `noderoll apply FILE [--sandbox S] …`
+// Rolls the policy's groups with live progress on the terminal and the JSONL event log; with
+// FILE, exactly the plan `plan --out FILE` saved, refused if it no longer holds (saved-plan.ts).
 // `noderoll resume` is the same with the flags of apply: it first clears a pause or an abort
 // standing on the cluster's Lease (src/app/control.ts).
 // Exit: 0 rolled (or nothing to do), 1 failed (or aborted), 3 stopped early (cancelled,
@@ -35,8 +36,17 @@ import { durationArg, groupsOf, parseFlags, policyOrExit, runFlags } from "./arg
 import { APPLY_OPTIONS } from "./flags.js";
 import type { HintContext } from "./hints.js";
 import { liveSession, sandboxSession, type CliSession } from "./session.js";
-import { Terminal } from "./terminal.js";
+import { Terminal, useColour } from "./terminal.js";
 import { approve, mustAsk } from "./approve.js";
+import {
+  loadSavedPlan,
+  policySha256,
+  readable,
+  savedPlanArgument,
+  SavedPlanRefused,
+  stillHolds,
+} from "./saved-plan.js";
+import type { SavedPlan } from "../plan/saved.js";
 
 const OPTIONS = APPLY_OPTIONS;
 
@@ -125,6 +135,8 @@ interface Run {
   /** `noderoll resume`: a pause or an abort on the Lease cleared first; `noderoll rollback`: the
    * recorded groups back to what they ran before. */
   mode: ApplyMode;
+  /** `apply FILE`: the saved plan, carried out if it holds; and the policy's hash as read now. */
+  saved?: { file: string; plan: SavedPlan; sha256: string };
 }
 
 export type ApplyMode = "apply" | "resume" | "rollback";
@@ -191,10 +203,16 @@ async function roll(run: Run, session: CliSession): Promise<number> {
         ...(run.maxDurationMs !== undefined && { maxDurationMs: run.maxDurationMs }),
         ...(run.lockWaitMs !== undefined && { lockWaitMs: run.lockWaitMs }),
       },
-      onPlan: async ({ plan }) => {
-        if (!values.quiet) process.stdout.write(renderPlanText(plan) + "\n");
-        if (!(await approved(run, plan))) return false;
+      onPlan: async ({ plan: fresh }) => {
+        // A saved plan that holds is carried out without asking: it was the approval.
+        const plan = run.saved ? await stillHolds(run.saved, { fresh, session, policy }) : fresh;
+        if (!values.quiet)
+          process.stdout.write(
+            renderPlanText(plan, { colour: useColour(process.stdout, process.env) }) + "\n",
+          );
+        if (!run.saved && !(await approved(run, plan))) return false;
         stop = follow(run, log, plan, session.ports.clock);
+        return plan;
       },
     },
   ).finally(() => stop());
@@ -209,14 +227,49 @@ export async function runApply(
   hints: HintContext,
   mode: ApplyMode = "apply",
 ): Promise<number> {
-  const { values } = parseFlags(args, OPTIONS);
+  const { values, positionals } = parseFlags(args, OPTIONS, true);
+  const file = savedPlanArgument(mode, positionals, values);
+  const read = file !== undefined ? loadSavedPlan(file) : undefined;
+  if (read && "exitCode" in read) return read.exitCode;
+  try {
+    return await applyWith(values, mode, hints, read && { file: file as string, plan: read.saved });
+  } catch (e) {
+    if (!(e instanceof SavedPlanRefused)) throw e;
+    process.stderr.write(`noderoll: ${e.message}\n`);
+    return EXIT.failure;
+  }
+}
+
+/** The flags a saved plan fixes, as the plan says them. */
+function savedValues(saved: SavedPlan, values: Values): Values {
+  return {
+    ...values,
+    policy: saved.policy.file,
+    "replace-all": saved.options.replaceAll,
+    "delete-after-drain-timeout": saved.options.deleteAfterDrainTimeout,
+  };
+}
+
+/** Apply with its flags, or a saved plan (which fixes the policy, the groups, what is forced). */
+async function applyWith(
+  flags: Values,
+  mode: ApplyMode,
+  hints: HintContext,
+  saved?: { file: string; plan: SavedPlan },
+): Promise<number> {
+  const unread = saved && readable(saved.file, saved.plan);
+  if (unread) return unread.exitCode;
+  const values = saved ? savedValues(saved.plan, flags) : flags;
   const options = runFlags(values, { reason: values.reason });
   const maxDurationMs = durationArg("--max-duration", values["max-duration"], parseDuration);
   const lockWaitMs = durationArg("--lock-wait", values["lock-wait"], parseDuration);
+  // Hashed before it is read: an edit in between can only make the saved plan refused.
+  const sha256 = saved ? policySha256(values.policy as string) : "";
   const loaded = policyOrExit(values.policy, hints);
   if ("exitCode" in loaded) return loaded.exitCode;
   const { policy } = loaded;
-  const groups = groupsOf(policy, values.groups);
+  // A saved plan's groups as it names them: one the policy no longer has, it refuses.
+  const groups = saved ? saved.plan.options.groups : groupsOf(policy, values.groups);
   // The world first: before it, the command has changed nothing (it may run again with a higher
   // heap limit, src/cli/heap.ts), and a Ctrl-C while it is built just ends the process.
   const sandbox = values.sandbox !== undefined ? sandboxSession(values.sandbox) : undefined;
@@ -237,6 +290,7 @@ export async function runApply(
     maxDurationMs,
     lockWaitMs,
     mode,
+    ...(saved && { saved: { ...saved, sha256 } }),
   };
   // Live, the adapters close CLOSE_AFTER_MS after a stop signal: in time to give the lock back.
   const session = sandbox ?? (await liveSession(policy, values.kubeconfig, hints, adapters.signal));

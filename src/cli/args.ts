@@ -92,16 +92,16 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 /**
  * parseArgs, with what it does not say: a flag that takes a value given twice (`--policy a
  * --policy b` would silently use the last) is a usage error, and an unknown flag gets the
- * nearest known one.
+ * nearest known one. `positionals`: the command takes arguments besides its flags (apply FILE).
  */
-export function parseFlags<O extends Options>(args: string[], options: O) {
+export function parseFlags<O extends Options>(args: string[], options: O, positionals = false) {
   for (const [name, o] of Object.entries(options)) {
     if (o.type !== "string" || o.multiple) continue;
     const given = args.filter((a) => a === `--${name}` || a.startsWith(`--${name}=`)).length;
     if (given > 1) throw new UsageError(`--${name} is given ${given} times; give it once`);
   }
   try {
-    return parseArgs({ args, options, allowPositionals: false });
+    return parseArgs({ args, options, allowPositionals: positionals });
   } catch (e) {
     const m = /^Unknown option '(--[^']+)'/.exec((e as Error).message);
     if (!m) throw e;

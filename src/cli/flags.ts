@@ -56,6 +56,11 @@ export const PLAN_OPTIONS = {
     default: false,
     help: "exit 0 when nothing would change, 2 when something would",
   },
+  out: {
+    type: "string",
+    arg: "FILE",
+    help: "also save the plan to FILE, for `apply FILE` to carry out exactly (refused there if a decision in it no longer holds)",
+  },
   ...RUN_FLAGS,
   rehearse: {
     type: "boolean",
@@ -76,6 +81,11 @@ export const PLAN_OPTIONS = {
 
 export const APPLY_OPTIONS = {
   ...SOURCE_FLAGS,
+  policy: {
+    type: "string",
+    arg: "FILE",
+    help: "the upgrade policy (required; with `apply FILE`, the saved plan names it)",
+  },
   events: {
     type: "string",
     arg: "FILE.jsonl",
@@ -116,6 +126,20 @@ export const APPLY_OPTIONS = {
   },
 } as const;
 
+/** apply's one argument, listed in its --help above its flags. */
+export const APPLY_ARGUMENTS = {
+  FILE: "a plan saved by `plan --out FILE`: carried out exactly, without asking; refused (exit 1, nothing changed) if a decision in it no longer holds. It fixes --policy, --groups, --replace-all and --delete-after-drain-timeout",
+} as const;
+
+/** The flags a saved plan fixes: given beside one, they are refused (as Terraform refuses
+ * planning options beside a saved plan). */
+export const FIXED_BY_SAVED_PLAN = [
+  "policy",
+  "groups",
+  "replace-all",
+  "delete-after-drain-timeout",
+] as const;
+
 /** pause and abort: the cluster, and why (resume is an apply: it takes apply's flags). */
 export const CONTROL_OPTIONS = {
   ...CONNECT_FLAGS,
@@ -135,13 +159,18 @@ export const ABORT_OPTIONS = {
   },
 } as const;
 
-/** "    --policy FILE            the upgrade policy (required)", a line a flag, aligned. */
+/**
+ * "    --policy FILE            the upgrade policy (required)", a line a flag, aligned; the
+ * command's arguments (`FILE`), if any, first.
+ */
 export function flagLines(
   options: Readonly<Record<string, { arg?: string; help: string }>>,
+  args: Readonly<Record<string, string>> = {},
 ): string {
-  const heads = Object.entries(options).map(([name, o]) => `--${name}${o.arg ? ` ${o.arg}` : ""}`);
-  const width = Math.max(...heads.map((h) => h.length)) + 2;
-  return Object.values(options)
-    .map((o, i) => `    ${(heads[i] as string).padEnd(width)}${o.help}`)
-    .join("\n");
+  const rows = [
+    ...Object.entries(args),
+    ...Object.entries(options).map(([name, o]) => [`--${name}${o.arg ? ` ${o.arg}` : ""}`, o.help]),
+  ];
+  const width = Math.max(...rows.map(([head]) => (head as string).length)) + 2;
+  return rows.map(([head, help]) => `    ${(head as string).padEnd(width)}${help}`).join("\n");
 }

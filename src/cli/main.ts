@@ -1,7 +1,6 @@
 // The command line. Exit codes: 0 success, 1 invalid input or failure (an aborted roll too), 2
 // usage (plan: --detailed-exitcode 2 = changes), 3 apply stopped early (run it again to
 // continue; paused: resume it).
-import { readFileSync } from "node:fs";
 import { policyJsonSchemaText } from "../policy/index.js";
 import { describeFailure } from "../ports/index.js";
 import { runApply } from "./apply.js";
@@ -13,19 +12,7 @@ import { runPlan } from "./plan.js";
 import { runSandbox } from "./sandbox.js";
 import { COMMANDS, unknownCommand, USAGE, usageOf } from "./usage.js";
 import { runValidate } from "./validate.js";
-
-/** The package's version, from the package.json beside dist/ (or the source tree). */
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-      version?: string;
-    };
-    if (pkg.version) return pkg.version;
-  } catch {
-    // run from elsewhere: fall through
-  }
-  return "unknown";
-}
+import { noderollVersion } from "./version.js";
 
 async function dispatch(
   command: string | undefined,
@@ -59,7 +46,7 @@ async function dispatch(
       return 0;
     case "--version":
     case "-V":
-      process.stdout.write(`noderoll ${version()}\n`);
+      process.stdout.write(`noderoll ${noderollVersion()}\n`);
       return 0;
     default:
       throw new UsageError(command ? unknownCommand(command) : "no command given");

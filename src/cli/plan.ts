@@ -12,18 +12,22 @@ import { renderPlanJson, renderPlanMarkdown, renderPlanText } from "../render/in
 import { groupsOf, parseFlags, policyOrExit, runFlags, UsageError } from "./args.js";
 import { PLAN_OPTIONS } from "./flags.js";
 import type { HintContext } from "./hints.js";
+import { policySha256, savePlan } from "./saved-plan.js";
 import { liveSession, sandboxSession } from "./session.js";
+import { useColour } from "./terminal.js";
 
-export function renderPlan(plan: Plan, format: string): string {
+export function renderPlan(plan: Plan, format: string, colour = false): string {
   if (format === "json") return renderPlanJson(plan);
   if (format === "markdown") return `${renderPlanMarkdown(plan)}\n`;
-  return renderPlanText(plan);
+  return renderPlanText(plan, { colour });
 }
 
 export async function runPlan(args: string[], hints: HintContext): Promise<number> {
   const { values } = parseFlags(args, PLAN_OPTIONS);
   if (!["text", "markdown", "json"].includes(values.format))
     throw new UsageError(`--format must be text, markdown or json, not ${values.format}`);
+  // Hashed before it is read: an edit in between can only make `apply FILE` refuse.
+  const sha256 = values.out !== undefined ? policySha256(values.policy ?? "") : "";
   const loaded = policyOrExit(values.policy, hints);
   if ("exitCode" in loaded) return loaded.exitCode;
   const { policy } = loaded;
@@ -34,6 +38,7 @@ export async function runPlan(args: string[], hints: HintContext): Promise<numbe
       ? sandboxSession(values.sandbox, rehearse ? 2 : 1)
       : await liveSession(policy, values.kubeconfig, hints);
   let plan: Plan;
+  let saved = "";
   try {
     const planned = await planPolicy(
       { ...session, progress: (l) => process.stderr.write(l) },
@@ -51,10 +56,14 @@ export async function runPlan(args: string[], hints: HintContext): Promise<numbe
         values["rehearse-events"],
         events.map((e) => JSON.stringify(e)).join("\n") + "\n",
       );
+    if (values.out !== undefined)
+      saved = await savePlan(values.out, plan, { session, policy, sha256 });
   } finally {
     session.close();
   }
-  process.stdout.write(renderPlan(plan, values.format));
+  process.stdout.write(renderPlan(plan, values.format, useColour(process.stdout, process.env)));
+  // Beside a machine format, stdout stays the plan alone.
+  (values.format === "text" ? process.stdout : process.stderr).write(saved);
   if (plan.summary.errors > 0) return 1;
   return values["detailed-exitcode"] && hasChanges(plan) ? 2 : 0;
 }

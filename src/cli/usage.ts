@@ -2,16 +2,27 @@
 // a mistake.
 import { closest } from "../policy/suggest.js";
 import { UsageError } from "./args.js";
-import { ABORT_OPTIONS, APPLY_OPTIONS, CONTROL_OPTIONS, flagLines, PLAN_OPTIONS } from "./flags.js";
+import {
+  ABORT_OPTIONS,
+  APPLY_ARGUMENTS,
+  APPLY_OPTIONS,
+  CONTROL_OPTIONS,
+  flagLines,
+  PLAN_OPTIONS,
+} from "./flags.js";
 
 /** `sandbox`'s two subcommands, each its own usage (`noderoll sandbox generate --help`). */
 const SANDBOX = {
   serve: `sandbox serve [--scenario S]... [--port N] [--kubeconfig PATH] [--speed X]
+      [--repo OWNER/NAME] [--pull N:FILE[,FILE]...]... [--read-only-token TOKEN]...
     The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, CloudWatch, STS,
     GitHub, and Prometheus at /prometheus); Ctrl-C stops it. --scenario again: several clusters
     in one AWS account and region, each Kubernetes API on a TLS port and with a CA of its own;
     --kubeconfig PATH is the first cluster's, each other's is PATH with its name inserted
-    (kc.yaml: kc.NAME.yaml).`,
+    (kc.yaml: kc.NAME.yaml). GitHub: --repo (default octo-org/infra); --pull, an open pull
+    request N changing these files (merge it: PUT /repos/OWNER/NAME/pulls/N/merge);
+    --read-only-token, a token that may only read (a fork's). The pull requests, their
+    comments and check runs: a page at /github/ (try the loop: npm run demo:pr).`,
   generate: `sandbox generate --nodes N --groups G --pods-per-node P [--seed S] [--policy-out FILE]
     A large synthetic scenario on stdout; with --policy-out, a policy covering its groups
     (plan it: plan --policy FILE --sandbox SCENARIO).`,
@@ -22,22 +33,26 @@ export const COMMANDS: Record<string, string> = {
   validate: `validate POLICY... [--format text|json]
     Check policy files; every error as file:line:col: path: message.
     Exit 0 valid, 1 invalid, 2 usage.`,
-  plan: `plan --policy P [--sandbox S] [--format text|markdown|json] [--detailed-exitcode]
+  plan: `plan --policy P [--sandbox S] [--format text|markdown|json] [--detailed-exitcode] [--out FILE]
      [--groups a,b] [--replace-all] [--delete-after-drain-timeout] [--kubeconfig PATH]
      [--rehearse [--rehearse-events FILE.jsonl] [--rehearse-timing boot=90s,...]]
     What apply would do; changes nothing. Exit 0 (with --detailed-exitcode: 0 no changes,
     2 changes), 1 error. --rehearse also runs the roll on a sandbox twin of the cluster
     in virtual time and shows what it does to every workload (docs/rehearsal.md).
 ${flagLines(PLAN_OPTIONS)}`,
-  apply: `apply --policy P [--sandbox S] [--events FILE.jsonl] [--groups a,b]
+  apply: `apply [FILE] [--policy P] [--sandbox S] [--events FILE.jsonl] [--groups a,b]
       [--replace-all] [--delete-after-drain-timeout] [--reason TEXT]
       [--max-duration 5h30m] [--ignore-window] [--lock-wait 10m] [--out DIR] [--kubeconfig PATH]
       [--quiet] [--auto-approve]
-    Roll the nodes, with live progress. On a terminal it shows the plan and asks first (only
-    "yes" rolls; --auto-approve does not ask); off a terminal it asks nothing. Exit 0 done, 1 failed (or aborted), 3 stopped early
-    (cancelled, --max-duration, window closed: run it again to continue; paused: resume it),
-    2 usage. While a pause or an abort stands on the cluster's Lease, apply refuses to start.
-${flagLines(APPLY_OPTIONS)}`,
+    Roll the nodes, with live progress: the policy's (--policy P), or exactly the plan saved in
+    FILE by \`plan --out FILE\` (FILE fixes the policy and the run's options; it is refused,
+    changing nothing, if a decision in it no longer holds — plan again). On a terminal it shows
+    the plan and asks first (only "yes" rolls; --auto-approve, or a saved plan, does not ask);
+    off a terminal it asks nothing. Exit 0 done, 1 failed (or aborted, or a saved plan refused),
+    3 stopped early (cancelled, --max-duration, window closed: run it again to continue; paused:
+    resume it), 2 usage. While a pause or an abort stands on the cluster's Lease, apply refuses
+    to start.
+${flagLines(APPLY_OPTIONS, APPLY_ARGUMENTS)}`,
   pause: `pause --policy P [--reason TEXT] [--sandbox S] [--kubeconfig PATH]
     Ask the run that holds the cluster, from this machine or any other, to stop at its next node
     boundary: it starts no new node (no cordon, no detach), lets the drains in flight finish, and
