@@ -67,6 +67,14 @@ function fleetRules(fleet: Fleet, at: At): Diagnostic[] {
         "expected at least one of kubernetesVersion, releaseVersion, launchTemplateVersion: a fleet promotes a release",
       ),
     );
+  // Pinned once for every stage: "latest" of which Kubernetes version must be known.
+  if (fleet.release.releaseVersion === "latest" && !fleet.release.kubernetesVersion)
+    errors.push(
+      at(
+        ["release", "releaseVersion"],
+        'releaseVersion "latest" is resolved once and pinned for every stage: add kubernetesVersion (such as "1.33") to say latest of which',
+      ),
+    );
   const stageAt = new Map<string, number>();
   const globAt = new Map<string, [number, number]>();
   fleet.stages.forEach((stage, i) => {

@@ -68,6 +68,12 @@ describe("a fleet file", () => {
     ]);
   });
 
+  it("refuses latest without the Kubernetes version it is the latest of", () => {
+    expect(errorsOf(FLEET.replace('  kubernetesVersion: "1.33"\n', ""))).toEqual([
+      'fleets/eks.yaml:5:19: release.releaseVersion: releaseVersion "latest" is resolved once and pinned for every stage: add kubernetesVersion (such as "1.33") to say latest of which',
+    ]);
+  });
+
   it("is not mistaken for a policy, nor a policy for it", () => {
     expect(errorsOf("apiVersion: noderoll.io/v1\nkind: UpgradePolicy\n")).toEqual([
       'fleets/eks.yaml:1:1: not a noderoll fleet: expected "kind: Fleet"',

@@ -1,0 +1,179 @@
+// A fleet's run, for the command line and the action alike (issue 49): read every cluster's
+// record concurrently, decide from them and the time what is due (fleet/schedule.ts), and — for
+// `fleet apply` — roll the due clusters, each an ordinary apply of its policy with every group's
+// target set to the fleet's pinned release, recording on the cluster how it went. It returns
+// when those rolls end: it never waits out a soak; the next run, on any machine, goes on from
+// what the clusters record.
+import { underFleet } from "../fleet/agree.js";
+import { promotionOf, type FleetRecord } from "../fleet/record.js";
+import { scheduleFleet, type ClusterView, type FleetPlan } from "../fleet/schedule.js";
+import type { Fleet } from "../fleet/schema.js";
+import type { Policy, Target } from "../policy/index.js";
+import { describeFailure, type Result } from "../ports/index.js";
+import { readStored, viewOf, writeRecord, type StoredState } from "./fleet-store.js";
+import { driveOf, type Session } from "./session.js";
+
+/** A policy the fleet names, and the stage it is in. */
+export interface FleetMember {
+  stage: string;
+  file: string;
+  policy: Policy;
+}
+
+export interface FleetDeps {
+  /** The member's cluster, connected (a sandbox account's, or live). */
+  connect(member: FleetMember): Promise<Session>;
+  /** Roll one cluster: apply `policy` (the member's, targets under the fleet's release). */
+  roll(
+    member: FleetMember,
+    session: Session,
+    policy: Policy,
+  ): Promise<{ result: Result; message: string }>;
+  runId: string;
+  /** Clusters read at once (default 8): concurrent, and within every API server's budget. */
+  readConcurrency?: number;
+}
+
+export interface FleetRead {
+  plan: FleetPlan;
+  sessions: Map<string, Session>;
+  now: Date;
+}
+
+/** `items` mapped `limit` at a time, in order. */
+async function bounded<T, R>(items: readonly T[], limit: number, f: (t: T) => Promise<R>) {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Every member's cluster read, and the fleet's next steps decided. */
+export async function readFleet(
+  fleet: Fleet,
+  members: readonly FleetMember[],
+  deps: FleetDeps,
+  options: { retryFailed?: boolean } = {},
+): Promise<FleetRead> {
+  const sessions = new Map<string, Session>();
+  const read = await bounded(members, deps.readConcurrency ?? 8, async (m) => {
+    const base = {
+      stage: m.stage,
+      policyFile: m.file,
+      cluster: m.policy.cluster.name,
+      region: m.policy.cluster.region,
+    };
+    try {
+      const session = await deps.connect(m);
+      sessions.set(m.file, session);
+      const now = session.ports.clock.now();
+      const stored = await driveOf(session)(
+        readStored(session.ports.cluster, base.cluster, fleet.metadata.name, now),
+      );
+      return { view: viewOf(base, stored), stored, now };
+    } catch (e) {
+      return { view: { ...base, unreadable: describeFailure(e) } as ClusterView };
+    }
+  });
+  const now = read.find((r) => r.now)?.now ?? new Date();
+  const pause = read.map((r) => (r as { stored?: StoredState }).stored?.pause).find(Boolean);
+  const plan = scheduleFleet({
+    fleet,
+    promotion: promotionOf(fleet),
+    views: read.map((r) => r.view),
+    now,
+    ...(options.retryFailed && { retryFailed: true }),
+    ...(pause && { paused: { at: pause.at, by: pause.by, reason: pause.reason } }),
+  });
+  return { plan, sessions, now };
+}
+
+/** The release to pin: `latest` resolved once, through the first due cluster's AWS. */
+export async function resolveRelease(release: Target, session: Session): Promise<Target> {
+  if (release.releaseVersion !== "latest" || !release.kubernetesVersion) return release;
+  const eks = session.ports.cloud.eks;
+  const latest = (await driveOf(session)(
+    eks.latestReleaseVersions?.() ?? Promise.resolve({}),
+  )) as Record<string, string>;
+  const version = latest[release.kubernetesVersion];
+  if (!version)
+    throw new Error(
+      `the latest EKS AMI release for Kubernetes ${release.kubernetesVersion} is not known: name releaseVersion in the fleet's release`,
+    );
+  return { ...release, releaseVersion: version };
+}
+
+export interface FleetApplied {
+  read: FleetRead;
+  release?: Target;
+  rolled: { member: FleetMember; result: Result; message: string }[];
+}
+
+/** Start what is due now, roll it, record how it went; return without waiting out a soak. */
+export async function applyFleet(
+  fleet: Fleet,
+  members: readonly FleetMember[],
+  deps: FleetDeps,
+  options: { retryFailed?: boolean } = {},
+): Promise<FleetApplied> {
+  const read = await readFleet(fleet, members, deps, options);
+  const due = read.plan.due.flatMap((d) => {
+    const member = members.find((m) => m.file === d.view.policyFile);
+    const session = read.sessions.get(d.view.policyFile);
+    return member && session ? [{ member, session, stage: d.stage.name }] : [];
+  });
+  const [first] = due;
+  if (!first) return { read, rolled: [] };
+  const release = read.plan.pinned ?? (await resolveRelease(fleet.release, first.session));
+  const promotion = promotionOf(fleet);
+  // Every due cluster rolls at once (the schedule kept them within maxConcurrency), in one
+  // stretch of the ports' time: a sandbox account's clock is one for all its clusters.
+  const rolled = await driveOf(first.session)(
+    Promise.all(
+      due.map(async ({ member, session, stage }) => {
+        const ports = { ...session, drive: undefined };
+        const record: FleetRecord = {
+          fleet: fleet.metadata.name,
+          promotion,
+          release,
+          stage,
+          state: "rolling",
+          startedAt: session.ports.clock.now().toISOString(),
+          run: deps.runId,
+        };
+        await writeRecord(session.ports.cluster, member.policy.cluster.name, record);
+        const out = await rollOne(deps, member, ports, release);
+        // Stopped early (a window, a deadline, a pause): the record stays "rolling" with no lock,
+        // and the next run resumes it.
+        if (out.result === "success" || out.result === "failure")
+          await writeRecord(session.ports.cluster, member.policy.cluster.name, {
+            ...record,
+            state: out.result === "success" ? "succeeded" : "failed",
+            finishedAt: session.ports.clock.now().toISOString(),
+            ...(out.result === "failure" && { message: out.message }),
+          });
+        return { member, ...out };
+      }),
+    ),
+  );
+  return { read, release, rolled };
+}
+
+/** The member's apply under the fleet's release; what throws is the cluster's failure. */
+async function rollOne(deps: FleetDeps, member: FleetMember, session: Session, release: Target) {
+  const policy: Policy = {
+    ...member.policy,
+    groups: member.policy.groups.map((g) => ({ ...g, target: underFleet(g.target, release) })),
+  };
+  try {
+    return await deps.roll(member, session, policy);
+  } catch (e) {
+    return { result: "failure" as Result, message: describeFailure(e) };
+  }
+}
