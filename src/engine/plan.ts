@@ -12,6 +12,7 @@ import {
   type RollSettings,
 } from "../policy/index.js";
 import {
+  drainHolds,
   groupNotOfCluster,
   inWaveOrder,
   isDetached,
@@ -178,6 +179,7 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
   });
   const size = Math.max(live.desired, members);
   const podsByNode = podsOnReplaced(replacements, snapshot.pods);
+  const nodes = [...podsByNode.values()];
   const budgets = kind.budgets(settings, { size, needUpdate: replacements.length }, live);
   const schedule = kind.schedule(live, {
     replacements,
@@ -189,12 +191,13 @@ function planGroup(ctx: PlanContext, group: Group, role: Role, live: LiveGroup):
     now: snapshot.takenAt,
     pdbs: snapshot.pdbs,
     leavesUnreachable: kind.leavesUnreachable,
+    ...(roll.deleteAfterDrainTimeout && { holds: drainHolds(nodes, snapshot) }),
   });
   const findings =
     replacements.length > 0
       ? preflight({
           group: live,
-          nodes: [...podsByNode.values()],
+          nodes,
           snapshot,
           deleteAfterDrainTimeout: roll.deleteAfterDrainTimeout,
           unmanagedPods: roll.unmanagedPods,

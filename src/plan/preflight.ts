@@ -4,6 +4,7 @@
 // (https://kubernetes.io/docs/concepts/workloads/pods/disruptions/), from the EKS user guide's
 // causes of PodEvictionFailure (managed node group update behaviour), and from EKS's advice on
 // control-plane scalability (surge bursts).
+import { derived } from "../ports/index.js";
 import { NO_BUDGETS, pdbIndexOf } from "./pdb-index.js";
 import {
   asksBudgets,
@@ -27,6 +28,7 @@ import { zoneFindings } from "./zone-findings.js";
 import type { UnmanagedPods } from "../policy/index.js";
 import type { PreflightInput } from "./preflight-input.js";
 import type { Finding } from "./types.js";
+import type { DrainHolds, HoldingCode } from "./waves.js";
 
 export type { PreflightInput } from "./preflight-input.js";
 
@@ -39,15 +41,7 @@ const pdbId = (p: PdbInfo) => `${p.namespace}/${p.name}`;
  * per budget, the pods it selects that leave its expected pods for good (`leaves`). `deleting`:
  * every pod being deleted, gathered in the same pass (another over 3 million pods costs ~1 s).
  */
-function movable(
-  nodes: readonly (readonly PodInfo[])[],
-  snapshot: Snapshot,
-): {
-  pods: PodInfo[];
-  budgets: PdbInfo[][];
-  leaving: Map<PdbInfo, Leaving>;
-  deleting: PodInfo[];
-} {
+function movable(nodes: readonly (readonly PodInfo[])[], snapshot: Snapshot): Movable {
   let total = 0;
   for (const run of nodes) total += run.length;
   const pods = new Array<PodInfo>(total);
@@ -72,7 +66,31 @@ function movable(
   }
   pods.length = n;
   budgets.length = n;
-  return { pods, budgets, leaving, deleting };
+  return { pods, budgets, leaving, deleting, snapshot };
+}
+
+interface Movable {
+  pods: PodInfo[];
+  budgets: PdbInfo[][];
+  leaving: Map<PdbInfo, Leaving>;
+  deleting: PodInfo[];
+  /** The snapshot they were read from. */
+  snapshot: Snapshot;
+}
+
+const MOVABLE = Symbol("movable");
+
+/**
+ * `movable`, kept on the list of nodes: a forced plan reads it for the schedule (drainHolds)
+ * before the findings, and the pass over every pod of the nodes is made once.
+ */
+function movableOf(nodes: readonly (readonly PodInfo[])[], snapshot: Snapshot): Movable {
+  return derived(
+    nodes,
+    MOVABLE,
+    (list) => movable(list, snapshot),
+    (m) => m.snapshot === snapshot,
+  );
 }
 
 /** Pods leaving a budget's expected pods for good, and the fewest it will still expect. */
@@ -384,8 +402,33 @@ function stuckFindings(
   ];
 }
 
+/**
+ * The nodes of the pods that the findings of each HoldingCode name (pdbFindings, workloadFindings:
+ * the same tests), for the schedule to know which drains wait until their timeout under
+ * deleteAfterDrainTimeout: a budget that never allows refuses its pods' evictions until then.
+ * Whether several budgets or a pod tolerating the cordon hold a drain is the kind's to say
+ * (src/kinds/<kind>/schedule.ts).
+ */
+export function drainHolds(nodes: readonly (readonly PodInfo[])[], snapshot: Snapshot): DrainHolds {
+  const { pods, budgets, leaving } = movableOf(nodes, snapshot);
+  const holds = new Map<HoldingCode, Set<string>>();
+  const hold = (code: HoldingCode, pod: PodInfo) => {
+    const on = holds.get(code);
+    if (on) on.add(pod.nodeName);
+    else holds.set(code, new Set([pod.nodeName]));
+  };
+  for (let i = 0; i < pods.length; i++) {
+    const pod = pods[i] as PodInfo;
+    const selecting = budgets[i] as PdbInfo[];
+    if (selecting.length > 1) hold("multiple-pdbs", pod);
+    if (selecting.some((b) => neverAllows(b, leaving.get(b)))) hold("pdb-blocks", pod);
+    if (toleratesCordon(pod.tolerations)) hold("tolerates-everything", pod);
+  }
+  return holds;
+}
+
 export function preflight(input: PreflightInput): Finding[] {
-  const { pods, budgets, leaving, deleting } = movable(input.nodes, input.snapshot);
+  const { pods, budgets, leaving, deleting } = movableOf(input.nodes, input.snapshot);
   const unreachable = leftUnreachable(input);
   return [
     ...surgeBurst(input),

@@ -11,7 +11,7 @@ import {
   type PdbInfo,
   type PodInfo,
 } from "./snapshot.js";
-import type { Replacement, Schedule } from "./types.js";
+import type { FindingCode, Replacement, Schedule } from "./types.js";
 import { leavesPodsOf } from "./down-findings.js";
 
 /** EC2 launch, kubelet registration and Ready: what a new node typically takes. */
@@ -32,6 +32,31 @@ export interface ScheduleInput {
   pdbs: PdbInfo[];
   /** The kind's drain leaves an unreachable node's pods once long past due (GroupKind). */
   leavesUnreachable?: boolean;
+  /**
+   * Under deleteAfterDrainTimeout, the nodes whose pods some finding says cannot leave
+   * (preflight.ts drainHolds); each kind reads those its drain waits on (`heldBy`). Without
+   * it, none: such a group is blocked.
+   */
+  holds?: DrainHolds;
+}
+
+/** The findings whose pods may keep a drain waiting until its timeout. */
+export type HoldingCode = Extract<
+  FindingCode,
+  "pdb-blocks" | "multiple-pdbs" | "tolerates-everything"
+>;
+
+/** Per finding, the nodes carrying the pods it names. */
+export type DrainHolds = ReadonlyMap<HoldingCode, ReadonlySet<string>>;
+
+/** The nodes whose drain one of `codes` holds until its timeout. */
+export function heldBy(
+  holds: DrainHolds | undefined,
+  codes: readonly HoldingCode[],
+): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const code of codes) for (const node of holds?.get(code) ?? []) out.add(node);
+  return out;
 }
 
 export const NO_SCHEDULE: Schedule = { waves: [], zoneOrder: [], surge: 0, estimatedMs: 0 };
@@ -54,7 +79,8 @@ export function interleaveByZone(replacements: Replacement[]): Replacement[] {
 /**
  * What a drain's estimate reads: the pods on each node, the plan's now, the drain's timeout,
  * whether the drain leaves an unreachable node's pods once UNREACHABLE_WAIT_MS past due, and
- * whether it goes on at its timeout (deleteAfterDrainTimeout) rather than wait for pods slower to stop.
+ * whether it goes on at its timeout (deleteAfterDrainTimeout) rather than wait for pods slower to stop,
+ * and the nodes whose pods cannot leave before it (`heldBy`).
  */
 export interface DrainInput {
   podsByNode: Map<string, PodInfo[]>;
@@ -62,6 +88,7 @@ export interface DrainInput {
   timeoutMs: number;
   leavesUnreachable?: boolean;
   deleteAfterDrainTimeout?: boolean;
+  held?: ReadonlySet<string>;
 }
 
 /**
@@ -73,9 +100,11 @@ export interface DrainInput {
  * finalizer too) keeps the drain waiting until its timeout (the plan blocks such a group unless
  * deleteAfterDrainTimeout, and with it the drain goes on then) — except on an unreachable node a drain leaves
  * such pods on: there each pod is waited for until its deletion is UNREACHABLE_WAIT_MS past due,
- * and no longer.
+ * and no longer. A node whose pods cannot leave (`held`: a budget that never allows, for one)
+ * keeps its drain until the timeout, whatever their grace.
  */
 function drainEstimateMs(r: Replacement, input: DrainInput, startMs: number): number {
+  if (r.node !== undefined && input.held?.has(r.node)) return input.timeoutMs;
   const pods = r.node ? (input.podsByNode.get(r.node) ?? []) : [];
   const waveAt = input.now.getTime() + startMs;
   const unreachable = leavesPodsOf(r, input.leavesUnreachable);

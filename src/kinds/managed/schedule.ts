@@ -6,6 +6,7 @@
 import {
   BOOT_ESTIMATE_MS,
   chunk,
+  heldBy,
   waveDrainMs,
   type ManagedGroupInfo,
   type Schedule,
@@ -18,6 +19,13 @@ import { EKS_BEHAVIOUR, eksScaleUp, strategyOf } from "./settings.js";
 const TERMINATE_MS = 30_000;
 /** The scale-down back to the original size. */
 const SCALE_DOWN_MS = 60_000;
+/**
+ * What keeps EKS's drain until its 15 minutes: it evicts until the node is empty (the user
+ * guide's upgrade phase; PodEvictionFailure lists a budget that never allows, pods several
+ * budgets select, and pods that tolerate the cordon and come back), and force lets it go on
+ * only then.
+ */
+const HELD_BY = ["pdb-blocks", "multiple-pdbs", "tolerates-everything"] as const;
 
 export function managedSchedule(live: ManagedGroupInfo, input: ScheduleInput): Schedule {
   const { replacements, zones, budgets } = input;
@@ -28,6 +36,7 @@ export function managedSchedule(live: ManagedGroupInfo, input: ScheduleInput): S
     ...input,
     timeoutMs: EKS_BEHAVIOUR.drainTimeoutMs,
     deleteAfterDrainTimeout: input.settings.deleteAfterDrainTimeout,
+    held: heldBy(input.holds, HELD_BY),
   };
   // DEFAULT waits for the scale-up's nodes before the first drain; MINIMAL drains at once, and
   // each terminated node's replacement boots while the next wave drains.

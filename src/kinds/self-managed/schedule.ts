@@ -8,6 +8,7 @@ import { rollWindow, VALIDATION_PERIOD_MS } from "../../policy/index.js";
 import {
   BOOT_ESTIMATE_MS,
   chunk,
+  heldBy,
   interleaveByZone,
   isDetached,
   waveDrainMs,
@@ -18,6 +19,14 @@ import {
   type Wave,
 } from "../../plan/index.js";
 import { orderForTurns } from "./turns.js";
+
+/**
+ * What keeps this kind's drain (src/roll/drain.ts) until its timeout: a budget that never allows
+ * refuses the evictions until then. Pods several budgets select are refused at once (HTTP 500)
+ * and, under deleteAfterDrainTimeout, deleted then; a pod that comes back to the cordoned node
+ * is a new pod, which the drain does not wait for.
+ */
+const HELD_BY = ["pdb-blocks"] as const;
 
 /**
  * The replacement order: nodes out of service already first (NotReady or unreachable: they
@@ -74,6 +83,7 @@ export function selfManagedSchedule(_live: SelfManagedGroupInfo, input: Schedule
     ...input,
     timeoutMs: settings.drainTimeoutMs,
     deleteAfterDrainTimeout: settings.deleteAfterDrainTimeout,
+    held: heldBy(input.holds, HELD_BY),
   };
   const waits = checkpointWaits(input, groups);
   let t = budgets.maxSurge > 0 ? BOOT_ESTIMATE_MS : 0;
