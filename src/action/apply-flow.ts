@@ -43,6 +43,7 @@ import {
 import { RollFollower, type Reporters } from "./follow.js";
 import { leftAlone, pendingWork } from "./pending.js";
 import { runKeyOf } from "./env.js";
+import { rollReport } from "./report.js";
 import type { Trigger } from "./route.js";
 
 export interface ApplyTarget {
@@ -134,6 +135,7 @@ async function planAndRoll(
 ): Promise<ApplyResult> {
   const ports = await ctx.connect(policy);
   const log = new EventLog(ports.clock, false);
+  if (ctx.events) log.on((e) => ctx.events?.write(e));
   const go = target.rollback
     ? rollBack
     : target.resume
@@ -208,6 +210,7 @@ async function applyOne(
       hasChanges: plan ? hasChanges(plan) : false,
       ...(planJson && { planJson }),
       message: outcome.message,
+      report: rollReport(progress, plan),
     };
   } catch (e) {
     const message = errorMessage(e);
@@ -218,7 +221,14 @@ async function applyOne(
     });
     core.error(`${name}: ${message}`);
     await follower.finish();
-    return { file, name, result: cancelled ? "cancelled" : "failure", hasChanges: false, message };
+    return {
+      file,
+      name,
+      result: cancelled ? "cancelled" : "failure",
+      hasChanges: false,
+      message,
+      report: rollReport(progress, plan),
+    };
   }
 }
 

@@ -10,6 +10,7 @@ import { unknownGroupsProblem, type Policy } from "../policy/index.js";
 import { renderPlanJson } from "../render/index.js";
 import { CANCELLED_WORDS } from "../ports/index.js";
 import type { RunEnv } from "./env.js";
+import type { EventsFile } from "./events-file.js";
 import type { GitHubOut } from "./github.js";
 import type { ActionInputs } from "./inputs.js";
 import type { JobSummary } from "./summary.js";
@@ -24,10 +25,27 @@ export interface RunContext {
   connect(policy: Policy): Promise<LivePorts>;
   /** Aborted on SIGTERM / SIGINT: a cancelled workflow. */
   signal: AbortSignal;
+  /** Where every roll's events are written (the `events-file` output). */
+  events?: EventsFile;
 }
 
 export type PolicyResult =
   "planned" | "invalid" | "refused" | "error" | "success" | "failure" | "cancelled" | "skipped";
+
+/** What a policy's roll did (report.ts), or its plan would do. */
+export interface RollReport {
+  cluster: string;
+  /** A roll: the nodes replaced; a plan: the nodes it would replace. */
+  nodes: number;
+  /** A roll: the groups it rolled to the end; a plan: those it would roll or reconfigure. */
+  groups: string[];
+  /** Groups that stop the roll, each with a word on why ("PDB", a finding's code, "failed"). */
+  blocked: { group: string; why: string }[];
+  /** A roll: how long it took; a plan: its estimate. */
+  durationMs?: number;
+  /** Whether it is what a plan would do, not what a roll did. */
+  planned: boolean;
+}
 
 export interface PolicyOutcome {
   file: string;
@@ -36,6 +54,8 @@ export interface PolicyOutcome {
   hasChanges: boolean;
   planJson?: string;
   message?: string;
+  /** What it replaced, rolled and found blocked (a plan: would), for the outputs. */
+  report?: RollReport;
 }
 
 /** Write the plan's JSON under RUNNER_TEMP for later steps (the `plan-json` output). */

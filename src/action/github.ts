@@ -12,6 +12,7 @@ import {
   type RepoRef,
   type RetryOptions,
 } from "../adapters/github/client.js";
+import { setIssueLabels, type LabelChange } from "../adapters/github/labels.js";
 import { readStickyComment, upsertStickyComment } from "../adapters/github/sticky-comment.js";
 import { stickyMarker, type Conclusion } from "../render/index.js";
 import type { PostState } from "./post-state.js";
@@ -28,6 +29,8 @@ export class GitHubOut {
   /** False once a write was refused for want of permission. */
   writable: boolean;
   private warned = new Set<string>();
+  /** The pages of the comments and check runs this run wrote, in the order first written. */
+  readonly pages = { comments: new Set<string>(), checkRuns: new Set<string>() };
 
   /** How its calls wait out rate limits. */
   readonly retry: RetryOptions;
@@ -96,6 +99,15 @@ export class GitHubOut {
   async comment(issue: number, policyName: string, body: string): Promise<boolean> {
     const r = await this.write("update the pull request comment", (o, repo) =>
       upsertStickyComment(o, repo, issue, stickyMarker(policyName), body, this.retry),
+    );
+    if (r?.url) this.pages.comments.add(r.url);
+    return r !== undefined;
+  }
+
+  /** Set the pull request's labels of ours (labels.ts); never others'. */
+  async labels(issue: number, change: LabelChange): Promise<boolean> {
+    const r = await this.write(`label pull request #${issue}`, (o, repo) =>
+      setIssueLabels(o, repo, issue, change, this.retry),
     );
     return r !== undefined;
   }
@@ -166,6 +178,7 @@ export class Check {
     });
     this.run = made;
     if (made?.checkRunId !== undefined) this.gh.post?.checkOpened(made.checkRunId, this.name);
+    if (made?.url) this.gh.pages.checkRuns.add(made.url);
     return made !== undefined;
   }
 

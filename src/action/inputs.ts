@@ -24,6 +24,10 @@ export interface ActionInputs {
   rehearse: "auto" | boolean;
   /** Refs besides the default branch that may apply (globs). */
   applyRefs: string[];
+  /** Label the pull request as tfcmt does (labels.ts). */
+  labels: boolean;
+  /** Where the roll's event log goes, as written (relative: to the workspace); absent: RUNNER_TEMP. */
+  eventsFile?: string;
 }
 
 export class InputError extends Error {}
@@ -74,6 +78,7 @@ export function readInputs(get: (name: string) => string): ActionInputs {
   if (bool(get, "force", false)) throw new InputError(forceSplit((n) => `input ${n}`));
   const reason = get("reason");
   const kubeconfig = get("kubeconfig");
+  const eventsFile = get("events-file");
   return {
     policy,
     mode,
@@ -92,5 +97,7 @@ export function readInputs(get: (name: string) => string): ActionInputs {
         ? "auto"
         : bool(get, "rehearse", false),
     applyRefs: list(get("apply-refs")),
+    labels: bool(get, "labels", false),
+    ...(eventsFile && { eventsFile }),
   };
 }

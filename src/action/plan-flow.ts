@@ -19,6 +19,7 @@ import {
   type RunInfo,
 } from "../render/index.js";
 import type { Check } from "./github.js";
+import { planReport } from "./report.js";
 import {
   errorMessage,
   refuseUnknownGroups,
@@ -180,6 +181,7 @@ async function planOne(
     result: plan.summary.errors > 0 ? "error" : "planned",
     hasChanges: hasChanges(plan),
     planJson,
+    report: planReport(plan),
     ...(plan.summary.errors > 0 && { message: plan.groups.flatMap((g) => g.errors).join("; ") }),
   };
 }

@@ -7,21 +7,47 @@ import { info } from "./log.js";
 import { connectLive } from "../adapters/connect.js";
 import { applyFlow } from "./apply-flow.js";
 import { controlFlow } from "./control-flow.js";
+import { EventsFile } from "./events-file.js";
 import type { PolicyOutcome, PolicyResult, RunContext } from "./context.js";
 import { readRunEnv, runKeyOf, type RunEnv } from "./env.js";
 import { PostState } from "./post-state.js";
 import { GitHubOut } from "./github.js";
 import { inputFromEnv, InputError, readInputs, type ActionInputs } from "./inputs.js";
+import { labelPullRequest } from "./labels.js";
 import { planFlow } from "./plan-flow.js";
 import { expandPolicies, isGlob, narrowToChanged } from "./policies.js";
+import { reportOutputs } from "./report.js";
 import { route, type Decision } from "./route.js";
 import type { JobSummary } from "./summary.js";
 
 /** The step's outputs, set once at the end whatever happened. */
-export type Outputs = Record<"plan-json" | "has-changes" | "valid", string>;
+export type Outputs = Record<
+  | "plan-json"
+  | "has-changes"
+  | "valid"
+  | "nodes-replaced"
+  | "groups-rolled"
+  | "groups-blocked"
+  | "comment-url"
+  | "check-run-url"
+  | "summary"
+  | "events-file",
+  string
+>;
 
 export function emptyOutputs(): Outputs {
-  return { "plan-json": "", "has-changes": "false", valid: "true" };
+  return {
+    "plan-json": "",
+    "has-changes": "false",
+    valid: "true",
+    "nodes-replaced": "0",
+    "groups-rolled": "",
+    "groups-blocked": "",
+    "comment-url": "",
+    "check-run-url": "",
+    summary: "",
+    "events-file": "",
+  };
 }
 
 /** The `result` output: the worst of the policies' results, or what the run as a whole did. */
@@ -68,14 +94,17 @@ function resultTable(outcomes: readonly PolicyOutcome[], d: Decision, reason?: s
       : d.kind === "control"
         ? d.action
         : d.kind;
+  // The note column only when a row has one: a plan's rows have none.
+  const note = (o: PolicyOutcome) =>
+    (o.message ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ").slice(0, 300);
+  const noted = outcomes.some((o) => note(o) !== "");
   const lines = [
     `## noderoll ${what}${reason ? ` · reason: ${reason}` : ""}`,
     "",
-    "| policy | file | result | |",
-    "| --- | --- | --- | --- |",
+    noted ? "| policy | file | result | note |" : "| policy | file | result |",
+    noted ? "| --- | --- | --- | --- |" : "| --- | --- | --- |",
     ...outcomes.map(
-      (o) =>
-        `| \`${o.name}\` | \`${o.file}\` | ${o.result} | ${(o.message ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ").slice(0, 300)} |`,
+      (o) => `| \`${o.name}\` | \`${o.file}\` | ${o.result} |${noted ? ` ${note(o)} |` : ""}`,
     ),
     "",
   ];
@@ -203,6 +232,7 @@ function conclude(
   outcomes: PolicyOutcome[],
   decision: Acting,
   outputs: Outputs,
+  gh: GitHubOut,
 ): RunResult {
   summary.add(
     resultTable(outcomes, decision, decision.kind === "plan" ? undefined : decision.reason),
@@ -211,6 +241,10 @@ function conclude(
   outputs["plan-json"] = outcomes.flatMap((o) => (o.planJson ? [o.planJson] : [])).join("\n");
   outputs["has-changes"] = String(outcomes.some((o) => o.hasChanges));
   outputs.valid = String(!outcomes.some((o) => o.result === "invalid"));
+  Object.assign(outputs, reportOutputs(outcomes, verbOf(decision)), {
+    "comment-url": [...gh.pages.comments].join("\n"),
+    "check-run-url": [...gh.pages.checkRuns].join("\n"),
+  });
   if (FAILING.has(result)) {
     const bad = outcomes.filter((o) => FAILING.has(o.result));
     core.setFailed(
@@ -225,21 +259,46 @@ function conclude(
   return result;
 }
 
-function inputsOrRefuse(summary: JobSummary): ActionInputs | undefined {
+const verbOf = (d: Acting) => (d.kind === "control" ? d.action : d.kind);
+
+/** The inputs, and the event log's file opened (empty) — or the run refused, nothing read. */
+function inputsOrRefuse(
+  summary: JobSummary,
+  env: RunEnv,
+  outputs: Outputs,
+): { inputs: ActionInputs; events: EventsFile } | undefined {
   try {
-    return readInputs(inputFromEnv());
+    const inputs = readInputs(inputFromEnv());
+    const events = EventsFile.open(inputs.eventsFile, env, (m) => core.warning(m));
+    outputs["events-file"] = events.path;
+    return { inputs, events };
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     core.setFailed(e.message);
     summary.add(`## noderoll\n\n❌ ${e.message}\n`);
+    outputs.summary = `noderoll refused: ${e.message}`;
     return undefined;
   }
 }
 
-function nothingToDo(summary: JobSummary, why: string): RunResult {
+function nothingToDo(summary: JobSummary, outputs: Outputs, why: string): RunResult {
   core.notice(`noderoll: nothing to do: ${why}`);
   summary.add(`## noderoll\n\nNothing to do: ${why}.\n`);
+  outputs.summary = `noderoll: nothing to do: ${why}`.replace(/\s+/g, " ");
   return "skipped";
+}
+
+/** The pull request's labels, when asked for: a plan's, or the apply of a merge's. */
+async function label(
+  gh: GitHubOut,
+  decision: Acting,
+  pullRequest: number | undefined,
+  outcomes: readonly PolicyOutcome[],
+): Promise<void> {
+  if (decision.kind === "plan" && decision.pullRequest !== undefined)
+    await labelPullRequest(gh, decision.pullRequest, "plan", outcomes);
+  if (decision.kind === "apply" && decision.trigger === "push" && pullRequest !== undefined)
+    await labelPullRequest(gh, pullRequest, "apply", outcomes);
 }
 
 /**
@@ -254,8 +313,9 @@ export async function run(
   closed: AbortSignal,
 ): Promise<RunResult> {
   const env = readRunEnv();
-  const inputs = inputsOrRefuse(summary);
-  if (!inputs) return "refused";
+  const opened = inputsOrRefuse(summary, env, outputs);
+  if (!opened) return "refused";
+  const { inputs, events } = opened;
   maskSecrets(inputs);
   const post = new PostState();
   const gh = new GitHubOut(
@@ -278,17 +338,23 @@ export async function run(
     },
   );
   info(`event ${env.eventName || "(none)"}, mode ${inputs.mode}: ${decision.kind}`);
-  if (decision.kind === "skip") return nothingToDo(summary, decision.why);
+  if (decision.kind === "skip") return nothingToDo(summary, outputs, decision.why);
   if (decision.kind === "refuse") {
     core.setFailed(`noderoll refused: ${decision.why}`);
     summary.add(`## noderoll\n\n❌ Refused, nothing was read or changed: ${decision.why}.\n`);
+    outputs.summary = `noderoll refused: ${decision.why}`.replace(/\s+/g, " ");
     return "refused";
   }
   if (decision.kind === "plan" && decision.warning) core.warning(decision.warning);
   const { files, pullRequest, note, changed } = await selectFiles(inputs, env, gh, decision);
   if (files.length === 0)
-    return nothingToDo(summary, note ?? `no policy file matches \`${inputs.policy.join(", ")}\``);
-  const ctx = runContext(inputs, env, gh, summary, controller.signal, closed);
+    return nothingToDo(
+      summary,
+      outputs,
+      note ?? `no policy file matches \`${inputs.policy.join(", ")}\``,
+    );
+  const ctx = { ...runContext(inputs, env, gh, summary, controller.signal, closed), events };
   const outcomes = await runFlow(ctx, decision, files, pullRequest, changed);
-  return conclude(summary, outcomes, decision, outputs);
+  if (inputs.labels) await label(gh, decision, pullRequest, outcomes);
+  return conclude(summary, outcomes, decision, outputs, gh);
 }

@@ -132,6 +132,10 @@ export type RollEvent = Base &
         group: string;
         node: string;
         evicted: number;
+        /** The pods it evicted, "namespace/name" sorted: the first EVICTED_PODS_SHOWN (roll/drain.ts). */
+        evictedPods?: string[];
+        /** How many more it evicted than `evictedPods` names. */
+        evictedPodsNotShown?: number;
         deleted?: string[];
         /** Pods of an unreachable node, not waited for past their deletion (drain-wait.ts). */
         leftBehind?: string[];

@@ -46,6 +46,30 @@ export interface DrainResult {
   moved: MovedPod[];
 }
 
+/**
+ * How many evicted pods a drain's event names: enough to see which workloads a node carried,
+ * and the line stays a few kilobytes when a node runs a thousand pods (the rest are counted).
+ */
+export const EVICTED_PODS_SHOWN = 50;
+
+/** The evicted pods as the drain's event names them: sorted, bounded, the rest counted. */
+function evictedNames(
+  pods: Pod[],
+  blockers: Blocker[],
+): { evictedPods?: string[]; evictedPodsNotShown?: number } {
+  const blocked = new Set(blockers.map((b) => b.pod));
+  const names = pods
+    .map(podId)
+    .filter((id) => !blocked.has(id))
+    .sort();
+  if (names.length === 0) return {};
+  const shown = names.slice(0, EVICTED_PODS_SHOWN);
+  return {
+    evictedPods: shown,
+    ...(names.length > shown.length && { evictedPodsNotShown: names.length - shown.length }),
+  };
+}
+
 /** When a refusal names no Retry-After. */
 const RETRY_MS = 5_000;
 
@@ -387,6 +411,7 @@ async function evictAndWait(
     group: o.group,
     node: o.node,
     evicted,
+    ...evictedNames(pods, blockers),
     ...(deleted.length > 0 && { deleted }),
     ...(stayed.length > 0 && { leftBehind: stayed }),
   });

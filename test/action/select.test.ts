@@ -59,6 +59,8 @@ describe("inputs", () => {
       INPUT_REASON: " CVE ",
       "INPUT_CHECK-RUN": "false",
       "INPUT_APPLY-REFS": "refs/heads/release/*\nrefs/heads/hotfix",
+      INPUT_LABELS: "true",
+      "INPUT_EVENTS-FILE": "out/events.jsonl",
     });
     expect(readInputs(get)).toEqual({
       policy: ["policies/a.yaml", "policies/b.yaml", "policies/c.yaml"],
@@ -74,6 +76,8 @@ describe("inputs", () => {
       ignoreWindow: false,
       applyRefs: ["refs/heads/release/*", "refs/heads/hotfix"],
       rehearse: "auto",
+      labels: true,
+      eventsFile: "out/events.jsonl",
     });
   });
 

@@ -34,7 +34,9 @@ describe("sticky comment", () => {
     const c = await upsertStickyComment(gh, repo, 3, stickyMarker("prod"), "plan v2", noWait);
     expect(a.created).toBe(true);
     expect(b.created).toBe(true);
-    expect(c).toEqual({ id: a.id, created: false });
+    // Replaced in place: the same comment, at the same address (the action's comment-url output).
+    expect(c).toEqual({ id: a.id, created: false, url: a.url });
+    expect(a.url).toMatch(/\/pull\/3#issuecomment-\d+$/);
     const ours = face.comments.filter((x) => x.issue === 3 && x.body.includes("noderoll:policy:"));
     expect(ours.map((x) => x.body)).toEqual([
       "plan v2\n<!-- noderoll:policy:prod -->",

@@ -55,6 +55,8 @@ export async function cancelIfOpen(
 
 export class CheckRun {
   private id?: number;
+  /** Its page on GitHub (html_url), once created. */
+  url?: string;
 
   constructor(
     private readonly octokit: Octokit,
@@ -84,6 +86,7 @@ export class CheckRun {
       this.retry,
     );
     this.id = data.id;
+    if (data.html_url) this.url = data.html_url;
   }
 
   async update(output: CheckOutput, annotations: Annotation[] = []): Promise<void> {

@@ -5,6 +5,8 @@ import { withRateLimitRetry, type Octokit, type RepoRef, type RetryOptions } fro
 export interface StickyResult {
   id: number;
   created: boolean;
+  /** The comment's page (GitHub's html_url). */
+  url?: string;
 }
 
 /** The policy's comment on the issue: its id and body, or undefined. */
@@ -49,15 +51,15 @@ export async function upsertStickyComment(
     retry,
   );
   if (existing !== undefined) {
-    await withRateLimitRetry(
+    const { data } = await withRateLimitRetry(
       () => octokit.rest.issues.updateComment({ ...repo, comment_id: existing, body: text }),
       retry,
     );
-    return { id: existing, created: false };
+    return { id: existing, created: false, ...(data.html_url && { url: data.html_url }) };
   }
   const { data } = await withRateLimitRetry(
     () => octokit.rest.issues.createComment({ ...repo, issue_number: issue, body: text }),
     retry,
   );
-  return { id: data.id, created: true };
+  return { id: data.id, created: true, ...(data.html_url && { url: data.html_url }) };
 }
