@@ -59,7 +59,7 @@ export async function observe(
   });
   // Nothing is planned on an API that is not the policy's cluster's (src/plan/identity.ts).
   const verified = await verifyCluster(policy, ports, { eks: eksCluster, nodes, groups, now });
-  const latest = (await ports.cloud.eks.latestReleaseVersions?.()) ?? {};
+  const latest = await latestReleases(policy, ports, eksCluster.version, groups);
   onProgress?.({ phase: "groups", done: total, total });
   const groupOf = groupOfNode(groups);
   const known = await knownGroups(policy, ports, groups, nodes);
@@ -81,6 +81,28 @@ export async function observe(
     clusterNodeCount: nodes.length,
     clusterPodCapacity: nodes.reduce((n, node) => n + podCapacity(node), 0),
   };
+}
+
+/**
+ * The latest EKS AMI release of each Kubernetes version the plan may name: the cluster's, each
+ * target's, and each EKS managed node group's own (`releaseVersion: latest` without a
+ * kubernetesVersion is its group's version's latest). Only a target that says `latest` needs the
+ * answer; any other use adds the release to a note, so a refusal (a role without
+ * ssm:GetParameters) is no reason to plan nothing then.
+ */
+async function latestReleases(
+  policy: Policy,
+  ports: ReadPorts,
+  clusterVersion: string,
+  groups: readonly LiveGroup[],
+): Promise<Record<string, string>> {
+  const versions = new Set([clusterVersion]);
+  for (const g of policy.groups)
+    if (g.target?.kubernetesVersion) versions.add(g.target.kubernetesVersion);
+  for (const g of groups) if ("version" in g) versions.add(g.version);
+  const read = ports.cloud.eks.latestReleaseVersions?.([...versions].sort()) ?? Promise.resolve({});
+  const needed = policy.groups.some((g) => g.target?.releaseVersion === "latest");
+  return needed ? read : read.catch(() => ({}));
 }
 
 /** The labels that name a node's group: EKS's, eksctl's and kOps'. */

@@ -116,8 +116,12 @@ export interface Eks {
    * (the API promises none: order them by DescribeUpdate's createdAt).
    */
   listUpdates(input: { name: string; nodegroupName?: string }): Promise<string[]>;
-  /** Latest EKS AMI release version per Kubernetes minor version (from the SSM parameters). */
-  latestReleaseVersions?(): Promise<Record<string, string>>;
+  /**
+   * Latest EKS AMI release version per Kubernetes minor version (from the SSM parameters), for
+   * the `versions` asked for — without them, every version the implementation knows (the live
+   * adapter knows none it is not asked for). A version with no release is absent.
+   */
+  latestReleaseVersions?(versions?: readonly string[]): Promise<Record<string, string>>;
 }
 
 // ---- Auto Scaling ----------------------------------------------------------------------------

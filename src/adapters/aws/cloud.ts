@@ -1,8 +1,8 @@
-// The Cloud port on the AWS SDK v3: EKS, Auto Scaling, EC2 and CloudWatch (cloudwatch.ts) clients
-// with the SDK's adaptive retry (client-side rate limiting on throttling; it also retries resets
-// and timeouts itself), endpoints from the standard AWS_ENDPOINT_URL_* variables (the SDK reads
-// them itself), errors turned into AwsApiError — or NetworkError when no answer came, with the
-// attempts the SDK made.
+// The Cloud port on the AWS SDK v3: EKS, Auto Scaling, EC2, CloudWatch (cloudwatch.ts) and SSM
+// (ssm.ts: the latest EKS AMI releases) clients with the SDK's adaptive retry (client-side rate
+// limiting on throttling; it also retries resets and timeouts itself), endpoints from the
+// standard AWS_ENDPOINT_URL_* variables (the SDK reads them itself), errors turned into
+// AwsApiError — or NetworkError when no answer came, with the attempts the SDK made.
 // The SDK's HTTP handler waits forever by default; here a connection must open within
 // CONNECT_MS, an answer start within REQUEST_MS, and a socket never sit idle for IDLE_MS — the
 // request timeout ends when the answer's headers arrive, so a body that stalls is caught by
@@ -45,6 +45,7 @@ import {
   type Nodegroup as SdkNodegroup,
   type Update as SdkUpdate,
 } from "@aws-sdk/client-eks";
+import { SSMClient } from "@aws-sdk/client-ssm";
 import type { AwsCredentialIdentityProvider } from "@smithy/types";
 import {
   asNetworkError,
@@ -57,6 +58,7 @@ import {
   type ScalingActivity,
 } from "../../ports/index.js";
 import { sdkCloudWatch } from "./cloudwatch.js";
+import { sdkLatestReleases, withPermission } from "./ssm.js";
 
 export interface AwsCloudOptions {
   region: string;
@@ -280,6 +282,7 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
   const asOnce = abortable(new AutoScalingClient({ ...config, maxAttempts: 1 }));
   const ec2 = abortable(new EC2Client(config));
   const cloudWatch = sdkCloudWatch(abortable(new CloudWatchClient(config)));
+  const latestReleases = sdkLatestReleases(abortable(new SSMClient(config)));
   return {
     eks: {
       describeCluster: (name) =>
@@ -342,6 +345,10 @@ export function awsCloud(options: AwsCloudOptions): Cloud {
             nextToken = r.nextToken;
           } while (nextToken);
           return out;
+        }),
+      latestReleaseVersions: (versions) =>
+        call(() => latestReleases(versions)).catch((e: unknown) => {
+          throw withPermission(e);
         }),
     },
     autoScaling: {

@@ -119,11 +119,11 @@ class AccountEks implements Eks {
    * The SSM parameters are the region's: every world's answer joined (an account whose
    * scenarios disagree on a version's latest release is refused when it is made).
    */
-  async latestReleaseVersions(): Promise<Record<string, string>> {
+  async latestReleaseVersions(versions?: readonly string[]): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const m of this.members.all)
       for (const [minor, release] of Object.entries(
-        (await m.cloud.eks.latestReleaseVersions?.()) ?? {},
+        (await m.cloud.eks.latestReleaseVersions?.(versions)) ?? {},
       ))
         out[minor] ??= release;
     return out;

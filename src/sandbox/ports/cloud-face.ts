@@ -121,11 +121,14 @@ export class SandboxEks implements Eks {
     if (input.nodegroupName) this.view.eks.nodegroup(input.nodegroupName);
     return this.view.eks.listUpdateIds(input.nodegroupName);
   }
-  /** What the SSM parameters for the EKS optimized AMIs say is the latest release per version. */
-  async latestReleaseVersions(): Promise<Record<string, string>> {
+  /**
+   * What the SSM parameters for the EKS optimized AMIs say is the latest release per version:
+   * of the versions asked for, or of every version the scenario lists.
+   */
+  async latestReleaseVersions(versions?: readonly string[]): Promise<Record<string, string>> {
     gate(this.view, "ssm.getParameters");
     const out: Record<string, string> = {};
-    for (const minor of Object.keys(this.view.eks.releases)) {
+    for (const minor of versions ?? Object.keys(this.view.eks.releases)) {
       const latest = this.view.eks.latestRelease(minor);
       if (latest) out[minor] = latest;
     }
