@@ -13,6 +13,31 @@ function count(name: string, value: string | undefined, fallback?: number): numb
   return n;
 }
 
+/** `--pull N:FILE[,FILE]...`: pull request N changes these files (no number twice). */
+function pullFlags(values: readonly string[]): { number: number; files: string[] }[] {
+  const pulls = values.map((value) => {
+    const m = /^(\d+):(.+)$/.exec(value);
+    const files = m?.[2]?.split(",").filter((f) => f.length > 0) ?? [];
+    if (!m || Number(m[1]) < 1 || files.length === 0)
+      throw new UsageError(
+        `--pull takes N:FILE[,FILE]... (pull request N changes these files), not "${value}"`,
+      );
+    return { number: Number(m[1]), files };
+  });
+  for (const [i, p] of pulls.entries())
+    if (pulls.findIndex((q) => q.number === p.number) !== i)
+      throw new UsageError(`--pull ${p.number} is given twice: one --pull per pull request`);
+  return pulls;
+}
+
+/** `--repo OWNER/NAME`, the repository the GitHub face serves (default octo-org/infra). */
+function repoFlag(value: string | undefined): { owner: string; repo: string } {
+  if (value === undefined) return { owner: "octo-org", repo: "infra" };
+  const m = /^([\w.-]+)\/([\w.-]+)$/.exec(value);
+  if (!m) throw new UsageError(`--repo takes OWNER/NAME, not "${value}"`);
+  return { owner: m[1] as string, repo: m[2] as string };
+}
+
 /** Serve until SIGINT/SIGTERM; the endpoints and the variables to export go to stdout. */
 async function serve(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -22,8 +47,13 @@ async function serve(args: string[]): Promise<number> {
       port: { type: "string" },
       kubeconfig: { type: "string" },
       speed: { type: "string" },
+      repo: { type: "string" },
+      pull: { type: "string", multiple: true },
+      "read-only-token": { type: "string", multiple: true },
     },
   });
+  const { owner, repo } = repoFlag(values.repo);
+  const pulls = pullFlags(values.pull ?? []);
   const speed = values.speed === undefined ? 1 : Number(values.speed);
   if (!Number.isFinite(speed) || speed < 0)
     throw new UsageError("--speed takes a number >= 0 (virtual seconds per real second)");
@@ -32,7 +62,8 @@ async function serve(args: string[]): Promise<number> {
     throw new UsageError("--port takes a port number");
   // Loaded here, not at start-up: its HTTP server's module (node:http) brings in undici when
   // imported, ~50 ms before any other command could begin.
-  const { MAX_SERVED_CLUSTERS, serveSandbox } = await import("../sandbox/wire/serve.js");
+  const { MAX_SERVED_CLUSTERS, serveSandbox, servedPull } =
+    await import("../sandbox/wire/serve.js");
   const scenarios = values.scenario ?? [];
   if (scenarios.length > MAX_SERVED_CLUSTERS)
     throw new UsageError(
@@ -43,6 +74,12 @@ async function serve(args: string[]): Promise<number> {
     port,
     speed,
     ...(values.kubeconfig && { kubeconfigPath: values.kubeconfig }),
+    github: {
+      owner,
+      repo,
+      pulls: pulls.map((p) => servedPull(owner, repo, p.number, p.files)),
+      readOnlyTokens: values["read-only-token"] ?? [],
+    },
   });
   process.stdout.write(server.describe());
   await new Promise<void>((resolve) => {

@@ -28,11 +28,13 @@ describe("action.yml", () => {
         "check-run",
         "comment",
         "delete-after-drain-timeout",
+        "events-file",
         "force",
         "github-token",
         "groups",
         "ignore-window",
         "kubeconfig",
+        "labels",
         "max-duration",
         "mode",
         "policy",
@@ -46,9 +48,16 @@ describe("action.yml", () => {
       expect(readme, `docs/action.md documents input ${name}`).toContain(`| \`${name}\``);
     }
     expect(Object.keys(action.outputs).sort()).toEqual([
+      "check-run-url",
+      "comment-url",
+      "events-file",
+      "groups-blocked",
+      "groups-rolled",
       "has-changes",
+      "nodes-replaced",
       "plan-json",
       "result",
+      "summary",
       "valid",
     ]);
   });
@@ -71,13 +80,21 @@ describe("action.yml", () => {
       comment: true,
       checkRun: true,
       maxDurationMs: 5.5 * 3600_000,
+      labels: false,
     });
+    expect(inputs.eventsFile).toBeUndefined();
   });
 });
 
 describe("example workflows", () => {
   it("are the ones docs/action.md shows, verbatim", () => {
-    expect(workflows.sort()).toEqual(["apply.yml", "emergency.yml", "fleet.yml", "plan.yml"]);
+    expect(workflows.sort()).toEqual([
+      "apply.yml",
+      "emergency.yml",
+      "fleet.yml",
+      "notify.yml",
+      "plan.yml",
+    ]);
     for (const f of workflows) {
       const text = readFileSync(join(workflowDir, f), "utf8");
       expect(readme, `docs/action.md shows docs/workflows/${f}`).toContain(
@@ -111,7 +128,7 @@ describe("example workflows", () => {
 
 describe("workflows that cannot lose a merge", () => {
   it("the rolling workflows also run on a schedule, which applies (mode apply), and never cancel a roll", () => {
-    for (const f of ["apply.yml", "fleet.yml"]) {
+    for (const f of ["apply.yml", "fleet.yml", "notify.yml"]) {
       const wf = parse(readFileSync(join(workflowDir, f), "utf8")) as {
         on: { schedule?: { cron: string }[]; push?: unknown };
         jobs: Record<
@@ -162,7 +179,9 @@ describe("least privilege, for plan and for apply", () => {
       .filter((p) => p.Statement.some((x) => x.Sid === "NoderollRead"));
     expect(policies).toHaveLength(2);
     const actions = (p: (typeof policies)[number]) => p.Statement.flatMap((x) => x.Action);
-    expect(actions(policies[0]!).every((a) => /:(Describe|List)/.test(a))).toBe(true);
+    expect(actions(policies[0]!).every((a) => /:(Describe|List|Get)/.test(a))).toBe(true);
+    // `releaseVersion: latest` is read from the public SSM parameters of the EKS AMIs.
+    expect(actions(policies[0]!)).toContain("ssm:GetParameters");
     expect(actions(policies[1]!)).toEqual(
       expect.arrayContaining([...actions(policies[0]!), "eks:UpdateNodegroupVersion"]),
     );

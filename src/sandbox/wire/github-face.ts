@@ -1,5 +1,8 @@
 // The GitHub REST subset noderoll uses, with GitHub's limits and error bodies: issue comments,
-// check runs, the pull requests of a commit and the files of a pull request. One repository.
+// check runs, the pull requests of a commit, the files of a pull request and its labels. One
+// repository.
+import { createHash } from "node:crypto";
+import { gitHubPage } from "./github-page.js";
 import { json, type Face, type WireRequest, type WireResponse } from "./http-server.js";
 
 export interface SandboxPull {
@@ -9,7 +12,11 @@ export interface SandboxPull {
   files: string[];
   state?: "open" | "closed";
   merged?: boolean;
+  /** When it was merged (the merge endpoint sets it). */
+  mergedAt?: string;
   title?: string;
+  /** The labels it carries to begin with. */
+  labels?: string[];
 }
 
 export interface GitHubOptions {
@@ -26,6 +33,7 @@ export interface Comment {
   id: number;
   issue: number;
   body: string;
+  html_url: string;
   user: { login: string; type: string };
   created_at: string;
   updated_at: string;
@@ -96,6 +104,8 @@ export class GitHubFace implements Face {
   readonly repo: string;
   readonly comments: Comment[] = [];
   readonly checkRuns: CheckRun[] = [];
+  /** Each issue's (pull request's) labels, by name, in the order added. */
+  readonly labels = new Map<number, string[]>();
   private nextId = 1000;
   /** Answers the next N requests with a secondary rate limit (403), as GitHub does. */
   throttleNext = 0;
@@ -115,6 +125,7 @@ export class GitHubFace implements Face {
     this.repo = options.repo ?? "infra";
     this.pulls = options.pulls ?? [];
     this.readOnly = new Set(options.readOnlyTokens ?? []);
+    for (const pull of this.pulls) if (pull.labels) this.labels.set(pull.number, [...pull.labels]);
   }
 
   /** The epoch second an hour from now (x-ratelimit-reset: when the hour's requests renew). */
@@ -123,6 +134,7 @@ export class GitHubFace implements Face {
   }
 
   handle(req: WireRequest): WireResponse | undefined {
+    if (req.method === "GET" && /^\/github\/?$/.test(req.path)) return this.page();
     const prefix = `/repos/${this.owner}/${this.repo}/`;
     if (!req.path.startsWith(prefix))
       return req.path.startsWith("/repos/") ? error(404, "Not Found", "repos") : undefined;
@@ -168,11 +180,13 @@ export class GitHubFace implements Face {
       return this.createComment(Number(b), body);
     if (a === "issues" && b === "comments" && c && m === "PATCH")
       return this.updateComment(Number(c), body);
+    if (a === "issues" && b && c === "labels") return this.issueLabels(req, Number(b), d, body);
     if (a === "check-runs" && !b && m === "POST") return this.createCheckRun(body);
     if (a === "check-runs" && b && m === "PATCH") return this.updateCheckRun(Number(b), body);
     if (a === "check-runs" && b && m === "GET") return this.getCheckRun(Number(b));
+    if (a === "pulls" && b && c === "merge" && m === "PUT") return this.merge(Number(b), body);
     if (a === "commits" && c === "check-runs" && m === "GET") {
-      const runs = this.checkRuns.filter((r) => r.head_sha === b).map(publicRun);
+      const runs = this.checkRuns.filter((r) => r.head_sha === b).map((r) => this.publicRun(r));
       return page(req, runs, "check-runs", (items) => ({
         total_count: runs.length,
         check_runs: items,
@@ -206,8 +220,98 @@ export class GitHubFace implements Face {
         "pull-files",
       );
     }
-    void d;
     return error(404, "Not Found", a ?? "repos");
+  }
+
+  /**
+   * An issue's labels: list (GET), add (POST `{labels: [names]}`; a name the repository does not
+   * have yet is created, as GitHub does), remove one (DELETE …/labels/{name}: 404 "Label does
+   * not exist" when the issue does not carry it). Both changes answer with what it carries now.
+   */
+  private issueLabels(
+    req: WireRequest,
+    issue: number,
+    encoded: string | undefined,
+    body: Record<string, unknown>,
+  ): WireResponse {
+    const now = this.labels.get(issue) ?? [];
+    const answer = (names: string[], status = 200) =>
+      json(
+        status,
+        names.map((name) => this.label(name)),
+        "issue-labels",
+      );
+    if (req.method === "GET" && !encoded)
+      return page(
+        req,
+        now.map((n) => this.label(n)),
+        "issue-labels",
+      );
+    if (req.method === "POST" && !encoded) {
+      const names = body.labels;
+      if (!Array.isArray(names) || names.some((n) => typeof n !== "string" || n.length === 0))
+        return error(
+          422,
+          "Invalid request.\n\nFor 'properties/labels', nil is not an array.",
+          "issue-labels",
+        );
+      const after = [...now, ...(names as string[]).filter((n) => !now.includes(n))];
+      this.labels.set(issue, after);
+      return answer(after);
+    }
+    if (req.method === "DELETE" && encoded) {
+      const name = decodeURIComponent(encoded);
+      if (!now.includes(name)) return error(404, "Label does not exist", "issue-labels");
+      const after = now.filter((n) => n !== name);
+      this.labels.set(issue, after);
+      return answer(after);
+    }
+    return error(404, "Not Found", "issue-labels");
+  }
+
+  private label(name: string) {
+    return {
+      name,
+      color: "ededed",
+      default: false,
+      url: `https://api.github.com/repos/${this.owner}/${this.repo}/labels/${encodeURIComponent(name)}`,
+    };
+  }
+
+  private publicRun(run: CheckRun) {
+    const { history: _history, annotations: _annotations, ...rest } = run;
+    return { ...rest, html_url: `https://github.com/${this.owner}/${this.repo}/runs/${run.id}` };
+  }
+
+  /**
+   * PUT …/pulls/{n}/merge, GitHub's "Merge a pull request": it closes, merged, with a merge
+   * commit (a made-up sha, the same for the same pull request and head) that the pulls of a
+   * commit lead back to — what a push event to the default branch then names. A `sha` other
+   * than its head: 409; one closed already: 405 (GitHub's answers).
+   */
+  private merge(n: number, body: Record<string, unknown>): WireResponse {
+    const pull = this.pulls.find((x) => x.number === n);
+    if (!pull) return error(404, "Not Found", "pull-merge");
+    if (pull.merged || pull.state === "closed")
+      return error(405, "Pull Request is not mergeable", "pull-merge");
+    if (body.sha !== undefined && body.sha !== pull.headSha)
+      return error(409, "Head branch was modified. Review and try the merge again.", "pull-merge");
+    const sha = createHash("sha1")
+      .update(`merge ${this.owner}/${this.repo}#${n} ${pull.headSha}`)
+      .digest("hex");
+    Object.assign(pull, { state: "closed", merged: true, mergeCommitSha: sha });
+    pull.mergedAt = this.now().toISOString();
+    return json(
+      200,
+      { sha, merged: true, message: "Pull Request successfully merged" },
+      "pull-merge",
+    );
+  }
+
+  /** GET /github/: the pull requests as a person reads them on GitHub (github-page.ts). */
+  private page(): WireResponse {
+    const { owner, repo, pulls, comments, checkRuns, labels } = this;
+    return gitHubPage({ owner, repo, pulls, comments, checkRuns, labels });
   }
 
   private pull(n: number): SandboxPull | undefined {
@@ -227,6 +331,7 @@ export class GitHubFace implements Face {
       title: x.title ?? `Pull request #${x.number}`,
       merged: x.merged ?? false,
       merge_commit_sha: x.mergeCommitSha ?? null,
+      merged_at: x.mergedAt ?? null,
       head: { sha: x.headSha, ref: `branch-${x.number}` },
       base: { ref: "main" },
       html_url: `https://github.com/${this.owner}/${this.repo}/pull/${x.number}`,
@@ -240,10 +345,12 @@ export class GitHubFace implements Face {
         { resource: "IssueComment", code: "custom", field: "body", message: problem },
       ]);
     const at = this.now().toISOString();
+    const id = this.nextId++;
     const comment: Comment = {
-      id: this.nextId++,
+      id,
       issue,
       body: body.body as string,
+      html_url: `https://github.com/${this.owner}/${this.repo}/pull/${issue}#issuecomment-${id}`,
       user: { login: "github-actions[bot]", type: "Bot" },
       created_at: at,
       updated_at: at,
@@ -282,18 +389,20 @@ export class GitHubFace implements Face {
     const problem = this.applyCheckRun(run, body);
     if (problem) return problem;
     this.checkRuns.push(run);
-    return json(201, publicRun(run), "check-runs");
+    return json(201, this.publicRun(run), "check-runs");
   }
 
   private updateCheckRun(id: number, body: Record<string, unknown>): WireResponse {
     const run = this.checkRuns.find((r) => r.id === id);
     if (!run) return error(404, "Not Found", "check-runs");
-    return this.applyCheckRun(run, body) ?? json(200, publicRun(run), "check-runs");
+    return this.applyCheckRun(run, body) ?? json(200, this.publicRun(run), "check-runs");
   }
 
   private getCheckRun(id: number): WireResponse {
     const run = this.checkRuns.find((r) => r.id === id);
-    return run ? json(200, publicRun(run), "check-runs") : error(404, "Not Found", "check-runs");
+    return run
+      ? json(200, this.publicRun(run), "check-runs")
+      : error(404, "Not Found", "check-runs");
   }
 
   /** Checks GitHub's limits first, so a refused request changes nothing. */
@@ -353,9 +462,4 @@ function commentProblem(body: unknown): string | undefined {
   if (body.length > COMMENT_LIMIT)
     return `Body is too long (maximum is ${COMMENT_LIMIT} characters)`;
   return undefined;
-}
-
-function publicRun(run: CheckRun) {
-  const { history: _history, annotations: _annotations, ...rest } = run;
-  return rest;
 }

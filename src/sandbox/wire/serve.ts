@@ -1,5 +1,5 @@
 // `sandbox serve`: one loopback server in front of one world, with every face (Kubernetes, EKS,
-// Auto Scaling, EC2, CloudWatch, Prometheus, STS, GitHub), each given the part of the world it serves, a kubeconfig for
+// Auto Scaling, EC2, CloudWatch, SSM, Prometheus, STS, GitHub), each given the part of the world it serves, a kubeconfig for
 // kubectl and the adapters, and a driver that moves the world's virtual time (time-driver.ts).
 //
 // Or in front of an account of several clusters (world/account.ts): one AWS for all of them on
@@ -17,6 +17,7 @@
 // jumping until it is answered, so what a single request sees is consistent. `speed: 0,
 // instant: false` freezes time: then only the caller moves it (world.advance), which is what
 // tests that want exact answers use.
+import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { IncomingMessage, Server } from "node:http";
 import { basename, dirname, join } from "node:path";
@@ -27,11 +28,12 @@ import { AutoScalingFace } from "./auto-scaling-face.js";
 import { CloudWatchFace } from "./cloudwatch-face.js";
 import { Ec2Face } from "./ec2-face.js";
 import { EksFace } from "./eks-face.js";
-import { GitHubFace, type GitHubOptions } from "./github-face.js";
+import { GitHubFace, type GitHubOptions, type SandboxPull } from "./github-face.js";
 import { startWireServer, type RequestLog, type WireServer } from "./http-server.js";
 import { KubernetesFace, SANDBOX_TOKEN, type KubernetesFaceOptions } from "./kubernetes-face.js";
 import { PROMETHEUS_PATH, PrometheusFace } from "./prometheus-face.js";
 import { DEFAULT_CREDENTIALS, StsFace } from "./sts-face.js";
+import { SsmFace } from "./ssm-face.js";
 import { TimeDriver } from "./time-driver.js";
 import { SANDBOX_TLS_IDENTITIES, startTlsFront, type TlsIdentity } from "./tls-front.js";
 
@@ -165,6 +167,20 @@ function kubeconfig(c: Pick<ServedCluster, "kubernetes" | "caData" | "token">, n
   ].join("\n");
 }
 
+/**
+ * A pull request of `owner/repo` that changes `files`, as `sandbox serve --pull N:FILE,...` holds
+ * it: open, with a head commit of its own (a made-up sha, the same for the same number).
+ */
+export function servedPull(
+  owner: string,
+  repo: string,
+  number: number,
+  files: string[],
+): SandboxPull {
+  const headSha = createHash("sha1").update(`head ${owner}/${repo}#${number}`).digest("hex");
+  return { number, headSha, files };
+}
+
 /** The most clusters served at once: one TLS identity (a CA of its own) each. */
 export const MAX_SERVED_CLUSTERS = SANDBOX_TLS_IDENTITIES.length;
 
@@ -183,9 +199,9 @@ export async function serveSandbox(
   // Order matters: the query faces claim signed POST /, CloudWatch its X-Amz-Target and CBOR
   // paths too, EKS /clusters, GitHub /repos, Prometheus /prometheus, and the Kubernetes face
   // answers everything else (its 404 is a Status, as the API server's is).
-  const { sts, autoScaling, ec2, cloudWatch, eks, github, prometheus, kubernetes } = faces;
+  const { sts, autoScaling, ec2, cloudWatch, ssm, eks, github, prometheus, kubernetes } = faces;
   const server: WireServer = await startWireServer(
-    [sts, autoScaling, ec2, cloudWatch, eks, github, prometheus, kubernetes],
+    [sts, autoScaling, ec2, cloudWatch, ssm, eks, github, prometheus, kubernetes],
     { ...(options.port !== undefined && { port: options.port }) },
   );
   const url = server.url;
@@ -217,7 +233,7 @@ export async function serveSandbox(
     github: url,
     prometheus: `${url}${PROMETHEUS_PATH}`,
   };
-  const env = environment(first, url, options.kubeconfigPath);
+  const env = environment(first, url, options.kubeconfigPath, faces.github);
   return {
     url,
     port: server.port,
@@ -228,8 +244,8 @@ export async function serveSandbox(
     faces,
     describe: () =>
       worlds.length === 1
-        ? describeServer(first, url, kube.kubernetes, env)
-        : describeAccount(worlds, url, clusters, env),
+        ? describeServer(first, url, kube.kubernetes, env, options.github)
+        : describeAccount(worlds, url, clusters, env, options.github),
     hold: (call) => driver.hold(call),
     close: async () => {
       driver.stop();
@@ -381,6 +397,7 @@ function makeFaces(target: World | Account, options: ServeOptions) {
       pageSize: s.eks.updates.pageSize,
     }),
     cloudWatch: new CloudWatchFace(target.cloud.cloudWatch),
+    ssm: new SsmFace({ eks: target.cloud.eks, region: s.cluster.region }),
     prometheus: new PrometheusFace(
       new Map(worlds.map((w) => [w.scenario.cluster.name, w.metrics])),
     ),
@@ -394,17 +411,20 @@ function environment(
   world: World,
   url: string,
   kubeconfigPath: string | undefined,
+  github: GitHubFace,
 ): Record<string, string> {
   return {
     AWS_ENDPOINT_URL_EKS: url,
     AWS_ENDPOINT_URL_AUTO_SCALING: url,
     AWS_ENDPOINT_URL_EC2: url,
     AWS_ENDPOINT_URL_CLOUDWATCH: url,
+    AWS_ENDPOINT_URL_SSM: url,
     AWS_ENDPOINT_URL_STS: url,
     AWS_REGION: world.scenario.cluster.region,
     AWS_ACCESS_KEY_ID: DEFAULT_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: DEFAULT_CREDENTIALS.secretAccessKey,
     GITHUB_API_URL: url,
+    GITHUB_REPOSITORY: `${github.owner}/${github.repo}`,
     ...(kubeconfigPath && { KUBECONFIG: kubeconfigPath }),
   };
 }
@@ -415,6 +435,7 @@ function describeAccount(
   url: string,
   clusters: readonly ServedCluster[],
   env: Record<string, string>,
+  github: GitHubOptions = {},
 ): string {
   const region = (worlds[0] as World).scenario.cluster.region;
   return [
@@ -430,7 +451,7 @@ function describeAccount(
     `  CloudWatch       ${url}  (JSON, query and CBOR protocols: alarms)`,
     `  Prometheus       ${url}${PROMETHEUS_PATH}  (the first cluster's; ${url}${PROMETHEUS_PATH}/<cluster> each's)`,
     `  STS              ${url}  (GetCallerIdentity)`,
-    `  GitHub REST      ${url}/repos/...`,
+    ...describeGitHub(url, env, github),
     "",
     "export these to point the AWS SDK / CLI, kubectl and Octokit at it (kubectl: the first cluster):",
     ...Object.entries(env).map(([k, v]) => `  export ${k}=${v}`),
@@ -443,6 +464,7 @@ function describeServer(
   url: string,
   kubeUrl: string,
   env: Record<string, string>,
+  github: GitHubOptions = {},
 ): string {
   const s = world.scenario;
   return [
@@ -454,10 +476,24 @@ function describeServer(
     `  CloudWatch       ${url}  (JSON, query and CBOR protocols: alarms)`,
     `  Prometheus       ${url}${PROMETHEUS_PATH}  (instant queries: /api/v1/query)`,
     `  STS              ${url}  (GetCallerIdentity)`,
-    `  GitHub REST      ${url}/repos/...`,
+    ...describeGitHub(url, env, github),
     "",
     "export these to point the AWS SDK / CLI, kubectl and Octokit at it:",
     ...Object.entries(env).map(([k, v]) => `  export ${k}=${v}`),
     "",
   ].join("\n");
+}
+
+/** The GitHub face: its REST API, its page, the pull requests it holds, the read-only tokens. */
+function describeGitHub(url: string, env: Record<string, string>, github: GitHubOptions): string[] {
+  return [
+    `  GitHub REST      ${url}/repos/${env.GITHUB_REPOSITORY}/...  (any token; a read-only one cannot write)`,
+    `  GitHub page      ${url}/github/  (the pull requests, their comments and check runs)`,
+    ...(github.pulls ?? []).map(
+      (p) => `    pull request #${p.number}   head ${p.headSha}, changes ${p.files.join(", ")}`,
+    ),
+    ...(github.readOnlyTokens ?? []).map(
+      (t) => `    read-only token  ${t}  (a fork's: writes answer 403)`,
+    ),
+  ];
 }
