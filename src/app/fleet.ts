@@ -73,10 +73,13 @@ export async function readFleet(
       const session = await deps.connect(m);
       sessions.set(m.file, session);
       const now = session.ports.clock.now();
-      const stored = await driveOf(session)(
-        readStored(session.ports.cluster, base.cluster, fleet.metadata.name, now),
+      const [stored, current] = await driveOf(session)(
+        Promise.all([
+          readStored(session.ports.cluster, base.cluster, fleet.metadata.name, now),
+          currentRelease(session, m.policy).catch(() => undefined),
+        ]),
       );
-      return { view: viewOf(base, stored), stored, now };
+      return { view: { ...viewOf(base, stored), ...(current && { current }) }, stored, now };
     } catch (e) {
       return { view: { ...base, unreadable: describeFailure(e) } as ClusterView };
     }
@@ -94,12 +97,43 @@ export async function readFleet(
   return { plan, sessions, now };
 }
 
+/**
+ * What the policy's groups run now, in a few words: a managed node group's release (EKS
+ * DescribeNodegroup), a self-managed group's launch template versions in use (one
+ * DescribeAutoScalingGroups for them all). AWS calls only: a fleet of 1,000-node clusters is
+ * read without listing a node.
+ */
+export async function currentRelease(session: Session, policy: Policy): Promise<string> {
+  const { eks, autoScaling } = session.ports.cloud;
+  const managed = new Set(await eks.listNodegroups(policy.cluster.name));
+  const names = policy.groups.map((g) => g.name);
+  const parts = new Map<string, string>();
+  await Promise.all(
+    names
+      .filter((n) => managed.has(n))
+      .map(async (n) => {
+        const ng = await eks.describeNodegroup(policy.cluster.name, n);
+        parts.set(n, `${n} ${ng.releaseVersion}`);
+      }),
+  );
+  const asgs = names.filter((n) => !managed.has(n));
+  if (asgs.length > 0)
+    for (const g of await autoScaling.describeAutoScalingGroups({ AutoScalingGroupNames: asgs })) {
+      const used = [...new Set(g.Instances.map((i) => i.LaunchTemplate?.Version ?? "?"))].sort();
+      parts.set(
+        g.AutoScalingGroupName,
+        `${g.AutoScalingGroupName} launch template ${used.join("+")}`,
+      );
+    }
+  return names.flatMap((n) => parts.get(n) ?? []).join("; ");
+}
+
 /** The release to pin: `latest` resolved once, through the first due cluster's AWS. */
 export async function resolveRelease(release: Target, session: Session): Promise<Target> {
   if (release.releaseVersion !== "latest" || !release.kubernetesVersion) return release;
   const eks = session.ports.cloud.eks;
   const latest = (await driveOf(session)(
-    eks.latestReleaseVersions?.() ?? Promise.resolve({}),
+    eks.latestReleaseVersions?.([release.kubernetesVersion]) ?? Promise.resolve({}),
   )) as Record<string, string>;
   const version = latest[release.kubernetesVersion];
   if (!version)
@@ -120,10 +154,14 @@ export async function applyFleet(
   fleet: Fleet,
   members: readonly FleetMember[],
   deps: FleetDeps,
-  options: { retryFailed?: boolean } = {},
+  options: { retryFailed?: boolean; only?: readonly string[] } = {},
 ): Promise<FleetApplied> {
   const read = await readFleet(fleet, members, deps, options);
-  const due = read.plan.due.flatMap((d) => {
+  // `only`: a matrix job's one cluster, rolled only if the fleet (read whole) says it is due.
+  const wanted = read.plan.due.filter(
+    (d) => !options.only || options.only.includes(d.view.policyFile),
+  );
+  const due = wanted.flatMap((d) => {
     const member = members.find((m) => m.file === d.view.policyFile);
     const session = read.sessions.get(d.view.policyFile);
     return member && session ? [{ member, session, stage: d.stage.name }] : [];

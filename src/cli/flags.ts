@@ -174,3 +174,45 @@ export function flagLines(
   const width = Math.max(...rows.map(([head]) => (head as string).length)) + 2;
   return rows.map(([head, help]) => `    ${(head as string).padEnd(width)}${help}`).join("\n");
 }
+
+/** `noderoll fleet plan|apply|pause|resume`: the fleet, and where its clusters are. */
+export const FLEET_OPTIONS = {
+  fleet: { type: "string", arg: "FILE", help: "the fleet file (required)" },
+  sandbox: {
+    type: "string",
+    multiple: true,
+    arg: "S",
+    help: "sandbox scenarios instead of live clusters, one per cluster (again for each): one account, one virtual clock",
+  },
+  format: {
+    type: "string",
+    default: "text",
+    arg: "text|markdown|json",
+    help: "how to print the fleet's plan (json: its `due` list is a workflow's matrix)",
+  },
+  "retry-failed": {
+    type: "boolean",
+    default: false,
+    help: "the clusters that failed are due again, with the same pinned release",
+  },
+  every: {
+    type: "string",
+    arg: "1h",
+    help: "apply with --sandbox: run again every this long of virtual time until the fleet is done, halted or paused — a whole rollout, soaks included, in seconds",
+  },
+  only: {
+    type: "string",
+    arg: "POLICY",
+    help: "apply: roll only this policy's cluster, and only if the fleet says it is due (a matrix job)",
+  },
+  reason: {
+    type: "string",
+    arg: "TEXT",
+    help: "why (pause: recorded on every cluster of the fleet)",
+  },
+  "run-id": {
+    type: "string",
+    arg: "ID",
+    help: "this run's name in the fleet's records and the clusters' locks (default: host and process)",
+  },
+} as const;

@@ -5,6 +5,7 @@ import { policyJsonSchemaText } from "../policy/index.js";
 import { describeFailure } from "../ports/index.js";
 import { runApply } from "./apply.js";
 import { runControl } from "./control.js";
+import { runFleet } from "./fleet.js";
 import { GroupsError, UsageError } from "./args.js";
 import { followParent, HeapTooSmall, relaunch } from "./heap.js";
 import { hintFor, type HintContext } from "./hints.js";
@@ -34,6 +35,8 @@ async function dispatch(
       return await runControl(command, rest, hints);
     case "sandbox":
       return await runSandbox(rest);
+    case "fleet":
+      return await runFleet(rest, hints);
     case "schema":
       process.stdout.write(policyJsonSchemaText());
       return 0;

@@ -7,6 +7,7 @@ import {
   APPLY_ARGUMENTS,
   APPLY_OPTIONS,
   CONTROL_OPTIONS,
+  FLEET_OPTIONS,
   flagLines,
   PLAN_OPTIONS,
 } from "./flags.js";
@@ -75,6 +76,16 @@ ${flagLines(APPLY_OPTIONS)}`,
     Clear a pause or an abort standing on the cluster's Lease, then apply with the same flags
     as apply (it picks up where the stopped run left off). Exit codes as apply's.
 ${flagLines(APPLY_OPTIONS)}`,
+  fleet: `fleet plan|apply|pause|resume --fleet FILE [--sandbox S]... [--format text|markdown|json]
+      [--retry-failed] [--only POLICY] [--reason TEXT] [--run-id ID]
+    One release promoted across the fleet file's clusters, stage by stage (docs/fleet.md). plan:
+    per stage and cluster, the release it runs and the one pinned, its state, and what the next
+    run starts (json: its "due" list is a workflow's matrix). apply: start what is due now —
+    within maxConcurrency, after the stage above soaked — roll it, record it on the cluster, and
+    return (it never waits out a soak; run it again, on a schedule); --only POLICY rolls that
+    cluster alone, if due. pause/resume: hold or release every later start. Exit 0 done or
+    nothing due, 1 invalid files or a roll failed, 3 a roll stopped early, 2 usage.
+${flagLines(FLEET_OPTIONS)}`,
   sandbox: `${SANDBOX.serve}\n${SANDBOX.generate}`,
   schema: `schema
     The policy's JSON Schema (for editors without network: save it and point

@@ -1,7 +1,8 @@
 // `noderoll validate POLICY...`: exit 0 when every file is valid, 1 when any is not.
 import { parseArgs } from "node:util";
 import { formatDiagnostic, type Diagnostic } from "../policy/index.js";
-import { readPolicyFile } from "../adapters/files/read-policy.js";
+import { readFleetFiles } from "../adapters/files/read-fleet.js";
+import { readPolicyFile, readYamlText } from "../adapters/files/read-policy.js";
 import { painter } from "../render/colour.js";
 import { UsageError } from "./args.js";
 import { useColour } from "./terminal.js";
@@ -11,12 +12,32 @@ export interface FileReport {
   valid: boolean;
   name?: string;
   groups?: number;
+  /** A fleet file's: its clusters (each policy it names is checked with it). */
+  clusters?: number;
   errors: Diagnostic[];
   warnings: Diagnostic[];
 }
 
+/** A file that says it is a fleet: checked with the policies it names, from where we run. */
+const FLEET_KIND = /^kind[ \t]*:[ \t]*["']?Fleet["']?[ \t]*(#.*)?$/m;
+
+function validateFleet(file: string): FileReport {
+  const r = readFleetFiles(file, process.cwd());
+  if (!r.ok) return { file, valid: false, errors: r.errors, warnings: [] };
+  return {
+    file,
+    valid: true,
+    name: r.fleet.metadata.name,
+    clusters: r.members.length,
+    errors: [],
+    warnings: [],
+  };
+}
+
 export function validateFiles(files: readonly string[]): FileReport[] {
   return files.map((file) => {
+    const text = readYamlText(file, file, "a policy file");
+    if (typeof text === "string" && FLEET_KIND.test(text)) return validateFleet(file);
     const r = readPolicyFile(file);
     if (!r.ok) return { file, valid: false, errors: r.errors, warnings: r.warnings };
     return {
@@ -37,13 +58,11 @@ export function renderValidationText(reports: readonly FileReport[], colour = fa
   for (const r of reports) {
     for (const d of r.errors) lines.push(paint(formatDiagnostic(d), "red"));
     for (const d of r.warnings) lines.push(paint(formatDiagnostic(d), "yellow"));
-    if (r.valid)
-      lines.push(
-        paint(
-          `${r.file}: valid (policy "${r.name}", ${r.groups} group${r.groups === 1 ? "" : "s"})`,
-          "green",
-        ),
-      );
+    const what =
+      r.clusters !== undefined
+        ? `fleet "${r.name}", ${r.clusters} cluster${r.clusters === 1 ? "" : "s"}`
+        : `policy "${r.name}", ${r.groups} group${r.groups === 1 ? "" : "s"}`;
+    if (r.valid) lines.push(paint(`${r.file}: valid (${what})`, "green"));
   }
   const bad = reports.filter((r) => !r.valid);
   const errorCount = bad.reduce((n, r) => n + r.errors.length, 0);

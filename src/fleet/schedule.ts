@@ -20,6 +20,8 @@ export interface ClusterView {
   locked?: boolean;
   /** The health gates' verdict now, where the cluster's policy has gates beyond the built-in. */
   gates?: { ok: boolean; detail: string };
+  /** What the cluster's groups run now, in a few words (read by the application). */
+  current?: string;
   /** Why the cluster could not be read: it is then neither done nor free. */
   unreadable?: string;
 }
@@ -30,11 +32,17 @@ export type ClusterState =
   | { kind: "failed"; at: string; message?: string; retry: boolean }
   | { kind: "due"; resume: boolean }
   | { kind: "queued" }
-  | { kind: "blocked"; by: string }
+  | { kind: "blocked"; by: Upstream }
   | { kind: "unreadable"; why: string };
 
+/** The first stage above that has not soaked, and where it is: what holds every stage below. */
+export interface Upstream {
+  stage: string;
+  state: Exclude<StageState, { kind: "soaked" } | { kind: "blocked" }>;
+}
+
 export type StageState =
-  | { kind: "blocked"; by: string }
+  | { kind: "blocked"; by: Upstream }
   | { kind: "rolling" }
   | { kind: "soaking"; until: string }
   | { kind: "soaked"; at: string }
@@ -78,14 +86,15 @@ export function concurrencyOf(c: Concurrency | undefined, clusters: number): num
 export function scheduleFleet(input: ScheduleInput): FleetPlan {
   const { fleet, promotion } = input;
   const stages: StagePlan[] = [];
-  let upstream: string | undefined; // why later stages may not start, once one has not soaked
+  let upstream: Upstream | undefined; // what holds later stages, once one has not soaked
   for (const stage of fleet.stages) {
     const views = input.views.filter((v) => v.stage === stage.name);
     const plan = upstream
       ? blockedStage(stage, views, promotion, upstream)
       : activeStage(stage, views, input);
     stages.push(plan);
-    if (!upstream && plan.state.kind !== "soaked") upstream = blockingWords(stage, plan.state);
+    if (!upstream && plan.state.kind !== "soaked" && plan.state.kind !== "blocked")
+      upstream = { stage: stage.name, state: plan.state };
   }
   const due = input.paused
     ? []
@@ -112,19 +121,6 @@ export function pinnedRelease(
   return views.find((v) => v.record?.promotion === promotion)?.record?.release;
 }
 
-function blockingWords(stage: Stage, state: StageState): string {
-  switch (state.kind) {
-    case "soaking":
-      return `stage ${stage.name} soaks until ${state.until}`;
-    case "halted":
-      return `stage ${stage.name} halted: ${state.why}`;
-    case "blocked":
-      return state.by;
-    default:
-      return `stage ${stage.name} has not finished`;
-  }
-}
-
 /** What a cluster of this promotion has come to, from its record alone. */
 function recorded(view: ClusterView, promotion: string, retry: boolean): ClusterState | undefined {
   if (view.unreadable) return { kind: "unreadable", why: view.unreadable };
@@ -143,7 +139,7 @@ function blockedStage(
   stage: Stage,
   views: readonly ClusterView[],
   promotion: string,
-  by: string,
+  by: Upstream,
 ): StagePlan {
   const clusters = views.map((view) => {
     const state = recorded(view, promotion, false);

@@ -53,6 +53,8 @@ function isPolicyShaped(value: unknown): value is Record<string, unknown> {
 /** Parse and validate a policy file's text. Pure: the caller reads the file. */
 /** The other files of noderoll a policy's path may be given by mistake, and what to do. */
 const OTHER_KINDS = {
+  Fleet:
+    "this is a Fleet (a release promoted across clusters), not an UpgradePolicy: plan and apply it with noderoll fleet plan|apply --fleet FILE; validate checks it with its policies",
   SandboxScenario:
     "this is a SandboxScenario (a sandbox cluster), not an UpgradePolicy: validate takes policies; a scenario is checked when it is loaded (plan or apply --sandbox FILE, sandbox serve --scenario FILE)",
 } as const;

@@ -150,10 +150,11 @@ describe("a fleet of 5 clusters in 3 stages with a 24 h soak", () => {
     const w = new World(FIVE);
     w.apply(T0);
     const plan = w.apply(T0 + 2 * HOUR);
+    const soaking = { kind: "soaking", until: "2026-12-01T08:40:00.000Z" };
     expect(plan.stages.map((s) => [s.stage.name, s.state])).toEqual([
-      ["dev", { kind: "soaking", until: "2026-12-01T08:40:00.000Z" }],
-      ["staging", { kind: "blocked", by: "stage dev soaks until 2026-12-01T08:40:00.000Z" }],
-      ["prod", { kind: "blocked", by: "stage dev soaks until 2026-12-01T08:40:00.000Z" }],
+      ["dev", soaking],
+      ["staging", { kind: "blocked", by: { stage: "dev", state: soaking } }],
+      ["prod", { kind: "blocked", by: { stage: "dev", state: soaking } }],
     ]);
     expect(plan.due).toEqual([]);
     expect(plan.pinned).toEqual({ kubernetesVersion: "1.33", releaseVersion: "1.33.4-20250904" });
@@ -169,7 +170,13 @@ describe("failure", () => {
     expect(halted.stages[0]?.state.kind).toBe("halted");
     expect(halted.stages[1]?.state).toEqual({
       kind: "blocked",
-      by: expect.stringMatching(/^stage dev halted: 1 cluster failed \(failureThreshold 0\)/),
+      by: {
+        stage: "dev",
+        state: {
+          kind: "halted",
+          why: expect.stringMatching(/^1 cluster failed \(failureThreshold 0\)/),
+        },
+      },
     });
     expect(w.starts.map((s) => s.cluster)).toEqual(["dev-a", "dev-b"]);
     // The fix: the same pinned release, even though latest moved.

@@ -305,8 +305,8 @@ describe.skipIf(!hasKubectl)("noderoll sandbox serve --scenario A --scenario B",
     expect(r.stderr).toContain(
       `scenario ${files.big} (cluster big): EKS cluster "big" is also scenario ${files.big} (cluster big)'s`,
     );
-    const many = runCli(["sandbox", "serve", ...Array(5).fill(["--scenario", files.big]).flat()]);
+    const many = runCli(["sandbox", "serve", ...Array(9).fill(["--scenario", files.big]).flat()]);
     expect(many.status).toBe(2);
-    expect(many.stderr).toMatch(/at most 4 clusters are served at once/);
+    expect(many.stderr).toMatch(/at most 8 clusters are served at once/);
   });
 });

@@ -10,17 +10,29 @@ import {
   type LoadResult,
 } from "../../policy/index.js";
 
-function fileError(file: string, message: string): LoadResult {
+function fileError(file: string, message: string): LoadResult & { ok: false } {
   const d: Diagnostic = { file, line: 1, col: 1, path: "", message, severity: "error" };
   return { ok: false, errors: [d], warnings: [] };
 }
 
 /** Read `path` (shown in errors as `file`, by default the path itself). */
 export function readPolicyFile(path: string, file = path): LoadResult {
+  const text = readYamlText(path, file, "a policy file");
+  return typeof text === "string" ? loadPolicy(text, file) : text;
+}
+
+/**
+ * A YAML file's text — a policy's, a fleet's — or why it cannot be one, as a located error:
+ * never more than the size limit read into memory (`what` names what was expected).
+ */
+export function readYamlText(
+  path: string,
+  file: string,
+  what: string,
+): string | (LoadResult & { ok: false }) {
   let fd: number;
   try {
-    if (statSync(path).isDirectory())
-      return fileError(file, "is a directory; expected a policy file");
+    if (statSync(path).isDirectory()) return fileError(file, `is a directory; expected ${what}`);
     fd = openSync(path, "r");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -40,7 +52,7 @@ export function readPolicyFile(path: string, file = path): LoadResult {
     }
     const text = buffer.subarray(0, n).toString("utf8");
     if (text.includes("\u0000")) return fileError(file, "is a binary file, not YAML");
-    return loadPolicy(text.replace(/^\uFEFF/, ""), file);
+    return text.replace(/^\uFEFF/, "");
   } finally {
     closeSync(fd);
   }
