@@ -53,6 +53,40 @@ function deadPorts(world: World, isDead: () => boolean): Crashable["ports"] {
   return { cloud: freeze(world.cloud, isDead), cluster: freeze(world.cluster, isDead), clock };
 }
 
+/**
+ * Any ports (an account's cluster, say) that die right after the run's `k`-th event — k = 0:
+ * before its first — as crashAtEvent's; `wake` tells the world's clock that they died.
+ */
+export function portsDyingAtEvent(
+  ports: Crashable["ports"],
+  wake: () => void,
+  k: number,
+): Crashable & { onEvent: (e: unknown) => void } {
+  let dead = k === 0;
+  let seen = 0;
+  let resolve = () => {};
+  const died = new Promise<void>((r) => (resolve = r));
+  if (dead) resolve();
+  const isDead = () => dead;
+  const clock: Clock = {
+    now: () => ports.clock.now(),
+    sleep: (ms, signal) =>
+      isDead()
+        ? never()
+        : ports.clock.sleep(ms, signal).then(() => (isDead() ? never<void>() : undefined)),
+  };
+  return {
+    ports: { cloud: freeze(ports.cloud, isDead), cluster: freeze(ports.cluster, isDead), clock },
+    died,
+    onEvent: () => {
+      if (dead || ++seen < k) return;
+      dead = true;
+      resolve();
+      wake();
+    },
+  };
+}
+
 /** Ports of the world that die `afterMs` of virtual time from now. */
 export function crashAfter(world: World, afterMs: number): Crashable {
   let dead = false;

@@ -17,8 +17,15 @@ export const faults = z
         }),
       )
       .default([]),
+    /** Instances launched from `from` on (for `for`, when given: the fix) never turn Ready. */
     nodesNeverReady: z
-      .array(z.strictObject({ group: z.string().optional(), from: seconds.default(0) }))
+      .array(
+        z.strictObject({
+          group: z.string().optional(),
+          from: seconds.default(0),
+          for: seconds.optional(),
+        }),
+      )
       .default([]),
     /** Instances launched from `from` on run, but their kubelet never registers a node (a
      * bootstrap that fails, a wrong cluster endpoint in the user data). */

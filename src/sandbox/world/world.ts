@@ -233,7 +233,11 @@ export class World {
         terminateSeconds: t.terminate,
         nodeDeleteSeconds: t.nodeDelete,
       },
-      neverReady: s.faults.nodesNeverReady.map((f) => ({ ...f, from: start + f.from * 1000 })),
+      neverReady: s.faults.nodesNeverReady.map(({ for: span, ...f }) => ({
+        ...f,
+        from: start + f.from * 1000,
+        ...(span !== undefined && { until: start + (f.from + span) * 1000 }),
+      })),
       neverJoin: s.faults.nodesNeverJoin.map((f) => ({ ...f, from: start + f.from * 1000 })),
       badRelease: s.faults.badRelease,
       nodeLabels: (asg, inst) => this.eks.nodeLabels(asg, inst),

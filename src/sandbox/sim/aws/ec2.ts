@@ -32,6 +32,8 @@ export interface NeverReadyFault {
   group?: string;
   /** Instances launched at or after this virtual time never become Ready (or never join). */
   from: number;
+  /** ...and before this one, when the fault ends (a fix). */
+  until?: number;
 }
 
 export interface Ec2Context {
@@ -120,7 +122,10 @@ export class Ec2Sim {
     const hit = (faults: NeverReadyFault[]) =>
       !opts.initial &&
       faults.some(
-        (f) => (!f.group || f.group === g.name || f.group === g.nodegroup) && now >= f.from,
+        (f) =>
+          (!f.group || f.group === g.name || f.group === g.nodegroup) &&
+          now >= f.from &&
+          (f.until === undefined || now < f.until),
       );
     const bad = opts.initial ? undefined : this.#badRelease(g, v);
     const neverReady = hit(this.ctx.neverReady) || bad?.effect === "neverReady";
