@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { applyFleet, readFleet } from "../../src/app/fleet.js";
 import { fleetLeaseName } from "../../src/app/fleet-store.js";
-import { ALL, fleetWorld, HOUR, NAMES, recordOf } from "./helpers.js";
+import { ALL, fleetWorld, HOUR, recordOf } from "./helpers.js";
 
 describe("a sandbox fleet of 5 clusters in 3 stages with a 24 h soak", () => {
   it("rolls dev, waits out the soak, rolls staging, then prod one at a time, all on the pinned release", async () => {
