@@ -8,7 +8,8 @@ import { underFleet } from "../fleet/agree.js";
 import { promotionOf, type FleetRecord } from "../fleet/record.js";
 import { scheduleFleet, type ClusterView, type FleetPlan } from "../fleet/schedule.js";
 import type { Fleet } from "../fleet/schema.js";
-import type { Policy, Target } from "../policy/index.js";
+import { policySignals, type Policy, type Target } from "../policy/index.js";
+import { readSignals } from "../roll/gates.js";
 import { describeFailure, type Result } from "../ports/index.js";
 import { readStored, viewOf, writeRecord, type StoredState } from "./fleet-store.js";
 import { driveOf, type Session } from "./session.js";
@@ -62,6 +63,7 @@ export async function readFleet(
   options: { retryFailed?: boolean } = {},
 ): Promise<FleetRead> {
   const sessions = new Map<string, Session>();
+  const promotion = promotionOf(fleet);
   const read = await bounded(members, deps.readConcurrency ?? 8, async (m) => {
     const base = {
       stage: m.stage,
@@ -79,7 +81,15 @@ export async function readFleet(
           currentRelease(session, m.policy).catch(() => undefined),
         ]),
       );
-      return { view: { ...viewOf(base, stored), ...(current && { current }) }, stored, now };
+      // A cluster done with this promotion soaks: its gates are read each run.
+      const done = stored.record?.promotion === promotion && stored.record.state === "succeeded";
+      const gates = done ? await driveOf(session)(soakVerdict(session, m.policy)) : undefined;
+      const view = {
+        ...viewOf(base, stored),
+        ...(current && { current }),
+        ...(gates && { gates }),
+      };
+      return { view, stored, now };
     } catch (e) {
       return { view: { ...base, unreadable: describeFailure(e) } as ClusterView };
     }
@@ -88,7 +98,7 @@ export async function readFleet(
   const pause = read.map((r) => (r as { stored?: StoredState }).stored?.pause).find(Boolean);
   const plan = scheduleFleet({
     fleet,
-    promotion: promotionOf(fleet),
+    promotion,
     views: read.map((r) => r.view),
     now,
     ...(options.retryFailed && { retryFailed: true }),
@@ -126,6 +136,29 @@ export async function currentRelease(session: Session, policy: Policy): Promise<
       );
     }
   return names.flatMap((n) => parts.get(n) ?? []).join("; ");
+}
+
+/**
+ * The verdict of a soaking cluster's gates — its policy's alarms and Prometheus thresholds, read
+ * once (roll/gates.ts readSignals) — or undefined when it has none: it soaks on time alone.
+ */
+export async function soakVerdict(
+  session: Session,
+  policy: Policy,
+): Promise<ClusterView["gates"] | undefined> {
+  const signals = policySignals(policy);
+  if (signals.alarms.length === 0 && signals.prometheus.length === 0) return undefined;
+  const { cloud, metrics } = session.ports;
+  const readings = await readSignals({ cloud, ...(metrics && { metrics }) }, signals);
+  const say = (v: string) =>
+    readings
+      .filter((r) => r.verdict === v)
+      .map((r) => `${r.gate} ${r.value}${r.detail ? ` (${r.detail})` : ""}`)
+      .join("; ");
+  if (readings.some((r) => r.verdict === "fail")) return { verdict: "fail", detail: say("fail") };
+  if (readings.some((r) => r.verdict === "inconclusive"))
+    return { verdict: "inconclusive", detail: say("inconclusive") };
+  return { verdict: "pass", detail: readings.map((r) => `${r.gate} ${r.value}`).join("; ") };
 }
 
 /** The release to pin: `latest` resolved once, through the first due cluster's AWS. */

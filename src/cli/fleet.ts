@@ -19,7 +19,7 @@ import { planAndApply } from "../app/apply.js";
 import { driveOf } from "../app/session.js";
 import { readFleetFiles } from "../adapters/files/read-fleet.js";
 import type { Fleet } from "../fleet/schema.js";
-import { formatDiagnostic, formatDuration, parseDuration } from "../policy/index.js";
+import { formatDiagnostic, formatDuration, parseDuration, policySignals } from "../policy/index.js";
 import type { Account } from "../sandbox/world/account.js";
 import { EventLog, type RollEvent } from "../ports/index.js";
 import { renderFleetJson, renderFleetMarkdown, renderFleetText } from "../render/fleet.js";
@@ -200,8 +200,8 @@ async function everyInterval(
 
 /** Whether a policy reads gates beyond the built-in: what "soaked green" can mean for it. */
 function hasGates(policy: FleetMember["policy"]): boolean {
-  const all = [policy.defaults?.gates, ...policy.groups.map((g) => g.rollingUpdate?.gates)];
-  return all.some((g) => (g?.alarms?.length ?? 0) > 0 || (g?.prometheus?.length ?? 0) > 0);
+  const s = policySignals(policy);
+  return s.alarms.length > 0 || s.prometheus.length > 0;
 }
 
 /** Pause or resume: written on every cluster of the fleet that can be reached. */

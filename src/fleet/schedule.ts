@@ -19,7 +19,7 @@ export interface ClusterView {
   /** Whether a run holds the cluster's lock now (a "rolling" record without one was cut short). */
   locked?: boolean;
   /** The health gates' verdict now, where the cluster's policy has gates beyond the built-in. */
-  gates?: { ok: boolean; detail: string };
+  gates?: { verdict: "pass" | "fail" | "inconclusive"; detail: string };
   /** What the cluster's groups run now, in a few words (read by the application). */
   current?: string;
   /** Why the cluster could not be read: it is then neither done nor free. */
@@ -44,7 +44,7 @@ export interface Upstream {
 export type StageState =
   | { kind: "blocked"; by: Upstream }
   | { kind: "rolling" }
-  | { kind: "soaking"; until: string }
+  | { kind: "soaking"; until: string; pending?: string }
   | { kind: "soaked"; at: string }
   | { kind: "halted"; why: string };
 
@@ -198,12 +198,17 @@ function stageState(
   // Failures within the threshold are tolerated: the stage ends when the rest are done.
   const finished = clusters.filter((c) => c.state.kind === "done" || c.state.kind === "failed");
   if (finished.length < clusters.length) return { kind: "rolling" };
-  const red = clusters.find((c) => c.state.kind === "done" && c.view.gates && !c.view.gates.ok);
+  // Soaked green: the gates of every cluster done pass; one failing halts the fleet, one that
+  // cannot be judged holds the stage until it can.
+  const judged = (v: string) =>
+    clusters.find((c) => c.state.kind === "done" && c.view.gates?.verdict === v);
+  const red = judged("fail");
   if (red)
     return {
       kind: "halted",
       why: `gates failing on ${red.view.cluster} while it soaks: ${red.view.gates?.detail}`,
     };
+  const amber = judged("inconclusive");
   const last = Math.max(
     ...finished.map((c) =>
       Date.parse(
@@ -213,7 +218,13 @@ function stageState(
     ),
   );
   const until = last + (stage.soak ? (parseDuration(stage.soak) ?? 0) : 0);
-  return until > input.now.getTime()
-    ? { kind: "soaking", until: new Date(until).toISOString() }
-    : { kind: "soaked", at: new Date(until).toISOString() };
+  if (until > input.now.getTime() || amber)
+    return {
+      kind: "soaking",
+      until: new Date(until).toISOString(),
+      ...(amber && {
+        pending: `gates of ${amber.view.cluster} inconclusive: ${amber.view.gates?.detail}`,
+      }),
+    };
+  return { kind: "soaked", at: new Date(until).toISOString() };
 }

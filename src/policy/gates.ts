@@ -6,7 +6,7 @@
 // Rollouts' analysis verdicts (successful, failed, inconclusive:
 // https://argo-rollouts.readthedocs.io/en/stable/features/analysis/).
 import { parseDuration } from "./duration.js";
-import type { Gates, OnFailure, OnInconclusive } from "./schema.js";
+import type { Gates, OnFailure, OnInconclusive, Policy } from "./schema.js";
 
 /** A Prometheus gate: its query's value must not cross `fail`. */
 export interface PrometheusGate {
@@ -119,4 +119,19 @@ export function gateProblems(g: Gates | undefined, checkpoints: boolean): GatePr
       message: "checkpointDelay is set but there are no checkpoints; add checkpoints or remove it",
     });
   return problems;
+}
+
+/**
+ * The signals a policy's groups are judged by beyond their replacements — every alarm and
+ * Prometheus threshold of any group, once each — what a fleet's soak reads on the cluster.
+ */
+export function policySignals(policy: Policy): Pick<GateSettings, "alarms" | "prometheus"> {
+  const all = policy.groups.map((g) =>
+    gateSettings(mergeGates(policy.defaults?.gates, g.rollingUpdate?.gates)),
+  );
+  const prometheus = new Map(all.flatMap((s) => s.prometheus).map((p) => [p.name, p]));
+  return {
+    alarms: [...new Set(all.flatMap((s) => s.alarms))],
+    prometheus: [...prometheus.values()],
+  };
 }

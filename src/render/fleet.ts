@@ -35,7 +35,7 @@ export function stageWords(s: StageState): string {
     case "rolling":
       return "in progress";
     case "soaking":
-      return `soaking until ${when(s.until)}`;
+      return `soaking until ${when(s.until)}${s.pending ? `, then until its gates can be judged (${s.pending})` : ""}`;
     case "soaked":
       return "done";
     case "halted":

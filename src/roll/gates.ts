@@ -143,12 +143,11 @@ export class GateWatch {
 
   private async read(): Promise<GateReading[]> {
     const s = this.subject.settings;
-    const [replacements, alarms, queries] = await Promise.all([
+    const [replacements, signals] = await Promise.all([
       this.replacementGates(),
-      s.alarms.length > 0 ? alarmGates(this.ctx, s.alarms) : [],
-      Promise.all(s.prometheus.map((p) => prometheusGate(this.ctx, p))),
+      readSignals(this.ctx, s),
     ]);
-    return [...replacements, ...alarms, ...queries];
+    return [...replacements, ...signals];
   }
 
   private async replacementGates(): Promise<GateReading[]> {
@@ -236,8 +235,26 @@ async function loopingOn(ctx: RollContext, nodes: Set<string>): Promise<Pod[]> {
   return lists.flatMap((l) => l.items).filter(crashLooping);
 }
 
+/** Where the signals are read: the account's CloudWatch, and Prometheus when the run has one. */
+type Signals = Pick<RollContext, "cloud" | "metrics">;
+
+/**
+ * The gates a release is judged by beyond its replacements — CloudWatch alarms and Prometheus
+ * thresholds — read once: a roll's watch reads them every period, a fleet's soak each run.
+ */
+export async function readSignals(
+  ctx: Signals,
+  gates: Pick<GateSettings, "alarms" | "prometheus">,
+): Promise<GateReading[]> {
+  const [alarms, queries] = await Promise.all([
+    gates.alarms.length > 0 ? alarmGates(ctx, gates.alarms) : [],
+    Promise.all(gates.prometheus.map((p) => prometheusGate(ctx, p))),
+  ]);
+  return [...alarms, ...queries];
+}
+
 /** Each alarm: OK passes, ALARM fails, INSUFFICIENT_DATA (or no such alarm) is inconclusive. */
-async function alarmGates(ctx: RollContext, names: string[]): Promise<GateReading[]> {
+async function alarmGates(ctx: Signals, names: string[]): Promise<GateReading[]> {
   const gate = (n: string) => `alarm/${n}`;
   let alarms;
   try {
@@ -267,7 +284,7 @@ async function alarmGates(ctx: RollContext, names: string[]): Promise<GateReadin
 }
 
 /** A Prometheus instant query against its threshold; no single number is inconclusive. */
-async function prometheusGate(ctx: RollContext, p: PrometheusGate): Promise<GateReading> {
+async function prometheusGate(ctx: Signals, p: PrometheusGate): Promise<GateReading> {
   const gate = `prometheus/${p.name}`;
   if (!ctx.metrics)
     return {

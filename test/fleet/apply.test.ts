@@ -117,3 +117,57 @@ describe("a bad release in dev", () => {
     for (const [name, inv] of w.invariants) expect(inv.violations, name).toEqual([]);
   }, 120_000);
 });
+
+describe("soaked green", () => {
+  // The fleet's soak reads each done cluster's gates every run (here a CloudWatch alarm its
+  // policy names): an alarm during the soak halts the fleet before staging starts; an alarm
+  // that cannot be judged holds the stage past its soak time.
+  const gated = (alarm: string) => (n: string) =>
+    `defaults:\n  gates: { alarms: [${alarm}-${n}] }\ngroups:\n  - { name: ${n}-system }\n  - { name: ${n}-workers, target: { launchTemplateVersion: $Latest } }\n`;
+
+  it("an alarm raised while dev soaks halts the fleet; staging never starts", async () => {
+    const w = fleetWorld({}, { policyBody: gated("api-5xx"), alarms: ["api-5xx"] });
+    const { account, fleet, members, deps, starts } = w;
+    await applyFleet(fleet, members, deps);
+    await account.advance(3 * HOUR);
+    const green = await readFleet(fleet, members, deps);
+    expect(green.plan.stages[0]?.state.kind).toBe("soaking");
+    account
+      .world("dev-b")
+      .cloudWatch.setState("api-5xx-dev-b", "ALARM", "5xx above 1% for 5 minutes");
+    for (let h = 0; h < 30; h++) {
+      await account.advance(HOUR);
+      await applyFleet(fleet, members, deps);
+    }
+    const { plan } = await readFleet(fleet, members, deps);
+    expect(plan.stages[0]?.state).toEqual({
+      kind: "halted",
+      why: expect.stringMatching(
+        /^gates failing on dev-b while it soaks: alarm\/api-5xx-dev-b ALARM \(5xx above 1%/,
+      ),
+    });
+    expect(starts.map((s) => s.cluster)).toEqual(["dev-a", "dev-b"]);
+  }, 120_000);
+
+  it("a gate that cannot be judged holds the stage past its soak, until it can", async () => {
+    const w = fleetWorld({}, { policyBody: gated("api-5xx"), alarms: ["api-5xx"] });
+    const { account, fleet, members, deps, starts } = w;
+    await applyFleet(fleet, members, deps);
+    account.world("dev-a").cloudWatch.setState("api-5xx-dev-a", "INSUFFICIENT_DATA", "no data");
+    for (let h = 0; h < 30; h++) {
+      await account.advance(HOUR);
+      await applyFleet(fleet, members, deps);
+    }
+    const { plan } = await readFleet(fleet, members, deps);
+    expect(plan.stages[0]?.state).toMatchObject({
+      kind: "soaking",
+      pending: expect.stringMatching(
+        /^gates of dev-a inconclusive: alarm\/api-5xx-dev-a INSUFFICIENT_DATA/,
+      ),
+    });
+    expect(starts.map((s) => s.cluster)).toEqual(["dev-a", "dev-b"]);
+    account.world("dev-a").cloudWatch.setState("api-5xx-dev-a", "OK", "data again");
+    const next = await applyFleet(fleet, members, deps);
+    expect(next.rolled.map((r) => r.member.policy.cluster.name)).toEqual(["staging-a"]);
+  }, 120_000);
+});

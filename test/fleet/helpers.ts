@@ -90,19 +90,36 @@ export async function recordOf(account: Account, cluster: string): Promise<Fleet
   return JSON.parse(lease.metadata.annotations!["noderoll.io/fleet"]!) as FleetRecord;
 }
 
+export interface FleetWorldOptions {
+  /** Each cluster's policy body (its groups, defaults), by cluster name. */
+  policyBody?: (name: string) => string;
+  /** CloudWatch alarms every cluster's world has, each OK at first, named NAME-CLUSTER. */
+  alarms?: string[];
+}
+
+const GROUPS = (n: string) =>
+  `groups:\n  - { name: ${n}-system }\n  - { name: ${n}-workers, target: { launchTemplateVersion: $Latest } }\n`;
+
 /** The fleet over a fresh account; `extra` per cluster (faults, say). */
-export function fleetWorld(extra: Record<string, Partial<ScenarioInput>> = {}): FleetWorld {
-  const account = Account.from(ALL.map((n, i) => cluster(n, i + 1, extra[n])));
+export function fleetWorld(
+  extra: Record<string, Partial<ScenarioInput>> = {},
+  options: FleetWorldOptions = {},
+): FleetWorld {
+  const account = Account.from(
+    ALL.map((n, i) =>
+      cluster(n, i + 1, {
+        ...(options.alarms && { alarms: options.alarms.map((name) => ({ name: `${name}-${n}` })) }),
+        ...extra[n],
+      }),
+    ),
+  );
   const loaded = loadFleet(FLEET_YAML, "fleet.yaml");
   if (!loaded.ok) throw new Error("fleet");
   const members: FleetMember[] = Object.entries(NAMES).flatMap(([stage, names]) =>
     names.map((n) => ({
       stage,
       file: `${n}.yaml`,
-      policy: policyFor(
-        `groups:\n  - { name: ${n}-system }\n  - { name: ${n}-workers, target: { launchTemplateVersion: $Latest } }\n`,
-        n,
-      ),
+      policy: policyFor((options.policyBody ?? GROUPS)(n), n),
     })),
   );
   const invariants = new Map<string, Invariants>();

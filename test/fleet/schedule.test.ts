@@ -275,7 +275,9 @@ describe("converging from cluster state alone", () => {
     const views = w
       .views()
       .map((v) =>
-        v.cluster === "dev-a" ? { ...v, gates: { ok: false, detail: "alarm api-5xx" } } : v,
+        v.cluster === "dev-a"
+          ? { ...v, gates: { verdict: "fail" as const, detail: "alarm api-5xx" } }
+          : v,
       );
     const plan = scheduleFleet({
       fleet: FIVE,
