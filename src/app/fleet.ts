@@ -11,7 +11,7 @@ import type { Fleet } from "../fleet/schema.js";
 import { policySignals, type Policy, type Target } from "../policy/index.js";
 import { readSignals } from "../roll/gates.js";
 import { describeFailure, type Result } from "../ports/index.js";
-import { readStored, viewOf, writeRecord, type StoredState } from "./fleet-store.js";
+import { readStored, viewOf, writePause, writeRecord, type StoredState } from "./fleet-store.js";
 import { driveOf, type Session } from "./session.js";
 
 /** A policy the fleet names, and the stage it is in. */
@@ -247,4 +247,29 @@ async function rollOne(deps: FleetDeps, member: FleetMember, session: Session, r
   } catch (e) {
     return { result: "failure" as Result, message: describeFailure(e) };
   }
+}
+
+/**
+ * `fleet pause` (a pause given) or `fleet resume` (none): written on every cluster of the fleet,
+ * so that any run on any machine, reading any of them, starts nothing until it is cleared. A
+ * roll in flight goes on (`noderoll pause` stops one); what each cluster said is returned.
+ */
+export async function holdFleet(
+  fleet: Fleet,
+  members: readonly FleetMember[],
+  deps: Pick<FleetDeps, "connect">,
+  pause: { by?: string; reason?: string } | undefined,
+): Promise<{ cluster: string; error?: string }[]> {
+  return bounded(members, 8, async (m) => {
+    const cluster = m.policy.cluster.name;
+    try {
+      const session = await deps.connect(m);
+      const at = session.ports.clock.now().toISOString();
+      const record = pause && { fleet: fleet.metadata.name, at, ...pause };
+      await driveOf(session)(writePause(session.ports.cluster, cluster, record));
+      return { cluster };
+    } catch (e) {
+      return { cluster, error: describeFailure(e) };
+    }
+  });
 }

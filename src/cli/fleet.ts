@@ -9,14 +9,13 @@
 import { hostname, userInfo } from "node:os";
 import {
   applyFleet,
+  holdFleet,
   readFleet,
   type FleetApplied,
   type FleetDeps,
   type FleetMember,
 } from "../app/fleet.js";
-import { writePause } from "../app/fleet-store.js";
 import { planAndApply } from "../app/apply.js";
-import { driveOf } from "../app/session.js";
 import { readFleetFiles } from "../adapters/files/read-fleet.js";
 import type { Fleet } from "../fleet/schema.js";
 import { formatDiagnostic, formatDuration, parseDuration, policySignals } from "../policy/index.js";
@@ -130,8 +129,17 @@ export async function runFleet(args: string[], hints: HintContext): Promise<numb
   const connect = connector(values, hints);
   try {
     const deps = rollDeps(values, connect);
-    if (sub === "pause" || sub === "resume")
-      return await pauseFleet(sub, fleet, members, deps, values);
+    if (sub === "pause" || sub === "resume") {
+      const pause =
+        sub === "pause"
+          ? { by: who(), ...(values.reason && { reason: values.reason }) }
+          : undefined;
+      const said = await holdFleet(fleet, members, deps, pause);
+      for (const r of said)
+        if (r.error) process.stderr.write(`${r.cluster}: not ${sub}d: ${r.error}\n`);
+        else process.stdout.write(`${r.cluster}: ${sub}d\n`);
+      return said.some((r) => r.error) ? 1 : 0;
+    }
     if (sub === "plan") {
       print(
         values,
@@ -202,35 +210,4 @@ async function everyInterval(
 function hasGates(policy: FleetMember["policy"]): boolean {
   const s = policySignals(policy);
   return s.alarms.length > 0 || s.prometheus.length > 0;
-}
-
-/** Pause or resume: written on every cluster of the fleet that can be reached. */
-async function pauseFleet(
-  sub: "pause" | "resume",
-  fleet: Fleet,
-  members: readonly FleetMember[],
-  deps: FleetDeps,
-  values: Values,
-): Promise<number> {
-  const pause =
-    sub === "pause"
-      ? {
-          fleet: fleet.metadata.name,
-          by: who(),
-          at: new Date().toISOString(),
-          ...(values.reason && { reason: values.reason }),
-        }
-      : undefined;
-  let failed = 0;
-  for (const m of members) {
-    try {
-      const session = await deps.connect(m);
-      await driveOf(session)(writePause(session.ports.cluster, m.policy.cluster.name, pause));
-      process.stdout.write(`${m.policy.cluster.name}: ${sub === "pause" ? "paused" : "resumed"}\n`);
-    } catch (e) {
-      failed++;
-      process.stderr.write(`${m.policy.cluster.name}: not ${sub}d: ${(e as Error).message}\n`);
-    }
-  }
-  return failed > 0 ? 1 : 0;
 }

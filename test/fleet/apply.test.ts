@@ -4,7 +4,7 @@
 // checked after every event); what the fleet knows lives only on the clusters (their fleet
 // Leases), read afresh each run.
 import { describe, expect, it } from "vitest";
-import { applyFleet, readFleet } from "../../src/app/fleet.js";
+import { applyFleet, holdFleet, readFleet } from "../../src/app/fleet.js";
 import { fleetLeaseName } from "../../src/app/fleet-store.js";
 import { ALL, fleetWorld, HOUR, recordOf } from "./helpers.js";
 
@@ -169,5 +169,28 @@ describe("soaked green", () => {
     account.world("dev-a").cloudWatch.setState("api-5xx-dev-a", "OK", "data again");
     const next = await applyFleet(fleet, members, deps);
     expect(next.rolled.map((r) => r.member.policy.cluster.name)).toEqual(["staging-a"]);
+  }, 120_000);
+});
+
+describe("fleet pause and resume", () => {
+  it("a pause on the clusters stops every later start, from any run; resume releases it", async () => {
+    const { account, fleet, members, deps, starts } = fleetWorld();
+    await applyFleet(fleet, members, deps);
+    const said = await holdFleet(fleet, members, deps, {
+      by: "oncall@host",
+      reason: "incident 42",
+    });
+    expect(said).toEqual(ALL.map((cluster) => ({ cluster })));
+    for (let h = 0; h < 30; h++) {
+      await account.advance(HOUR);
+      const r = await applyFleet(fleet, members, deps);
+      expect(r.rolled).toEqual([]);
+      expect(r.read.plan.paused).toMatchObject({ by: "oncall@host", reason: "incident 42" });
+    }
+    expect(starts.map((s) => s.cluster)).toEqual(["dev-a", "dev-b"]);
+    await holdFleet(fleet, members, deps, undefined);
+    const resumed = await applyFleet(fleet, members, deps);
+    expect(resumed.read.plan.paused).toBeUndefined();
+    expect(resumed.rolled.map((r) => r.member.policy.cluster.name)).toEqual(["staging-a"]);
   }, 120_000);
 });
