@@ -1,4 +1,4 @@
-// `npm run bench`: figures, printed and written to out/bench.json, never asserted. Four parts:
+// `npm run bench`: figures, printed and written to out/bench.json, never asserted. Five parts:
 //  1. the sandbox: an EKS-style update of a generated 1,000-node, 30,000-pod cluster;
 //  2. plan: build, read (the sandbox's serving apart) and compute time, GC, peak memory and
 //     requests on generated clusters (BENCH_PLAN_SIZES, default 1k / 5k / 20k / 50k / 100k nodes);
@@ -10,7 +10,11 @@
 //     EKS's own managed update, with requests per replaced node by verb and resource and the
 //     roll's time split by what it waited for (BENCH_ROLL_SIZES, default 100 / 1,000);
 //  4. rehearsal: `plan --rehearse` of a generated cluster, wall time on top of the plan
-//     (BENCH_REHEARSAL_SIZES, default 5,000 nodes).
+//     (BENCH_REHEARSAL_SIZES, default 5,000 nodes);
+//  5. fleet: `fleet plan` of BENCH_FLEET_CLUSTERS generated clusters (default 50; "" none) of
+//     BENCH_FLEET_NODES nodes each (default 1,000), from the command line (BENCH_PLAN_RUNS runs),
+//     then its read in-process with the requests per API and the most clusters read at once
+//     (BENCH_FLEET_CLI=0: the read alone).
 // Before the first part and after the last, the host's memory: how long a fresh page takes to
 // write (memory.ts), what most of the plans' wall time varies by on a shared machine.
 // Each measurement runs in a process of its own, with Node's default heap, so every size's
@@ -33,6 +37,7 @@ import { measureCliPlan, type CliPlanFigures } from "./plan-cli.js";
 import { measurePlanWire, servePlanWorld, type WirePlanFigures } from "./plan-wire.js";
 import {
   printCliPlans,
+  printFleet,
   printHalt,
   printPlans,
   printRehearsal,
@@ -43,6 +48,12 @@ import {
 import { measureRehearsal, type RehearsalFigures } from "./rehearsal.js";
 import { measureRoll, type RollFigures } from "./roll.js";
 import { measureHalt, type HaltFigures } from "./gates.js";
+import {
+  measureFleetCli,
+  measureFleetRead,
+  type FleetCliFigures,
+  type FleetReadFigures,
+} from "./fleet.js";
 
 /** Sizes from the environment ("" runs none of that part), or the defaults. */
 const sizes = (name: string, fallback: number[]) => {
@@ -98,6 +109,7 @@ async function part(args: string[]): Promise<unknown> {
   if (name === "roll") return measureRoll(Number(n));
   if (name === "halt") return measureHalt(Number(n));
   if (name === "rehearsal") return measureRehearsal(Number(n));
+  if (name === "fleet-read") return measureFleetRead(Number(n), Number(args[2]));
   throw new Error(`unknown bench part ${name}`);
 }
 
@@ -117,6 +129,21 @@ const loadAverage = () => loadavg().map((x) => Math.round(x * 100) / 100);
 /** The host's memory as the header and the footer say it (memory.ts). */
 const touch = (f: MemoryFigures) =>
   `first write of a fresh page ${f.firstTouchUsPerPage} µs (written again: ${f.rewriteUsPerPage} µs)`;
+
+/** Part 5: each fleet size from the command line, then read in-process (each in a process). */
+function measureFleets(): { cli?: FleetCliFigures; read: FleetReadFigures }[] {
+  const out: { cli?: FleetCliFigures; read: FleetReadFigures }[] = [];
+  const nodes = Number(process.env.BENCH_FLEET_NODES ?? 1000);
+  const runs = Number(process.env.BENCH_PLAN_RUNS ?? 3);
+  for (const clusters of sizes("BENCH_FLEET_CLUSTERS", [50])) {
+    const cli =
+      process.env.BENCH_FLEET_CLI === "0" ? undefined : measureFleetCli(clusters, nodes, runs);
+    const read = child<FleetReadFigures>("fleet-read", String(clusters), String(nodes));
+    out.push({ ...(cli && { cli }), read });
+    printFleet(cli, read);
+  }
+  return out;
+}
 
 async function main(): Promise<void> {
   const m = machine();
@@ -165,6 +192,7 @@ async function main(): Promise<void> {
     rehearsal.push(f);
     printRehearsal(f, rehearsal.length === 1);
   }
+  const fleet = measureFleets();
   const memoryAtEnd = child<MemoryFigures>("memory");
   console.log(`\nAt the end: load average ${loadAverage().join(" ")}, ${touch(memoryAtEnd)}`);
   const out = resolve("out/bench.json");
@@ -185,6 +213,7 @@ async function main(): Promise<void> {
     roll,
     halt,
     rehearsal,
+    fleet,
   };
   writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
   console.log(`\nFigures written to ${out}`);

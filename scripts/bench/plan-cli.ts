@@ -56,6 +56,60 @@ export function cliInputs(nodes: number, dir: string): { scenario: string; polic
   return files;
 }
 
+/** A command line's run, as this process saw it and as it said of itself at its exit. */
+export interface MeasuredRun {
+  wallMs: number;
+  userMs: number;
+  systemMs: number;
+  minorPageFaults: number;
+  peakRssMiB: number;
+  relaunched: boolean;
+  stdout: string;
+}
+
+/**
+ * One run of the command line at `cli` with `args`, in `cwd` (default this process's), its
+ * figures as the module it preloads writes them into `dir`; a failed run is an error (`what`
+ * failed, and its stderr), not a time.
+ */
+export function runMeasured(
+  what: string,
+  cli: string,
+  args: string[],
+  opts: { dir: string; cwd?: string },
+): MeasuredRun {
+  const { dir, cwd } = opts;
+  const preload = join(dir, "usage.mjs");
+  writeFileSync(preload, PRELOAD);
+  const usage = mkdtempSync(join(dir, "usage-"));
+  const started = performance.now();
+  const r = spawnSync(process.execPath, ["--import", pathToFileURL(preload).href, cli, ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODEROLL_BENCH_USAGE: join(usage, "usage") },
+    maxBuffer: 256 * 1024 * 1024,
+    ...(cwd && { cwd }),
+  });
+  const wallMs = Math.round(performance.now() - started);
+  if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}):\n${r.stderr}`);
+  const used = readdirSync(usage).map(
+    (f) => JSON.parse(readFileSync(join(usage, f), "utf8")) as NodeJS.ResourceUsage,
+  );
+  rmSync(usage, { recursive: true });
+  if (used.length === 0) throw new Error(`${what} wrote no resource usage`);
+  const sum = (pick: (u: NodeJS.ResourceUsage) => number) =>
+    used.reduce((total, u) => total + pick(u), 0);
+  return {
+    wallMs,
+    userMs: Math.round(sum((u) => u.userCPUTime) / 1000),
+    systemMs: Math.round(sum((u) => u.systemCPUTime) / 1000),
+    minorPageFaults: sum((u) => u.minorPageFault),
+    peakRssMiB: Math.round(Math.max(...used.map((u) => u.maxRSS)) / 1024),
+    relaunched: used.length > 1,
+    stdout: r.stdout,
+  };
+}
+
 /** One run of `plan` on the files in `dir` (cliInputs'), by the command line at `cli`. */
 export function runCliPlan(
   nodes: number,
@@ -63,36 +117,13 @@ export function runCliPlan(
   cli: string,
 ): Omit<CliPlanFigures, "wallMsRuns"> {
   const files = filesIn(dir);
-  const preload = join(dir, "usage.mjs");
-  writeFileSync(preload, PRELOAD);
-  const usage = mkdtempSync(join(dir, "usage-"));
   const args = ["plan", "--policy", files.policy, "--sandbox", files.scenario];
-  const started = performance.now();
-  const r = spawnSync(process.execPath, ["--import", pathToFileURL(preload).href, cli, ...args], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NODEROLL_BENCH_USAGE: join(usage, "usage") },
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  const wallMs = Math.round(performance.now() - started);
-  if (r.status !== 0) throw new Error(`plan --sandbox failed (exit ${r.status}):\n${r.stderr}`);
-  const used = readdirSync(usage).map(
-    (f) => JSON.parse(readFileSync(join(usage, f), "utf8")) as NodeJS.ResourceUsage,
-  );
-  rmSync(usage, { recursive: true });
-  if (used.length === 0) throw new Error("plan --sandbox wrote no resource usage");
-  const sum = (pick: (u: NodeJS.ResourceUsage) => number) =>
-    used.reduce((total, u) => total + pick(u), 0);
+  const { stdout, ...run } = runMeasured("plan --sandbox", cli, args, { dir });
   return {
     nodes,
     scenarioMiB: Math.round(readFileSync(files.scenario).length / 2 ** 20),
-    wallMs,
-    userMs: Math.round(sum((u) => u.userCPUTime) / 1000),
-    systemMs: Math.round(sum((u) => u.systemCPUTime) / 1000),
-    minorPageFaults: sum((u) => u.minorPageFault),
-    peakRssMiB: Math.round(Math.max(...used.map((u) => u.maxRSS)) / 1024),
-    relaunched: used.length > 1,
-    summary: r.stdout.trimEnd().split("\n").at(-1) ?? "",
+    ...run,
+    summary: stdout.trimEnd().split("\n").at(-1) ?? "",
   };
 }
 

@@ -7,6 +7,7 @@ import type { WirePlanFigures } from "./plan-wire.js";
 import type { RehearsalFigures } from "./rehearsal.js";
 import type { RollFigures } from "./roll.js";
 import type { HaltFigures } from "./gates.js";
+import type { FleetCliFigures, FleetReadFigures } from "./fleet.js";
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const n = (x: number) => x.toLocaleString("en-US");
@@ -140,5 +141,26 @@ export function printRehearsal(f: RehearsalFigures, header: boolean): void {
     );
   console.log(
     `| ${n(f.nodes)} | ${s(f.wallMs)} | ${f.result} | ${f.virtualMinutes} min | ${f.groups} | ${f.stalls} | ${f.peakExtraNodes} | ${n(f.peakRssMiB)} MiB |`,
+  );
+}
+
+/** `fleet plan` of many clusters: from the command line, then its read in-process, counted. */
+export function printFleet(cli: FleetCliFigures | undefined, read: FleetReadFigures): void {
+  console.log(
+    `\n## 5. fleet plan of ${n(read.clusters)} clusters of ${n(read.nodesPerCluster)} nodes (${n(read.podsPerCluster)} pods, ${read.groupsPerCluster} groups each), three stages`,
+  );
+  if (cli) {
+    const runs = cli.wallMsRuns.length > 1 ? ` (runs: ${cli.wallMsRuns.map(s).join(", ")})` : "";
+    console.log(
+      `command line (\`fleet plan --fleet F --sandbox S ×${cli.clusters} --format json\`, ${n(cli.scenariosMiB)} MiB of scenario files, the worlds' build included): ${s(cli.wallMs)} wall${runs}; ${s(cli.userMs)} user / ${s(cli.systemMs)} system CPU, ${n(cli.minorPageFaults)} page faults, ${n(cli.peakRssMiB)} MiB peak${cli.relaunched ? " (relaunched with a raised heap)" : ""}; the plan: ${cli.clustersInPlan} clusters, ${cli.due} due (${cli.stages})`,
+    );
+  }
+  const r = read.requests;
+  const calls = Object.entries(r.byCall)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${n(v)}`)
+    .join(", ");
+  console.log(
+    `in-process: build the ${read.clusters} worlds ${s(read.buildMs)}; read ${read.readMs.toFixed(1)} ms; ${n(r.kubernetes + r.eks + r.autoScaling + r.other)} requests (${n(r.kubernetes)} Kubernetes, ${n(r.eks)} EKS, ${n(r.autoScaling)} Auto Scaling, ${n(r.other)} other: ${calls}), ${read.perCluster.all} a cluster (${read.perCluster.kubernetes} Kubernetes, ${read.perCluster.eks} EKS, ${read.perCluster.autoScaling} Auto Scaling); at most ${read.peakClusters} clusters read at once (readConcurrency ${read.readConcurrency}); ${read.due} due; ${n(read.peakRssMiB)} MiB peak`,
   );
 }

@@ -101,6 +101,7 @@ export async function runSandbox(args: string[]): Promise<number> {
         "pods-per-node": { type: "string" },
         seed: { type: "string" },
         "policy-out": { type: "string" },
+        cluster: { type: "string" },
       },
     });
     const opts = {
@@ -108,6 +109,7 @@ export async function runSandbox(args: string[]): Promise<number> {
       groups: count("groups", values.groups, 4),
       podsPerNode: count("pods-per-node", values["pods-per-node"], 30),
       seed: count("seed", values.seed, 1),
+      ...(values.cluster !== undefined && { cluster: values.cluster }),
     };
     // The policy first: a path that cannot be written fails before the scenario is printed.
     if (values["policy-out"]) writeFileSync(values["policy-out"], generatePolicyYaml(opts));

@@ -25,8 +25,10 @@ const SANDBOX = {
     --read-only-token, a token that may only read (a fork's). The pull requests, their
     comments and check runs: a page at /github/ (try the loop: npm run demo:pr).`,
   generate: `sandbox generate --nodes N --groups G --pods-per-node P [--seed S] [--policy-out FILE]
+     [--cluster NAME]
     A large synthetic scenario on stdout; with --policy-out, a policy covering its groups
-    (plan it: plan --policy FILE --sandbox SCENARIO).`,
+    (plan it: plan --policy FILE --sandbox SCENARIO). --cluster names the cluster (default
+    generated) and starts its groups' names with it: a fleet's clusters share one account.`,
 } as const;
 
 /** Each command's usage, for `noderoll CMD --help` and `noderoll help CMD`. */

@@ -14,6 +14,8 @@ import {
   fleetOf,
   type FleetCluster,
 } from "../../scripts/bench/fleet-read.js";
+import { writeRecord } from "../../src/app/fleet-store.js";
+import { promotionOf } from "../../src/fleet/record.js";
 import type { GenerateOptions } from "../../src/sandbox/scenarios/generate.js";
 
 const small = (nodes: number, shape: Partial<GenerateOptions> = {}) =>
@@ -72,6 +74,28 @@ describe("fleet plan's read of 20 clusters", () => {
         ...perCluster,
       });
     }
+  });
+
+  it("reads a soaking stage's clusters the same way (their policies read no gates)", async () => {
+    const clusters = small(8);
+    const { fleet, members } = fleetOf(clusters);
+    const account = accountOf(clusters);
+    const at = account.clock.now().toISOString();
+    for (const name of ["dev-01", "dev-02"])
+      await account.run(
+        writeRecord(account.ports(name).cluster, name, {
+          fleet: "bench",
+          promotion: promotionOf(fleet),
+          release: { kubernetesVersion: "1.33", releaseVersion: "1.33.4-20250904" },
+          stage: "dev",
+          state: "succeeded",
+          startedAt: at,
+          finishedAt: at,
+        }),
+      );
+    const { requests, read: r } = await countedRead(account, fleet, members);
+    expect(r.plan.stages[0]?.state.kind).toBe("soaking");
+    expect(requests).toMatchObject({ kubernetes: 40, eks: 60, autoScaling: 20, other: 0 });
   });
 
   it("reads readConcurrency clusters at once, never more (8 unless told)", async () => {

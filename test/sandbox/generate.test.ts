@@ -14,6 +14,7 @@ import {
   generateScenarioYaml,
 } from "../../src/sandbox/scenarios/generate.js";
 import { parseScenario } from "../../src/sandbox/scenarios/schema.js";
+import { Account } from "../../src/sandbox/world/account.js";
 import { World } from "../../src/sandbox/world/world.js";
 import { runCli } from "../helpers/cli.js";
 
@@ -74,5 +75,54 @@ describe("the generated policy", () => {
     const plan = runCli(["plan", "--policy", policy, "--sandbox", scenario, "--format", "json"]);
     expect(plan.status).toBe(0);
     expect(JSON.parse(plan.stdout)).toMatchObject({ summary: { nodesToReplace: 24 } });
+  });
+});
+
+describe("a generated cluster of a fleet (--cluster)", () => {
+  it("takes the name given, and its groups' names start with it, so many can share an account", async () => {
+    const named = (cluster: string) => ({ ...opts, cluster });
+    const account = new Account(["dev-01", "dev-02"].map((c) => generateScenario(named(c))));
+    expect(account.worlds.map((w) => w.scenario.cluster.name)).toEqual(["dev-01", "dev-02"]);
+    expect(account.worlds[1]!.scenario.nodeGroups.map((g) => g.name)).toEqual([
+      "dev-02-ng-001",
+      "dev-02-asg-002",
+      "dev-02-ng-003",
+      "dev-02-asg-004",
+    ]);
+    const r = loadPolicy(generatePolicyYaml(named("dev-02")), "dev-02.yaml");
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
+    expect(r.policy.cluster.name).toBe("dev-02");
+    const world = account.world("dev-02");
+    const ports = account.ports("dev-02");
+    const { plan } = await world.run(observeAndPlan(r.policy, "dev-02.yaml", ports));
+    expect(plan.summary.nodesToReplace).toBe(24);
+    // Unnamed, the same cluster as before: "generated", with groups ng-001, asg-002, ...
+    expect(generateScenario(opts).cluster.name).toBe("generated");
+    expect(() => new Account([generateScenario(opts), generateScenario(opts)])).toThrow(
+      /EKS cluster "generated" is also/,
+    );
+  });
+
+  it("is what sandbox generate --cluster prints, and a name EKS refuses is an error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "noderoll-generate-"));
+    const policy = join(dir, "policy.yaml");
+    const args = ["--nodes", "24", "--groups", "4", "--pods-per-node", "6", "--seed", "8"];
+    const gen = runCli([
+      "sandbox",
+      "generate",
+      ...args,
+      "--cluster",
+      "prod-07",
+      "--policy-out",
+      policy,
+    ]);
+    expect(gen.status).toBe(0);
+    expect(gen.stdout).toBe(generateScenarioYaml({ ...opts, cluster: "prod-07" }));
+    expect(gen.stdout).toContain("--seed 8 --cluster prod-07\n");
+    expect(readFileSync(policy, "utf8")).toBe(generatePolicyYaml({ ...opts, cluster: "prod-07" }));
+    const bad = runCli(["sandbox", "generate", ...args, "--cluster", "prod 07"]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/--cluster .*letters, digits, - and _/);
+    expect(bad.stdout).toBe("");
   });
 });

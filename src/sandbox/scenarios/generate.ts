@@ -15,7 +15,16 @@ export interface GenerateOptions {
   kind?: "mixed" | "managed" | "self-managed";
   /** maxUnavailable of the managed groups' updateConfig, as a percentage (default 10). */
   maxUnavailablePercentage?: number;
+  /**
+   * The cluster's name (default "generated"). Given, its groups' names start with it too: Auto
+   * Scaling group and launch template names are unique in an AWS account, so a fleet of
+   * generated clusters can be one sandbox account (`fleet plan --sandbox A --sandbox B ...`).
+   */
+  cluster?: string;
 }
+
+/** EKS's cluster names, short enough that `<cluster>-asg-001` is a node group name (≤ 63). */
+const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,54}$/;
 
 type Workload = NonNullable<ScenarioInput["workloads"]>[number];
 
@@ -28,6 +37,10 @@ export function generateScenarioInput(opts: GenerateOptions): ScenarioInput {
   if (!Number.isInteger(nodes) || nodes < 1) throw new Error("--nodes must be a positive integer");
   if (!Number.isInteger(podsPerNode) || podsPerNode < 1)
     throw new Error("--pods-per-node must be a positive integer");
+  if (opts.cluster !== undefined && !CLUSTER_NAME.test(opts.cluster))
+    throw new Error(
+      `--cluster must be an EKS cluster name (letters, digits, - and _) of at most 55 characters, not ${JSON.stringify(opts.cluster)}`,
+    );
   const seed = opts.seed ?? 1;
   const random = new Random(seed);
   return {
@@ -39,7 +52,7 @@ export function generateScenarioInput(opts: GenerateOptions): ScenarioInput {
     },
     seed,
     start: "2026-01-05T09:00:00Z",
-    cluster: { name: "generated", region: "eu-west-1", version: "1.33" },
+    cluster: { name: opts.cluster ?? "generated", region: "eu-west-1", version: "1.33" },
     releases: {
       "1.32": ["1.32.3-20250519", "1.32.5-20250715"],
       "1.33": ["1.33.1-20250715", "1.33.4-20250904"],
@@ -62,7 +75,8 @@ function nodeGroups(opts: GenerateOptions, groups: number): ScenarioInput["nodeG
   for (let g = 0; g < groups; g++) {
     const size = Math.floor(nodes / groups) + (g < nodes % groups ? 1 : 0);
     const managed = kind === "managed" || (kind === "mixed" && g % 2 === 0);
-    const name = `${managed ? "ng" : "asg"}-${String(g + 1).padStart(3, "0")}`;
+    const own = `${managed ? "ng" : "asg"}-${String(g + 1).padStart(3, "0")}`;
+    const name = opts.cluster ? `${opts.cluster}-${own}` : own;
     const common = {
       name,
       instanceType: "m6i.2xlarge",
@@ -155,7 +169,8 @@ export function generateScenarioYaml(opts: GenerateOptions): string {
 }
 
 function regenerate(opts: GenerateOptions, seed: number): string {
-  return `noderoll sandbox generate --nodes ${opts.nodes} --groups ${opts.groups} --pods-per-node ${opts.podsPerNode} --seed ${seed}`;
+  const named = opts.cluster ? ` --cluster ${opts.cluster}` : "";
+  return `noderoll sandbox generate --nodes ${opts.nodes} --groups ${opts.groups} --pods-per-node ${opts.podsPerNode} --seed ${seed}${named}`;
 }
 
 /**
