@@ -8,6 +8,7 @@ import { underFleet } from "../fleet/agree.js";
 import { promotionOf, type FleetRecord } from "../fleet/record.js";
 import { scheduleFleet, type ClusterView, type FleetPlan } from "../fleet/schedule.js";
 import type { Fleet } from "../fleet/schema.js";
+import { CONCURRENCY, mapLimit } from "../plan/limit.js";
 import { policySignals, type Policy, type Target } from "../policy/index.js";
 import { readSignals } from "../roll/gates.js";
 import { describeFailure, type Result } from "../ports/index.js";
@@ -41,20 +42,6 @@ export interface FleetRead {
   now: Date;
 }
 
-/** `items` mapped `limit` at a time, in order. */
-async function bounded<T, R>(items: readonly T[], limit: number, f: (t: T) => Promise<R>) {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await f(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 /** Every member's cluster read, and the fleet's next steps decided. */
 export async function readFleet(
   fleet: Fleet,
@@ -64,7 +51,7 @@ export async function readFleet(
 ): Promise<FleetRead> {
   const sessions = new Map<string, Session>();
   const promotion = promotionOf(fleet);
-  const read = await bounded(members, deps.readConcurrency ?? 8, async (m) => {
+  const read = await mapLimit(members, deps.readConcurrency ?? CONCURRENCY, async (m) => {
     const base = {
       stage: m.stage,
       policyFile: m.file,
@@ -260,7 +247,7 @@ export async function holdFleet(
   deps: Pick<FleetDeps, "connect">,
   pause: { by?: string; reason?: string } | undefined,
 ): Promise<{ cluster: string; error?: string }[]> {
-  return bounded(members, 8, async (m) => {
+  return mapLimit(members, CONCURRENCY, async (m) => {
     const cluster = m.policy.cluster.name;
     try {
       const session = await deps.connect(m);

@@ -1,7 +1,13 @@
 // Turning a fleet file into a typed Fleet, or into every problem it has, each located to line and
 // column — read with the same hostile-input guards and the same words as a policy.
 import { byPosition, diagnostic, formatPath, type Diagnostic } from "../policy/diagnostic.js";
-import { dedupe, shapeDiagnostics, type At, type FileLanguage } from "../policy/issues.js";
+import {
+  dedupe,
+  repeatedNames,
+  shapeDiagnostics,
+  type At,
+  type FileLanguage,
+} from "../policy/issues.js";
 import { locate, parsePolicySource, type PolicySource } from "../policy/source.js";
 import { FLEET_KIND, FleetSchema, type Fleet } from "./schema.js";
 
@@ -75,18 +81,16 @@ function fleetRules(fleet: Fleet, at: At): Diagnostic[] {
         'releaseVersion "latest" is resolved once and pinned for every stage: add kubernetesVersion (such as "1.33") to say latest of which',
       ),
     );
-  const stageAt = new Map<string, number>();
+  errors.push(
+    ...repeatedNames(
+      fleet.stages.map((st) => st.name),
+      ["stages"],
+      "stage",
+      at,
+    ),
+  );
   const globAt = new Map<string, [number, number]>();
   fleet.stages.forEach((stage, i) => {
-    const first = stageAt.get(stage.name);
-    if (first !== undefined)
-      errors.push(
-        at(
-          ["stages", i, "name"],
-          `stage "${stage.name}" is listed twice (also at line ${at(["stages", first, "name"], "").line}); rename or remove one`,
-        ),
-      );
-    else stageAt.set(stage.name, i);
     stage.policies.forEach((glob, j) => {
       const seen = globAt.get(glob);
       if (seen)

@@ -163,3 +163,31 @@ export function dedupe(list: Diagnostic[]): Diagnostic[] {
     return true;
   });
 }
+
+/**
+ * Each entry whose name an earlier one already has, as an error at its `name` (the list at
+ * `path`, entries called `what`: "group", "stage") pointing back at the first.
+ */
+export function repeatedNames(
+  names: readonly (string | undefined)[],
+  path: readonly PropertyKey[],
+  what: string,
+  at: At,
+): Diagnostic[] {
+  const first = new Map<string, number>();
+  return names.flatMap((name, i) => {
+    if (name === undefined) return [];
+    const seen = first.get(name);
+    if (seen === undefined) {
+      first.set(name, i);
+      return [];
+    }
+    const line = at([...path, seen, "name"], "").line;
+    return [
+      at(
+        [...path, i, "name"],
+        `${what} "${name}" is listed twice (also at line ${line}); rename or remove one`,
+      ),
+    ];
+  });
+}

@@ -11,7 +11,7 @@ import {
   type Budget,
 } from "./budget.js";
 import { byPosition, diagnostic, formatPath, type Diagnostic } from "./diagnostic.js";
-import { dedupe, shapeDiagnostics, type At, type FileLanguage } from "./issues.js";
+import { dedupe, repeatedNames, shapeDiagnostics, type At, type FileLanguage } from "./issues.js";
 import { parseDuration } from "./duration.js";
 import { entryMatches } from "./order.js";
 import { gateProblems, mergeGates } from "./gates.js";
@@ -170,19 +170,14 @@ function wellFormedParts(raw: Record<string, unknown>): Policy {
 function checkPolicy(policy: Policy, at: At): { errors: Diagnostic[]; warnings: Diagnostic[] } {
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
-  const seen = new Map<string, number>();
-  policy.groups.forEach((group, i) => {
-    if (!group) return;
-    const first = seen.get(group.name);
-    if (first !== undefined)
-      errors.push(
-        at(
-          ["groups", i, "name"],
-          `group "${group.name}" is listed twice (also at line ${at(["groups", first, "name"], "").line}); rename or remove one`,
-        ),
-      );
-    else seen.set(group.name, i);
-  });
+  errors.push(
+    ...repeatedNames(
+      policy.groups.map((g) => g?.name),
+      ["groups"],
+      "group",
+      at,
+    ),
+  );
 
   errors.push(...budgetErrors(policy.defaults, ["defaults"], "node", at));
   policy.groups.forEach((group, i) => {
