@@ -216,3 +216,69 @@ export const FLEET_OPTIONS = {
     help: "this run's name in the fleet's records and the clusters' locks (default: host and process)",
   },
 } as const;
+
+/** `noderoll validate POLICY...`. */
+export const VALIDATE_OPTIONS = {
+  format: {
+    type: "string",
+    default: "text",
+    arg: "text|json",
+    help: "how to print the result: each error as file:line:col, or JSON",
+  },
+} as const;
+
+/** `noderoll sandbox serve`. */
+export const SERVE_OPTIONS = {
+  scenario: {
+    type: "string",
+    multiple: true,
+    arg: "S",
+    help: "demo (default) or a scenario file; again for each more cluster (at most 8, one account)",
+  },
+  port: { type: "string", arg: "N", help: "the HTTP port on 127.0.0.1 (default: any free one)" },
+  kubeconfig: {
+    type: "string",
+    arg: "PATH",
+    help: "write the first cluster's kubeconfig here, each other's with its name inserted",
+  },
+  speed: {
+    type: "string",
+    arg: "X",
+    help: "virtual seconds per real second (default 1; time also jumps while every client waits)",
+  },
+  repo: {
+    type: "string",
+    arg: "OWNER/NAME",
+    help: "the repository the GitHub API serves (default octo-org/infra)",
+  },
+  pull: {
+    type: "string",
+    multiple: true,
+    arg: "N:FILE[,FILE]",
+    help: "an open pull request N changing these files; again for each",
+  },
+  "read-only-token": {
+    type: "string",
+    multiple: true,
+    arg: "TOKEN",
+    help: "a token that may only read (a fork's); again for each",
+  },
+} as const;
+
+/** `noderoll sandbox generate`. */
+export const GENERATE_OPTIONS = {
+  nodes: { type: "string", arg: "N", help: "nodes in all (required)" },
+  groups: { type: "string", arg: "G", help: "node groups to spread them over (default 4)" },
+  "pods-per-node": { type: "string", arg: "P", help: "workload pods per node (default 30)" },
+  seed: { type: "string", arg: "S", help: "the same scenario for the same seed (default 1)" },
+  cluster: {
+    type: "string",
+    arg: "NAME",
+    help: "the cluster's name (default generated), also starting its groups' names",
+  },
+  "policy-out": {
+    type: "string",
+    arg: "FILE",
+    help: "also write a policy covering the scenario's groups here",
+  },
+} as const;

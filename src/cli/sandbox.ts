@@ -1,9 +1,9 @@
 // `noderoll sandbox serve` (the sandbox over HTTP, one cluster or an account of several) and
 // `noderoll sandbox generate` (a large synthetic scenario, and a policy for it).
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { generatePolicyYaml, generateScenarioYaml } from "../sandbox/scenarios/generate.js";
-import { UsageError } from "./args.js";
+import { parseFlags, UsageError } from "./args.js";
+import { GENERATE_OPTIONS, SERVE_OPTIONS } from "./flags.js";
 import { loadAccount, loadWorld } from "./sandbox-world.js";
 
 function count(name: string, value: string | undefined, fallback?: number): number {
@@ -40,18 +40,7 @@ function repoFlag(value: string | undefined): { owner: string; repo: string } {
 
 /** Serve until SIGINT/SIGTERM; the endpoints and the variables to export go to stdout. */
 async function serve(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      scenario: { type: "string", multiple: true },
-      port: { type: "string" },
-      kubeconfig: { type: "string" },
-      speed: { type: "string" },
-      repo: { type: "string" },
-      pull: { type: "string", multiple: true },
-      "read-only-token": { type: "string", multiple: true },
-    },
-  });
+  const { values } = parseFlags(args, SERVE_OPTIONS);
   const { owner, repo } = repoFlag(values.repo);
   const pulls = pullFlags(values.pull ?? []);
   const speed = values.speed === undefined ? 1 : Number(values.speed);
@@ -93,17 +82,7 @@ async function serve(args: string[]): Promise<number> {
 export async function runSandbox(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "generate") {
-    const { values } = parseArgs({
-      args: rest,
-      options: {
-        nodes: { type: "string" },
-        groups: { type: "string" },
-        "pods-per-node": { type: "string" },
-        seed: { type: "string" },
-        "policy-out": { type: "string" },
-        cluster: { type: "string" },
-      },
-    });
+    const { values } = parseFlags(rest, GENERATE_OPTIONS);
     const opts = {
       nodes: count("nodes", values.nodes),
       groups: count("groups", values.groups, 4),

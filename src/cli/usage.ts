@@ -9,6 +9,9 @@ import {
   CONTROL_OPTIONS,
   FLEET_OPTIONS,
   flagLines,
+  GENERATE_OPTIONS,
+  SERVE_OPTIONS,
+  VALIDATE_OPTIONS,
   PLAN_OPTIONS,
 } from "./flags.js";
 
@@ -16,26 +19,27 @@ import {
 const SANDBOX = {
   serve: `sandbox serve [--scenario S]... [--port N] [--kubeconfig PATH] [--speed X]
       [--repo OWNER/NAME] [--pull N:FILE[,FILE]...]... [--read-only-token TOKEN]...
-    The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, CloudWatch, STS,
-    GitHub, and Prometheus at /prometheus); Ctrl-C stops it. --scenario again: several clusters
-    in one AWS account and region, each Kubernetes API on a TLS port and with a CA of its own;
-    --kubeconfig PATH is the first cluster's, each other's is PATH with its name inserted
-    (kc.yaml: kc.NAME.yaml). GitHub: --repo (default octo-org/infra); --pull, an open pull
-    request N changing these files (merge it: PUT /repos/OWNER/NAME/pulls/N/merge);
-    --read-only-token, a token that may only read (a fork's). The pull requests, their
-    comments and check runs: a page at /github/ (try the loop: npm run demo:pr).`,
+    The sandbox over HTTP on 127.0.0.1 (Kubernetes, EKS, Auto Scaling, EC2, CloudWatch, SSM,
+    STS, GitHub, and Prometheus at /prometheus); Ctrl-C stops it. Several scenarios: several
+    clusters in one AWS account and region, each Kubernetes API on a TLS port and with a CA of
+    its own; a kubeconfig for each (kc.yaml: kc.NAME.yaml for the others). GitHub: merge a pull
+    request with PUT /repos/OWNER/NAME/pulls/N/merge; the pull requests, their comments and
+    check runs are on a page at /github/ (try the loop: npm run demo:pr).
+${flagLines(SERVE_OPTIONS)}`,
   generate: `sandbox generate --nodes N --groups G --pods-per-node P [--seed S] [--policy-out FILE]
      [--cluster NAME]
     A large synthetic scenario on stdout; with --policy-out, a policy covering its groups
     (plan it: plan --policy FILE --sandbox SCENARIO). --cluster names the cluster (default
-    generated) and starts its groups' names with it: a fleet's clusters share one account.`,
+    generated) and starts its groups' names with it: a fleet's clusters share one account.
+${flagLines(GENERATE_OPTIONS)}`,
 } as const;
 
 /** Each command's usage, for `noderoll CMD --help` and `noderoll help CMD`. */
 export const COMMANDS: Record<string, string> = {
-  validate: `validate POLICY... [--format text|json]
-    Check policy files; every error as file:line:col: path: message.
-    Exit 0 valid, 1 invalid, 2 usage.`,
+  validate: `validate FILE... [--format text|json]
+    Check policy files, and fleet files with the policies they name; every error as
+    file:line:col: path: message. Exit 0 valid, 1 invalid, 2 usage.
+${flagLines(VALIDATE_OPTIONS)}`,
   plan: `plan --policy P [--sandbox S] [--format text|markdown|json] [--detailed-exitcode] [--out FILE]
      [--groups a,b] [--replace-all] [--delete-after-drain-timeout] [--kubeconfig PATH]
      [--rehearse [--rehearse-events FILE.jsonl] [--rehearse-timing boot=90s,...]]

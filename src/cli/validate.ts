@@ -1,10 +1,10 @@
 // `noderoll validate POLICY...`: exit 0 when every file is valid, 1 when any is not.
-import { parseArgs } from "node:util";
 import { formatDiagnostic, type Diagnostic } from "../policy/index.js";
 import { readFleetFiles } from "../adapters/files/read-fleet.js";
 import { readPolicyFile, readYamlText } from "../adapters/files/read-policy.js";
 import { painter } from "../render/colour.js";
-import { UsageError } from "./args.js";
+import { parseFlags, UsageError } from "./args.js";
+import { VALIDATE_OPTIONS } from "./flags.js";
 import { useColour } from "./terminal.js";
 
 export interface FileReport {
@@ -79,11 +79,7 @@ export function renderValidationText(reports: readonly FileReport[], colour = fa
 
 /** `noderoll validate POLICY... [--format text|json]`. */
 export function runValidate(args: string[]): number {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { format: { type: "string", default: "text" } },
-  });
+  const { values, positionals } = parseFlags(args, VALIDATE_OPTIONS, true);
   if (positionals.length === 0) throw new UsageError("validate needs at least one policy file");
   if (values.format !== "text" && values.format !== "json")
     throw new UsageError(`--format must be text or json, not ${values.format}`);
