@@ -1,6 +1,8 @@
 // The sandbox worlds the command line can run on: "demo" (built in) or a scenario file; and an
 // account of several (`sandbox serve --scenario A --scenario B`).
 import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parse } from "yaml";
 import { demoScenario } from "../sandbox/scenarios/demo.js";
 import { scenarioScale, uncheckedScale, type ScenarioScale } from "../sandbox/scenarios/scale.js";
 import { scenarioJson, type Scenario } from "../sandbox/scenarios/schema.js";
@@ -34,11 +36,31 @@ const sum = (scales: readonly ScenarioScale[]): ScenarioScale => ({
 });
 
 /**
+ * The scenarios these files name: each a scenario ("demo" or a file), or a SandboxFleet — a
+ * fleet's sandbox clusters in one file, `scenarios:` listing their files relative to it — so a
+ * fleet's clusters are given once (`--sandbox policies/sandbox/fleet.yaml`).
+ */
+export function expandScenarios(files: readonly string[]): string[] {
+  return files.flatMap((file) => {
+    if (file === "demo") return [file];
+    const doc = parse(readFileSync(file, "utf8")) as { kind?: unknown; scenarios?: unknown };
+    if (doc?.kind !== "SandboxFleet") return [file];
+    const list = doc.scenarios;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((x) => typeof x === "string"))
+      throw new Error(
+        `${file}: a SandboxFleet lists its clusters' scenario files under "scenarios:", relative to it`,
+      );
+    return list.map((f: string) => join(dirname(file), f));
+  });
+}
+
+/**
  * An account of one cluster per scenario ("demo" or a file), in one AWS account and region
  * (src/sandbox/world/account.ts): throws, saying what to change, where they clash. The heap is
  * checked for them all together, as loadWorld checks one.
  */
-export function loadAccount(files: readonly string[]): Account {
+export function loadAccount(given: readonly string[]): Account {
+  const files = expandScenarios(given);
   const read = files.map((file) => {
     if (file === "demo") return { file };
     const text = readFileSync(file, "utf8");

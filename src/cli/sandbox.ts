@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { generatePolicyYaml, generateScenarioYaml } from "../sandbox/scenarios/generate.js";
 import { parseFlags, UsageError } from "./args.js";
 import { GENERATE_OPTIONS, SERVE_OPTIONS } from "./flags.js";
-import { loadAccount, loadWorld } from "./sandbox-world.js";
+import { expandScenarios, loadAccount, loadWorld } from "./sandbox-world.js";
 
 function count(name: string, value: string | undefined, fallback?: number): number {
   if (value === undefined && fallback !== undefined) return fallback;
@@ -53,7 +53,7 @@ async function serve(args: string[]): Promise<number> {
   // imported, ~50 ms before any other command could begin.
   const { MAX_SERVED_CLUSTERS, serveSandbox, servedPull } =
     await import("../sandbox/wire/serve.js");
-  const scenarios = values.scenario ?? [];
+  const scenarios = expandScenarios(values.scenario ?? []);
   if (scenarios.length > MAX_SERVED_CLUSTERS)
     throw new UsageError(
       `--scenario: at most ${MAX_SERVED_CLUSTERS} clusters are served at once (each has a TLS identity, a certificate authority, of its own), not ${scenarios.length}`,

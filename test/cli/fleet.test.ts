@@ -57,7 +57,16 @@ describe("noderoll fleet plan", () => {
 
 describe("noderoll fleet apply --every 1h on the sandbox (npm run demo:fleet)", () => {
   it("rolls dev, soaks, staging, soaks, then prod one at a time, all on the pinned release", () => {
-    const r = runCli(["fleet", "apply", ...FLEET, ...SANDBOX, "--every", "1h"]);
+    // The fleet's clusters from one fleet scenario file, as npm run demo:fleet gives them.
+    const r = runCli([
+      "fleet",
+      "apply",
+      ...FLEET,
+      "--sandbox",
+      "policies/sandbox/fleet.yaml",
+      "--every",
+      "1h",
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const started = [
       ...r.stdout.matchAll(/^(\S+): rolling policies\/fleet\/\S+ \(stage (\w+)\)$/gm),
