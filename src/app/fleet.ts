@@ -12,6 +12,7 @@ import { CONCURRENCY, mapLimit } from "../plan/limit.js";
 import { policySignals, type Policy, type Target } from "../policy/index.js";
 import { readSignals } from "../roll/gates.js";
 import { describeFailure, type Result } from "../ports/index.js";
+import { latestImages, pinnedToImages } from "./fleet-images.js";
 import { readStored, viewOf, writePause, writeRecord, type StoredState } from "./fleet-store.js";
 import { driveOf, type Session } from "./session.js";
 
@@ -189,6 +190,11 @@ export async function applyFleet(
   const [first] = due;
   if (!first) return { read, rolled: [] };
   const release = read.plan.pinned ?? (await resolveRelease(fleet.release, first.session));
+  const images = read.plan.pinned
+    ? (read.plan.images ?? [])
+    : await driveOf(first.session)(
+        latestImages(first.session, underRelease(first.member.policy, release)),
+      );
   const promotion = promotionOf(fleet);
   // Every due cluster rolls at once (the schedule kept them within maxConcurrency), in one
   // stretch of the ports' time: a sandbox account's clock is one for all its clusters.
@@ -200,13 +206,14 @@ export async function applyFleet(
           fleet: fleet.metadata.name,
           promotion,
           release,
+          ...(images.length > 0 && { images }),
           stage,
           state: "rolling",
           startedAt: session.ports.clock.now().toISOString(),
           run: deps.runId,
         };
         await writeRecord(session.ports.cluster, member.policy.cluster.name, record);
-        const out = await rollOne(deps, member, ports, release);
+        const out = await rollOne(deps, member, ports, release, images);
         // Stopped early (a window, a deadline, a pause): the record stays "rolling" with no lock,
         // and the next run resumes it.
         if (out.result === "success" || out.result === "failure")
@@ -223,13 +230,25 @@ export async function applyFleet(
   return { read, release, rolled };
 }
 
-/** The member's apply under the fleet's release; what throws is the cluster's failure. */
-async function rollOne(deps: FleetDeps, member: FleetMember, session: Session, release: Target) {
-  const policy: Policy = {
-    ...member.policy,
-    groups: member.policy.groups.map((g) => ({ ...g, target: underFleet(g.target, release) })),
-  };
+/** The policy with every group's target the fleet's release. */
+const underRelease = (policy: Policy, release: Target): Policy => ({
+  ...policy,
+  groups: policy.groups.map((g) => ({ ...g, target: underFleet(g.target, release) })),
+});
+
+/**
+ * The member's apply under the fleet's release, `$Latest` templates at the pinned AMIs; what
+ * throws (no version runs them, say) is the cluster's failure.
+ */
+async function rollOne(
+  deps: FleetDeps,
+  member: FleetMember,
+  session: Session,
+  release: Target,
+  images: readonly string[],
+) {
   try {
+    const policy = await pinnedToImages(session, underRelease(member.policy, release), images);
     return await deps.roll(member, session, policy);
   } catch (e) {
     return { result: "failure" as Result, message: describeFailure(e) };

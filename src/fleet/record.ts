@@ -12,6 +12,11 @@ export interface FleetRecord {
   promotion: string;
   /** The release every cluster of this promotion is rolled to (latest resolved once). */
   release: Target;
+  /**
+   * The AMIs the first stage's `$Latest` self-managed groups ran when it started: a later
+   * cluster's group is rolled to its template's newest version running one of them.
+   */
+  images?: string[];
   stage: string;
   state: "rolling" | "succeeded" | "failed";
   startedAt: string;

@@ -60,6 +60,8 @@ export interface FleetPlan {
   promotion: string;
   /** The release pinned when the first stage started; undefined until then. */
   pinned?: Target;
+  /** The AMIs `$Latest` launch templates were pinned to then (fleet/record.ts). */
+  images?: string[];
   paused?: { by?: string; reason?: string; at: string };
   stages: StagePlan[];
   /** What the next run starts, in stage order. */
@@ -107,10 +109,18 @@ export function scheduleFleet(input: ScheduleInput): FleetPlan {
     fleet: fleet.metadata.name,
     promotion,
     pinned: pinnedRelease(input.views, promotion),
+    ...(pinnedRecord(input.views, promotion)?.images?.length && {
+      images: pinnedRecord(input.views, promotion)?.images,
+    }),
     ...(input.paused && { paused: input.paused }),
     stages,
     due,
   };
+}
+
+/** A record of this promotion: each carries what the first stage pinned. */
+function pinnedRecord(views: readonly ClusterView[], promotion: string): FleetRecord | undefined {
+  return views.find((v) => v.record?.promotion === promotion)?.record;
 }
 
 /** The release the first stage pinned, read from any record of this promotion. */
@@ -118,7 +128,7 @@ export function pinnedRelease(
   views: readonly ClusterView[],
   promotion: string,
 ): Target | undefined {
-  return views.find((v) => v.record?.promotion === promotion)?.record?.release;
+  return pinnedRecord(views, promotion)?.release;
 }
 
 /** What a cluster of this promotion has come to, from its record alone. */

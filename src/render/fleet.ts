@@ -64,8 +64,11 @@ export function clusterWords(s: ClusterState): string {
 
 /** The first lines: the fleet, the release it promotes and the one pinned, a pause. */
 function head(plan: FleetPlan, info: FleetInfo, release: Target): string[] {
+  const images = plan.images?.length
+    ? `, launch templates' $Latest at ${plan.images.join(", ")}`
+    : "";
   const pinned = plan.pinned
-    ? `pinned to ${releaseText(plan.pinned)} for every stage`
+    ? `pinned to ${releaseText(plan.pinned)}${images} for every stage`
     : release.releaseVersion === "latest"
       ? "not pinned yet: latest is resolved when the first cluster starts, then kept for every stage"
       : "pinned for every stage when the first cluster starts";
@@ -179,6 +182,7 @@ export function renderFleetJson(plan: FleetPlan, info: FleetInfo, release: Targe
     file: info.file,
     release,
     pinned: plan.pinned ?? null,
+    images: plan.images ?? [],
     paused: plan.paused ?? null,
     gated: info.gated,
     stages: plan.stages.map((s) => ({

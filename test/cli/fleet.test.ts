@@ -83,7 +83,7 @@ describe("noderoll fleet apply --every 1h on the sandbox (npm run demo:fleet)", 
     expect(at[1]).toMatch(/^1d/);
     expect(at[2]).toMatch(/^2d/);
     expect(r.stdout).toContain(
-      "pinned to Kubernetes 1.33, release 1.33.4-20250904 for every stage",
+      "pinned to Kubernetes 1.33, release 1.33.4-20250904, launch templates' $Latest at ami-0a1b2c3d4e5f60002 for every stage",
     );
     for (const c of CLUSTERS)
       expect(r.stdout).toMatch(

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { applyFleet, holdFleet, readFleet } from "../../src/app/fleet.js";
 import { fleetLeaseName } from "../../src/app/fleet-store.js";
-import { ALL, fleetWorld, HOUR, recordOf } from "./helpers.js";
+import { ALL, fleetWorld, HOUR, IMAGES, recordOf } from "./helpers.js";
 
 describe("a sandbox fleet of 5 clusters in 3 stages with a 24 h soak", () => {
   it("rolls dev, waits out the soak, rolls staging, then prod one at a time, all on the pinned release", async () => {
@@ -192,5 +192,60 @@ describe("fleet pause and resume", () => {
     const resumed = await applyFleet(fleet, members, deps);
     expect(resumed.read.plan.paused).toBeUndefined();
     expect(resumed.rolled.map((r) => r.member.policy.cluster.name)).toEqual(["staging-a"]);
+  }, 120_000);
+});
+
+describe("$Latest pinned by content", () => {
+  // A launch template's version numbers are each cluster's own: what dev tested is the AMI its
+  // groups' $Latest ran. A newer image published everywhere after dev started is not what
+  // staging and prod get; a cluster with no version of the tested image fails, saying so.
+  const publish = (w: ReturnType<typeof fleetWorld>, cluster: string, imageId: string) => {
+    for (const t of w.account.world(cluster).ec2.templates.values())
+      if (t.name.startsWith(`${cluster}-workers`))
+        t.versions.push({
+          number: t.versions.length + 1,
+          imageId,
+          kubernetesVersion: "1.33",
+          createdAt: w.account.clock.nowMs(),
+        });
+  };
+  const running = (w: ReturnType<typeof fleetWorld>, cluster: string) =>
+    new Set(
+      [...w.account.world(cluster).ec2.instances.values()]
+        .filter((i) => i.state === "running" && i.asg === `${cluster}-workers`)
+        .map((i) => i.imageId),
+    );
+
+  it("staging and prod roll to the version running dev's image, not the newer one", async () => {
+    const w = fleetWorld();
+    await applyFleet(w.fleet, w.members, w.deps);
+    for (const c of ["staging-a", "prod-a", "prod-b"]) publish(w, c, "ami-00000000000000003");
+    for (let h = 0; h < 60; h++) {
+      await w.account.advance(HOUR);
+      await applyFleet(w.fleet, w.members, w.deps);
+    }
+    expect((await recordOf(w.account, "prod-b")).state).toBe("succeeded");
+    for (const c of ALL) expect([c, [...running(w, c)]]).toEqual([c, [IMAGES[1]]]);
+    const { plan } = await readFleet(w.fleet, w.members, w.deps);
+    expect(plan.images).toEqual([IMAGES[1]]);
+  }, 120_000);
+
+  it("a cluster whose template has no version of the tested image fails, naming it", async () => {
+    const w = fleetWorld({}, {});
+    await applyFleet(w.fleet, w.members, w.deps);
+    // staging-a's template is rebuilt from another pipeline: no version runs dev's image.
+    for (const t of w.account.world("staging-a").ec2.templates.values())
+      if (t.name.startsWith("staging-a-workers"))
+        for (const v of t.versions) v.imageId = "ami-0000000000000bad0";
+    for (let h = 0; h < 30; h++) {
+      await w.account.advance(HOUR);
+      await applyFleet(w.fleet, w.members, w.deps);
+    }
+    const r = await recordOf(w.account, "staging-a");
+    expect(r.state).toBe("failed");
+    expect(r.message).toMatch(
+      /^staging-a-workers: no version of its launch template runs the fleet's pinned AMI \(ami-00000000000000002, what the first stage rolled\)/,
+    );
+    expect(w.starts.map((s) => s.cluster)).not.toContain("prod-a");
   }, 120_000);
 });

@@ -21,6 +21,8 @@ export const NAMES = {
 };
 export const ALL = Object.values(NAMES).flat();
 export const HOUR = 3_600_000;
+/** The AMIs of launch template versions 1 and 2 in every cluster. */
+export const IMAGES = ["ami-00000000000000001", "ami-00000000000000002"] as const;
 
 export function cluster(
   name: string,
@@ -51,7 +53,8 @@ export function cluster(
         version: "1.33",
         size: { min: 0, max: 6, desired: 2 },
         capacity: { cpu: 4, memory: "16Gi", pods: 40 },
-        launchTemplate: { versions: 2, use: "$Latest" },
+        // One node image per release for the whole fleet, as a team's image pipeline makes it.
+        launchTemplate: { versions: 2, use: "$Latest", images: [...IMAGES] },
         instances: [{ version: 1, count: 2 }],
       },
     ],

@@ -39,7 +39,7 @@ describe("the fleet comment in a browser", () => {
     expect(staging.x).toBeGreaterThanOrEqual(soak.x + soak.width - 1);
     expect(shown.chart.title).toBe("Stages (UTC)");
     expect(shown.text).toContain(
-      "pinned to Kubernetes 1.33, release 1.33.4-20250904 for every stage",
+      "pinned to Kubernetes 1.33, release 1.33.4-20250904, launch templates' $Latest at ami-00000000000000002 for every stage",
     );
     expect(shown.text).toMatch(
       /The next run starts nothing: stage dev is soaking until \w{3} \d+ \w{3} \d{4} \d\d:\d\d UTC\./,

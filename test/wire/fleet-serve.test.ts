@@ -55,7 +55,7 @@ describe("noderoll fleet against sandbox serve", () => {
     const after = await fleet("plan");
     expect(after.code, after.stderr).toBe(0);
     expect(after.stdout).toContain(
-      "pinned to Kubernetes 1.33, release 1.33.4-20250904 for every stage",
+      "pinned to Kubernetes 1.33, release 1.33.4-20250904, launch templates' $Latest at ami-0a1b2c3d4e5f60002 for every stage",
     );
     expect(after.stdout).toMatch(
       /^ {2}dev-eu \(.*\) runs dev-eu-system 1\.33\.4-20250904; dev-eu-workers launch template 2: done /m,

@@ -91,6 +91,11 @@ const nodeGroup = z
         name: z.string().optional(),
         /** How many versions exist (1..n). */
         versions: z.number().int().positive().default(1),
+        /**
+         * Self-managed groups: the AMI of versions 1, 2, … in order (the rest: one of the
+         * group's own each) — so that several clusters' templates can run one image.
+         */
+        images: z.array(z.string().regex(/^ami-[0-9a-f]{8,17}$/)).optional(),
         default: z.number().int().positive().optional(),
         /** What the group is configured with. */
         use: z

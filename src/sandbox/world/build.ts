@@ -132,7 +132,7 @@ function templateVersions(
         ? ""
         : managed && !custom
           ? sims.eks.amiFor(release as string)
-          : sims.eks.amiFor(`${g.name}-v${k}`),
+          : (g.launchTemplate?.images?.[k - 1] ?? sims.eks.amiFor(`${g.name}-v${k}`)),
       ...(release ? { releaseVersion: release } : {}),
       kubernetesVersion: version,
       createdAt: sims.now - (nVersions - k + 1) * DAY,
