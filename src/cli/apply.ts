@@ -157,13 +157,12 @@ async function approved(run: Run, plan: Plan): Promise<boolean> {
     plan.summary.nodesToReplace + plan.summary.configChanges + plan.summary.cleanups > 0;
   const ask = mustAsk({
     stdinTTY: process.stdin.isTTY,
-    stdoutTTY: process.stdout.isTTY,
     autoApprove: run.values["auto-approve"],
     hasWork,
   });
   if (!ask) return true;
   if (run.values.quiet) process.stdout.write(`${summaryLine(plan.summary)}\n`);
-  return approve(process.stdin, process.stdout, run.signal);
+  return approve(process.stdin, process.stderr, run.signal);
 }
 
 /** The terminal follows the roll; between events a TTY's status line ticks, a log gets a beat. */

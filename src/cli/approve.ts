@@ -2,16 +2,17 @@
 // (https://developer.hashicorp.com/terraform/cli/commands/apply): the plan shown, then "Do you
 // want to perform these actions?" — only "yes" approves; any other answer, the end of input or a
 // stop signal changes nothing. Off a terminal (a script, CI, the action: where the merge is the
-// approval) nothing is asked; `--auto-approve` skips the question on a terminal too.
+// approval) nothing is asked; `--auto-approve` skips the question on a terminal too. Whether a
+// person is there is the input's question, as Terraform decides it: `apply | tee log` at a
+// terminal still asks, the question on stderr so that it reaches the person, not the log.
 
-/** Whether to ask: a person at a terminal (both ends), not told to skip it, with work to do. */
+/** Whether to ask: a person typing at a terminal, not told to skip it, with work to do. */
 export function mustAsk(o: {
   stdinTTY: boolean | undefined;
-  stdoutTTY: boolean | undefined;
   autoApprove: boolean;
   hasWork: boolean;
 }): boolean {
-  return Boolean(o.stdinTTY && o.stdoutTTY) && !o.autoApprove && o.hasWork;
+  return Boolean(o.stdinTTY) && !o.autoApprove && o.hasWork;
 }
 
 export const QUESTION =

@@ -4,6 +4,9 @@
 // asked (the merge is the approval). The terminal is a real pseudo-terminal (util-linux's
 // `script`), the answers typed into it.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { approve, mustAsk, QUESTION } from "../../src/cli/approve.js";
@@ -12,9 +15,12 @@ import { ROOT, runCli } from "../helpers/cli.js";
 const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
 if (!hasScript) console.warn("util-linux's script is not installed: skipping the terminal cases");
 
-/** The bundled command line on a pseudo-terminal, `typed` written to it after a moment. */
-function onTerminal(args: string[], typed: string | undefined) {
-  const command = [process.execPath, "dist/cli.js", ...args].join(" ");
+/**
+ * The bundled command line on a pseudo-terminal, `typed` written to it after a moment; `pipe`:
+ * its output piped on (`| tee log`), as people log a run they watch.
+ */
+function onTerminal(args: string[], typed: string | undefined, pipe = "") {
+  const command = [process.execPath, "dist/cli.js", ...args].join(" ") + pipe;
   const feed = typed === undefined ? "exec </dev/null" : `(sleep 4; printf '${typed}')`;
   const r = spawnSync("bash", ["-c", `${feed} | script -qec "${command}" /dev/null`], {
     cwd: ROOT,
@@ -50,6 +56,21 @@ describe("apply on a terminal", () => {
         expect(r.out).not.toMatch(/cordoned|terminated/);
         expect(r.status).toBe(1);
       }
+    },
+    240_000,
+  );
+
+  it.skipIf(!hasScript)(
+    "asks when its output is piped on (apply | tee log): a person types at the terminal",
+    () => {
+      const log = join(mkdtempSync(join(tmpdir(), "noderoll-tee-")), "log");
+      const r = onTerminal(demo, "no\\n", ` | tee ${log}`);
+      expect(r.out).toContain("Do you want to perform these actions?");
+      expect(r.out).toMatch(/Apply cancelled: the plan was not approved; nothing was changed\./);
+      // The question goes to the person (stderr), not into the log.
+      const logged = readFileSync(log, "utf8");
+      expect(logged).not.toContain("Do you want to perform these actions?");
+      expect(logged).toContain("Apply cancelled");
     },
     240_000,
   );
@@ -94,10 +115,10 @@ describe("the question", () => {
   });
 
   it("is asked only of a person at a terminal, with work to do, not told to skip it", () => {
-    const base = { stdinTTY: true, stdoutTTY: true, autoApprove: false, hasWork: true };
+    const base = { stdinTTY: true, autoApprove: false, hasWork: true };
     expect(mustAsk(base)).toBe(true);
     expect(mustAsk({ ...base, stdinTTY: false })).toBe(false);
-    expect(mustAsk({ ...base, stdoutTTY: undefined })).toBe(false);
+    expect(mustAsk({ ...base, stdinTTY: undefined })).toBe(false);
     expect(mustAsk({ ...base, autoApprove: true })).toBe(false);
     expect(mustAsk({ ...base, hasWork: false })).toBe(false);
   });
