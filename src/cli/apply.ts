@@ -41,6 +41,7 @@ import { approve, mustAsk } from "./approve.js";
 import {
   loadSavedPlan,
   policySha256,
+  reachFlags,
   readable,
   savedPlanArgument,
   SavedPlanRefused,
@@ -136,7 +137,7 @@ interface Run {
    * recorded groups back to what they ran before. */
   mode: ApplyMode;
   /** `apply FILE`: the saved plan, carried out if it holds; and the policy's hash as read now. */
-  saved?: { file: string; plan: SavedPlan; sha256: string };
+  saved?: { file: string; plan: SavedPlan; sha256: string; reach: string };
 }
 
 export type ApplyMode = "apply" | "resume" | "rollback";
@@ -289,7 +290,7 @@ async function applyWith(
     maxDurationMs,
     lockWaitMs,
     mode,
-    ...(saved && { saved: { ...saved, sha256 } }),
+    ...(saved && { saved: { ...saved, sha256, reach: reachFlags(flags) } }),
   };
   // Live, the adapters close CLOSE_AFTER_MS after a stop signal: in time to give the lock back.
   const session = sandbox ?? (await liveSession(policy, values.kubeconfig, hints, adapters.signal));

@@ -12,7 +12,7 @@ import { renderPlanJson, renderPlanMarkdown, renderPlanText } from "../render/in
 import { groupsOf, parseFlags, policyOrExit, runFlags, UsageError } from "./args.js";
 import { PLAN_OPTIONS } from "./flags.js";
 import type { HintContext } from "./hints.js";
-import { policySha256, savePlan } from "./saved-plan.js";
+import { policySha256, reachFlags, savePlan } from "./saved-plan.js";
 import { liveSession, sandboxSession } from "./session.js";
 import { useColour } from "./terminal.js";
 
@@ -57,7 +57,12 @@ export async function runPlan(args: string[], hints: HintContext): Promise<numbe
         events.map((e) => JSON.stringify(e)).join("\n") + "\n",
       );
     if (values.out !== undefined)
-      saved = await savePlan(values.out, plan, { session, policy, sha256 });
+      saved = await savePlan(values.out, plan, {
+        session,
+        policy,
+        sha256,
+        reach: reachFlags(values),
+      });
   } finally {
     session.close();
   }

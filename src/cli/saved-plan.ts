@@ -45,11 +45,22 @@ async function stampNow(session: Session, policy: Policy, sha256: string): Promi
   };
 }
 
+/**
+ * " --sandbox S", " --kubeconfig K": how the command reached the cluster, for the command it
+ * tells the person to run next — which must reach the same one.
+ */
+export function reachFlags(values: { sandbox?: string; kubeconfig?: string }): string {
+  return [
+    ...(values.sandbox !== undefined ? [` --sandbox ${values.sandbox}`] : []),
+    ...(values.kubeconfig !== undefined ? [` --kubeconfig ${values.kubeconfig}`] : []),
+  ].join("");
+}
+
 /** `plan --out FILE`: the plan saved, stamped; said where (on stderr beside a machine format). */
 export async function savePlan(
   out: string,
   plan: Plan,
-  made: { session: Session; policy: Policy; sha256: string },
+  made: { session: Session; policy: Policy; sha256: string; reach: string },
 ): Promise<string> {
   const text = savedPlanText(plan, await stampNow(made.session, made.policy, made.sha256));
   try {
@@ -60,7 +71,7 @@ export async function savePlan(
       { cause: e },
     );
   }
-  return `\nSaved the plan to ${out}.\nTo carry out exactly this plan, run: noderoll apply ${out}\n`;
+  return `\nSaved the plan to ${out}.\nTo carry out exactly this plan, run: noderoll apply ${out}${made.reach}\n`;
 }
 
 /**
@@ -106,6 +117,11 @@ export function loadSavedPlan(file: string): { saved: SavedPlan } | { exitCode: 
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : code;
     return said(`saved plan ${file} cannot be read: ${why ?? String(e)}`);
   }
+  // A policy given where a saved plan goes: say which flag takes it.
+  if (/^\s*kind\s*:\s*["']?UpgradePolicy\b/m.test(text))
+    return said(
+      `${file} is a policy, not a saved plan: did you mean noderoll apply --policy ${file}?`,
+    );
   try {
     return { saved: readSavedPlan(text) };
   } catch (e) {
@@ -121,10 +137,10 @@ function said(what: string): { exitCode: number } {
 
 /** A saved plan that no longer holds: each change named, and how to plan again. */
 export class SavedPlanRefused extends Error {
-  constructor(file: string, saved: SavedPlan, changes: readonly SavedPlanChange[]) {
+  constructor(file: string, saved: SavedPlan, changes: readonly SavedPlanChange[], reach = "") {
     const { options } = saved;
     const again = [
-      `noderoll plan --policy ${saved.policy.file}`,
+      `noderoll plan --policy ${saved.policy.file}${reach}`,
       ...(options.groups ? [`--groups ${options.groups.join(",")}`] : []),
       ...(options.replaceAll ? ["--replace-all"] : []),
       ...(options.deleteAfterDrainTimeout ? ["--delete-after-drain-timeout"] : []),
@@ -158,11 +174,11 @@ export function readable(file: string, saved: SavedPlan): { exitCode: number } |
  * whose content hashed to `sha256` as apply read it — and options; SavedPlanRefused otherwise.
  */
 export async function stillHolds(
-  saved: { file: string; plan: SavedPlan; sha256: string },
+  saved: { file: string; plan: SavedPlan; sha256: string; reach?: string },
   now: { fresh: Plan; session: Session; policy: Policy },
 ): Promise<SavedPlan> {
   const stamp = await stampNow(now.session, now.policy, saved.sha256);
   const changes = savedPlanChanges(saved.plan, { ...now.fresh, saved: stamp });
-  if (changes.length > 0) throw new SavedPlanRefused(saved.file, saved.plan, changes);
+  if (changes.length > 0) throw new SavedPlanRefused(saved.file, saved.plan, changes, saved.reach);
   return saved.plan;
 }

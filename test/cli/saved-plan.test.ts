@@ -56,6 +56,8 @@ describe("plan --out FILE, then apply FILE", () => {
     // The plan is printed as usual, and said to be saved.
     expect(stdout).toContain("Plan: 2 groups to roll (11 nodes)");
     expect(stdout).toContain(`Saved the plan to ${file}`);
+    // The command to run next reaches the same cluster the plan read.
+    expect(stdout).toContain(`run: noderoll apply ${file} --sandbox demo\n`);
     expect(saved.saved).toEqual({
       noderoll: VERSION,
       policySha256: createHash("sha256")
@@ -134,7 +136,7 @@ describe("apply FILE refuses a saved plan that no longer holds, against sandbox 
     );
     expect(r.stderr).toMatch(/ {2}- the policy \S+policy\.yaml changed since the plan was saved/);
     expect(r.stderr).toContain(
-      `Run \`noderoll plan --policy ${policy} --out ${file}\` again, review it, and apply that file.`,
+      `Run \`noderoll plan --policy ${policy} ${kubeconfig.join(" ")} --out ${file}\` again, review it, and apply that file.`,
     );
     expect(r.stdout).not.toMatch(/cordon|terminat/);
 
@@ -173,7 +175,10 @@ describe("apply FILE with a file that is not a saved plan, or with what the plan
         join(dir, "absent.plan"),
         /^noderoll: saved plan \S+absent\.plan cannot be read: no such file; nothing was read or changed\n$/,
       ],
-      ["policies/demo.yaml", /^noderoll: saved plan policies\/demo\.yaml is not JSON \(/],
+      [
+        "policies/demo.yaml",
+        /^noderoll: policies\/demo\.yaml is a policy, not a saved plan: did you mean noderoll apply --policy policies\/demo\.yaml\?/,
+      ],
     ];
     for (const [file, message] of cases) {
       const r = runCli(["apply", file, "--sandbox", "demo"]);
