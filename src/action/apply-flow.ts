@@ -169,7 +169,8 @@ async function planAndRoll(
   );
 }
 
-async function applyOne(
+/** One policy planned, rolled and reported (its check run, comment, summary, events, outcome). */
+export async function applyOne(
   ctx: RunContext,
   file: string,
   policy: Policy,

@@ -97,8 +97,13 @@ export class GitHubOut {
   }
 
   async comment(issue: number, policyName: string, body: string): Promise<boolean> {
+    return this.stickyComment(issue, stickyMarker(policyName), body);
+  }
+
+  /** The pull request's one comment that carries `marker` (a policy's, a fleet's), made or replaced. */
+  async stickyComment(issue: number, marker: string, body: string): Promise<boolean> {
     const r = await this.write("update the pull request comment", (o, repo) =>
-      upsertStickyComment(o, repo, issue, stickyMarker(policyName), body, this.retry),
+      upsertStickyComment(o, repo, issue, marker, body, this.retry),
     );
     if (r?.url) this.pages.comments.add(r.url);
     return r !== undefined;

@@ -28,6 +28,10 @@ export interface ActionInputs {
   labels: boolean;
   /** Where the roll's event log goes, as written (relative: to the workspace); absent: RUNNER_TEMP. */
   eventsFile?: string;
+  /** A fleet file (issue 49): `mode: fleet-plan` reads it; otherwise `policy` is one of its clusters. */
+  fleet?: string;
+  /** A fleet's failed clusters are due again, under the same release. */
+  retryFailed: boolean;
 }
 
 export class InputError extends Error {}
@@ -55,15 +59,31 @@ function bool(get: (name: string) => string, name: string, fallback: boolean): b
   throw new InputError(`input ${name} must be true or false, not "${get(name)}"`);
 }
 
+/** What a fleet allows: its plan, or the apply of one cluster, every group of it. */
+function checkFleet(fleet: string, mode: Mode, groups: readonly string[]): void {
+  if (mode === "fleet-plan" && !fleet)
+    throw new InputError("mode fleet-plan needs input fleet: the fleet file to plan");
+  if (!fleet) return;
+  if (!["auto", "apply", "fleet-plan"].includes(mode))
+    throw new InputError(
+      `with input fleet, mode is fleet-plan (list what is due), apply or auto (roll the cluster of input policy if the fleet says it is due), not "${mode}"; pause and resume a fleet with noderoll fleet pause|resume`,
+    );
+  if (groups.length > 0 && mode !== "fleet-plan")
+    throw new InputError(
+      "input groups does not go with input fleet: a fleet rolls every group of a cluster to its release",
+    );
+}
+
 export function readInputs(get: (name: string) => string): ActionInputs {
-  const policy = list(get("policy")).map((p) => p.replace(/^\.\//, ""));
-  if (policy.length === 0)
-    throw new InputError("input policy is required: a policy file, several, or a glob");
   const mode = (get("mode") || "auto").toLowerCase() as Mode;
   if (!MODES.includes(mode))
     throw new InputError(
       `input mode must be ${MODES.slice(0, -1).join(", ")} or ${MODES.at(-1)}, not "${get("mode")}"`,
     );
+  const fleet = get("fleet").replace(/^\.\//, "");
+  const policy = list(get("policy")).map((p) => p.replace(/^\.\//, ""));
+  if (policy.length === 0 && mode !== "fleet-plan")
+    throw new InputError("input policy is required: a policy file, several, or a glob");
   const maxText = get("max-duration") || DEFAULT_MAX_DURATION;
   const maxDurationMs = parseDuration(maxText);
   if (maxDurationMs === undefined || maxDurationMs <= 0)
@@ -76,6 +96,7 @@ export function readInputs(get: (name: string) => string): ActionInputs {
   // A workflow written for the old input must not roll as if it had not asked: refused, saying
   // what each of its meanings is called now.
   if (bool(get, "force", false)) throw new InputError(forceSplit((n) => `input ${n}`));
+  checkFleet(fleet, mode, groups);
   const reason = get("reason");
   const kubeconfig = get("kubeconfig");
   const eventsFile = get("events-file");
@@ -99,5 +120,7 @@ export function readInputs(get: (name: string) => string): ActionInputs {
     applyRefs: list(get("apply-refs")),
     labels: bool(get, "labels", false),
     ...(eventsFile && { eventsFile }),
+    ...(fleet && { fleet }),
+    retryFailed: bool(get, "retry-failed", false),
   };
 }

@@ -4,12 +4,23 @@
 // with `mode: apply` may apply; every other event plans (or is refused), whatever the inputs say.
 // `apply-refs` may allow more refs for pushes and dispatches, explicitly. `mode: pause|abort|
 // resume|rollback` is a dispatch's alone, from a ref that may apply, with a reason (as a forced
-// roll).
+// roll). `mode: fleet-plan` reads a fleet's clusters on any event (it changes nothing); with a
+// `fleet` input, the apply of one cluster comes from the same events as any apply, and a
+// schedule applies whatever the mode (the fleet, read whole, says whether the cluster is due).
 import { matchesGlob } from "node:path";
 import { forced } from "../engine/index.js";
 
 /** What the `mode` input may say: pause, abort and resume act on the cluster's Lease. */
-export const MODES = ["auto", "plan", "apply", "pause", "resume", "abort", "rollback"] as const;
+export const MODES = [
+  "auto",
+  "plan",
+  "apply",
+  "pause",
+  "resume",
+  "abort",
+  "rollback",
+  "fleet-plan",
+] as const;
 export type Mode = (typeof MODES)[number];
 type ControlMode = Extract<Mode, "pause" | "resume" | "abort" | "rollback">;
 const CONTROL_MODES: readonly Mode[] = ["pause", "resume", "abort", "rollback"];
@@ -23,6 +34,8 @@ export interface RouteInputs {
   reason?: string;
   /** Refs besides the default branch that a push or dispatch may apply from (globs allowed). */
   applyRefs?: string[];
+  /** A `fleet` input names a fleet file: this job plans it, or rolls one cluster of it. */
+  fleet?: boolean;
 }
 
 export interface EventContext {
@@ -52,6 +65,8 @@ export type Decision =
     }
   /** `mode: pause|abort`: the request written on each policy's cluster's Lease. */
   | { kind: "control"; action: "pause" | "abort"; sha: string; reason: string }
+  /** `mode: fleet-plan`: every cluster of the fleet read, what is due now said; nothing changed. */
+  | { kind: "fleet-plan"; pullRequest?: number; headSha: string }
   | { kind: "skip"; why: string }
   | { kind: "refuse"; why: string };
 
@@ -188,7 +203,36 @@ function routeControl(ctx: EventContext, inputs: RouteInputs, mode: ControlMode)
   return { kind: "control", action: mode, sha: ctx.sha, reason };
 }
 
+/** Any event may read a fleet; a pull request's plan is commented on (a closed one is not). */
+function routeFleetPlan(ctx: EventContext): Decision {
+  if (!PR_EVENTS.has(ctx.eventName)) return { kind: "fleet-plan", headSha: ctx.sha };
+  const d = routePullRequest(ctx, {
+    mode: "plan",
+    replaceAll: false,
+    deleteAfterDrainTimeout: false,
+  });
+  return d.kind === "plan"
+    ? {
+        kind: "fleet-plan",
+        headSha: d.headSha,
+        ...(d.pullRequest !== undefined && { pullRequest: d.pullRequest }),
+      }
+    : d;
+}
+
 export function route(ctx: EventContext, inputs: RouteInputs): Decision {
+  if (inputs.mode === "fleet-plan") return routeFleetPlan(ctx);
+  const d = routeEvent(ctx, inputs);
+  // One cluster of a fleet is rolled, or nothing: its plan is the fleet's (mode fleet-plan).
+  if (inputs.fleet && d.kind === "plan")
+    return {
+      kind: "skip",
+      why: `${ctx.eventName || "this event"} does not apply, and a job for one cluster of a fleet only applies; the fleet is planned by mode fleet-plan`,
+    };
+  return d;
+}
+
+function routeEvent(ctx: EventContext, inputs: RouteInputs): Decision {
   if (isControl(inputs.mode)) return routeControl(ctx, inputs, inputs.mode);
   if (PR_EVENTS.has(ctx.eventName)) return routePullRequest(ctx, inputs);
   if (!MAY_APPLY.has(ctx.eventName)) return planOther(ctx, inputs);
@@ -200,6 +244,6 @@ export function route(ctx: EventContext, inputs: RouteInputs): Decision {
   if (ctx.eventName === "push") return routePush(ctx, inputs);
   if (ctx.eventName === "workflow_dispatch") return routeDispatch(ctx, inputs);
   // A schedule runs on the default branch's latest commit: it applies only when asked to.
-  if (inputs.mode === "apply") return applying(ctx, inputs, "schedule", ctx.sha);
+  if (inputs.mode === "apply" || inputs.fleet) return applying(ctx, inputs, "schedule", ctx.sha);
   return { kind: "plan", headSha: ctx.sha };
 }

@@ -1,13 +1,16 @@
 // One run of the action, once the process is set up (main.ts): the event routed (route.ts), the
 // policy files chosen for it, each planned (plan-flow.ts), applied (apply-flow.ts) or asked to
 // pause or abort (control-flow.ts) through the application layer (src/app), and the run's result,
-// outputs and summary table from what each policy came to.
+// outputs and summary table from what each policy came to. With a `fleet` input the fleet is
+// planned (fleet-plan.ts), or one cluster of it applied if it is due (fleet-apply.ts).
 import * as core from "@actions/core";
 import { info } from "./log.js";
 import { connectLive } from "../adapters/connect.js";
-import { applyFlow } from "./apply-flow.js";
+import { applyFlow, type ApplyTarget } from "./apply-flow.js";
 import { controlFlow } from "./control-flow.js";
 import { EventsFile } from "./events-file.js";
+import { fleetApplyFlow } from "./fleet-apply.js";
+import { fleetPlanFlow } from "./fleet-plan.js";
 import type { PolicyOutcome, PolicyResult, RunContext } from "./context.js";
 import { readRunEnv, runKeyOf, type RunEnv } from "./env.js";
 import { PostState } from "./post-state.js";
@@ -31,7 +34,9 @@ export type Outputs = Record<
   | "comment-url"
   | "check-run-url"
   | "summary"
-  | "events-file",
+  | "events-file"
+  | "fleet-due"
+  | "fleet-json",
   string
 >;
 
@@ -47,6 +52,8 @@ export function emptyOutputs(): Outputs {
     "check-run-url": "",
     summary: "",
     "events-file": "",
+    "fleet-due": "",
+    "fleet-json": "",
   };
 }
 
@@ -212,7 +219,15 @@ function runFlow(
       headSha: decision.headSha,
       ...(decision.pullRequest !== undefined && { pullRequest: decision.pullRequest }),
     });
-  return applyFlow(ctx, files, {
+  return applyFlow(ctx, files, applyTarget(decision, pullRequest, changed));
+}
+
+function applyTarget(
+  decision: Extract<Decision, { kind: "apply" }>,
+  pullRequest: number | undefined,
+  changed?: string[],
+): ApplyTarget {
+  return {
     sha: decision.sha,
     trigger: decision.trigger,
     replaceAll: decision.replaceAll,
@@ -223,7 +238,7 @@ function runFlow(
     ...(changed && { changed }),
     ...(decision.resume && { resume: true }),
     ...(decision.rollback && { rollback: true }),
-  });
+  };
 }
 
 /** Outputs, the summary's result table and the step's failure, from what each policy came to. */
@@ -281,6 +296,13 @@ function inputsOrRefuse(
   }
 }
 
+function refuse(summary: JobSummary, outputs: Outputs, why: string): RunResult {
+  core.setFailed(`noderoll refused: ${why}`);
+  summary.add(`## noderoll\n\n❌ Refused, nothing was read or changed: ${why}.\n`);
+  outputs.summary = `noderoll refused: ${why}`.replace(/\s+/g, " ");
+  return "refused";
+}
+
 function nothingToDo(summary: JobSummary, outputs: Outputs, why: string): RunResult {
   core.notice(`noderoll: nothing to do: ${why}`);
   summary.add(`## noderoll\n\nNothing to do: ${why}.\n`);
@@ -335,17 +357,20 @@ export async function run(
       ...(inputs.groups && { groups: inputs.groups }),
       ...(inputs.reason && { reason: inputs.reason }),
       applyRefs: inputs.applyRefs,
+      fleet: inputs.fleet !== undefined,
     },
   );
   info(`event ${env.eventName || "(none)"}, mode ${inputs.mode}: ${decision.kind}`);
   if (decision.kind === "skip") return nothingToDo(summary, outputs, decision.why);
-  if (decision.kind === "refuse") {
-    core.setFailed(`noderoll refused: ${decision.why}`);
-    summary.add(`## noderoll\n\n❌ Refused, nothing was read or changed: ${decision.why}.\n`);
-    outputs.summary = `noderoll refused: ${decision.why}`.replace(/\s+/g, " ");
-    return "refused";
-  }
+  if (decision.kind === "refuse") return refuse(summary, outputs, decision.why);
   if (decision.kind === "plan" && decision.warning) core.warning(decision.warning);
+  const ctx = { ...runContext(inputs, env, gh, summary, controller.signal, closed), events };
+  if (decision.kind === "fleet-plan") return fleetPlanFlow(ctx, decision, outputs);
+  if (inputs.fleet && decision.kind === "apply") {
+    const done = await fleetApplyFlow(ctx, applyTarget(decision, undefined));
+    if ("refuse" in done) return refuse(summary, outputs, done.refuse);
+    return conclude(summary, done, decision, outputs, gh);
+  }
   const { files, pullRequest, note, changed } = await selectFiles(inputs, env, gh, decision);
   if (files.length === 0)
     return nothingToDo(
@@ -353,7 +378,6 @@ export async function run(
       outputs,
       note ?? `no policy file matches \`${inputs.policy.join(", ")}\``,
     );
-  const ctx = { ...runContext(inputs, env, gh, summary, controller.signal, closed), events };
   const outcomes = await runFlow(ctx, decision, files, pullRequest, changed);
   if (inputs.labels) await label(gh, decision, pullRequest, outcomes);
   return conclude(summary, outcomes, decision, outputs, gh);

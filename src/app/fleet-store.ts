@@ -41,18 +41,20 @@ function pauseOf(raw: string | undefined, fleet: string): FleetPause | undefined
 /**
  * What the cluster says of the fleet: its record (another fleet's is none of ours), a pause, and
  * whether a run holds its lock now — a holder renewing within the Lease's duration, by the
- * cluster's own clock (`now`); one that stopped renewing was cut short, and its roll resumes.
+ * cluster's own clock (`now`, asked once the cluster has answered: a live clock follows the API
+ * server's only from its first answer); one that stopped renewing was cut short, and resumes.
  */
 export async function readStored(
   cluster: Pick<Cluster, "getLease">,
   clusterName: string,
   fleet: string,
-  now: Date,
-): Promise<StoredState> {
+  clock: () => Date,
+): Promise<StoredState & { now: Date }> {
   const [mine, lock] = await Promise.all([
     readLease(cluster, fleetLeaseName(clusterName)),
     readLease(cluster, leaseName(clusterName)),
   ]);
+  const now = clock();
   const record = parseRecord(mine?.metadata.annotations?.[FLEET_ANNOTATION]);
   const renewed = Date.parse(lock?.spec.renewTime ?? "");
   const duration = (lock?.spec.leaseDurationSeconds ?? LEASE_DURATION_SECONDS) * 1000;
@@ -62,6 +64,7 @@ export async function readStored(
       pause: pauseOf(mine?.metadata.annotations?.[FLEET_PAUSE_ANNOTATION], fleet),
     }),
     locked: Boolean(lock?.spec.holderIdentity) && now.getTime() - renewed < duration,
+    now,
   };
 }
 

@@ -62,10 +62,11 @@ export async function readFleet(
     try {
       const session = await deps.connect(m);
       sessions.set(m.file, session);
-      const now = session.ports.clock.now();
       const [stored, current] = await driveOf(session)(
         Promise.all([
-          readStored(session.ports.cluster, base.cluster, fleet.metadata.name, now),
+          readStored(session.ports.cluster, base.cluster, fleet.metadata.name, () =>
+            session.ports.clock.now(),
+          ),
           currentRelease(session, m.policy).catch(() => undefined),
         ]),
       );
@@ -77,7 +78,7 @@ export async function readFleet(
         ...(current && { current }),
         ...(gates && { gates }),
       };
-      return { view, stored, now };
+      return { view, stored, now: stored.now };
     } catch (e) {
       return { view: { ...base, unreadable: describeFailure(e) } as ClusterView };
     }

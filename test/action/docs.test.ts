@@ -29,6 +29,7 @@ describe("action.yml", () => {
         "comment",
         "delete-after-drain-timeout",
         "events-file",
+        "fleet",
         "force",
         "github-token",
         "groups",
@@ -41,6 +42,7 @@ describe("action.yml", () => {
         "reason",
         "rehearse",
         "replace-all",
+        "retry-failed",
       ].sort(),
     );
     for (const [name, input] of Object.entries(action.inputs)) {
@@ -51,6 +53,8 @@ describe("action.yml", () => {
       "check-run-url",
       "comment-url",
       "events-file",
+      "fleet-due",
+      "fleet-json",
       "groups-blocked",
       "groups-rolled",
       "has-changes",
@@ -91,6 +95,7 @@ describe("example workflows", () => {
     expect(workflows.sort()).toEqual([
       "apply.yml",
       "emergency.yml",
+      "fleet-rollout.yml",
       "fleet.yml",
       "notify.yml",
       "plan.yml",

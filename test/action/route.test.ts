@@ -270,3 +270,43 @@ describe("routing is deny-by-default over every event GitHub documents", () => {
     }
   });
 });
+
+describe("routing with a fleet", () => {
+  const fleet: RouteInputs = { ...auto, fleet: true };
+  const fleetPlan: RouteInputs = { ...auto, mode: "fleet-plan", fleet: true };
+
+  it("mode fleet-plan reads the fleet on any event; a pull request's on its head commit", () => {
+    for (const [event, p] of [
+      ["schedule", { schedule: "7 * * * *" }],
+      ["workflow_dispatch", payload("workflow_dispatch")],
+      ["push", payload("push", (x) => x.ref === "refs/heads/master")],
+      ["issue_comment", payload("issue_comment")],
+    ] as const)
+      expect(route(ctx(event, p), fleetPlan), event).toEqual({
+        kind: "fleet-plan",
+        headSha: "f".repeat(40),
+      });
+    const pr = payload("pull_request", (x) => x.action === "opened");
+    expect(route(ctx("pull_request", pr), fleetPlan)).toEqual({
+      kind: "fleet-plan",
+      pullRequest: 2,
+      headSha: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+    });
+    const closed = payload("pull_request", (x) => x.action === "closed");
+    expect(route(ctx("pull_request", closed), fleetPlan).kind).toBe("skip");
+  });
+
+  it("a cluster of a fleet: a schedule applies in mode auto; what would plan does nothing", () => {
+    expect(route(ctx("schedule", { schedule: "7 * * * *" }), fleet)).toMatchObject({
+      kind: "apply",
+      trigger: "schedule",
+    });
+    // Without a fleet, a schedule in mode auto only plans.
+    expect(route(ctx("schedule", {}), auto).kind).toBe("plan");
+    const pr = payload("pull_request", (x) => x.action === "opened");
+    expect(route(ctx("pull_request", pr), fleet)).toEqual({
+      kind: "skip",
+      why: "pull_request does not apply, and a job for one cluster of a fleet only applies; the fleet is planned by mode fleet-plan",
+    });
+  });
+});

@@ -78,7 +78,29 @@ describe("inputs", () => {
       rehearse: "auto",
       labels: true,
       eventsFile: "out/events.jsonl",
+      retryFailed: false,
     });
+  });
+
+  it("takes a fleet: mode fleet-plan needs it and no policy; a cluster of it rolls every group", () => {
+    const get = (env: Record<string, string>) => inputFromEnv(env);
+    expect(
+      readInputs(get({ INPUT_MODE: "fleet-plan", INPUT_FLEET: "./fleet.yaml" })),
+    ).toMatchObject({ mode: "fleet-plan", fleet: "fleet.yaml", policy: [], retryFailed: false });
+    expect(
+      readInputs(
+        get({ INPUT_FLEET: "fleet.yaml", INPUT_POLICY: "p.yaml", "INPUT_RETRY-FAILED": "true" }),
+      ),
+    ).toMatchObject({ mode: "auto", fleet: "fleet.yaml", retryFailed: true });
+    expect(() => readInputs(get({ INPUT_MODE: "fleet-plan" }))).toThrow(
+      "mode fleet-plan needs input fleet: the fleet file to plan",
+    );
+    expect(() =>
+      readInputs(get({ INPUT_MODE: "plan", INPUT_FLEET: "f.yaml", INPUT_POLICY: "p.yaml" })),
+    ).toThrow(/^with input fleet, mode is fleet-plan \(list what is due\), apply or auto/);
+    expect(() =>
+      readInputs(get({ INPUT_FLEET: "f.yaml", INPUT_POLICY: "p.yaml", INPUT_GROUPS: "workers" })),
+    ).toThrow("input groups does not go with input fleet");
   });
 
   it("refuses a groups input that names no group (a stray comma must not mean every group)", () => {

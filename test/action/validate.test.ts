@@ -60,7 +60,7 @@ describe("action: invalid input stops the run before anything is read", () => {
     const r = runAction(cwd, { policy: "policies/bad.yaml", mode: "destroy" });
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(
-      '::error::input mode must be auto, plan, apply, pause, resume, abort or rollback, not "destroy"',
+      '::error::input mode must be auto, plan, apply, pause, resume, abort, rollback or fleet-plan, not "destroy"',
     );
     expect(r.outputs.result).toBe("refused");
     const r2 = runAction(cwd, { policy: "policies/bad.yaml", "max-duration": "forever" });

@@ -249,3 +249,38 @@ describe("$Latest pinned by content", () => {
     expect(w.starts.map((s) => s.cluster)).not.toContain("prod-a");
   }, 120_000);
 });
+
+describe("the fleet's clock", () => {
+  // A live session's clock follows the API server's only from its first answer; before it, the
+  // runner's own (here a year ahead). The soak is judged on the cluster's time, read after.
+  it("judges a soak by the cluster's time, asked once the cluster has answered", async () => {
+    const w = fleetWorld();
+    await applyFleet(w.fleet, w.members, w.deps);
+    const skewed: typeof w.deps = {
+      ...w.deps,
+      connect: async (m) => {
+        const session = await w.deps.connect(m);
+        let answered = false;
+        const { cluster, clock } = session.ports;
+        const ports = {
+          ...session.ports,
+          cluster: new Proxy(cluster, {
+            get: (t, k) =>
+              k === "getLease"
+                ? (...a: Parameters<typeof cluster.getLease>) =>
+                    t.getLease(...a).finally(() => (answered = true))
+                : Reflect.get(t, k, t),
+          }),
+          clock: {
+            ...clock,
+            now: () => (answered ? clock.now() : new Date(clock.now().getTime() + 365 * 24 * HOUR)),
+          },
+        };
+        return { ...session, ports };
+      },
+    };
+    const { plan } = await readFleet(w.fleet, w.members, skewed);
+    expect(plan.stages[0]?.state.kind).toBe("soaking");
+    expect(plan.due).toEqual([]);
+  }, 60_000);
+});
