@@ -10,6 +10,7 @@ import {
   givenTimings,
   rehearsalReport,
   RehearsalWatch,
+  stoppedWhereApplyStops,
   twinScenario,
   NEVER_READY_TWIN_S,
   type LiveCluster,
@@ -45,6 +46,11 @@ export interface RehearseInput {
   timings?: Partial<Record<string, number>>;
   /** A cancelled run: the twin's roll stops as apply stops on a signal. */
   signal?: AbortSignal;
+  /**
+   * The plan rehearsed: the twin rolls the groups apply reaches and stops where the plan says
+   * apply stops (its summary's `stopsAt`).
+   */
+  plan?: Plan;
 }
 
 export async function rehearse(
@@ -55,11 +61,17 @@ export async function rehearse(
   unready(world, twin.scenario);
   const log = new EventLog(world.clock);
   const watch = new RehearsalWatch(world);
+  // Apply stops at the group the plan finds blocked or in error (plan/summary.ts), whatever the
+  // twin would make of it: the twin places its pods as its own scheduler likes, and may find the
+  // group clear. So the twin rolls only the groups before it, and the report stops there.
+  const stop = input.plan?.summary.stopsAt;
+  const reached = stop && input.plan?.groups.slice(0, stop.index).map((g) => g.name);
   const roll = () =>
     world.run(
       planAndApply(input.policy, input.file, world, log, {
         runId: "rehearsal",
         ...runOptions(input.options),
+        ...(reached && { groups: reached }),
         ...(forced(input.options) && { reason: "rehearsal of a forced roll" }),
         // The rehearsal predicts the roll itself; the plan says when the window lets it run.
         ignoreWindow: true,
@@ -75,7 +87,9 @@ export async function rehearse(
     result = await roll();
   }
   watch.stop();
-  const report = rehearsalReport(world, log.events, watch, result);
+  const rolled = rehearsalReport(world, log.events, watch, result);
+  const report =
+    input.plan && result.result === "success" ? stoppedWhereApplyStops(rolled, input.plan) : rolled;
   return {
     rehearsal: {
       ...report,

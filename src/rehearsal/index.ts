@@ -6,7 +6,7 @@ import { REHEARSAL_TIMINGS } from "./timings.js";
 
 export { physicsOf, readLiveCluster, type LiveCluster } from "./live.js";
 export { givenTimings, REHEARSAL_TIMINGS } from "./timings.js";
-export { rehearsalReport } from "./report.js";
+export { rehearsalReport, stoppedWhereApplyStops } from "./report.js";
 export { RehearsalWatch } from "./watch.js";
 export { twinScenario } from "./twin.js";
 export { NEVER_READY_TWIN_S } from "./workloads.js";

@@ -6,7 +6,7 @@ import type { RollEvent } from "../ports/index.js";
 import type { AvailabilitySample } from "../sandbox/model/observers.js";
 import type { WorkloadRec } from "../sandbox/model/records.js";
 import type { World } from "../sandbox/world/world.js";
-import type { Rehearsal, RehearsalStall, RehearsalWorkload } from "../plan/index.js";
+import type { Plan, Rehearsal, RehearsalStall, RehearsalWorkload } from "../plan/index.js";
 import { STALL_MS, type RehearsalWatch } from "./watch.js";
 
 const at = (e: RollEvent) => Date.parse(e.t);
@@ -180,5 +180,31 @@ export function rehearsalReport(
     ],
     peakExtraNodes: watch.peakExtraNodes,
     peakRequestsPerMinute: watch.peakRequestsPerMinute,
+  };
+}
+
+/**
+ * The twin's roll of the groups apply reaches, ended where the plan says apply stops
+ * (`summary.stopsAt`): the group it stops at refused as the plan finds it (blocked, or in
+ * error), and every group after it not reached — apply stops at the first group that fails.
+ * A plan apply goes through to its end leaves the report as it is.
+ */
+export function stoppedWhereApplyStops<R extends Omit<Rehearsal, "timings">>(
+  report: R,
+  plan: Pick<Plan, "groups" | "summary">,
+): R {
+  const stop = plan.summary.stopsAt;
+  if (!stop) return report;
+  const after = plan.groups.slice(stop.index + 1).map((g) => g.name);
+  const row = (group: string, result: string) => ({ group, durationMs: 0, result, phases: [] });
+  return {
+    ...report,
+    result: "failure",
+    message: `Stopped at group ${stop.index + 1} ${stop.group} (${stop.status}), where apply stops${after.length > 0 ? `; not reached: ${after.join(", ")}` : ""}.`,
+    groups: [
+      ...report.groups,
+      row(stop.group, stop.status),
+      ...after.map((g) => row(g, "not reached")),
+    ],
   };
 }

@@ -43,16 +43,17 @@ function waveBars(g: GroupPlan, offset: number, at: (ms: number) => string): str
 
 /** A rehearsed plan's chart: each group's phases as the twin went through them. */
 function rehearsedBars(plan: Plan, at: (ms: number) => string, perGroup: boolean): string[] {
-  const r = plan.rehearsal!;
+  // A group the twin never started (where apply stops, and after it) has no bar to draw.
+  const rolled = plan.rehearsal!.groups.filter((g) => g.phases.length > 0);
   if (perGroup)
     return [
       "  section groups",
-      ...r.groups.map((g) => {
+      ...rolled.map((g) => {
         const start = g.phases[0]?.startMs ?? 0;
         return `  ${sectionName(g.group)} : ${at(start)}, ${at(start + Math.max(1000, g.durationMs))}`;
       }),
     ];
-  return r.groups.flatMap((g) => [
+  return rolled.flatMap((g) => [
     `  section ${sectionName(g.group)}`,
     ...g.phases.map(
       (p) => `  ${p.phase} : ${at(p.startMs)}, ${at(Math.max(p.startMs + 1000, p.endMs))}`,
@@ -65,7 +66,7 @@ function rehearsedBars(plan: Plan, at: (ms: number) => string, perGroup: boolean
  * rehearsed plan, the phases the twin went through. `detail` "groups" forces one bar per group.
  */
 export function gantt(plan: Plan, detail: GanttDetail = "waves"): string[] {
-  if (plan.rehearsal && plan.rehearsal.groups.length > 0) return rehearsedGantt(plan, detail);
+  if (plan.rehearsal?.groups.some((g) => g.phases.length > 0)) return rehearsedGantt(plan, detail);
   // What apply reaches: a blocked group's waves, and the groups after it, never happen.
   const groups = reachedGroups(plan.groups).filter((g) => g.schedule.waves.length > 0);
   if (groups.length === 0) return [];

@@ -15,17 +15,21 @@ export function downWorkloads(r: Rehearsal): RehearsalWorkload[] {
 }
 
 /**
- * The twin's roll stopped where the plan says apply stops, refusing that group as apply does:
- * the plan's caution says so already, naming the live cluster's pods (the twin's have names of
- * their own), so the rehearsal says it once, there.
+ * The twin's roll stopped where the plan says apply stops, not starting that group as apply
+ * does not: the plan's caution says why already, naming the live cluster's pods (the twin's
+ * have names of their own), so the rehearsal says it once, there.
  */
 export function stopsAsPlanned(plan: Plan): boolean {
   const r = plan.rehearsal;
   const stop = stopPoint(plan);
   if (!r || !stop || r.result === "success") return false;
-  const g = r.groups.at(-1);
-  return g?.group === stop.group.name && g.result !== "success" && g.phases.length === 0;
+  const g = r.groups.find((x) => x.group === stop.group.name);
+  return g !== undefined && g.result !== "success" && g.phases.length === 0;
 }
+
+/** A group's time in the twin, or, for one the twin never rolled, why (blocked, not reached). */
+const notRolled = (g: Rehearsal["groups"][number]) =>
+  g.phases.length === 0 && g.durationMs === 0 && g.result !== "success" ? g.result : undefined;
 
 /** What a rehearsal says that stops or hurts, for the top of the plan. */
 export function rehearsalCautions(plan: Plan): Alert[] {
@@ -56,12 +60,16 @@ export function rehearsalAlerts(plan: Plan): string[] {
   return alertMarkdown(rehearsalCautions(plan));
 }
 
-/** How the twin's roll ended: its result, or where it stopped when that is where apply stops. */
+/**
+ * How the twin's roll ended and how long it took: its result, or where it stopped when that is
+ * where apply stops (at once, when that is the first group: no time to tell).
+ */
 function outcome(plan: Plan, r: Rehearsal): string {
   const stop = stopPoint(plan);
+  const took = dur(r.durationMs) === "-" ? "" : ` in ${dur(r.durationMs)}`;
   return stop && stopsAsPlanned(plan)
-    ? `**stopped at group ${stop.index + 1} \`${stop.group.name}\`** (where apply stops)`
-    : `**${r.result}**`;
+    ? `**stopped at group ${stop.index + 1} \`${stop.group.name}\`** (where apply stops)${took}`
+    : `**${r.result}**${took}`;
 }
 
 const at = (ms: number) => `at +${dur(ms) === "-" ? "0s" : dur(ms)}`;
@@ -142,11 +150,13 @@ function timingLines(r: Rehearsal): string[] {
 export function rehearsalMarkdown(plan: Plan): string[] {
   const r = plan.rehearsal;
   if (!r) return [];
-  const groups = r.groups.map((g) => `\`${g.group}\` ${dur(g.durationMs)}`).join(", ");
+  const groups = r.groups
+    .map((g) => `\`${g.group}\` ${notRolled(g) ?? dur(g.durationMs)}`)
+    .join(", ");
   const out = [
     "#### Rehearsal on a twin of the cluster",
     "",
-    `The roll, run on a sandbox twin of the cluster in virtual time (nothing live was touched): ${outcome(plan, r)} in ${dur(r.durationMs)}${groups ? ` — ${groups}` : ""}. At its peak it ran ${plural(r.peakExtraNodes, "extra node")} and made ${r.peakRequestsPerMinute} API requests a minute.`,
+    `The roll, run on a sandbox twin of the cluster in virtual time (nothing live was touched): ${outcome(plan, r)}${groups ? ` — ${groups}` : ""}. At its peak it ran ${plural(r.peakExtraNodes, "extra node")} and made ${r.peakRequestsPerMinute} API requests a minute.`,
     "",
     ...workloadRows(r),
   ];
@@ -165,9 +175,10 @@ export function rehearsalText(plan: Plan): string[] {
   const r = plan.rehearsal;
   if (!r) return [];
   const out = [
-    `rehearsal on a twin of the cluster (nothing live touched): ${inlinePlain(outcome(plan, r))} in ${dur(r.durationMs)}; peak ${plural(r.peakExtraNodes, "extra node")}, ${r.peakRequestsPerMinute} requests/min`,
+    `rehearsal on a twin of the cluster (nothing live touched): ${inlinePlain(outcome(plan, r))}; peak ${plural(r.peakExtraNodes, "extra node")}, ${r.peakRequestsPerMinute} requests/min`,
   ];
-  for (const g of r.groups) out.push(`   ${g.group}: ${dur(g.durationMs)} (${g.result})`);
+  for (const g of r.groups)
+    out.push(`   ${g.group}: ${notRolled(g) ?? `${dur(g.durationMs)} (${g.result})`}`);
   for (const w of r.workloads)
     if (w.msAtZero > 0 || w.msBelowPdb > 0)
       out.push(
