@@ -1,6 +1,6 @@
 // The sandbox worlds the command line can run on: "demo" (built in) or a scenario file; and an
 // account of several (`sandbox serve --scenario A --scenario B`).
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import { demoScenario } from "../sandbox/scenarios/demo.js";
@@ -8,6 +8,8 @@ import { scenarioScale, uncheckedScale, type ScenarioScale } from "../sandbox/sc
 import { scenarioJson, type Scenario } from "../sandbox/scenarios/schema.js";
 import { Account } from "../sandbox/world/account.js";
 import { World } from "../sandbox/world/world.js";
+import { closest } from "../policy/suggest.js";
+import { GroupsError } from "./args.js";
 import { builtWithRoom, checkHeapFor } from "./heap.js";
 
 /**
@@ -18,7 +20,7 @@ import { builtWithRoom, checkHeapFor } from "./heap.js";
  */
 export function loadWorld(scenario: string | undefined, worlds = 1): World {
   if (!scenario || scenario === "demo") return World.demo();
-  const text = readFileSync(scenario, "utf8");
+  const text = readScenario(scenario);
   const json = scenarioJson(text);
   // A JSON scenario (as `sandbox generate` writes) is sized before it is checked: where it needs
   // a larger heap, the child checks it, once. Sized again once checked, with its defaults.
@@ -35,6 +37,17 @@ const sum = (scales: readonly ScenarioScale[]): ScenarioScale => ({
   pods: scales.reduce((n, s) => n + s.pods, 0),
 });
 
+/** A scenario file's text; a name that is no file is said as such ("demo" is the built-in one). */
+function readScenario(file: string): string {
+  if (!existsSync(file)) {
+    const near = closest(file, ["demo"]);
+    throw new GroupsError(
+      `--sandbox ${file}: no such scenario file${near ? `; did you mean "${near}" (the built-in demo cluster)?` : '; "demo" is the built-in demo cluster'}`,
+    );
+  }
+  return readFileSync(file, "utf8");
+}
+
 /**
  * The scenarios these files name: each a scenario ("demo" or a file), or a SandboxFleet — a
  * fleet's sandbox clusters in one file, `scenarios:` listing their files relative to it — so a
@@ -43,7 +56,7 @@ const sum = (scales: readonly ScenarioScale[]): ScenarioScale => ({
 export function expandScenarios(files: readonly string[]): string[] {
   return files.flatMap((file) => {
     if (file === "demo") return [file];
-    const doc = parse(readFileSync(file, "utf8")) as { kind?: unknown; scenarios?: unknown };
+    const doc = parse(readScenario(file)) as { kind?: unknown; scenarios?: unknown };
     if (doc?.kind !== "SandboxFleet") return [file];
     const list = doc.scenarios;
     if (!Array.isArray(list) || list.length === 0 || !list.every((x) => typeof x === "string"))
@@ -63,7 +76,7 @@ export function loadAccount(given: readonly string[]): Account {
   const files = expandScenarios(given);
   const read = files.map((file) => {
     if (file === "demo") return { file };
-    const text = readFileSync(file, "utf8");
+    const text = readScenario(file);
     return { file, text, json: scenarioJson(text) };
   });
   const unchecked = read.map((r) => (r.json === undefined ? undefined : uncheckedScale(r.json)));

@@ -2,6 +2,7 @@
 // `noderoll sandbox generate` (a large synthetic scenario, and a policy for it).
 import { writeFileSync } from "node:fs";
 import { generatePolicyYaml, generateScenarioYaml } from "../sandbox/scenarios/generate.js";
+import { closest } from "../policy/suggest.js";
 import { parseFlags, UsageError } from "./args.js";
 import { GENERATE_OPTIONS, SERVE_OPTIONS } from "./flags.js";
 import { expandScenarios, loadAccount, loadWorld } from "./sandbox-world.js";
@@ -96,7 +97,11 @@ export async function runSandbox(args: string[]): Promise<number> {
     return 0;
   }
   if (sub === "serve") return serve(rest);
+  const subs = ["serve", "generate"];
+  const guess = sub && (closest(sub, subs) ?? subs.find((x) => x.startsWith(sub)));
   throw new UsageError(
-    sub ? `unknown sandbox command "${sub}"` : "sandbox needs a command: serve or generate",
+    sub
+      ? `unknown sandbox command "${sub}"${guess ? `; did you mean "${guess}"?` : "; it has serve and generate"}`
+      : "sandbox needs a command: serve or generate",
   );
 }

@@ -117,3 +117,16 @@ describe("a mistyped command line (issue 48, item 3 in part)", () => {
     }
   });
 });
+
+describe("a sandbox that is not there, a sandbox command mistyped", () => {
+  it("names the built-in demo for --sandbox dmeo, and generate for sandbox gen (exit 2)", () => {
+    const r = runCli(["plan", "--policy", "policies/demo.yaml", "--sandbox", "dmeo"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      'noderoll: --sandbox dmeo: no such scenario file; did you mean "demo" (the built-in demo cluster)?\n',
+    );
+    const g = runCli(["sandbox", "gen"]);
+    expect(g.status).toBe(2);
+    expect(g.stderr).toMatch(/^noderoll: unknown sandbox command "gen"; did you mean "generate"\?/);
+  });
+});
