@@ -1,14 +1,15 @@
 // Turning a fleet file into a typed Fleet, or into every problem it has, each located to line and
 // column — read with the same hostile-input guards and the same words as a policy.
-import { byPosition, diagnostic, formatPath, type Diagnostic } from "../policy/diagnostic.js";
+import { byPosition, type Diagnostic } from "../policy/diagnostic.js";
 import {
   dedupe,
+  locator,
   repeatedNames,
   shapeDiagnostics,
   type At,
   type FileLanguage,
 } from "../policy/issues.js";
-import { locate, parsePolicySource, type PolicySource } from "../policy/source.js";
+import { parsePolicySource, type PolicySource } from "../policy/source.js";
 import { FLEET_KIND, FleetSchema, type Fleet } from "./schema.js";
 
 export type FleetLoad =
@@ -40,14 +41,7 @@ export function loadFleet(text: string, file: string): FleetLoad {
   const parsed = parsePolicySource(text, file);
   if (!parsed.ok) return { ok: false, errors: parsed.errors };
   const { source, value } = parsed;
-  const at: At = (path, message, key, severity = "error") =>
-    diagnostic({
-      file,
-      ...locate(source, path, key),
-      path: formatPath(key !== undefined ? [...path, key] : path),
-      message,
-      severity,
-    });
+  const at = locator(file, source);
   if (!isFleetShaped(value))
     return {
       ok: false,

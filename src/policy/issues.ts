@@ -3,7 +3,8 @@
 // misspelt key, what was meant. One home for the upgrade policy and the fleet file alike.
 import * as z from "zod";
 import { describeValue } from "./describe.js";
-import type { Diagnostic } from "./diagnostic.js";
+import { diagnostic, formatPath, type Diagnostic } from "./diagnostic.js";
+import { locate, type PolicySource } from "./source.js";
 import { closest } from "./suggest.js";
 
 type Path = readonly PropertyKey[];
@@ -190,4 +191,16 @@ export function repeatedNames(
       ),
     ];
   });
+}
+
+/** Diagnostics located in `source` (file:line:col of a path, or of a key under it). */
+export function locator(file: string, source: PolicySource): At {
+  return (path, message, key, severity = "error") =>
+    diagnostic({
+      file,
+      ...locate(source, path, key),
+      path: formatPath(key !== undefined ? [...path, key] : path),
+      message,
+      severity,
+    });
 }

@@ -10,12 +10,19 @@ import {
   VALIDATION_PERIOD_MS,
   type Budget,
 } from "./budget.js";
-import { byPosition, diagnostic, formatPath, type Diagnostic } from "./diagnostic.js";
-import { dedupe, repeatedNames, shapeDiagnostics, type At, type FileLanguage } from "./issues.js";
+import { byPosition, type Diagnostic } from "./diagnostic.js";
+import {
+  dedupe,
+  locator,
+  repeatedNames,
+  shapeDiagnostics,
+  type At,
+  type FileLanguage,
+} from "./issues.js";
 import { parseDuration } from "./duration.js";
 import { entryMatches } from "./order.js";
 import { gateProblems, mergeGates } from "./gates.js";
-import { locate, NOT_A_POLICY, parsePolicySource, type PolicySource } from "./source.js";
+import { NOT_A_POLICY, parsePolicySource, type PolicySource } from "./source.js";
 import {
   GroupSchema,
   KIND,
@@ -63,19 +70,7 @@ export function loadPolicy(text: string, file: string): LoadResult {
   const parsed = parsePolicySource(text, file);
   if (!parsed.ok) return { ok: false, errors: parsed.errors, warnings: [] };
   const { source, value } = parsed;
-  const at = (
-    path: Path,
-    message: string,
-    key?: string,
-    severity: Diagnostic["severity"] = "error",
-  ): Diagnostic =>
-    diagnostic({
-      file,
-      ...locate(source, path, key),
-      path: formatPath(key !== undefined ? [...path, key] : path),
-      message,
-      severity,
-    });
+  const at = locator(file, source);
 
   if (!isPolicyShaped(value)) {
     // A policy written as a list of its keys gets the shape explained; anything else is not ours.
