@@ -6,7 +6,9 @@
 // event; the result says what happened and how to continue.
 import { isWindowOpen, nextWindowOpening, wallClock, type Policy } from "../policy/index.js";
 import {
+  notStartedAfter,
   proveByEndpoint,
+  reachedGroups,
   type GroupPlan,
   type LiveGroup,
   type Plan,
@@ -257,7 +259,8 @@ async function rollGroups(run: Run, order: string[]): Promise<void> {
       // validation timed out (pkg/instancegroups, isExitableError). A failure here is a cause to
       // look at before more nodes go, and the next run picks up from it: the groups after it
       // are named as not started.
-      if (!cancelled) run.left = order.slice(order.indexOf(name) + 1);
+      if (!cancelled)
+        run.left = notStartedAfter(run.plan.groups, order.indexOf(name)).map((g) => g.name);
       ctx.emit({
         type: "group.end",
         group: name,
@@ -431,10 +434,7 @@ export async function apply(
     ports.cluster,
   );
   const run: Run = { ctx, policy, plan, options, planner, nodes: new NodeCache(ctx), lock };
-  let outcome: ApplyResult = {
-    result: "success",
-    message: `${order.length} group${order.length === 1 ? "" : "s"} rolled`,
-  };
+  let outcome: ApplyResult = { result: "success", message: doneMessage(plan) };
   let locked = false;
   try {
     checkCovers(policy, plan);
@@ -455,6 +455,17 @@ export async function apply(
     });
   }
   return outcome;
+}
+
+/**
+ * A roll's last words, in the plan's counts (plan/summary.ts): "3 groups rolled" where the plan
+ * said 3 to roll — a group with nothing to change is not among them.
+ */
+function doneMessage(plan: Plan): string {
+  const n = (k: number, what: string) => `${k} group${k === 1 ? "" : "s"}${what}`;
+  const configured = reachedGroups(plan.groups).filter((g) => g.status === "config-only").length;
+  const cleared = plan.summary.cleanups ?? 0;
+  return `${n(plan.summary.groupsToRoll, " rolled")}${configured > 0 ? `, ${n(configured, " reconfigured")}` : ""}${cleared > 0 ? `, marks cleared on ${n(cleared, "")}` : ""}`;
 }
 
 /** The roll, the lock held: the groups in order — or, the window closed, marks cleared only. */

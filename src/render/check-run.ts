@@ -8,7 +8,7 @@ import { planHeadline } from "./headline.js";
 import type { RunInfo } from "./limits.js";
 import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderPlanMarkdown } from "./markdown.js";
 import { renderProgressMarkdown, renderTimeline } from "./progress-markdown.js";
-import { nodeCounts, wasBlocked, type Progress } from "./progress.js";
+import { nodeCounts, notStartedGroups, wasBlocked, type Progress } from "./progress.js";
 import { forcedFlags, plural, STOPPED_WORD } from "./words.js";
 
 export type Conclusion = "success" | "failure" | "cancelled" | "neutral";
@@ -89,7 +89,7 @@ function progressState(p: Progress): string {
   if (p.result) {
     const blocked = p.groups.find(wasBlocked);
     const why = blocked
-      ? `blocked at ${blocked.name}; ${plural(p.groups.filter((g) => !g.started).length, "group")} not started`
+      ? `blocked at ${blocked.name}; ${plural(notStartedGroups(p).length, "group")} not started`
       : (p.message ?? "").replace(/ Run apply again.*$/, "");
     const ended = p.stop ? STOPPED_WORD[p.stop.kind] : ENDED[p.result];
     return cutWords(`${ended}${counted}: ${why}`);

@@ -5,7 +5,6 @@
 // GitHub's limits by dropping detail in steps (fitMarkdown), with a note at the top.
 import {
   describeReason,
-  stopIndex,
   summaryLine,
   type GroupPlan,
   type Plan,
@@ -16,6 +15,7 @@ import { alertLines } from "./headline.js";
 import { rehearsalAlerts, rehearsalMarkdown } from "./rehearsal.js";
 import { limitAlert, limitLines, readAt, type RunInfo } from "./limits.js";
 import { planFingerprint } from "./reviewed.js";
+import { notReached } from "./text.js";
 import {
   DOWN_WORD,
   alertMarkdown,
@@ -64,13 +64,11 @@ export function cell(text: string): string {
 }
 
 function overviewTable(plan: Plan): string[] {
-  const stop = stopIndex(plan.groups);
   const rows = plan.groups.map((g, i) => {
     const replace = g.replacements.length > 0 ? `${g.replacements.length} of ${g.nodes}` : "-";
     const time = g.replacements.length > 0 ? estimate(g.schedule.estimatedMs) : "-";
     // A group after the one apply stops at is planned, but apply will not reach it.
-    const reached = stop < 0 || i <= stop || g.status === "no-change" ? "" : " · not reached";
-    return `| ${i + 1} | \`${cell(g.name)}\` | ${KIND_LABEL[g.kind]} | ${ICON[g.status]} ${STATUS_WORD[g.status]}${reached} | ${replace} | ${cell(whyCell(g))} | ${cell(budgetText(g))} | ${time} |`;
+    return `| ${i + 1} | \`${cell(g.name)}\` | ${KIND_LABEL[g.kind]} | ${ICON[g.status]} ${STATUS_WORD[g.status]}${notReached(plan.groups, i)} | ${replace} | ${cell(whyCell(g))} | ${cell(budgetText(g))} | ${time} |`;
   });
   return [
     "| # | group | kind | status | replace | why | budgets | estimate |",
@@ -109,9 +107,10 @@ function nodeTable(g: GroupPlan, limit: number): string[] {
   ];
 }
 
-function groupSection(g: GroupPlan, i: number, detail: MarkdownDetail): string[] {
+function groupSection(plan: Plan, i: number, detail: MarkdownDetail): string[] {
+  const g = plan.groups[i] as GroupPlan;
   const out = [
-    `#### ${i + 1}. \`${g.name}\` · ${kindWord(g)} · ${ICON[g.status]} ${STATUS_WORD[g.status]}`,
+    `#### ${i + 1}. \`${g.name}\` · ${kindWord(g)} · ${ICON[g.status]} ${STATUS_WORD[g.status]}${notReached(plan.groups, i)}`,
     "",
   ];
   for (const e of g.errors) out.push(`- ❌ ${e}`);
@@ -165,7 +164,7 @@ export function renderPlanMarkdown(
   if (gates) out.push(`- **Gates**: ${gates}`, "");
   out.push(...alertMarkdown(forcedAlerts(plan.options)));
   if (plan.groups.length > 0) out.push(...overviewTable(plan), "");
-  plan.groups.forEach((g, i) => out.push(...groupSection(g, i, detail)));
+  plan.groups.forEach((_, i) => out.push(...groupSection(plan, i, detail)));
   out.push(...rehearsalMarkdown(plan));
   if (detail.gantt) {
     const chart = gantt(plan, detail.gantt);

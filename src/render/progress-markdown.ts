@@ -41,7 +41,8 @@ export function groupState(g: GroupProgress, p: Progress): string {
   if (g.result === "cancelled") return "⏹️ stopped";
   if (g.result === "skipped") return "— skipped";
   if (g.started) return "⏳ rolling";
-  if (p.result) return "not started";
+  // A group with nothing to change the roll ended before is no work left undone.
+  if (p.result) return g.planned === "no-change" ? "no change" : "not started";
   return g.planned === "blocked" ? "· pending (blocked in the plan)" : "· pending";
 }
 
@@ -135,7 +136,7 @@ function pdbLines(p: Progress): string[] {
         ? `- Evictions refused by PodDisruptionBudgets (retried): ${pods}`
         : p.forced.length === 0
           ? `${waited}; they were retried until allowed, and honoured`
-          : `${waited}; retried until the drain timeout, when what was left was deleted`,
+          : `${waited}; retried until allowed or until the drain timeout`,
     );
   }
   if (p.forced.length > 0)

@@ -16,6 +16,13 @@ import { nodeLine } from "./lines.js";
 
 export type PhaseState = "pending" | "running" | Result;
 
+/** A wave of the plan's schedule: how many nodes, and when in the group's roll it runs. */
+export interface PlannedWave {
+  nodes: number;
+  startMs: number;
+  durationMs: number;
+}
+
 export interface GroupProgress {
   name: string;
   kind?: GroupKindId | "missing";
@@ -28,6 +35,10 @@ export interface GroupProgress {
   estimatedMs?: number;
   /** Set once apply has reached the group. */
   started?: boolean;
+  /** When apply reached it (group.start). */
+  startedAt?: string;
+  /** The plan's waves (its schedule): what the ETA reads how far into the group a moment is. */
+  waves?: PlannedWave[];
   /** Its drains' timeout, and what happens then (the plan's settings): what a wait runs until. */
   drainTimeoutMs?: number;
   deleteAfterDrainTimeout?: boolean;
@@ -136,6 +147,11 @@ export function seedFromPlan(p: Progress, plan: Plan): Progress {
       ...(!reached.has(g.name) && { beyondStop: true }),
       planned: g.status,
       estimatedMs: g.schedule.estimatedMs,
+      waves: g.schedule.waves.map((w) => ({
+        nodes: w.nodes.length,
+        startMs: w.startMs,
+        durationMs: w.durationMs,
+      })),
       ...(g.settings && {
         drainTimeoutMs: g.settings.drainTimeoutMs,
         deleteAfterDrainTimeout: g.settings.deleteAfterDrainTimeout,
@@ -244,6 +260,7 @@ export function applyEvent(p: Progress, e: RollEvent): Progress {
         nodes: e.nodes,
         toReplace: e.replace,
         started: true,
+        startedAt: e.t,
       });
       break;
     case "group.end":
@@ -276,7 +293,14 @@ export function wasBlocked(g: GroupProgress): boolean {
   return g.result === "failure" && (g.message?.includes("not started") ?? false);
 }
 
-/** Nodes done and planned, all groups. */
+/**
+ * The groups apply never started that had work to do — as the plan names them (plan/summary.ts,
+ * notStartedAfter): one with nothing to change is not among them.
+ */
+export function notStartedGroups(p: Progress): GroupProgress[] {
+  return p.groups.filter((g) => !g.started && g.planned !== "no-change");
+}
+
 /**
  * The nodes replaced, of those the plan said apply would replace (plan/summary.ts: the groups
  * before the one it stops at) — never fewer than were replaced, should a group the plan found

@@ -4,7 +4,7 @@
 // is (the roll's clock) and writes the line.
 import { noBudgetHeld, PHASES } from "../ports/index.js";
 import { formatDuration } from "../policy/index.js";
-import { nodeCounts, type GroupProgress, type Progress } from "./progress.js";
+import { nodeCounts, type GroupProgress, type PlannedWave, type Progress } from "./progress.js";
 import { roughly } from "./time.js";
 
 function current(p: Progress): GroupProgress | undefined {
@@ -15,20 +15,73 @@ function elapsedMs(p: Progress, now: Date): number {
   return p.startedAt ? Math.max(0, now.getTime() - new Date(p.startedAt).getTime()) : 0;
 }
 
-/** What is left by the plan's estimates: groups not started, and the rest of the current one. */
-export function remainingMs(p: Progress): number | undefined {
+/** The least the ETA says of a group still rolling: one past its estimate is not done yet. */
+const FLOOR_MS = 60_000;
+
+/** The plan's waves of the group; without them, one per node, evenly over its estimate. */
+function wavesOf(g: GroupProgress, estimateMs: number): PlannedWave[] {
+  if (g.waves && g.waves.length > 0) return g.waves;
+  const n = Math.max(1, g.toReplace);
+  return Array.from({ length: n }, (_, i) => ({
+    nodes: 1,
+    startMs: (i * estimateMs) / n,
+    durationMs: estimateMs / n,
+  }));
+}
+
+/**
+ * With `done` nodes replaced, in the plan's order: the wave of the next node to replace, and where
+ * in the group's schedule the waves done in full end (0 before any is).
+ */
+function waveOf(waves: PlannedWave[], done: number): { wave?: PlannedWave; doneMs: number } {
+  let through = 0;
+  let doneMs = 0;
+  for (const w of waves) {
+    through += w.nodes;
+    if (through > done) return { wave: w, doneMs };
+    doneMs = w.startMs + w.durationMs;
+  }
+  return { doneMs };
+}
+
+/**
+ * What is left of the group under way, by the plan's schedule: its estimate less how far into it
+ * the roll is — where the waves it has replaced in full end, or the time since the group started
+ * if further, though never past the end of the wave under way (its nodes are not done yet). In an
+ * EKS update, which says nothing per node for minutes, the time alone counts. A drain held to its
+ * timeout under deleteAfterDrainTimeout replaces the wave's predicted drain (the plan counts the
+ * timeout for a drain it knows will be held): the wait left, then what the plan has after it.
+ */
+function currentLeftMs(p: Progress, g: GroupProgress, now: Date): number {
+  const estimateMs = g.estimatedMs ?? 0;
+  const { wave, doneMs } = waveOf(wavesOf(g, estimateMs), g.replaced);
+  const wait = heldWait(p, g, now);
+  if (wait?.forced && wave && g.drainTimeoutMs) {
+    const drainMs = Math.min(wave.durationMs, g.drainTimeoutMs);
+    return Math.max(FLOOR_MS, wait.leftMs + estimateMs - wave.startMs - drainMs);
+  }
+  const sinceStart = g.startedAt ? Math.max(0, now.getTime() - Date.parse(g.startedAt)) : 0;
+  const waveEnd = wave ? wave.startMs + wave.durationMs : estimateMs;
+  const byTime = p.eks[g.name] ? sinceStart : Math.min(sinceStart, waveEnd);
+  return Math.max(FLOOR_MS, estimateMs - Math.max(doneMs, byTime));
+}
+
+/**
+ * What is left by the plan's estimates of what apply will do: the groups before the one it stops
+ * at (plan/summary.ts), those not started in full, and the rest of the one under way.
+ */
+export function remainingMs(p: Progress, now: Date): number | undefined {
   if (!p.estimatedMs) return undefined;
   return p.groups.reduce((left, g) => {
-    if (g.result || !g.estimatedMs) return left;
-    const share = g.started && g.toReplace > 0 ? 1 - g.replaced / g.toReplace : 1;
-    return left + g.estimatedMs * share;
+    if (g.result || !g.estimatedMs || (g.beyondStop && !g.started)) return left;
+    return left + (g.started ? currentLeftMs(p, g, now) : g.estimatedMs);
   }, 0);
 }
 
 /**
- * The drain a PodDisruptionBudget holds now, and how long until its timeout: a wait the plan's
- * estimate never had. Forced (deleteAfterDrainTimeout), the roll goes on then; otherwise it goes
- * on when the budget allows, or stops at the timeout (PodEvictionFailure).
+ * The drain a PodDisruptionBudget holds now, and how long until its timeout. Forced
+ * (deleteAfterDrainTimeout), the roll goes on then; otherwise it goes on when the budget allows,
+ * or stops at the timeout (PodEvictionFailure).
  */
 function heldWait(
   p: Progress,
@@ -46,20 +99,19 @@ function heldWait(
 }
 
 /**
- * "ETA ~19m": what is left by the plan, plus the wait under way — so it moves while a drain is
- * held, rather than standing still until the next node is done.
+ * "ETA ~19m": what is left by the plan, the wait under way in place of the drain it predicted —
+ * so it moves while a drain is held, rather than standing still until the next node is done.
  */
 function etaText(p: Progress, g: GroupProgress | undefined, now: Date, brief: boolean): string {
-  const left = remainingMs(p);
+  const left = remainingMs(p, now);
   if (left === undefined || left <= 0) return "";
   const wait = heldWait(p, g, now);
   if (!wait) return ` · ETA ${roughly(left)}`;
   // The heartbeat says what holds the drain and until when (holdingLine): the ETA alone here.
-  if (brief)
-    return ` · ETA ${roughly(wait.forced ? left + wait.leftMs : left)}${wait.forced ? "" : ` once ${wait.pdb} allows`}`;
+  if (brief) return ` · ETA ${roughly(left)}${wait.forced ? "" : ` once ${wait.pdb} allows`}`;
   const timeout = roughly(wait.leftMs).replace(/^~/, "");
   return wait.forced
-    ? ` · ETA ${roughly(left + wait.leftMs)} · PodDisruptionBudget ${wait.pdb} holds a drain: what is left is deleted at its timeout in ${timeout}`
+    ? ` · ETA ${roughly(left)} · PodDisruptionBudget ${wait.pdb} holds a drain: what is left is deleted at its timeout in ${timeout}`
     : ` · ETA ${roughly(left)} once PodDisruptionBudget ${wait.pdb} allows; the drain times out in ${timeout}`;
 }
 

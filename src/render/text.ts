@@ -2,7 +2,7 @@
 // the same shared helpers (words.ts, headline.ts, limits.ts, rehearsal.ts) — what stops or hurts
 // first, the window and the time, the gates, what the run forces, then each group in roll order
 // and the Terraform-style line last. In colour when the caller says so (cli/terminal.ts).
-import { summaryLine, type GroupPlan, type Plan } from "../plan/index.js";
+import { stopIndex, summaryLine, type GroupPlan, type Plan } from "../plan/index.js";
 import { painter, type Paint, type Tone } from "./colour.js";
 import { planAlerts } from "./headline.js";
 import { limitAlerts, limitFacts, readAt, type Fact, type RunInfo } from "./limits.js";
@@ -41,8 +41,18 @@ function alertText(a: Alert, paint: Paint): string[] {
   return [...lines.map((l, i) => (i === 0 ? `${paint(mark, tone)} ${l}` : `  ${l}`)), ""];
 }
 
-function groupText(g: GroupPlan, i: number, paint: Paint): string[] {
-  const status = paint(STATUS_WORD[g.status], STATUS_TONE[g.status]);
+/**
+ * " · not reached" for a group with work after the one apply stops at (plan/summary.ts): planned,
+ * but apply will not get to it — said wherever the group's status is, so none says it will roll.
+ */
+export function notReached(groups: readonly GroupPlan[], i: number): string {
+  const stop = stopIndex(groups);
+  return stop < 0 || i <= stop || groups[i]?.status === "no-change" ? "" : " · not reached";
+}
+
+function groupText(plan: Plan, i: number, paint: Paint): string[] {
+  const g = plan.groups[i] as GroupPlan;
+  const status = `${paint(STATUS_WORD[g.status], STATUS_TONE[g.status])}${notReached(plan.groups, i)}`;
   const lines = [`${i + 1}. ${paint(g.name, "bold")} (${kindWord(g)}, ${g.role}): ${status}`];
   for (const e of g.errors) lines.push(`   ${paint(`error: ${e}`, "red")}`);
   for (const c of g.configChanges) lines.push(`   ~ ${c.field}: ${c.from} → ${c.to}`);
@@ -77,7 +87,7 @@ export function renderPlanText(plan: Plan, options: TextOptions = {}): string {
   if (facts.length > 0) head.push(...facts, "");
   head.push(...forcedAlerts(plan.options).flatMap((a) => alertText(a, paint)));
   const body = [
-    ...plan.groups.flatMap((g, i) => [...groupText(g, i, paint), ""]),
+    ...plan.groups.flatMap((_, i) => [...groupText(plan, i, paint), ""]),
     ...rehearsalText(plan),
   ];
   return `${[...head, ...body, paint(summaryLine(plan.summary), "bold")].join("\n")}\n`;

@@ -1,7 +1,8 @@
 // The ETA a terminal shows moves with the waits (issue 48, item 4): a drain a PodDisruptionBudget
-// holds is a wait the plan's estimate never had. Forced past the budget, the roll goes on at the
-// drain's timeout: the ETA counts that wait down, and is never less than it. Not forced, nothing
-// knows when the budget allows: the line says what it waits for and when the drain times out.
+// holds takes the place of the drain the plan predicted for its node. Forced past the budget, the
+// roll goes on at the drain's timeout: the ETA counts that wait down, and is never less than it.
+// Not forced, nothing knows when the budget allows: the line says what it waits for and when the
+// drain times out. (test/render/apply-agrees.test.ts: the same against a real plan and roll.)
 // Virtual time: the events carry their moments, and the status line is given `now`.
 import { describe, expect, it } from "vitest";
 import type { RollEvent } from "../../src/ports/index.js";
