@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { createRequire as __noderollCreateRequire } from 'node:module';
 const require = __noderollCreateRequire(import.meta.url);
-if (Number(process.versions.node.split('.')[0]) < 24) { console.error(`noderoll needs Node.js 24 or later; this is ${process.version}. Use the project's own (npm ci installs it): npx node ${process.argv.slice(1).join(' ')}`); process.exit(2); }
 import {
   HttpRequest,
   HttpResponse,
@@ -42,14 +41,14 @@ import {
   toUtf8,
   translateTraits,
   writeKey
-} from "./chunk-XQ7ELI4G.js";
+} from "./chunk-BAQUMNEN.js";
 import {
   __commonJS,
   __esm,
   __export,
   __toCommonJS,
   __toESM
-} from "./chunk-HN53IBUS.js";
+} from "./chunk-AGAY6SFC.js";
 
 // node_modules/@smithy/core/dist-es/submodules/protocols/collect-stream-body.js
 var collectBody;
@@ -452,7 +451,7 @@ var init_HttpProtocol = __esm({
         });
       }
       async loadEventStreamCapability() {
-        const { EventStreamSerde, eventStreamSerdeProvider } = await import("./event-streams-YYLHKSL3.js");
+        const { EventStreamSerde, eventStreamSerdeProvider } = await import("./event-streams-P323XUNS.js");
         const marshaller = this.resolveEventStreamMarshaller(eventStreamSerdeProvider);
         return new EventStreamSerde({
           marshaller,

@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 import { createRequire as __noderollCreateRequire } from 'node:module';
 const require = __noderollCreateRequire(import.meta.url);
-if (Number(process.versions.node.split('.')[0]) < 24) { console.error(`noderoll needs Node.js 24 or later; this is ${process.version}. Use the project's own (npm ci installs it): npx node ${process.argv.slice(1).join(' ')}`); process.exit(2); }
 import {
   Crc32Node,
   init_checksum
-} from "./chunk-ET2CGQJK.js";
+} from "./chunk-657HI7N2.js";
 import {
   TypeRegistry,
   fromHex,
@@ -16,10 +15,10 @@ import {
   init_transport,
   toHex,
   toUtf8
-} from "./chunk-XQ7ELI4G.js";
+} from "./chunk-BAQUMNEN.js";
 import {
   __esm
-} from "./chunk-HN53IBUS.js";
+} from "./chunk-AGAY6SFC.js";
 
 // node_modules/@smithy/core/dist-es/submodules/event-streams/eventstream-codec/Int64.js
 function negate(bytes) {

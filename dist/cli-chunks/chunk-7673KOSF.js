@@ -1,20 +1,19 @@
 #!/usr/bin/env node
 import { createRequire as __noderollCreateRequire } from 'node:module';
 const require = __noderollCreateRequire(import.meta.url);
-if (Number(process.versions.node.split('.')[0]) < 24) { console.error(`noderoll needs Node.js 24 or later; this is ${process.version}. Use the project's own (npm ci installs it): npx node ${process.argv.slice(1).join(' ')}`); process.exit(2); }
 import {
   AwsApiError,
   KubeApiError,
   NetworkError,
   abortError,
   derived
-} from "./chunk-766E4P2P.js";
+} from "./chunk-LBZ2K6WI.js";
 import {
   __commonJS,
   __export,
   __require,
   __toESM
-} from "./chunk-HN53IBUS.js";
+} from "./chunk-AGAY6SFC.js";
 
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
@@ -7627,11 +7626,11 @@ var AccountEks = class {
    * The SSM parameters are the region's: every world's answer joined (an account whose
    * scenarios disagree on a version's latest release is refused when it is made).
    */
-  async latestReleaseVersions() {
+  async latestReleaseVersions(versions) {
     const out = {};
     for (const m of this.members.all)
       for (const [minor, release] of Object.entries(
-        await m.cloud.eks.latestReleaseVersions?.() ?? {}
+        await m.cloud.eks.latestReleaseVersions?.(versions) ?? {}
       ))
         out[minor] ??= release;
     return out;
@@ -27982,7 +27981,14 @@ var faults = external_exports.strictObject({
       for: seconds
     })
   ).default([]),
-  nodesNeverReady: external_exports.array(external_exports.strictObject({ group: external_exports.string().optional(), from: seconds.default(0) })).default([]),
+  /** Instances launched from `from` on (for `for`, when given: the fix) never turn Ready. */
+  nodesNeverReady: external_exports.array(
+    external_exports.strictObject({
+      group: external_exports.string().optional(),
+      from: seconds.default(0),
+      for: seconds.optional()
+    })
+  ).default([]),
   /** Instances launched from `from` on run, but their kubelet never registers a node (a
    * bootstrap that fails, a wrong cluster endpoint in the user data). */
   nodesNeverJoin: external_exports.array(external_exports.strictObject({ group: external_exports.string().optional(), from: seconds.default(0) })).default([]),
@@ -28252,6 +28258,11 @@ var nodeGroup = external_exports.strictObject({
     name: external_exports.string().optional(),
     /** How many versions exist (1..n). */
     versions: external_exports.number().int().positive().default(1),
+    /**
+     * Self-managed groups: the AMI of versions 1, 2, … in order (the rest: one of the
+     * group's own each) — so that several clusters' templates can run one image.
+     */
+    images: external_exports.array(external_exports.string().regex(/^ami-[0-9a-f]{8,17}$/)).optional(),
     default: external_exports.number().int().positive().optional(),
     /** What the group is configured with. */
     use: external_exports.union([external_exports.literal("$Latest"), external_exports.literal("$Default"), external_exports.number().int().positive()]).default("$Latest"),
@@ -28990,11 +29001,14 @@ var SandboxEks = class {
     if (input2.nodegroupName) this.view.eks.nodegroup(input2.nodegroupName);
     return this.view.eks.listUpdateIds(input2.nodegroupName);
   }
-  /** What the SSM parameters for the EKS optimized AMIs say is the latest release per version. */
-  async latestReleaseVersions() {
+  /**
+   * What the SSM parameters for the EKS optimized AMIs say is the latest release per version:
+   * of the versions asked for, or of every version the scenario lists.
+   */
+  async latestReleaseVersions(versions) {
     gate(this.view, "ssm.getParameters");
     const out = {};
-    for (const minor of Object.keys(this.view.eks.releases)) {
+    for (const minor of versions ?? Object.keys(this.view.eks.releases)) {
       const latest = this.view.eks.latestRelease(minor);
       if (latest) out[minor] = latest;
     }
@@ -31429,7 +31443,7 @@ var Ec2Sim = class {
     const zi = Math.max(0, g.zones.indexOf(zone));
     const nodeName = `ip-10-${zi * 16 + (seq >> 16)}-${seq >> 8 & 255}-${seq & 255}.${this.ctx.region}.compute.internal`;
     const hit = (faults2) => !opts.initial && faults2.some(
-      (f) => (!f.group || f.group === g.name || f.group === g.nodegroup) && now >= f.from
+      (f) => (!f.group || f.group === g.name || f.group === g.nodegroup) && now >= f.from && (f.until === void 0 || now < f.until)
     );
     const bad = opts.initial ? void 0 : this.#badRelease(g, v);
     const neverReady = hit(this.ctx.neverReady) || bad?.effect === "neverReady";
@@ -34228,7 +34242,7 @@ function templateVersions(g, version2, custom2, sims, eksAmi = false) {
     const release = managed ? g.releaseVersion : void 0;
     versions.push({
       number: k,
-      imageId: eksAmi ? "" : managed && !custom2 ? sims.eks.amiFor(release) : sims.eks.amiFor(`${g.name}-v${k}`),
+      imageId: eksAmi ? "" : managed && !custom2 ? sims.eks.amiFor(release) : g.launchTemplate?.images?.[k - 1] ?? sims.eks.amiFor(`${g.name}-v${k}`),
       ...release ? { releaseVersion: release } : {},
       kubernetesVersion: version2,
       createdAt: sims.now - (nVersions - k + 1) * DAY
@@ -34518,7 +34532,11 @@ var World = class _World {
         terminateSeconds: t.terminate,
         nodeDeleteSeconds: t.nodeDelete
       },
-      neverReady: s.faults.nodesNeverReady.map((f) => ({ ...f, from: start + f.from * 1e3 })),
+      neverReady: s.faults.nodesNeverReady.map(({ for: span, ...f }) => ({
+        ...f,
+        from: start + f.from * 1e3,
+        ...span !== void 0 && { until: start + (f.from + span) * 1e3 }
+      })),
       neverJoin: s.faults.nodesNeverJoin.map((f) => ({ ...f, from: start + f.from * 1e3 })),
       badRelease: s.faults.badRelease,
       nodeLabels: (asg, inst) => this.eks.nodeLabels(asg, inst),
@@ -34852,6 +34870,7 @@ export {
   ZodOptional,
   ZodDefault,
   custom,
+  require_dist,
   MAX_POLICY_BYTES,
   parsePolicySource,
   NOT_A_POLICY,
