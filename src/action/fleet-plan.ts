@@ -31,7 +31,7 @@ import {
 import { info } from "./log.js";
 import { annotateInLog, annotationsOf } from "./policy-file.js";
 import { runKeyOf } from "./env.js";
-import type { Outputs, RunResult } from "./run.js";
+import type { Outputs, RunResult } from "./outputs.js";
 
 export interface FleetPlanTarget {
   headSha: string;

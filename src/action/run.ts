@@ -11,7 +11,7 @@ import { controlFlow } from "./control-flow.js";
 import { EventsFile } from "./events-file.js";
 import { fleetApplyFlow } from "./fleet-apply.js";
 import { fleetPlanFlow } from "./fleet-plan.js";
-import type { PolicyOutcome, PolicyResult, RunContext } from "./context.js";
+import type { PolicyOutcome, RunContext } from "./context.js";
 import { readRunEnv, runKeyOf, type RunEnv } from "./env.js";
 import { PostState } from "./post-state.js";
 import { GitHubOut } from "./github.js";
@@ -22,43 +22,9 @@ import { expandPolicies, isGlob, narrowToChanged } from "./policies.js";
 import { reportOutputs } from "./report.js";
 import { route, type Decision } from "./route.js";
 import type { JobSummary } from "./summary.js";
+import type { Outputs, RunResult } from "./outputs.js";
 
-/** The step's outputs, set once at the end whatever happened. */
-export type Outputs = Record<
-  | "plan-json"
-  | "has-changes"
-  | "valid"
-  | "nodes-replaced"
-  | "groups-rolled"
-  | "groups-blocked"
-  | "comment-url"
-  | "check-run-url"
-  | "summary"
-  | "events-file"
-  | "fleet-due"
-  | "fleet-json",
-  string
->;
-
-export function emptyOutputs(): Outputs {
-  return {
-    "plan-json": "",
-    "has-changes": "false",
-    valid: "true",
-    "nodes-replaced": "0",
-    "groups-rolled": "",
-    "groups-blocked": "",
-    "comment-url": "",
-    "check-run-url": "",
-    summary: "",
-    "events-file": "",
-    "fleet-due": "",
-    "fleet-json": "",
-  };
-}
-
-/** The `result` output: the worst of the policies' results, or what the run as a whole did. */
-export type RunResult = PolicyResult;
+export { emptyOutputs, type Outputs, type RunResult } from "./outputs.js";
 
 const SEVERITY: RunResult[] = [
   "refused",

@@ -1,6 +1,7 @@
 // The command line reads its live adapters (the AWS SDK's clients, the Kubernetes client: most of
-// its code) only when a command reaches a live cluster: dist/cli.js and what it imports statically
-// hold none of them, so `--help`, `validate` and sandbox runs start without reading them
+// its code) only when a command reaches a live cluster: dist/cli.js (the entry, which checks the
+// Node version and then imports the command line's own chunk, src/cli/launch.ts), that chunk and
+// what it imports statically hold none of them, so `--help`, `validate` and sandbox runs start without reading them
 // (scripts/build.mjs). A static import of the adapters anywhere on that path would undo the split
 // silently; this fails instead.
 import { readFileSync } from "node:fs";
@@ -36,9 +37,23 @@ function closure(entry: string): Set<string> {
  */
 const SDK = /^\/\/ node_modules\/(@aws-sdk\/|@kubernetes\/client-node\/)/m;
 
+/** The chunks `file` imports when asked (`import("./…")`), as paths. */
+function dynamicImports(file: string): string[] {
+  return [...readFileSync(file, "utf8").matchAll(/import\("(\.\/[^"]+)"\)/g)].map((m) =>
+    join(dirname(file), m[1] as string),
+  );
+}
+
 describe("the command line's start-up", () => {
   const entry = join(ROOT, "dist/cli.js");
-  const startup = closure(entry);
+  // The entry imports only the command line's own chunk, once the Node version is checked.
+  const [main] = dynamicImports(entry);
+  const startup = new Set([...closure(entry), ...closure(main as string)]);
+
+  it("starts from an entry that imports the command line alone, when asked", () => {
+    expect(dynamicImports(entry)).toHaveLength(1);
+    expect(staticImports(entry)).toEqual([]);
+  });
 
   it("reads no AWS SDK or Kubernetes client code", () => {
     expect(startup.size).toBeGreaterThan(1);
@@ -47,12 +62,9 @@ describe("the command line's start-up", () => {
   });
 
   it("loads them from a chunk it imports only when asked (a live cluster)", () => {
-    const dynamic = [
-      ...readFileSync(entry, "utf8").matchAll(/import\("(\.\/cli-chunks\/[^"]+)"\)/g),
-    ];
-    const live = dynamic
-      .map((m) => join(ROOT, "dist", m[1] as string))
-      .filter((file) => SDK.test(readFileSync(file, "utf8")));
+    const live = dynamicImports(main as string).filter((file) =>
+      SDK.test(readFileSync(file, "utf8")),
+    );
     expect(live).toHaveLength(1);
     expect(startup.has(live[0] as string)).toBe(false);
   });
