@@ -14,7 +14,7 @@ import { formatDiagnostic, type Diagnostic, type Policy } from "../policy/index.
 import { cell, provenance, type RunInfo } from "../render/index.js";
 import type { RunContext } from "./context.js";
 import { info } from "./log.js";
-import { outsideWorkspace } from "./policy-file.js";
+import { outsideWorkspace, refusal } from "./policy-file.js";
 
 export type FleetInput =
   | { ok: true; file: string; name: string; fleet: Fleet; members: FleetMember[] }
@@ -39,15 +39,6 @@ function guessName(path: string, file: string): string {
   }
   return basename(file).replace(/\.ya?ml$/i, "");
 }
-
-const refusal = (file: string, why: string): Diagnostic => ({
-  file,
-  line: 1,
-  col: 1,
-  path: "",
-  message: `refused: ${why}`,
-  severity: "error",
-});
 
 /**
  * The fleet and its members, or every problem with them. A file the fleet leads to outside the

@@ -92,16 +92,13 @@ const isGitDir = (part: string) => part.toLowerCase() === ".git";
 const OUTSIDE =
   "the path leads outside the workspace (a symlink, an absolute path or a relative path out of the checkout); policies must be files of the repository";
 
+/** A file refused before it is read (a path outside the workspace): said at its first line. */
+export function refusal(file: string, why: string): Diagnostic {
+  return { file, line: 1, col: 1, path: "", message: `refused: ${why}`, severity: "error" };
+}
+
 function refused(file: string, why: string): LoadResult {
-  const d: Diagnostic = {
-    file,
-    line: 1,
-    col: 1,
-    path: "",
-    message: `refused: ${why}`,
-    severity: "error",
-  };
-  return { ok: false, errors: [d], warnings: [] };
+  return { ok: false, errors: [refusal(file, why)], warnings: [] };
 }
 
 export function loadPolicyFile(file: string, workspace: string): PolicyFile {
