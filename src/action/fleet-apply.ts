@@ -7,7 +7,7 @@
 // the connection the fleet was read through. A cluster that is not due ends skipped, with a
 // notice saying why; nothing is changed and the job does not fail.
 import * as core from "@actions/core";
-import { applyFleet, type FleetDeps } from "../app/fleet.js";
+import { applyFleet, fleetGated, type FleetDeps } from "../app/fleet.js";
 import type { FleetPlan } from "../fleet/schedule.js";
 import type { Result } from "../ports/index.js";
 import { clusterWords, renderFleetMarkdown, stageWords } from "../render/fleet.js";
@@ -16,7 +16,6 @@ import type { PolicyOutcome, RunContext } from "./context.js";
 import { runKeyOf } from "./env.js";
 import {
   fleetConnector,
-  gated,
   invalidFleetMarkdown,
   logDiagnostics,
   readFleetInput,
@@ -124,7 +123,7 @@ export async function fleetApplyFlow(
   const message = `${member.policy.cluster.name} is not due: ${why}; nothing was changed`;
   if (unreadable) core.error(`noderoll: ${message}`);
   else core.notice(`noderoll: ${message}`);
-  const about = { file: fleetFile, gated: gated(f.members), now: applied.read.now };
+  const about = { file: fleetFile, gated: fleetGated(f.members), now: applied.read.now };
   ctx.summary.add(renderFleetMarkdown(applied.read.plan, about, f.fleet.release));
   return [
     {

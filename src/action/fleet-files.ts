@@ -8,9 +8,8 @@ import { parse } from "yaml";
 import type { LivePorts } from "../adapters/connect.js";
 import { readFleetFiles } from "../adapters/files/read-fleet.js";
 import type { FleetDeps, FleetMember } from "../app/fleet.js";
-import { fleetLeaseName } from "../app/fleet-store.js";
 import type { Fleet } from "../fleet/schema.js";
-import { formatDiagnostic, type Diagnostic, type Policy } from "../policy/index.js";
+import { formatDiagnostic, type Diagnostic } from "../policy/index.js";
 import { cell, provenance, type RunInfo } from "../render/index.js";
 import type { RunContext } from "./context.js";
 import { info } from "./log.js";
@@ -95,15 +94,6 @@ export function invalidFleetMarkdown(f: FleetInput & { ok: false }, run: RunInfo
   ].join("\n");
 }
 
-/** Whether any policy of the fleet reads gates beyond the built-in: what "soaked green" means. */
-export function gated(members: readonly FleetMember[]): boolean {
-  const has = (p: Policy) =>
-    [p.defaults?.gates, ...p.groups.map((g) => g.rollingUpdate?.gates)].some(
-      (g) => (g?.alarms?.length ?? 0) > 0 || (g?.prometheus?.length ?? 0) > 0,
-    );
-  return members.some((m) => has(m.policy));
-}
-
 /**
  * Each member's cluster reached as the action reaches a policy's (kubeconfig input, or EKS
  * DescribeCluster and a token), once: the roll of a due cluster goes on over the connection
@@ -117,12 +107,8 @@ export function fleetConnector(ctx: RunContext): {
   const connect = async (m: FleetMember) => {
     let ports = opened.get(m.file);
     if (!ports) {
+      // The fleet asks a cluster's time only once it has answered (app/fleet-store.ts).
       ports = await ctx.connect(m.policy);
-      // The ports' clock is the API server's (its Date header) once it has answered a request,
-      // and the schedule's "now" is the clusters' clock: ask once before the fleet reads it.
-      await ports.cluster
-        .getLease("kube-system", fleetLeaseName(m.policy.cluster.name))
-        .catch(() => undefined);
       opened.set(m.file, ports);
     }
     return { ports, signal: ctx.signal };

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as core from "@actions/core";
-import { readFleet } from "../app/fleet.js";
+import { fleetGated, readFleet } from "../app/fleet.js";
 import type { FleetPlan } from "../fleet/schedule.js";
 import { COMMENT_LIMIT, fitMarkdown, type RunInfo } from "../render/index.js";
 import {
@@ -21,7 +21,6 @@ import {
   fleetCheckName,
   fleetConnector,
   fleetMarker,
-  gated,
   invalidFleetMarkdown,
   logDiagnostics,
   noRoll,
@@ -146,7 +145,7 @@ export async function fleetPlanFlow(
     { retryFailed: ctx.inputs.retryFailed },
   );
   const { plan } = read;
-  const about = { file, gated: gated(f.members), now: read.now };
+  const about = { file, gated: fleetGated(f.members), now: read.now };
   const json = renderFleetJson(plan, about, f.fleet.release);
   const markdown = renderFleetMarkdown(plan, about, f.fleet.release);
   info(renderFleetText(plan, about, f.fleet.release));

@@ -128,6 +128,17 @@ export async function currentRelease(session: Session, policy: Policy): Promise<
 }
 
 /**
+ * Whether any policy of the fleet reads gates beyond the built-in (alarms, Prometheus): what
+ * "soaked green" can mean for it; without, a stage soaks on time alone.
+ */
+export function fleetGated(members: readonly FleetMember[]): boolean {
+  return members.some((m) => {
+    const s = policySignals(m.policy);
+    return s.alarms.length > 0 || s.prometheus.length > 0;
+  });
+}
+
+/**
  * The verdict of a soaking cluster's gates — its policy's alarms and Prometheus thresholds, read
  * once (roll/gates.ts readSignals) — or undefined when it has none: it soaks on time alone.
  */

@@ -9,6 +9,7 @@
 import { hostname, userInfo } from "node:os";
 import {
   applyFleet,
+  fleetGated,
   holdFleet,
   readFleet,
   type FleetApplied,
@@ -18,7 +19,7 @@ import {
 import { planAndApply } from "../app/apply.js";
 import { readFleetFiles } from "../adapters/files/read-fleet.js";
 import type { Fleet } from "../fleet/schema.js";
-import { formatDiagnostic, formatDuration, parseDuration, policySignals } from "../policy/index.js";
+import { formatDiagnostic, formatDuration, parseDuration } from "../policy/index.js";
 import type { Account } from "../sandbox/world/account.js";
 import { EventLog, type RollEvent } from "../ports/index.js";
 import { renderFleetJson, renderFleetMarkdown, renderFleetText } from "../render/fleet.js";
@@ -125,7 +126,7 @@ export async function runFleet(args: string[], hints: HintContext): Promise<numb
     : members;
   if (values.only && only.length === 0)
     throw new UsageError(`--only ${values.only}: no stage of ${values.fleet} names that policy`);
-  const gated = members.some((m) => hasGates(m.policy));
+  const gated = fleetGated(members);
   const connect = connector(values, hints);
   try {
     const deps = rollDeps(values, connect);
@@ -204,10 +205,4 @@ async function everyInterval(
       );
   }
   return all;
-}
-
-/** Whether a policy reads gates beyond the built-in: what "soaked green" can mean for it. */
-function hasGates(policy: FleetMember["policy"]): boolean {
-  const s = policySignals(policy);
-  return s.alarms.length > 0 || s.prometheus.length > 0;
 }

@@ -87,6 +87,7 @@ export function concurrencyOf(c: Concurrency | undefined, clusters: number): num
 /** The fleet's next steps, stage by stage: a stage starts only after the one before soaked. */
 export function scheduleFleet(input: ScheduleInput): FleetPlan {
   const { fleet, promotion } = input;
+  const pinned = pinnedRecord(input.views, promotion);
   const stages: StagePlan[] = [];
   let upstream: Upstream | undefined; // what holds later stages, once one has not soaked
   for (const stage of fleet.stages) {
@@ -108,10 +109,8 @@ export function scheduleFleet(input: ScheduleInput): FleetPlan {
   return {
     fleet: fleet.metadata.name,
     promotion,
-    pinned: pinnedRelease(input.views, promotion),
-    ...(pinnedRecord(input.views, promotion)?.images?.length && {
-      images: pinnedRecord(input.views, promotion)?.images,
-    }),
+    pinned: pinned?.release,
+    ...(pinned?.images?.length && { images: pinned.images }),
     ...(input.paused && { paused: input.paused }),
     stages,
     due,
@@ -121,14 +120,6 @@ export function scheduleFleet(input: ScheduleInput): FleetPlan {
 /** A record of this promotion: each carries what the first stage pinned. */
 function pinnedRecord(views: readonly ClusterView[], promotion: string): FleetRecord | undefined {
   return views.find((v) => v.record?.promotion === promotion)?.record;
-}
-
-/** The release the first stage pinned, read from any record of this promotion. */
-export function pinnedRelease(
-  views: readonly ClusterView[],
-  promotion: string,
-): Target | undefined {
-  return pinnedRecord(views, promotion)?.release;
 }
 
 /** What a cluster of this promotion has come to, from its record alone. */

@@ -12667,6 +12667,7 @@ function concurrencyOf(c, clusters) {
 }
 function scheduleFleet(input) {
   const { fleet, promotion } = input;
+  const pinned = pinnedRecord(input.views, promotion);
   const stages = [];
   let upstream;
   for (const stage of fleet.stages) {
@@ -12684,10 +12685,8 @@ function scheduleFleet(input) {
   return {
     fleet: fleet.metadata.name,
     promotion,
-    pinned: pinnedRelease(input.views, promotion),
-    ...pinnedRecord(input.views, promotion)?.images?.length && {
-      images: pinnedRecord(input.views, promotion)?.images
-    },
+    pinned: pinned?.release,
+    ...pinned?.images?.length && { images: pinned.images },
     ...input.paused && { paused: input.paused },
     stages,
     due
@@ -12695,9 +12694,6 @@ function scheduleFleet(input) {
 }
 function pinnedRecord(views, promotion) {
   return views.find((v) => v.record?.promotion === promotion)?.record;
-}
-function pinnedRelease(views, promotion) {
-  return pinnedRecord(views, promotion)?.release;
 }
 function recorded(view, promotion, retry) {
   if (view.unreadable) return { kind: "unreadable", why: view.unreadable };
@@ -12953,6 +12949,12 @@ async function currentRelease(session, policy) {
       );
     }
   return names2.flatMap((n2) => parts.get(n2) ?? []).join("; ");
+}
+function fleetGated(members) {
+  return members.some((m) => {
+    const s = policySignals(m.policy);
+    return s.alarms.length > 0 || s.prometheus.length > 0;
+  });
 }
 async function soakVerdict(session, policy) {
   const signals = policySignals(policy);
@@ -13507,7 +13509,7 @@ async function runFleet(args, hints) {
   const only = values.only ? members.filter((m) => m.file === values.only.replace(/^\.\//, "")) : members;
   if (values.only && only.length === 0)
     throw new UsageError(`--only ${values.only}: no stage of ${values.fleet} names that policy`);
-  const gated = members.some((m) => hasGates(m.policy));
+  const gated = fleetGated(members);
   const connect = connector(values, hints);
   try {
     const deps = rollDeps(values, connect);
@@ -13573,10 +13575,6 @@ async function everyInterval(every, account, run) {
       );
   }
   return all;
-}
-function hasGates(policy) {
-  const s = policySignals(policy);
-  return s.alarms.length > 0 || s.prometheus.length > 0;
 }
 
 // src/cli/hints.ts
